@@ -1,0 +1,160 @@
+// Every setting of the tool comes from the environment, parsed here once. Nothing else reads process.env.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+export type Role = 'all' | 'web' | 'worker';
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  production: boolean;
+  host: string;
+  port: number;
+  /** The address people and platforms use to reach the tool, without a trailing slash. */
+  publicUrl: string;
+  /** PostgreSQL connection string; null means the embedded PGlite database in dataDir. */
+  databaseUrl: string | null;
+  databasePoolSize: number;
+  dataDir: string;
+  encryptionKey: string;
+  /** Where the key came from, so start-up can say so (never the key itself). */
+  encryptionKeySource: 'environment' | 'generated' | 'data-dir';
+  role: Role;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Configuration error in ${variable}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const MIN_KEY_LENGTH = 32;
+const KEY_FILE = 'encryption.key';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const postgresUrl = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a URL like postgres://user:password@host:5432/database' },
+);
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('0.0.0.0')),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  PUBLIC_URL: optionalString,
+  DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
+  DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  ENCRYPTION_KEY: optionalString,
+  ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'web', 'worker']).default('all')),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
+});
+
+/** Turns zod's first complaint into one sentence that names the variable. */
+function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): ConfigError {
+  const variable = String(issue.path[0] ?? 'environment');
+  const given = env[variable];
+  const shown = variable === 'DATABASE_URL' ? '(value hidden: it may hold a password)' : JSON.stringify(given);
+  return new ConfigError(variable, `${issue.message} (given ${shown}).`);
+}
+
+function parsePublicUrl(raw: string | undefined, production: boolean, port: number): string {
+  if (raw === undefined) {
+    if (production) throw new ConfigError('PUBLIC_URL', 'is required in production (the https address of the tool).');
+    return `http://localhost:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute URL such as https://lti.example.edu (given ${JSON.stringify(raw)}).`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError('PUBLIC_URL', `must start with https:// (given ${JSON.stringify(raw)}).`);
+  }
+  if (url.search || url.hash) throw new ConfigError('PUBLIC_URL', 'must not carry a query string or fragment.');
+  if (production && url.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_URL', 'must use https in production: LMS platforms only launch tools over HTTPS.');
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function resolveEncryptionKey(
+  raw: string | undefined,
+  production: boolean,
+  dataDir: string,
+): { key: string; source: Config['encryptionKeySource'] } {
+  if (raw !== undefined) {
+    if (raw.length < MIN_KEY_LENGTH) {
+      throw new ConfigError(
+        'ENCRYPTION_KEY',
+        `must be at least ${MIN_KEY_LENGTH} characters long (given ${raw.length}); generate one with: openssl rand -hex 32`,
+      );
+    }
+    return { key: raw, source: 'environment' };
+  }
+  if (production) {
+    throw new ConfigError('ENCRYPTION_KEY', 'is required in production; generate one with: openssl rand -hex 32');
+  }
+  const file = join(dataDir, KEY_FILE);
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length < MIN_KEY_LENGTH) {
+      throw new ConfigError('ENCRYPTION_KEY', `the key stored in ${file} is too short; remove the file to generate a new one.`);
+    }
+    return { key, source: 'data-dir' };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { key, source: 'generated' };
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, env);
+  const values = parsed.data;
+  const production = values.NODE_ENV === 'production';
+  const dataDir = resolve(values.DATA_DIR);
+  const publicUrl = parsePublicUrl(values.PUBLIC_URL, production, values.PORT);
+  if (values.ROLE !== 'all' && values.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      `is required with ROLE=${values.ROLE}: separate web and worker processes share one PostgreSQL database (the embedded database serves a single process).`,
+    );
+  }
+  const encryption = resolveEncryptionKey(values.ENCRYPTION_KEY, production, dataDir);
+  return {
+    nodeEnv: values.NODE_ENV,
+    production,
+    host: values.HOST,
+    port: values.PORT,
+    publicUrl,
+    databaseUrl: values.DATABASE_URL ?? null,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    dataDir,
+    encryptionKey: encryption.key,
+    encryptionKeySource: encryption.source,
+    role: values.ROLE,
+    logLevel: values.LOG_LEVEL,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,135 @@
+// The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in DATA_DIR, served on 127.0.0.1 by
+// pglite-socket so that the tool's ordinary `pg` code runs on it unchanged. PGlite is one backend: only one
+// process may open the data directory. The process that does writes `embedded-db.json` beside the data with its
+// pid and port; another process (the CLI while the server runs) finds the file and connects to that port.
+import { connect } from 'node:net';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+const LOCK_FILE = 'embedded-db.json';
+const DATA_SUBDIR = 'pgdata';
+const START_WAIT_MS = 60_000;
+
+interface LockContent {
+  pid: number;
+  port: number | null;
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export class EmbeddedDatabaseBusy extends Error {
+  constructor(readonly pid: number) {
+    super(
+      `The embedded database in this DATA_DIR is already open in process ${pid}. ` +
+        'Stop that process, or give this one its own DATA_DIR or a DATABASE_URL.',
+    );
+    this.name = 'EmbeddedDatabaseBusy';
+  }
+}
+
+function urlFor(port: number): string {
+  return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(dataDir: string): LockContent | null {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as Partial<LockContent>;
+    if (typeof parsed.pid !== 'number') return null;
+    return { pid: parsed.pid, port: typeof parsed.port === 'number' ? parsed.port : null };
+  } catch {
+    return null;
+  }
+}
+
+function writeLock(dataDir: string, content: LockContent): void {
+  const temporary = join(dataDir, `${LOCK_FILE}.${process.pid}.tmp`);
+  writeFileSync(temporary, JSON.stringify(content));
+  renameSync(temporary, join(dataDir, LOCK_FILE));
+}
+
+/** Takes the data directory for this process, or says which live process holds it. */
+function acquire(dataDir: string): void {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.pid, port: null }), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readLock(dataDir);
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new EmbeddedDatabaseBusy(holder.pid);
+      rmSync(join(dataDir, LOCK_FILE), { force: true }); // left by a process that died
+    }
+  }
+  throw new Error(`Could not take the embedded database lock in ${dataDir}.`);
+}
+
+function portAnswers(port: number, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Opens the data directory (creating it on first use) and serves it on a free port of 127.0.0.1. */
+export async function startEmbeddedDatabase(dataDir: string, options: { maxConnections: number }): Promise<EmbeddedDatabase> {
+  mkdirSync(dataDir, { recursive: true });
+  acquire(dataDir);
+  let db: PGlite | undefined;
+  try {
+    db = await PGlite.create(join(dataDir, DATA_SUBDIR));
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
+    await server.start();
+    const port = Number(server.getServerConn().split(':').pop());
+    writeLock(dataDir, { pid: process.pid, port });
+    const opened = db;
+    return {
+      url: urlFor(port),
+      port,
+      async stop() {
+        await server.stop();
+        await opened.close();
+        if (readLock(dataDir)?.pid === process.pid) rmSync(join(dataDir, LOCK_FILE), { force: true });
+      },
+    };
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    rmSync(join(dataDir, LOCK_FILE), { force: true });
+    throw error;
+  }
+}
+
+/**
+ * The URL of the embedded database another live process serves from this data directory, waiting while that
+ * process is still starting; null when no process holds it.
+ */
+export async function findRunningEmbeddedDatabase(dataDir: string): Promise<string | null> {
+  const deadline = Date.now() + START_WAIT_MS;
+  for (;;) {
+    const holder = readLock(dataDir);
+    if (!holder || !isAlive(holder.pid)) return null;
+    if (holder.port !== null && (await portAnswers(holder.port))) return urlFor(holder.port);
+    if (Date.now() > deadline) throw new EmbeddedDatabaseBusy(holder.pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -1,0 +1,198 @@
+// ltijs keeps platforms, keys, nonces, OIDC state, access tokens and sessions through a database plugin.
+// This is ours, over the tool's PostgreSQL pool: every collection lives in one table, `lti_record`, with the
+// collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
+// delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's
+// TTL indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+
+type Doc = Record<string, unknown>;
+type Query = Doc | undefined;
+
+/** The fields ltijs looks a row up by when it replaces it; a row's key is their values. */
+const KEY_FIELDS: Record<string, readonly string[]> = {
+  platform: ['platformUrl', 'clientId'],
+  platformStatus: ['id'],
+  publickey: ['platformUrl', 'clientId'],
+  privatekey: ['platformUrl', 'clientId'],
+  accesstoken: ['platformUrl', 'clientId', 'scopes'],
+  idtoken: ['iss', 'clientId', 'deploymentId', 'user'],
+  contexttoken: ['contextId', 'user'],
+  nonce: ['nonce'],
+  state: ['state'],
+};
+
+/**
+ * Lifetimes in seconds, as ltijs's MongoDB schema sets them. A nonce only needs to outlive the id_token's
+ * accepted age (ltijs's tokenMaxAge, 10 s); the ltik carries no expiry, so a session lasts as long as its
+ * idtoken and contexttoken rows.
+ */
+export const LTI_RECORD_TTL_SECONDS: Record<string, number> = {
+  nonce: 10,
+  state: 600,
+  accesstoken: 3600,
+  idtoken: 86_400,
+  contexttoken: 86_400,
+};
+
+const SWEEP_INTERVAL_MS = 60_000;
+
+function recordKey(collection: string, doc: Doc): string {
+  const fields = KEY_FIELDS[collection];
+  if (!fields) return randomUUID(); // a collection a later ltijs adds: stored, just not de-duplicated
+  return JSON.stringify(fields.map((field) => doc[field] ?? null));
+}
+
+/** JSON.stringify drops undefined members, so `{clientId: undefined}` matches any clientId, as in mongoose. */
+function containment(query: Query): string {
+  return JSON.stringify(query ?? {});
+}
+
+function ttl(collection: string): number | null {
+  return LTI_RECORD_TTL_SECONDS[collection] ?? null;
+}
+
+export interface StorageLogger {
+  warn(details: object, message: string): void;
+}
+
+export class PostgresLtiStorage {
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly logger?: StorageLogger,
+  ) {}
+
+  async setup(): Promise<true> {
+    // The schema comes from the tool's migrations, which ran before ltijs is deployed.
+    this.#sweeper ??= setInterval(() => {
+      this.sweep().catch((error: unknown) => this.logger?.warn({ err: error }, 'Could not remove expired LTI records'));
+    }, SWEEP_INTERVAL_MS);
+    this.#sweeper.unref();
+    return true;
+  }
+
+  async Close(): Promise<true> {
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    return true; // the pool belongs to the tool, which closes it last
+  }
+
+  /** Removes rows past their lifetime; reads already ignore them. Returns how many went. */
+  async sweep(): Promise<number> {
+    const result = await this.pool.query('DELETE FROM lti_record WHERE expires_at <= now()');
+    return result.rowCount ?? 0;
+  }
+
+  async Get(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
+    const { rows } = await this.pool.query<{ doc: Doc; created_at: Date }>(
+      `SELECT doc, created_at FROM lti_record
+        WHERE collection = $1 AND doc @> $2::jsonb AND (expires_at IS NULL OR expires_at > now())
+        ORDER BY id`,
+      [collection, containment(query)],
+    );
+    if (rows.length === 0) return false;
+    const results: Doc[] = [];
+    for (const row of rows) {
+      const createdAt = row.created_at.getTime();
+      if (encryptionKey) {
+        const plain = await this.Decrypt(String(row.doc.data), String(row.doc.iv), encryptionKey);
+        results.push({ ...(JSON.parse(plain) as Doc), createdAt });
+      } else {
+        results.push({ ...row.doc, createdAt });
+      }
+    }
+    return results;
+  }
+
+  async Insert(encryptionKey: string | false, collection: string, item: Doc, index?: Doc): Promise<true> {
+    const doc = await this.#stored(encryptionKey, item, index);
+    const keySource = encryptionKey ? { ...index } : item;
+    // A duplicate key (a replayed nonce, a reused state) raises a unique violation, which ltijs reports as a failure.
+    await this.pool.query(
+      `INSERT INTO lti_record (collection, record_key, doc, expires_at)
+       VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))`,
+      [collection, recordKey(collection, keySource), JSON.stringify(doc), ttl(collection)],
+    );
+    return true;
+  }
+
+  async Replace(encryptionKey: string | false, collection: string, query: Doc, item: Doc, index?: Doc): Promise<true> {
+    const doc = await this.#stored(encryptionKey, item, index);
+    await this.pool.query(
+      `INSERT INTO lti_record (collection, record_key, doc, expires_at)
+       VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))
+       ON CONFLICT (collection, record_key)
+       DO UPDATE SET doc = excluded.doc, created_at = now(), expires_at = excluded.expires_at`,
+      [collection, recordKey(collection, { ...doc, ...query }), JSON.stringify(doc), ttl(collection)],
+    );
+    return true;
+  }
+
+  async Modify(encryptionKey: string | false, collection: string, query: Doc, modification: Doc): Promise<true> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ id: string; doc: Doc }>(
+        `SELECT id, doc FROM lti_record
+          WHERE collection = $1 AND doc @> $2::jsonb AND (expires_at IS NULL OR expires_at > now())
+          ORDER BY id LIMIT 1 FOR UPDATE`,
+        [collection, containment(query)],
+      );
+      const row = rows[0];
+      if (row) {
+        let doc: Doc;
+        if (encryptionKey) {
+          const plain = JSON.parse(await this.Decrypt(String(row.doc.data), String(row.doc.iv), encryptionKey)) as Doc;
+          const { iv: _iv, data: _data, ...index } = row.doc;
+          doc = await this.#stored(encryptionKey, { ...plain, ...modification }, index);
+        } else {
+          doc = { ...row.doc, ...modification };
+        }
+        await client.query('UPDATE lti_record SET doc = $2::jsonb, record_key = $3 WHERE id = $1', [
+          row.id,
+          JSON.stringify(doc),
+          recordKey(collection, doc),
+        ]);
+      }
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async Delete(collection: string, query: Doc): Promise<true> {
+    await this.pool.query('DELETE FROM lti_record WHERE collection = $1 AND doc @> $2::jsonb', [
+      collection,
+      containment(query),
+    ]);
+    return true;
+  }
+
+  /** AES-256-CBC with key = sha256(secret), hex iv and data: ltijs's own format, so stored keys stay portable. */
+  async Encrypt(data: string, secret: string): Promise<{ iv: string; data: string }> {
+    const key = createHash('sha256').update(secret).digest();
+    const iv = randomBytes(16);
+    const cipher = createCipheriv('aes-256-cbc', key, iv);
+    const encrypted = Buffer.concat([cipher.update(data), cipher.final()]);
+    return { iv: iv.toString('hex'), data: encrypted.toString('hex') };
+  }
+
+  async Decrypt(data: string, iv: string, secret: string): Promise<string> {
+    const key = createHash('sha256').update(secret).digest();
+    const decipher = createDecipheriv('aes-256-cbc', key, Buffer.from(iv, 'hex'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'hex')), decipher.final()]).toString();
+  }
+
+  /** What a row holds: the item itself, or with a key the plain index fields beside the encrypted item. */
+  async #stored(encryptionKey: string | false, item: Doc, index?: Doc): Promise<Doc> {
+    if (!encryptionKey) return item;
+    const encrypted = await this.Encrypt(JSON.stringify(item), encryptionKey);
+    return { ...index, iv: encrypted.iv, data: encrypted.data };
+  }
+}

@@ -1,0 +1,11 @@
+// Server-rendered pages from views/*.eta. Eta escapes every `<%= %>` output; `<%~ %>` (raw) is for markup we build.
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+
+const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
+
+const eta = new Eta({ views: viewsDir, cache: true, autoEscape: true });
+
+export function render(view: string, data: Record<string, unknown>): string {
+  return eta.render(view, data);
+}
