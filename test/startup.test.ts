@@ -1,0 +1,107 @@
+// Starting and stopping the real process: embedded defaults on a fresh machine, and bad configuration refused
+// with one sentence.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { runToExit, startToolProcess } from './support/process.js';
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'olti-start-'));
+  dirs.push(dir);
+  return dir;
+}
+after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const STACK_FRAME = /^\s+at .+[:(]/m;
+
+describe('a fresh start with no settings', () => {
+  test('comes up on the embedded database within 30 s, ready, and stops cleanly on SIGTERM', async () => {
+    const cwd = freshDir();
+    const started = Date.now();
+    const tool = await startToolProcess({}, { cwd, timeoutMs: 30_000 });
+    try {
+      const ready = await fetch(`${tool.url}/readyz`);
+      const elapsed = Date.now() - started;
+      assert.equal(ready.status, 200);
+      assert.deepEqual(await ready.json(), { status: 'ready', database: 'pglite' });
+      assert.ok(elapsed < 30_000, `ready after ${elapsed} ms`);
+      assert.equal((await fetch(`${tool.url}/healthz`)).status, 200);
+      // The generated key is private to the owner, and its value never reaches the log.
+      const keyFile = join(cwd, 'data', 'encryption.key');
+      assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+      assert.match(tool.output(), /No ENCRYPTION_KEY was set/);
+    } finally {
+      assert.equal(await tool.stop(), 0);
+    }
+    assert.match(tool.output(), /Shutdown complete/);
+  });
+});
+
+describe('bad configuration ends the process with one clear sentence and a non-zero exit', () => {
+  const cases: Array<{ name: string; env: Record<string, string>; sentence: RegExp }> = [
+    { name: 'a malformed DATABASE_URL', env: { DATABASE_URL: 'mysql//nope' }, sentence: /DATABASE_URL: must be a URL like postgres:\/\// },
+    { name: 'a short ENCRYPTION_KEY', env: { ENCRYPTION_KEY: 'too-short' }, sentence: /ENCRYPTION_KEY: must be at least 32 characters long \(given 9\)/ },
+    { name: 'an unreachable database', env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' }, sentence: /Could not connect to the PostgreSQL server named by DATABASE_URL: connect ECONNREFUSED 127\.0\.0\.1:1/ },
+    { name: 'an unknown ROLE', env: { ROLE: 'everything' }, sentence: /Configuration error in ROLE:/ },
+    { name: 'a port out of range', env: { PORT: '70000' }, sentence: /Configuration error in PORT:/ },
+    { name: 'production without a key', env: { NODE_ENV: 'production', PUBLIC_URL: 'https://lti.example.edu', DATABASE_URL: 'postgres://x@127.0.0.1:1/x' }, sentence: /ENCRYPTION_KEY: is required in production/ },
+    { name: 'production over plain HTTP', env: { NODE_ENV: 'production', PUBLIC_URL: 'http://lti.example.edu', ENCRYPTION_KEY: 'x'.repeat(40) }, sentence: /PUBLIC_URL: must use https in production/ },
+  ];
+  for (const { name, env, sentence } of cases) {
+    test(name, async () => {
+      const result = await runToExit('main.ts', [], { ...env, DATA_DIR: join(freshDir(), 'data') });
+      assert.equal(result.code, 1, `exit code for ${name}`);
+      assert.match(result.stderr, sentence);
+      assert.match(result.stderr, /^originality-lti could not start\. /);
+      assert.equal(result.stderr.trim().split('\n').length, 1, `more than one line:\n${result.stderr}`);
+      assert.doesNotMatch(result.stderr + result.stdout, STACK_FRAME);
+    });
+  }
+
+  test('the password in a DATABASE_URL is never printed', async () => {
+    const result = await runToExit('main.ts', [], { DATABASE_URL: 'postgres://admin:hunter2-secret@127.0.0.1:1/x', DATA_DIR: join(freshDir(), 'data') });
+    assert.equal(result.code, 1);
+    assert.doesNotMatch(result.stderr + result.stdout, /hunter2-secret/);
+  });
+
+  test('a second server on the same embedded data directory is refused, naming the first', async () => {
+    const cwd = freshDir();
+    const first = await startToolProcess({}, { cwd });
+    try {
+      const second = await runToExit('main.ts', [], { PORT: '0' }, { cwd });
+      assert.equal(second.code, 1);
+      assert.match(second.stderr, new RegExp(`already open in process ${first.child.pid}`));
+      assert.equal((await fetch(`${first.url}/readyz`)).status, 200, 'the first server was disturbed');
+    } finally {
+      await first.stop();
+    }
+  });
+});
+
+describe('the CLI beside the embedded database', () => {
+  test('uses the running server through its socket, and opens the data itself once the server is gone', async () => {
+    const cwd = freshDir();
+    const server = await startToolProcess({}, { cwd });
+    try {
+      const status = await runToExit('cli.ts', ['status'], {}, { cwd });
+      assert.equal(status.code, 0, status.stderr);
+      assert.match(status.stdout, /Migrations: all applied/);
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+    const alone = await runToExit('cli.ts', ['migrate'], {}, { cwd });
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.match(alone.stdout, /The database is up to date\./);
+  });
+
+  test('an unknown command prints the usage and exits 2', async () => {
+    const result = await runToExit('cli.ts', ['frobnicate'], {}, { cwd: freshDir() });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /Unknown command "frobnicate"/);
+    assert.match(result.stderr, /migrate/);
+  });
+});

@@ -1,0 +1,91 @@
+// The tool as a separate process, the way `npm start` and `npm run cli` run it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/tsx/dist/esm/index.mjs', import.meta.url));
+
+/** A minimal environment: what a fresh shell has, none of the tool's settings unless given. */
+function baseEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
+  return { ...env, ...extra };
+}
+
+export interface ToolProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+export async function startToolProcess(env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<ToolProcess> {
+  const child = spawn(process.execPath, ['--import', tsx, `${projectRoot}/src/main.ts`], {
+    cwd: options.cwd ?? projectRoot,
+    env: baseEnv({ PORT: '0', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The tool did not start in time:\n${output}`)), options.timeoutMs ?? 60_000);
+    const check = () => {
+      const match = output.match(/listening on port (\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The tool exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited(child);
+    },
+  };
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs src/<script> to its end (main.ts or cli.ts) and gives back what it printed. */
+export function runToExit(script: 'main.ts' | 'cli.ts', args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', tsx, `${projectRoot}/src/${script}`, ...args], {
+      cwd: options.cwd ?? projectRoot,
+      env: baseEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} ${args.join(' ')} did not finish in time:\n${stdout}${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
