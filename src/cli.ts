@@ -2,6 +2,7 @@
 // server's database through its socket, and opens the data directory itself only when no server runs.
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, pendingMigrations, type Database } from './db/index.js';
+import { platformCommand, UsageError } from './cli-platform.js';
 import { explainStartupFailure } from './startup-errors.js';
 
 interface Command {
@@ -16,6 +17,10 @@ const commands: Record<string, Command> = {
       const applied = await migrateToLatest(database.db);
       console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}.` : 'The database is up to date.');
     },
+  },
+  platform: {
+    summary: 'register LMS platforms: platform add|list|remove|activate|deactivate (see: platform help)',
+    run: platformCommand,
   },
   status: {
     summary: 'show which database is in use and whether it is up to date',
@@ -62,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return error instanceof UsageError ? 2 : 1;
   } finally {
     await database.close();
   }

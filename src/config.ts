@@ -23,6 +23,10 @@ export interface Config {
   role: Role;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   shutdownTimeoutMs: number;
+  /** open: platforms registered dynamically can launch at once; approve: an administrator switches them on; off. */
+  dynamicRegistration: 'open' | 'approve' | 'off';
+  /** The tool's name as LMS administrators and instructors see it. */
+  toolName: string;
 }
 
 export class ConfigError extends Error {
@@ -65,6 +69,8 @@ const schema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
+  DYNAMIC_REGISTRATION: z.preprocess(emptyToUndefined, z.enum(['open', 'approve', 'off']).optional()),
+  TOOL_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(100).default('Originality check')),
 });
 
 /** Turns zod's first complaint into one sentence that names the variable. */
@@ -156,5 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     role: values.ROLE,
     logLevel: values.LOG_LEVEL,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (production ? 'approve' : 'open'),
+    toolName: values.TOOL_NAME,
   };
 }

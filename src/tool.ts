@@ -3,10 +3,11 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/index.js';
+import { sweepStates } from './lti/oidc-state.js';
 import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import type { Logger } from './logger.js';
 import { createWebApp } from './web/app.js';
-import { onLaunch, rejectedLaunch } from './web/launch.js';
+import { launchHandlers } from './web/launch.js';
 
 export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
@@ -36,14 +37,16 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
         encryptionKey: config.encryptionKey,
         pool: database.pool,
         publicUrl: config.publicUrl,
-        production: config.production,
         logger,
-        onLaunch,
-        onDeepLinking: onLaunch,
-        onRejectedLaunch: rejectedLaunch(logger),
+        ...launchHandlers({ db: database.db, logger }),
       });
     }
-    const app = createWebApp({ database, logger, ...(lti ? { lti: lti.provider } : {}) });
+    const app = createWebApp({
+      settings: config,
+      database,
+      logger,
+      ...(lti ? { lti } : {}),
+    });
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
   } catch (error) {
@@ -60,7 +63,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       role: config.role,
       publicUrl: config.publicUrl,
       database: database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
-      ...(lti ? { lti: toolUrls(config.publicUrl), devMode: lti.devMode } : {}),
+      ...(lti ? { lti: toolUrls(config.publicUrl) } : {}),
     },
     `originality-lti is listening on port ${port}`,
   );
@@ -68,12 +71,18 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     logger.warn(`No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`);
   }
 
+  const housekeeping = setInterval(() => {
+    sweepStates(database.db).catch((error: unknown) => logger.warn({ err: error }, 'Could not remove expired OIDC states'));
+  }, 60_000);
+  housekeeping.unref();
+
   let closing: Promise<void> | undefined;
   return {
     listenUrl: `http://127.0.0.1:${port}`,
     database,
     lti,
     close() {
+      clearInterval(housekeeping);
       closing ??= shutDown(listening, config.shutdownTimeoutMs, async () => {
         await lti?.provider.close({ silent: true });
         await database.close();

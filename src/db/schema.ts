@@ -10,6 +10,88 @@ export interface LtiRecordTable {
   expires_at: Date | null;
 }
 
+export interface PlatformTable {
+  id: Generated<string>;
+  name: string;
+  issuer: string;
+  client_id: string;
+  auth_url: string;
+  token_url: string;
+  jwks_url: string;
+  authorization_server: string | null;
+  /** 'cli', 'dynamic-registration', 'admin' or 'dev-platform': where the registration came from. */
+  registered_by: string;
+  active: Generated<boolean>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface PlatformDeploymentTable {
+  platform_id: string;
+  deployment_id: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface LtiUserTable {
+  id: Generated<string>;
+  platform_id: string;
+  /** The LTI `sub`: unique only within its platform. */
+  subject: string;
+  name: string | null;
+  email: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface CourseTable {
+  id: Generated<string>;
+  platform_id: string;
+  deployment_id: string;
+  context_id: string;
+  title: string | null;
+  label: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface CourseMemberTable {
+  course_id: string;
+  user_id: string;
+  roles: string[];
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface OidcStateTable {
+  state: string;
+  issuer: string;
+  expires_at: Date;
+}
+
+export interface AssignmentTable {
+  id: Generated<string>;
+  platform_id: string;
+  course_id: string;
+  resource_link_id: string | null;
+  title: string;
+  /** AssignmentSettings (src/assignments/settings.ts), validated on the way in and out. */
+  settings: unknown;
+  line_item_url: string | null;
+  line_items_url: string | null;
+  memberships_url: string | null;
+  /** The service's folder id; bigint comes back from pg as a string. */
+  folder_id: string | null;
+  folder_state: Generated<'pending' | 'ready' | 'failed'>;
+  folder_error: string | null;
+  created_by: string | null;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DatabaseSchema {
+  assignment: AssignmentTable;
   lti_record: LtiRecordTable;
+  platform: PlatformTable;
+  platform_deployment: PlatformDeploymentTable;
+  lti_user: LtiUserTable;
+  course: CourseTable;
+  course_member: CourseMemberTable;
+  oidc_state: OidcStateTable;
 }

@@ -11,7 +11,6 @@ export interface LtiSetupOptions {
   encryptionKey: string;
   pool: pg.Pool;
   publicUrl: string;
-  production: boolean;
   logger: StorageLogger;
   onLaunch: LtiHandler;
   onDeepLinking: LtiHandler;
@@ -22,14 +21,6 @@ export interface LtiSetupOptions {
 export interface LtiSetup {
   provider: Provider;
   storage: PostgresLtiStorage;
-  /** Plain-HTTP localhost development, where ltijs skips its state cookie. */
-  devMode: boolean;
-}
-
-/** ltijs's devMode skips the OIDC state cookie; allowed only where a browser could not keep that cookie anyway. */
-export function isDevMode(publicUrl: string, production: boolean): boolean {
-  const url = new URL(publicUrl);
-  return !production && url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
 export function toolUrls(publicUrl: string) {
@@ -47,7 +38,6 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
   const provider = ltijs.Provider;
   const storage = new PostgresLtiStorage(options.pool, options.logger);
   const secure = new URL(options.publicUrl).protocol === 'https:';
-  const devMode = isDevMode(options.publicUrl, options.production);
   provider.setup(
     options.encryptionKey,
     { plugin: storage },
@@ -58,7 +48,9 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
       dynRegRoute: LTI_ROUTES.register,
       // The platform posts the id_token cross-site into an iframe: only SameSite=None; Secure cookies arrive there.
       cookies: secure ? { secure: true, sameSite: 'None' } : {},
-      devMode,
+      // Sessions ride on the ltik alone (no session cookie), so pages work where third-party cookies are blocked.
+      // devMode stays off: the state check it would skip is done with the state stored server-side instead.
+      ltiaas: true,
       // ltijs's CORS reflects any origin with credentials; the tool's pages are same-origin and need none.
       cors: false,
     },
@@ -76,5 +68,5 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
   for (const listener of process.listeners('SIGINT')) {
     if (!sigintBefore.has(listener)) process.removeListener('SIGINT', listener);
   }
-  return { provider, storage, devMode };
+  return { provider, storage };
 }

@@ -1,17 +1,33 @@
-// The express 5 application: health, the ltijs app (an express 4 app) at /lti, then the tool's own pages.
+// The express 5 application: health, the tool's checks in front of ltijs, ltijs's app (express 4) at /lti,
+// then the tool's own pages.
+import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import type { Provider } from 'ltijs';
 import type { Database } from '../db/index.js';
-import { LTI_MOUNT_PATH } from '../lti/provider.js';
+import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
+import { assignmentPages } from './assignment-pages.js';
+import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes } from './health.js';
+import { ltiGuard } from './lti-guard.js';
+import { registrationRoutes } from './registration.js';
+import { securityHeaders } from './security-headers.js';
 import { render } from './views.js';
 
+const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
+
+export interface WebSettings {
+  publicUrl: string;
+  encryptionKey: string;
+  toolName: string;
+  dynamicRegistration: 'open' | 'approve' | 'off';
+}
+
 export interface WebDependencies {
+  settings: WebSettings;
   database: Database;
   logger: Logger;
   /** Absent in a worker process, which serves health checks only. */
-  lti?: Provider;
+  lti?: LtiSetup;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
   mounts?: Array<{ path: string; router: Router }>;
 }
@@ -29,11 +45,31 @@ function requestLog(logger: Logger): RequestHandler {
 }
 
 export function createWebApp(deps: WebDependencies): express.Express {
+  const { database, logger, settings } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLog(deps.logger));
-  app.use(healthRoutes(deps.database));
-  if (deps.lti) app.use(LTI_MOUNT_PATH, deps.lti.app);
+  app.use(requestLog(logger));
+  app.use(securityHeaders());
+  app.use(healthRoutes(database));
+  app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
+  if (deps.lti) {
+    const { provider, storage } = deps.lti;
+    const session = { db: database.db, storage, encryptionKey: settings.encryptionKey };
+    const urls = toolUrls(settings.publicUrl);
+    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger }));
+    app.use(
+      LTI_MOUNT_PATH,
+      registrationRoutes({
+        store: { db: database.db, provider },
+        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
+        mode: settings.dynamicRegistration,
+        logger,
+      }),
+    );
+    app.use(LTI_MOUNT_PATH, provider.app);
+    app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
+    app.use(assignmentPages(session));
+  }
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
 
   app.use((_req, res) => {
@@ -41,7 +77,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   });
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-    if (status >= 500) deps.logger.error({ err: error, path: req.path }, 'Request failed');
+    if (status >= 500) logger.error({ err: error, path: req.path }, 'Request failed');
     if (res.headersSent) return;
     const message =
       status === 400 ? 'The request could not be read.' : status === 413 ? 'The request is too large.' : 'Something went wrong on our side. Please try again in a moment.';

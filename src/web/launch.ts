@@ -1,31 +1,83 @@
-// What ltijs hands over after it has validated a launch, and what a person sees when a launch is refused.
+// What ltijs hands over after it has validated a launch: record who launched, decide which assignment and which
+// side of it they open, and send them there with their ltik. Also the page for a refused launch.
+import type { Kysely } from 'kysely';
 import type { LtiErrorHandler, LtiHandler } from 'ltijs';
+import { placeLaunch } from '../assignments/placement.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { LaunchShapeError, readLaunch, recordLaunch } from '../lti/launch.js';
 import type { Logger } from '../logger.js';
 import { render } from './views.js';
 
-export const onLaunch: LtiHandler = (token, _req, res) => {
-  const context = token.platformContext;
-  res.send(
-    render('launch', {
-      resourceTitle: context.resource?.title ?? 'Assignment',
-      courseTitle: context.context?.title ?? context.context?.label ?? 'this course',
-      userName: token.userInfo?.name ?? token.userInfo?.email ?? 'you',
-    }),
-  );
-};
+export function assignmentPath(assignmentId: string, ltik: string): string {
+  return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
+}
 
-/** ltijs puts its reason in res.locals.err; the person gets a sentence, the log gets the code. */
-export function rejectedLaunch(logger: Logger): LtiErrorHandler {
-  return (req, res) => {
-    const err = (res.locals as { err?: { status?: number; details?: { message?: string } } }).err;
-    const code = err?.details?.message ?? 'UNKNOWN';
-    logger.warn({ path: req.path, reason: code }, 'LTI launch refused');
-    const unregistered = err === undefined && req.path.endsWith('/login');
-    const message = unregistered
-      ? 'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.'
-      : code === 'Session not found.' || code === 'IDTOKEN_NOT_FOUND_DB' || code === 'CONTEXTTOKEN_NOT_FOUND_DB'
-        ? 'Your session with the tool has ended. Open the assignment again from your course.'
-        : 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.';
-    res.status(unregistered ? 400 : 401).send(render('message', { title: 'Could not open the assignment', message, tone: 'error' }));
+function page(title: string, message: string, tone: 'error' | 'info' = 'error'): string {
+  return render('message', { title, message, tone });
+}
+
+export function launchHandlers(deps: { db: Kysely<DatabaseSchema>; logger: Logger }) {
+  const { db, logger } = deps;
+
+  const onLaunch: LtiHandler = async (token, _req, res, next) => {
+    try {
+      const ltik = String(res.locals.ltik);
+      const launch = readLaunch(token);
+      const identity = await recordLaunch(db, launch);
+      if (launch.audience === 'none') {
+        res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it.'));
+        return;
+      }
+      if (launch.messageType === 'LtiDeepLinkingRequest') {
+        if (launch.audience !== 'instructor') {
+          res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course.'));
+          return;
+        }
+        res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? 'Similarity check', courseTitle: launch.context?.title ?? '' }));
+        return;
+      }
+      if (!launch.context || !launch.resourceLink || !identity.courseId) {
+        res.status(400).send(page('Open the tool from an assignment', 'The tool works inside a course assignment. Open it from the assignment in your course.'));
+        return;
+      }
+      const placement = await placeLaunch(db, launch, { ...identity, courseId: identity.courseId });
+      if (!placement.assignment) {
+        res.send(page('Not open yet', 'Your instructor has not set up this assignment yet. Please come back later.', 'info'));
+        return;
+      }
+      if (placement.created) logger.info({ assignmentId: placement.assignment.id }, 'Assignment created on its first launch');
+      res.redirect(303, assignmentPath(placement.assignment.id, ltik));
+    } catch (error) {
+      if (error instanceof LaunchShapeError) {
+        logger.warn({ reason: error.message }, 'LTI launch refused');
+        res.status(400).send(page('Could not open the assignment', 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.'));
+        return;
+      }
+      next(error);
+    }
   };
+
+  /** ltijs puts its reason in res.locals.err; the person gets a sentence, the log gets the code. */
+  const onRejectedLaunch: LtiErrorHandler = (req, res) => {
+    const err = (res.locals as { err?: { details?: { message?: string } } }).err;
+    const code = err?.details?.message ?? 'UNREGISTERED_OR_INACTIVE_PLATFORM';
+    logger.warn({ path: req.path, reason: code }, 'LTI launch refused');
+    if (err === undefined) {
+      res.status(400).send(page('Could not open the assignment', 'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.'));
+      return;
+    }
+    const ended = ['Session not found.', 'IDTOKEN_NOT_FOUND_DB', 'CONTEXTTOKEN_NOT_FOUND_DB'].includes(code);
+    res
+      .status(401)
+      .send(
+        page(
+          'Could not open the assignment',
+          ended
+            ? 'Your session with the tool has ended. Open the assignment again from your course.'
+            : 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
+        ),
+      );
+  };
+
+  return { onLaunch, onDeepLinking: onLaunch, onRejectedLaunch };
 }

@@ -1,9 +1,13 @@
 // Every migration of the tool, in order. A new one is a new file here and a line below; applied ones never change.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as ltiRecords from './0001_lti_records.js';
+import * as platformsAndPeople from './0002_platforms_and_people.js';
+import * as assignments from './0003_assignments.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
+  '0002_platforms_and_people': platformsAndPeople,
+  '0003_assignments': assignments,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,51 @@
+// Which assignment a resource-link launch opens: the one bound to the link; else the one deep linking placed
+// for it (named in the link's custom parameters); else, for an instructor, a new one.
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
+import type { Launch } from '../lti/launch.js';
+import { bindResourceLink, createAssignment, findByResourceLink, getAssignment, rememberServiceUrls, type Assignment } from './store.js';
+
+/** The custom parameter deep linking puts on the link it creates. */
+export const ASSIGNMENT_PARAMETER = 'assignment_id';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type Placement = { assignment: Assignment; created: boolean } | { assignment: null; reason: 'not-set-up' };
+
+export function titleFor(launch: Launch): string {
+  const link = launch.resourceLink?.title?.trim();
+  return (link && link.length > 0 ? link : 'Similarity-checked assignment').slice(0, 200);
+}
+
+export async function placeLaunch(
+  db: Kysely<DatabaseSchema>,
+  launch: Launch,
+  identity: { platformId: string; userId: string; courseId: string },
+): Promise<Placement> {
+  const resourceLinkId = launch.resourceLink!.id;
+  const key = { platformId: identity.platformId, courseId: identity.courseId, resourceLinkId };
+  const urls = { lineItemUrl: launch.lineItemUrl, lineItemsUrl: launch.lineItemsUrl, membershipsUrl: launch.membershipsUrl };
+  let assignment = await findByResourceLink(db, key);
+  let created = false;
+  if (!assignment) {
+    const named = launch.custom[ASSIGNMENT_PARAMETER];
+    const placed = typeof named === 'string' && UUID.test(named) ? await getAssignment(db, named) : null;
+    if (placed && placed.platformId === identity.platformId && placed.courseId === identity.courseId) {
+      assignment = await bindResourceLink(db, { assignmentId: placed.id, ...key });
+    }
+    if (!assignment) {
+      if (launch.audience !== 'instructor') return { assignment: null, reason: 'not-set-up' };
+      // A link copied with its course names the original course's assignment: start from its settings.
+      const settings = placed && placed.platformId === identity.platformId ? placed.settings : undefined;
+      try {
+        assignment = await createAssignment(db, { ...key, title: titleFor(launch), createdBy: identity.userId, ...urls, ...(settings ? { settings } : {}) });
+        created = true;
+      } catch (error) {
+        // Two first launches at once: the other one created it.
+        assignment = await findByResourceLink(db, key);
+        if (!assignment) throw error;
+      }
+    }
+  }
+  await rememberServiceUrls(db, assignment.id, urls);
+  return { assignment, created };
+}

@@ -1,0 +1,47 @@
+// An assignment's settings: the checks the service runs on its folder, and the tool's own rules for intake and
+// for who sees what. One zod schema is both the validation at the edge (the settings form, the database) and
+// the defaults of a new assignment.
+import { z } from 'zod';
+
+export const FILE_TYPES = ['pdf', 'docx', 'doc', 'odt', 'rtf', 'txt', 'html'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** The service's limit per file (its own web UI and Moodle plugin enforce 100 MB). */
+export const SERVICE_MAX_FILE_MB = 100;
+export const MAX_EXCLUDED_PHRASES = 15;
+
+export const assignmentSettings = z.object({
+  // Checks at the service (folder settings).
+  excludeReferences: z.boolean().default(true),
+  excludeQuotes: z.boolean().default(true),
+  excludeSmallSources: z.boolean().default(false),
+  /** A source matching fewer words than this is left out of the score when small sources are excluded. */
+  excludeThresholdWords: z.number().int().min(0).max(1000).default(10),
+  excludedPhrases: z.array(z.string().trim().min(1).max(500)).max(MAX_EXCLUDED_PHRASES).default([]),
+  databases: z
+    .object({
+      studentPapers: z.boolean().default(true),
+      publications: z.boolean().default(true),
+      internet: z.boolean().default(true),
+      institutionRepository: z.boolean().default(true),
+    })
+    .default({ studentPapers: true, publications: true, internet: true, institutionRepository: true }),
+  grammarCheck: z.boolean().default(false),
+  language: z.string().trim().min(1).max(60).default('English'),
+  documentType: z.string().trim().min(1).max(60).default('Assignment'),
+  // The tool's own rules.
+  allowedFileTypes: z.array(z.enum(FILE_TYPES)).min(1).default(['pdf', 'docx', 'doc', 'odt', 'rtf', 'txt']),
+  maxFileMb: z.number().int().min(1).max(SERVICE_MAX_FILE_MB).default(SERVICE_MAX_FILE_MB),
+  resubmission: z.enum(['none', 'until-due', 'any-time']).default('until-due'),
+  maxAttempts: z.number().int().min(1).max(50).default(3),
+  dueAt: z.string().datetime({ offset: true }).nullable().default(null),
+  resultsVisibleTo: z.enum(['instructors', 'students-after-scoring', 'students-after-due']).default('students-after-scoring'),
+  showAiScoreToStudents: z.boolean().default(false),
+  instructions: z.string().max(10_000).default(''),
+});
+
+export type AssignmentSettings = z.infer<typeof assignmentSettings>;
+
+export function defaultSettings(): AssignmentSettings {
+  return assignmentSettings.parse({});
+}

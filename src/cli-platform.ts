@@ -1,0 +1,137 @@
+// `npm run cli -- platform ...`: register an LMS by hand, list, switch on and off, remove.
+import { parseArgs } from 'node:util';
+import type { Config } from './config.js';
+import { migrateToLatest, type Database } from './db/index.js';
+import { setupLti, toolUrls } from './lti/provider.js';
+import {
+  listRegistrations,
+  registrationInput,
+  removeRegistration,
+  saveRegistration,
+  setRegistrationActive,
+  type Registration,
+} from './lti/registrations.js';
+import { createLogger } from './logger.js';
+
+export class UsageError extends Error {}
+
+const HELP = `Usage:
+  npm run cli -- platform add --name NAME --issuer URL --client-id ID --deployment-id ID
+                             --auth-url URL --token-url URL --jwks-url URL [--authorization-server URL]
+      Registers an LMS, or updates the registration with the same issuer and client id (adding the deployment).
+  npm run cli -- platform list
+  npm run cli -- platform activate ID | deactivate ID
+  npm run cli -- platform remove --issuer URL --client-id ID
+`;
+
+function describe(registration: Registration): string {
+  return [
+    `${registration.name} (${registration.active ? 'active' : 'switched off'})`,
+    `  id:             ${registration.id}`,
+    `  issuer:         ${registration.issuer}`,
+    `  client id:      ${registration.clientId}`,
+    `  deployments:    ${registration.deploymentIds.join(', ')}`,
+    `  login URL:      ${registration.authUrl}`,
+    `  token URL:      ${registration.tokenUrl}`,
+    `  keys URL:       ${registration.jwksUrl}`,
+    `  registered by:  ${registration.registeredBy}`,
+  ].join('\n');
+}
+
+function toolUrlsText(publicUrl: string): string {
+  const urls = toolUrls(publicUrl);
+  return [
+    'Enter these in the LMS:',
+    `  Tool URL / target link URI / redirect URI:  ${urls.launch}`,
+    `  Initiate login URL (OpenID Connect):        ${urls.login}`,
+    `  Public keyset URL (JWKS):                   ${urls.keys}`,
+    `  Deep linking URL (content selection):       ${urls.launch}`,
+  ].join('\n');
+}
+
+function parseFlags(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        name: { type: 'string' },
+        issuer: { type: 'string' },
+        'client-id': { type: 'string' },
+        'deployment-id': { type: 'string' },
+        'auth-url': { type: 'string' },
+        'token-url': { type: 'string' },
+        'jwks-url': { type: 'string' },
+        'authorization-server': { type: 'string' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+}
+
+export async function platformCommand(database: Database, config: Config, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action === undefined || action === 'help') {
+    process.stdout.write(HELP);
+    if (action === undefined) throw new UsageError('Name a platform action.');
+    return;
+  }
+  if (action === 'list') {
+    const registrations = await listRegistrations(database.db);
+    console.log(registrations.length === 0 ? 'No platform is registered.' : registrations.map(describe).join('\n\n'));
+    console.log(`\n${toolUrlsText(config.publicUrl)}`);
+    return;
+  }
+  if (action === 'activate' || action === 'deactivate') {
+    const id = rest[0];
+    if (!id) throw new UsageError(`Give the id of the registration to ${action} (see: platform list).`);
+    if (!(await setRegistrationActive(database.db, id, action === 'activate').catch(() => false))) {
+      throw new Error(`No registration has the id ${id}.`);
+    }
+    console.log(action === 'activate' ? 'Switched on: the platform can launch the tool.' : 'Switched off: launches from the platform are refused.');
+    return;
+  }
+  if (action !== 'add' && action !== 'remove') throw new UsageError(`Unknown platform action "${action}".\n\n${HELP}`);
+
+  const { values } = parseFlags(rest);
+  await migrateToLatest(database.db);
+  const logger = createLogger({ level: 'warn', destination: process.stderr as never });
+  const noPage = () => undefined;
+  const { provider } = await setupLti({
+    encryptionKey: config.encryptionKey,
+    pool: database.pool,
+    publicUrl: config.publicUrl,
+    logger,
+    onLaunch: noPage,
+    onDeepLinking: noPage,
+    onRejectedLaunch: noPage,
+  });
+  try {
+    if (action === 'remove') {
+      if (!values.issuer || !values['client-id']) throw new UsageError('Give --issuer and --client-id of the registration to remove.');
+      const removed = await removeRegistration({ db: database.db, provider }, { issuer: values.issuer, clientId: values['client-id'] });
+      console.log(removed ? 'Removed.' : 'No registration has that issuer and client id.');
+      return;
+    }
+    const input = registrationInput.safeParse({
+      name: values.name,
+      issuer: values.issuer,
+      clientId: values['client-id'],
+      deploymentId: values['deployment-id'],
+      authUrl: values['auth-url'],
+      tokenUrl: values['token-url'],
+      jwksUrl: values['jwks-url'],
+      ...(values['authorization-server'] ? { authorizationServer: values['authorization-server'] } : {}),
+    });
+    if (!input.success) {
+      const issue = input.error.issues[0]!;
+      const flag = { clientId: '--client-id', deploymentId: '--deployment-id', authUrl: '--auth-url', tokenUrl: '--token-url', jwksUrl: '--jwks-url', authorizationServer: '--authorization-server' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
+      throw new UsageError(`${flag}: ${issue.message === 'Invalid input: expected string, received undefined' ? 'is required' : issue.message}.\n\n${HELP}`);
+    }
+    const registration = await saveRegistration({ db: database.db, provider }, input.data, 'cli');
+    console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config.publicUrl)}`);
+  } finally {
+    await provider.close({ silent: true });
+  }
+}

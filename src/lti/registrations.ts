@@ -1,0 +1,198 @@
+// Platform registrations, keyed by (issuer, client_id, deployment_id). ltijs keeps the platform itself (and the
+// tool's key pair for it); the tool's own table adds what ltijs does not keep: deployments, who registered it,
+// and the switch that turns a registration off.
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import { z } from 'zod';
+import type { DatabaseSchema } from '../db/index.js';
+
+const httpsOrLocalUrl = z
+  .string()
+  .url()
+  .refine((value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+  }, 'must be an https URL (plain http is accepted for localhost only)');
+
+export const registrationInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  issuer: z.string().trim().min(1).max(2048),
+  clientId: z.string().trim().min(1).max(512),
+  deploymentId: z.string().trim().min(1).max(512),
+  authUrl: httpsOrLocalUrl,
+  tokenUrl: httpsOrLocalUrl,
+  jwksUrl: httpsOrLocalUrl,
+  authorizationServer: httpsOrLocalUrl.optional(),
+});
+export type RegistrationInput = z.infer<typeof registrationInput>;
+
+export interface Registration {
+  id: string;
+  name: string;
+  issuer: string;
+  clientId: string;
+  deploymentIds: string[];
+  authUrl: string;
+  tokenUrl: string;
+  jwksUrl: string;
+  authorizationServer: string | null;
+  registeredBy: string;
+  active: boolean;
+}
+
+export type RegisteredBy = 'cli' | 'dynamic-registration' | 'admin' | 'dev-platform';
+
+export interface RegistrationStore {
+  db: Kysely<DatabaseSchema>;
+  provider: Provider;
+}
+
+/**
+ * Adds a registration or updates the one with the same issuer and client id, adding the deployment to it.
+ * Running it twice with the same values changes nothing.
+ */
+export async function saveRegistration(
+  store: RegistrationStore,
+  input: RegistrationInput,
+  registeredBy: RegisteredBy,
+  options: { active?: boolean } = {},
+): Promise<Registration> {
+  const values = registrationInput.parse(input);
+  await store.provider.registerPlatform({
+    url: values.issuer,
+    clientId: values.clientId,
+    name: values.name,
+    authenticationEndpoint: values.authUrl,
+    accesstokenEndpoint: values.tokenUrl,
+    // D2L and others sign access-token requests for an audience that differs from the token URL.
+    authorizationServer: values.authorizationServer ?? values.tokenUrl,
+    authConfig: { method: 'JWK_SET', key: values.jwksUrl },
+  });
+  const row = await store.db.transaction().execute(async (trx) => {
+    const platform = await trx
+      .insertInto('platform')
+      .values({
+        name: values.name,
+        issuer: values.issuer,
+        client_id: values.clientId,
+        auth_url: values.authUrl,
+        token_url: values.tokenUrl,
+        jwks_url: values.jwksUrl,
+        authorization_server: values.authorizationServer ?? null,
+        registered_by: registeredBy,
+        // A new registration takes the given state; an existing one keeps the state an administrator chose.
+        active: options.active ?? true,
+      })
+      .onConflict((oc) =>
+        oc.columns(['issuer', 'client_id']).doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          auth_url: eb.ref('excluded.auth_url'),
+          token_url: eb.ref('excluded.token_url'),
+          jwks_url: eb.ref('excluded.jwks_url'),
+          authorization_server: eb.ref('excluded.authorization_server'),
+          updated_at: new Date(),
+        })),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('platform_deployment')
+      .values({ platform_id: platform.id, deployment_id: values.deploymentId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    return platform;
+  });
+  const saved = await getRegistration(store.db, row.id);
+  if (!saved) throw new Error('The registration disappeared while it was being saved.');
+  return saved;
+}
+
+interface PlatformRow {
+  id: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  auth_url: string;
+  token_url: string;
+  jwks_url: string;
+  authorization_server: string | null;
+  registered_by: string;
+  active: boolean;
+}
+
+function toRegistration(row: PlatformRow, deploymentIds: string[]): Registration {
+  return {
+    id: row.id,
+    name: row.name,
+    issuer: row.issuer,
+    clientId: row.client_id,
+    deploymentIds,
+    authUrl: row.auth_url,
+    tokenUrl: row.token_url,
+    jwksUrl: row.jwks_url,
+    authorizationServer: row.authorization_server,
+    registeredBy: row.registered_by,
+    active: row.active,
+  };
+}
+
+async function deploymentsOf(db: Kysely<DatabaseSchema>, platformIds: string[]): Promise<Map<string, string[]>> {
+  const byPlatform = new Map<string, string[]>();
+  if (platformIds.length === 0) return byPlatform;
+  const rows = await db
+    .selectFrom('platform_deployment')
+    .select(['platform_id', 'deployment_id'])
+    .where('platform_id', 'in', platformIds)
+    .orderBy('created_at')
+    .execute();
+  for (const row of rows) byPlatform.set(row.platform_id, [...(byPlatform.get(row.platform_id) ?? []), row.deployment_id]);
+  return byPlatform;
+}
+
+const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'registered_by', 'active'] as const;
+
+export async function getRegistration(db: Kysely<DatabaseSchema>, id: string): Promise<Registration | null> {
+  const row = await db.selectFrom('platform').select(platformColumns).where('id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  return toRegistration(row, (await deploymentsOf(db, [row.id])).get(row.id) ?? []);
+}
+
+export async function listRegistrations(db: Kysely<DatabaseSchema>): Promise<Registration[]> {
+  const rows = await db.selectFrom('platform').select(platformColumns).orderBy('created_at').execute();
+  const deployments = await deploymentsOf(db, rows.map((row) => row.id));
+  return rows.map((row) => toRegistration(row, deployments.get(row.id) ?? []));
+}
+
+/** The registration a launch claims to come from, or null when issuer, client or deployment is unknown. */
+export async function findDeployment(
+  db: Kysely<DatabaseSchema>,
+  claim: { issuer: string; clientId: string; deploymentId: string },
+): Promise<{ platformId: string; active: boolean } | null> {
+  const row = await db
+    .selectFrom('platform')
+    .innerJoin('platform_deployment', 'platform_deployment.platform_id', 'platform.id')
+    .select(['platform.id', 'platform.active'])
+    .where('platform.issuer', '=', claim.issuer)
+    .where('platform.client_id', '=', claim.clientId)
+    .where('platform_deployment.deployment_id', '=', claim.deploymentId)
+    .executeTakeFirst();
+  return row ? { platformId: row.id, active: row.active } : null;
+}
+
+/** Switches a registration on or off; launches from a switched-off platform are refused. */
+export async function setRegistrationActive(db: Kysely<DatabaseSchema>, id: string, active: boolean): Promise<boolean> {
+  const result = await db.updateTable('platform').set({ active, updated_at: new Date() }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Removes a registration, its deployments and ltijs's record and keys for it. Returns false when none matched. */
+export async function removeRegistration(store: RegistrationStore, match: { issuer: string; clientId: string }): Promise<boolean> {
+  const deleted = await store.db
+    .deleteFrom('platform')
+    .where('issuer', '=', match.issuer)
+    .where('client_id', '=', match.clientId)
+    .returning('id')
+    .executeTakeFirst();
+  await store.provider.deletePlatform(match.issuer, match.clientId);
+  return deleted !== undefined;
+}

@@ -1,0 +1,58 @@
+// Deep linking (LTI Deep Linking 2.0): the instructor adds "a similarity-checked assignment"; the tool creates
+// it and answers the platform with an ltiResourceLink whose line item is the similarity column
+// (scoreMaximum 100, tag "similarity", resourceId = the assignment id), signed by ltijs.
+import express, { Router } from 'express';
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import { z } from 'zod';
+import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
+import { createAssignment } from '../assignments/store.js';
+import type { DatabaseSchema } from '../db/index.js';
+import type { PostgresLtiStorage } from '../lti/storage.js';
+import { render } from './views.js';
+import { requireSession, sessionOf } from './session.js';
+
+export const SIMILARITY_TAG = 'similarity';
+
+const choice = z.object({ title: z.string().trim().min(1, 'Give the assignment a title.').max(200, 'The title is too long (200 characters at most).') });
+
+export function deepLinkingRoutes(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string; provider: Provider; launchUrl: string }): Router {
+  const router = Router();
+  router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
+    const session = sessionOf(res);
+    const deepLinking = session.launch.deepLinking;
+    if (!deepLinking || session.launch.audience !== 'instructor' || !session.courseId) {
+      res.status(403).send(render('message', { title: 'Not available', message: 'Only an instructor adding the tool from the LMS can do this.', tone: 'error' }));
+      return;
+    }
+    if (!deepLinking.acceptTypes.includes('ltiResourceLink')) {
+      res.status(400).send(render('message', { title: 'Cannot be added here', message: 'This place in your LMS does not accept an assignment link. Add the tool as an assignment (an external tool activity) instead.', tone: 'error' }));
+      return;
+    }
+    const input = choice.safeParse(req.body);
+    if (!input.success) {
+      res.status(400).send(render('deep-link', { ltik: session.ltik, title: String(req.body?.title ?? ''), error: input.error.issues[0]!.message, courseTitle: session.launch.context?.title ?? '' }));
+      return;
+    }
+    const assignment = await createAssignment(deps.db, {
+      platformId: session.platformId,
+      courseId: session.courseId,
+      resourceLinkId: null,
+      title: input.data.title,
+      createdBy: session.userId,
+      lineItemsUrl: session.launch.lineItemsUrl,
+      membershipsUrl: session.launch.membershipsUrl,
+    });
+    const jwt = await deps.provider.DeepLinking.createDeepLinkingMessage(session.idToken, [
+      {
+        type: 'ltiResourceLink',
+        title: assignment.title,
+        url: deps.launchUrl,
+        custom: { [ASSIGNMENT_PARAMETER]: assignment.id },
+        lineItem: { scoreMaximum: 100, label: assignment.title, resourceId: assignment.id, tag: SIMILARITY_TAG },
+      },
+    ], { message: `Added "${assignment.title}".` });
+    res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }));
+  });
+  return router;
+}
