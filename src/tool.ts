@@ -2,7 +2,9 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { Config } from './config.js';
+import { join } from 'node:path';
 import { migrateToLatest, openDatabase, type Database } from './db/index.js';
+import { DEFAULT_JOB_TIMING, Jobs } from './jobs/index.js';
 import { sweepStates } from './lti/oidc-state.js';
 import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import type { Logger } from './logger.js';
@@ -27,9 +29,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
   });
   let server: Server | undefined;
   let lti: LtiSetup | null = null;
+  const jobs = new Jobs(database.pool, DEFAULT_JOB_TIMING, logger);
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');
+    await jobs.start();
 
     const serveLti = config.role !== 'worker';
     if (serveLti) {
@@ -45,12 +49,15 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       settings: config,
       database,
       logger,
+      jobs,
+      uploadDir: join(config.dataDir, 'uploads'),
       ...(lti ? { lti } : {}),
     });
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
   } catch (error) {
     server?.close();
+    await jobs.stop(0).catch(() => undefined);
     await lti?.provider.close({ silent: true }).catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
@@ -84,6 +91,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     close() {
       clearInterval(housekeeping);
       closing ??= shutDown(listening, config.shutdownTimeoutMs, async () => {
+        await jobs.stop(config.shutdownTimeoutMs);
         await lti?.provider.close({ silent: true });
         await database.close();
       });

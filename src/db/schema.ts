@@ -85,7 +85,46 @@ export interface AssignmentTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export type SubmissionState = 'received' | 'uploading' | 'processing' | 'scored' | 'graded' | 'rejected' | 'failed';
+
+export interface SubmissionTable {
+  id: Generated<string>;
+  assignment_id: string;
+  user_id: string;
+  attempt: number;
+  state: SubmissionState;
+  /** The student's file name, cleaned, kept only to show; the file on disk is named by the submission id. */
+  file_label: string;
+  file_type: string;
+  file_size: ColumnType<string, number, number>;
+  sha256: string;
+  /** Path of the file while the service has not confirmed it; null once removed. */
+  stored_path: string | null;
+  submitted_at: ColumnType<Date, Date | undefined, never>;
+  late: Generated<boolean>;
+  paper_id: ColumnType<string | null, number | null, number | null>;
+  report_key: string | null;
+  similarity: ColumnType<string | null, number | null, number | null>;
+  ai_score: ColumnType<string | null, number | null, number | null>;
+  grammar_score: ColumnType<string | null, number | null, number | null>;
+  failure_reason: string | null;
+  scored_at: Date | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SubmissionEventTable {
+  id: Generated<string>;
+  submission_id: string;
+  at: ColumnType<Date, never, never>;
+  from_state: SubmissionState | null;
+  to_state: SubmissionState;
+  reason: string;
+  job_attempt: number | null;
+}
+
 export interface DatabaseSchema {
+  submission: SubmissionTable;
+  submission_event: SubmissionEventTable;
   assignment: AssignmentTable;
   lti_record: LtiRecordTable;
   platform: PlatformTable;

@@ -11,6 +11,8 @@ import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { securityHeaders } from './security-headers.js';
+import { submissionRoutes } from './submission-routes.js';
+import type { Jobs } from '../jobs/index.js';
 import { render } from './views.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
@@ -28,6 +30,9 @@ export interface WebDependencies {
   logger: Logger;
   /** Absent in a worker process, which serves health checks only. */
   lti?: LtiSetup;
+  jobs?: Jobs;
+  /** Where received files wait until the service has them. */
+  uploadDir: string;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
   mounts?: Array<{ path: string; router: Router }>;
 }
@@ -69,6 +74,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
+    if (deps.jobs) app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
   }
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
 

@@ -3,11 +3,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as ltiRecords from './0001_lti_records.js';
 import * as platformsAndPeople from './0002_platforms_and_people.js';
 import * as assignments from './0003_assignments.js';
+import * as submissions from './0004_submissions.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
   '0002_platforms_and_people': platformsAndPeople,
   '0003_assignments': assignments,
+  '0004_submissions': submissions,
 };
 
 export const migrationProvider: MigrationProvider = {

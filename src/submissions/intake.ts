@@ -1,0 +1,122 @@
+// Receiving a student's file: multipart streamed straight to a temporary file (never whole in memory), its size
+// checked while it streams (the rest of an oversized body is not stored), hashed on the way, synced to disk.
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { SNIFF_BYTES } from './file-type.js';
+
+export interface ReceivedFile {
+  tempPath: string;
+  size: number;
+  sha256: string;
+  /** The first bytes, for the type check. */
+  head: Buffer;
+  originalName: string;
+}
+
+export class IntakeError extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IntakeError';
+  }
+}
+
+/** Multipart framing and the other fields add a little to the file; a body beyond this is refused unread. */
+const MULTIPART_ALLOWANCE = 64 * 1024;
+
+export function checkDeclaredLength(req: IncomingMessage, maxBytes: number): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_ALLOWANCE) throw tooLarge(maxBytes);
+}
+
+function tooLarge(maxBytes: number): IntakeError {
+  return new IntakeError(413, `The file is larger than this assignment allows (${Math.round(maxBytes / 1024 / 1024)} MB at most).`);
+}
+
+export async function receiveUpload(req: IncomingMessage, options: { maxBytes: number; tempDir: string }): Promise<ReceivedFile> {
+  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+    throw new IntakeError(415, 'Send the file as a form upload (multipart/form-data) in a field named "file".');
+  }
+  checkDeclaredLength(req, options.maxBytes);
+  await mkdir(options.tempDir, { recursive: true });
+
+  return new Promise<ReceivedFile>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 } });
+    } catch {
+      reject(new IntakeError(400, 'The upload could not be read.'));
+      return;
+    }
+    let settled = false;
+    let received: Promise<ReceivedFile> | null = null;
+    let tempPath: string | null = null;
+    const fail = (error: IntakeError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      // Stop reading: the answer goes out with Connection: close, and the rest of the body is dropped.
+      req.pause();
+      const cleanup = tempPath ? rm(tempPath, { force: true }) : Promise.resolve();
+      cleanup.finally(() => reject(error));
+    };
+
+    parser.on('file', (field, stream, info) => {
+      if (field !== 'file') {
+        stream.resume();
+        fail(new IntakeError(400, 'The file must come in the form field named "file".'));
+        return;
+      }
+      const path = join(options.tempDir, `${randomUUID()}.part`);
+      tempPath = path;
+      const hash = createHash('sha256');
+      const headParts: Buffer[] = [];
+      let headLength = 0;
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        hash.update(chunk);
+        if (headLength < SNIFF_BYTES) {
+          headParts.push(chunk.subarray(0, SNIFF_BYTES - headLength));
+          headLength += Math.min(chunk.length, SNIFF_BYTES - headLength);
+        }
+      });
+      stream.on('limit', () => fail(tooLarge(options.maxBytes)));
+      received = pipeline(stream, createWriteStream(path, { flags: 'wx' })).then(async () => {
+        const handle = await open(path, 'r+');
+        try {
+          await handle.sync(); // on disk before the receipt says so
+        } finally {
+          await handle.close();
+        }
+        return { tempPath: path, size, sha256: hash.digest('hex'), head: Buffer.concat(headParts), originalName: info.filename ?? '' };
+      });
+      received.catch(() => fail(new IntakeError(400, 'The upload was interrupted. Please try again.')));
+    });
+    parser.on('filesLimit', () => fail(new IntakeError(400, 'Send one file per submission.')));
+    parser.on('partsLimit', () => fail(new IntakeError(400, 'The upload has more parts than a submission needs.')));
+    parser.on('fieldsLimit', () => fail(new IntakeError(400, 'The upload has more fields than a submission needs.')));
+    parser.on('error', () => fail(new IntakeError(400, 'The upload could not be read: the form data is malformed.')));
+    parser.on('close', () => {
+      if (settled) return;
+      if (!received) return fail(new IntakeError(400, 'No file was attached: choose a file to submit.'));
+      received.then(
+        (file) => {
+          if (settled) return;
+          settled = true;
+          resolve(file);
+        },
+        () => undefined,
+      );
+    });
+    req.on('aborted', () => fail(new IntakeError(400, 'The upload was interrupted. Please try again.')));
+    req.pipe(parser);
+  });
+}

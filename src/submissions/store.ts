@@ -1,0 +1,157 @@
+// Submissions in the database: the rules for a new attempt, recording one with its first event, and the receipt.
+import type { Kysely, Selectable } from 'kysely';
+import type { AssignmentSettings, FileType } from '../assignments/settings.js';
+import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
+
+export interface Submission {
+  id: string;
+  assignmentId: string;
+  userId: string;
+  attempt: number;
+  state: SubmissionState;
+  fileLabel: string;
+  fileType: string;
+  fileSize: number;
+  sha256: string;
+  storedPath: string | null;
+  submittedAt: Date;
+  late: boolean;
+  paperId: number | null;
+  reportKey: string | null;
+  similarity: number | null;
+  aiScore: number | null;
+  grammarScore: number | null;
+  failureReason: string | null;
+  scoredAt: Date | null;
+}
+
+const toNumber = (value: string | null) => (value === null ? null : Number(value));
+
+export function toSubmission(row: Selectable<SubmissionTable>): Submission {
+  return {
+    id: row.id,
+    assignmentId: row.assignment_id,
+    userId: row.user_id,
+    attempt: row.attempt,
+    state: row.state,
+    fileLabel: row.file_label,
+    fileType: row.file_type,
+    fileSize: Number(row.file_size),
+    sha256: row.sha256,
+    storedPath: row.stored_path,
+    submittedAt: row.submitted_at,
+    late: row.late,
+    paperId: toNumber(row.paper_id),
+    reportKey: row.report_key,
+    similarity: toNumber(row.similarity),
+    aiScore: toNumber(row.ai_score),
+    grammarScore: toNumber(row.grammar_score),
+    failureReason: row.failure_reason,
+    scoredAt: row.scored_at,
+  };
+}
+
+export interface Receipt {
+  submissionId: string;
+  attempt: number;
+  receivedAt: string;
+  fileName: string;
+  size: number;
+  sha256: string;
+  state: SubmissionState;
+  late: boolean;
+}
+
+export function receiptOf(submission: Submission): Receipt {
+  return {
+    submissionId: submission.id,
+    attempt: submission.attempt,
+    receivedAt: submission.submittedAt.toISOString(),
+    fileName: submission.fileLabel,
+    size: submission.fileSize,
+    sha256: submission.sha256,
+    state: submission.state,
+    late: submission.late,
+  };
+}
+
+/** Attempts that count against the limit: a file the service refused for good was never really submitted. */
+export async function countedAttempts(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<Submission[]> {
+  const rows = await db
+    .selectFrom('submission')
+    .selectAll()
+    .where('assignment_id', '=', assignmentId)
+    .where('user_id', '=', userId)
+    .where('state', '!=', 'rejected')
+    .orderBy('attempt', 'desc')
+    .execute();
+  return rows.map(toSubmission);
+}
+
+export type SubmitDecision = { allowed: true; late: boolean } | { allowed: false; reason: string };
+
+/** Whether a student may submit now, from the assignment's resubmission policy, attempt limit and due date. */
+export function canSubmit(settings: AssignmentSettings, previous: Submission[], now: Date): SubmitDecision {
+  const due = settings.dueAt ? new Date(settings.dueAt) : null;
+  const late = due !== null && now > due;
+  if (previous.length === 0) return { allowed: true, late };
+  if (settings.resubmission === 'none') return { allowed: false, reason: 'This assignment takes one submission, and yours is in.' };
+  if (previous.length >= settings.maxAttempts) {
+    return { allowed: false, reason: `You have used all ${settings.maxAttempts} attempts of this assignment.` };
+  }
+  if (settings.resubmission === 'until-due' && late) {
+    return { allowed: false, reason: 'The due date has passed: resubmissions are closed.' };
+  }
+  return { allowed: true, late };
+}
+
+export interface NewSubmission {
+  id: string;
+  assignmentId: string;
+  userId: string;
+  fileLabel: string;
+  fileType: FileType;
+  fileSize: number;
+  sha256: string;
+  storedPath: string;
+  late: boolean;
+}
+
+/** Records the submission as the student's next attempt, with its first event, in one transaction. */
+export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSubmission): Promise<Submission> {
+  return db.transaction().execute(async (trx) => {
+    const last = await trx
+      .selectFrom('submission')
+      .select((eb) => eb.fn.max('attempt').as('attempt'))
+      .where('assignment_id', '=', input.assignmentId)
+      .where('user_id', '=', input.userId)
+      .executeTakeFirst();
+    const row = await trx
+      .insertInto('submission')
+      .values({
+        id: input.id,
+        assignment_id: input.assignmentId,
+        user_id: input.userId,
+        attempt: (last?.attempt ?? 0) + 1,
+        state: 'received',
+        file_label: input.fileLabel,
+        file_type: input.fileType,
+        file_size: input.fileSize,
+        sha256: input.sha256,
+        stored_path: input.storedPath,
+        late: input.late,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('submission_event')
+      .values({ submission_id: row.id, from_state: null, to_state: 'received', reason: 'File received and stored' })
+      .execute();
+    return toSubmission(row);
+  });
+}
+
+export async function getSubmission(db: Kysely<DatabaseSchema>, id: string): Promise<Submission | null> {
+  const row = await db.selectFrom('submission').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toSubmission(row) : null;
+}

@@ -1,0 +1,34 @@
+// POST /assignments/:id/submissions: a student's upload. The ltik must come in the query or the Authorization
+// header (not in the form body), so that the session is known before a byte of the file is read.
+import { Router, type Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
+import type { PostgresLtiStorage } from '../lti/storage.js';
+import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
+import { assignmentFor } from './assignment-pages.js';
+import { requireSession, sessionOf } from './session.js';
+
+function answer(res: Response, status: number, body: object): void {
+  // After a refused upload the rest of the body is not read; closing the connection drops it.
+  if (status >= 400) res.setHeader('Connection', 'close');
+  res.status(status).json(body);
+}
+
+export function submissionRoutes(deps: SubmitDeps & { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): Router {
+  const router = Router();
+  router.post('/assignments/:id/submissions', requireSession(deps), async (req, res) => {
+    const session = sessionOf(res);
+    const assignment = await assignmentFor(deps.db, session, req.params.id);
+    if (assignment === 404) return answer(res, 404, { error: 'There is no such assignment.' });
+    if (assignment === 403) return answer(res, 403, { error: 'This assignment belongs to another course.' });
+    if (session.launch.audience !== 'learner') return answer(res, 403, { error: 'Only students of the course submit papers here.' });
+    try {
+      const result = await submitPaper(deps, assignment, session.userId, req);
+      answer(res, result.duplicate ? 200 : 201, { ...result.receipt, duplicate: result.duplicate });
+    } catch (error) {
+      if (error instanceof SubmitRefused) return answer(res, error.status, { error: error.message });
+      throw error;
+    }
+  });
+  return router;
+}
