@@ -27,6 +27,12 @@ export interface Config {
   dynamicRegistration: 'open' | 'approve' | 'off';
   /** The tool's name as LMS administrators and instructors see it. */
   toolName: string;
+  /** The default service account; null URL: the sandbox runs in-process and stands in for the service. */
+  checker: { url: string | null; username: string | null; password: string | null };
+  /** The secret path segment of the callback URL given to the service operator. */
+  callbackSecret: string;
+  /** Seconds between polls of a paper still being analysed; the last value repeats. */
+  pollScheduleSeconds: number[];
 }
 
 export class ConfigError extends Error {
@@ -38,6 +44,7 @@ export class ConfigError extends Error {
 
 const MIN_KEY_LENGTH = 32;
 const KEY_FILE = 'encryption.key';
+const CALLBACK_FILE = 'callback.secret';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -71,6 +78,19 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
   DYNAMIC_REGISTRATION: z.preprocess(emptyToUndefined, z.enum(['open', 'approve', 'off']).optional()),
   TOOL_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(100).default('Originality check')),
+  CHECKER_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  CHECKER_USERNAME: optionalString,
+  CHECKER_PASSWORD: optionalString,
+  CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
+  POLL_SCHEDULE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds, e.g. 60,120,300,600,1800')
+      .transform((value) => value.split(',').map(Number))
+      .refine((list) => list.every((n) => n >= 1), 'each interval must be at least 1 second')
+      .optional(),
+  ),
 });
 
 /** Turns zod's first complaint into one sentence that names the variable. */
@@ -134,6 +154,17 @@ function resolveEncryptionKey(
   return { key, source: 'generated' };
 }
 
+/** A secret generated once into DATA_DIR outside production, and read from there afterwards. */
+function resolveGeneratedSecret(variable: string, fileName: string, production: boolean, dataDir: string): string {
+  if (production) throw new ConfigError(variable, 'is required in production; generate one with: openssl rand -hex 24');
+  const file = join(dataDir, fileName);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(24).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, env);
@@ -148,6 +179,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const encryption = resolveEncryptionKey(values.ENCRYPTION_KEY, production, dataDir);
+  if (values.CHECKER_URL && (!values.CHECKER_USERNAME || !values.CHECKER_PASSWORD)) {
+    throw new ConfigError(values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME', 'is required when CHECKER_URL is set (the default service account).');
+  }
+  if (production && !values.CHECKER_URL) {
+    throw new ConfigError('CHECKER_URL', 'is required in production: the address of the checking service (the sandbox is for trying the tool).');
+  }
   return {
     nodeEnv: values.NODE_ENV,
     production,
@@ -164,5 +201,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (production ? 'approve' : 'open'),
     toolName: values.TOOL_NAME,
+    checker: { url: values.CHECKER_URL ?? null, username: values.CHECKER_USERNAME ?? null, password: values.CHECKER_PASSWORD ?? null },
+    callbackSecret: values.CALLBACK_SECRET ?? resolveGeneratedSecret('CALLBACK_SECRET', CALLBACK_FILE, production, dataDir),
+    pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
   };
 }

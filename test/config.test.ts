@@ -35,12 +35,26 @@ test('production takes its key from the environment and never writes one', () =>
     PUBLIC_URL: 'https://lti.example.edu',
     DATABASE_URL: 'postgres://tool@db.internal:5432/originality',
     ENCRYPTION_KEY: 'p'.repeat(64),
+    CHECKER_URL: 'https://checker.example.com',
+    CHECKER_USERNAME: 'lti@example.edu',
+    CHECKER_PASSWORD: 'service-password',
+    CALLBACK_SECRET: 'c'.repeat(32),
     ROLE: 'worker',
     DATA_DIR: join(dir, 'prod'),
   });
   assert.equal(config.production, true);
   assert.equal(config.encryptionKeySource, 'environment');
   assert.equal(config.role, 'worker');
+  assert.equal(config.callbackSecret, 'c'.repeat(32));
+  assert.deepEqual(config.checker, { url: 'https://checker.example.com', username: 'lti@example.edu', password: 'service-password' });
+});
+
+test('outside production the callback secret is generated once; the poll schedule has a sane default', () => {
+  const first = loadConfig({ DATA_DIR: join(dir, 'cb') });
+  assert.match(first.callbackSecret, /^[0-9a-f]{48}$/);
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'cb') }).callbackSecret, first.callbackSecret);
+  assert.deepEqual(first.pollScheduleSeconds, [60, 120, 300, 600, 1800]);
+  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'cb'), POLL_SCHEDULE_SECONDS: '1,2' }).pollScheduleSeconds, [1, 2]);
 });
 
 const refusals: Array<[string, Record<string, string>, RegExp]> = [
@@ -52,6 +66,9 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
   ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   ['DATABASE_URL', { ROLE: 'web' }, /required with ROLE=web/],
   ['PUBLIC_URL', { NODE_ENV: 'production', ENCRYPTION_KEY: 'k'.repeat(40) }, /required in production/],
+  ['CHECKER_PASSWORD', { CHECKER_URL: 'https://checker.example.com', CHECKER_USERNAME: 'a@b.c' }, /required when CHECKER_URL is set/],
+  ['CALLBACK_SECRET', { CALLBACK_SECRET: 'short' }, /24 to 128/],
+  ['POLL_SCHEDULE_SECONDS', { POLL_SCHEDULE_SECONDS: '60,soon' }, /comma-separated/],
 ];
 for (const [variable, env, detail] of refusals) {
   test(`refuses a bad ${variable} (${JSON.stringify(env)}) and names it`, () => {

@@ -22,6 +22,8 @@ export interface PlatformTable {
   /** 'cli', 'dynamic-registration', 'admin' or 'dev-platform': where the registration came from. */
   registered_by: string;
   active: Generated<boolean>;
+  /** The service account this platform's assignments use; null: the default account. */
+  checker_account_id: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
@@ -122,7 +124,19 @@ export interface SubmissionEventTable {
   job_attempt: number | null;
 }
 
+export interface CheckerAccountTable {
+  id: Generated<string>;
+  name: string;
+  base_url: string;
+  username: string;
+  /** "iv.tag.ciphertext", base64url, AES-256-GCM: see src/secrets.ts. */
+  password_encrypted: string;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DatabaseSchema {
+  checker_account: CheckerAccountTable;
   submission: SubmissionTable;
   submission_event: SubmissionEventTable;
   assignment: AssignmentTable;
