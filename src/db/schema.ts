@@ -112,6 +112,18 @@ export interface SubmissionTable {
   failure_reason: string | null;
   scored_at: Date | null;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  grade_state: Generated<GradeState>;
+  grade_error: string | null;
+  graded_at: Date | null;
+}
+
+export type GradeState = 'none' | 'pending' | 'posted' | 'failed' | 'not-gradable';
+
+export interface ScoreClockTable {
+  platform_id: string;
+  line_item_url: string;
+  user_subject: string;
+  last_timestamp: Date;
 }
 
 export interface SubmissionEventTable {
@@ -136,6 +148,7 @@ export interface CheckerAccountTable {
 }
 
 export interface DatabaseSchema {
+  score_clock: ScoreClockTable;
   checker_account: CheckerAccountTable;
   submission: SubmissionTable;
   submission_event: SubmissionEventTable;

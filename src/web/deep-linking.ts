@@ -8,11 +8,10 @@ import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
+import { SIMILARITY_TAG } from '../grades/ags.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
 import { render } from './views.js';
 import { requireSession, sessionOf } from './session.js';
-
-export const SIMILARITY_TAG = 'similarity';
 
 const choice = z.object({ title: z.string().trim().min(1, 'Give the assignment a title.').max(200, 'The title is too long (200 characters at most).') });
 
