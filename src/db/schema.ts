@@ -79,7 +79,7 @@ export interface AssignmentTable {
   line_items_url: string | null;
   memberships_url: string | null;
   /** The service's folder id; bigint comes back from pg as a string. */
-  folder_id: string | null;
+  folder_id: ColumnType<string | null, number | null, number | null>;
   folder_state: Generated<'pending' | 'ready' | 'failed'>;
   folder_error: string | null;
   created_by: string | null;

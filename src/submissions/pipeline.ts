@@ -1,0 +1,137 @@
+// From a received file to a result: the upload job, the poll job and the read-back of a finished paper. Each
+// step reads the submission's state first and moves it with `transition`, so a repeated or late job does
+// nothing twice: exactly one paper per submission at the service, one result, one grade.
+import { rm } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import { ensureFolder } from '../assignments/folder.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { QUEUES, type Jobs } from '../jobs/index.js';
+import type { PaperService } from './service.js';
+import { transition } from './state.js';
+import { getSubmission, type Submission } from './store.js';
+
+export interface PipelineDeps {
+  db: Kysely<DatabaseSchema>;
+  service: PaperService;
+  jobs: Jobs;
+  /** Waits between polls, in seconds; the last one repeats. */
+  pollScheduleSeconds: number[];
+  logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
+}
+
+/** The name the service keeps for the paper: it carries the submission id, so a lost upload can be found again. */
+export function serviceFileName(submission: Submission): string {
+  return `${submission.id}-${submission.fileLabel}`;
+}
+
+export function pollDelay(schedule: number[], round: number): number {
+  return schedule[Math.min(round, schedule.length - 1)] ?? 1800;
+}
+
+async function authorName(db: Kysely<DatabaseSchema>, userId: string): Promise<string> {
+  const user = await db.selectFrom('lti_user').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
+  return (user?.name ?? user?.email ?? 'Student').slice(0, 100);
+}
+
+async function schedulePoll(deps: PipelineDeps, submissionId: string, round: number): Promise<void> {
+  await deps.jobs.send(QUEUES.poll, { submissionId, round }, { key: submissionId, startAfterSeconds: pollDelay(deps.pollScheduleSeconds, round) });
+}
+
+async function forgetFile(submission: Submission): Promise<void> {
+  if (submission.storedPath) await rm(submission.storedPath, { force: true });
+}
+
+/** The upload job. Throws to be retried (rate limits, outages, lost answers); records refusals. */
+export async function uploadSubmission(deps: PipelineDeps, submissionId: string, jobAttempt: number): Promise<void> {
+  const submission = await getSubmission(deps.db, submissionId);
+  if (!submission || (submission.state !== 'received' && submission.state !== 'uploading')) return;
+  const assignment = await deps.db.selectFrom('assignment').select(['id', 'settings']).where('id', '=', submission.assignmentId).executeTakeFirst();
+  if (!assignment) return;
+  const folderId = await ensureFolder(deps.db, deps.service, assignment.id);
+  const fileName = serviceFileName(submission);
+
+  if (submission.state === 'uploading') {
+    // An earlier attempt sent the file and lost the answer (or died): the service may already have it.
+    const found = await deps.service.findPaper(folderId, fileName);
+    if (found !== null) {
+      await accepted(deps, submission, found, jobAttempt, 'Found at the service after an interrupted upload');
+      return;
+    }
+  } else {
+    await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt });
+  }
+  if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
+  const settings = assignment.settings as { documentType?: string; language?: string; grammarCheck?: boolean };
+  try {
+    const { paperId } = await deps.service.upload({
+      folderId,
+      filePath: submission.storedPath,
+      fileName,
+      authorName: await authorName(deps.db, submission.userId),
+      title: submission.fileLabel,
+      documentType: settings.documentType ?? 'Assignment',
+      language: settings.language ?? 'English',
+      grammarCheck: settings.grammarCheck ?? false,
+    });
+    await accepted(deps, submission, paperId, jobAttempt, 'Accepted by the checking service; analysis running');
+  } catch (error) {
+    const failure = deps.service.classify(error);
+    if (failure.kind === 'refused') {
+      await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, changes: { failure_reason: failure.message, stored_path: null } });
+      await forgetFile(submission);
+      return;
+    }
+    throw error; // transient and lost: retried with backoff, and a lost one is looked up first (above)
+  }
+}
+
+async function accepted(deps: PipelineDeps, submission: Submission, paperId: number, jobAttempt: number, reason: string): Promise<void> {
+  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, changes: { paper_id: paperId, stored_path: null } });
+  if (moved === null) return;
+  await forgetFile(submission); // the service has it now; only hash, size and label stay here
+  await schedulePoll(deps, submission.id, 0);
+  await deps.jobs.send(QUEUES.grade, { submissionId: submission.id }, { key: submission.id });
+}
+
+/**
+ * Reads the paper back and stores its result when the analysis is done. Returns whether it is still running.
+ * The callback's own body is never trusted: this read is what scores a submission.
+ */
+export async function readResult(deps: PipelineDeps, submissionId: string, reason: string): Promise<'pending' | 'settled'> {
+  const submission = await getSubmission(deps.db, submissionId);
+  if (!submission || submission.state !== 'processing' || submission.paperId === null) return 'settled';
+  const assignment = await deps.db.selectFrom('assignment').select('folder_id').where('id', '=', submission.assignmentId).executeTakeFirst();
+  if (!assignment?.folder_id) return 'settled';
+  const result = await deps.service.result(Number(assignment.folder_id), submission.paperId);
+  if (result.state === 'pending') return 'pending';
+  if (result.state === 'error') {
+    await transition(deps.db, { submissionId, to: 'failed', reason: result.reason, changes: { failure_reason: result.reason } });
+    return 'settled';
+  }
+  const moved = await transition(deps.db, {
+    submissionId,
+    to: 'scored',
+    reason: `${reason}: similarity ${result.similarity}%`,
+    changes: {
+      similarity: result.similarity,
+      ai_score: result.aiScore,
+      grammar_score: result.grammarScore,
+      report_key: result.reportKey,
+      scored_at: new Date(),
+    },
+  });
+  if (moved !== null) await deps.jobs.send(QUEUES.grade, { submissionId }, { key: submissionId });
+  return 'settled';
+}
+
+/** The poll job: read the paper back; still running → ask again after the next wait of the schedule. */
+export async function pollSubmission(deps: PipelineDeps, submissionId: string, round: number): Promise<void> {
+  const outcome = await readResult(deps, submissionId, 'Result found by polling');
+  if (outcome === 'pending') await schedulePoll(deps, submissionId, round + 1);
+}
+
+/** The submission that holds this paper, for a callback; null while the upload has not recorded it yet. */
+export async function submissionForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string | null> {
+  const row = await db.selectFrom('submission').select('id').where('paper_id', '=', paperId).executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -1,0 +1,57 @@
+// What the submission pipeline needs from the checking service, in the pipeline's own terms. The checker client
+// (src/checker/) provides it; keeping the pipeline to this small surface keeps it readable and testable.
+
+export type PaperResult =
+  | { state: 'pending' }
+  | { state: 'done'; similarity: number; aiScore: number | null; grammarScore: number | null; reportKey: string }
+  | { state: 'error'; reason: string };
+
+export interface UploadRequest {
+  folderId: number;
+  filePath: string;
+  /** The name the service keeps; it carries the submission id, so a lost answer can be found again. */
+  fileName: string;
+  authorName: string;
+  title: string;
+  documentType: string;
+  language: string;
+  grammarCheck: boolean;
+}
+
+export interface FolderRequest {
+  name: string;
+  excludeReferences: boolean;
+  excludeQuotes: boolean;
+  excludeSmallSources: boolean;
+  excludeThresholdWords: number;
+  excludedPhrases: string[];
+  grammarCheck: boolean;
+  databases: { studentPapers: boolean; publications: boolean; internet: boolean; institutionRepository: boolean };
+}
+
+export interface PaperService {
+  createFolder(folder: FolderRequest): Promise<number>;
+  updateFolder(folderId: number, folder: FolderRequest): Promise<void>;
+  /** The id of the folder with this exact name, if the account has one (a create whose answer was lost). */
+  findFolder(name: string): Promise<number | null>;
+  upload(request: UploadRequest): Promise<{ paperId: number }>;
+  /** The paper in the folder with this file name, if the service has one. */
+  findPaper(folderId: number, fileName: string): Promise<number | null>;
+  result(folderId: number, paperId: number): Promise<PaperResult>;
+  deletePaper(folderId: number, paperId: number): Promise<void>;
+  /** How to treat an error one of the calls above threw. */
+  classify(error: unknown): ServiceFailure;
+}
+
+/**
+ * How the pipeline reads a failure of the service: `refused` for good (the file is too large, of a type the
+ * service does not take); `transient` (rate limit, outage: try again later); `lost` (the request may or may not
+ * have arrived: look before sending again); `fatal` (configuration: bad credentials, a folder that is gone).
+ */
+export type FailureKind = 'refused' | 'transient' | 'lost' | 'fatal';
+
+export interface ServiceFailure {
+  kind: FailureKind;
+  /** A sentence for the student or instructor. */
+  message: string;
+}
