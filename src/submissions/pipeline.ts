@@ -132,6 +132,6 @@ export async function pollSubmission(deps: PipelineDeps, submissionId: string, r
 
 /** The submission that holds this paper, for a callback; null while the upload has not recorded it yet. */
 export async function submissionForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string | null> {
-  const row = await db.selectFrom('submission').select('id').where('paper_id', '=', paperId).executeTakeFirst();
+  const row = await db.selectFrom('submission').select('id').where('paper_id', '=', String(paperId)).executeTakeFirst();
   return row?.id ?? null;
 }
