@@ -8,8 +8,8 @@ export const NEXT_STATES: Record<SubmissionState, readonly SubmissionState[]> = 
   received: ['uploading', 'rejected'],
   uploading: ['processing', 'rejected', 'received'],
   processing: ['scored', 'failed', 'rejected'],
-  scored: ['graded', 'scored'],
-  graded: ['graded'],
+  scored: ['graded'],
+  graded: [],
   rejected: [],
   failed: [],
 };

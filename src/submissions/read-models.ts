@@ -1,0 +1,82 @@
+// What the pages show of submissions: a student's own attempts, and the class overview for instructors.
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema, GradeState, SubmissionState } from '../db/index.js';
+import { toSubmission, type Submission } from './store.js';
+
+export async function attemptsOf(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<Submission[]> {
+  const rows = await db
+    .selectFrom('submission')
+    .selectAll()
+    .where('assignment_id', '=', assignmentId)
+    .where('user_id', '=', userId)
+    .orderBy('attempt', 'desc')
+    .execute();
+  return rows.map(toSubmission);
+}
+
+export interface SubmissionEvent {
+  at: Date;
+  from: SubmissionState | null;
+  to: SubmissionState;
+  reason: string;
+  jobAttempt: number | null;
+}
+
+export async function eventsOf(db: Kysely<DatabaseSchema>, submissionId: string): Promise<SubmissionEvent[]> {
+  const rows = await db
+    .selectFrom('submission_event')
+    .select(['at', 'from_state', 'to_state', 'reason', 'job_attempt'])
+    .where('submission_id', '=', submissionId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ at: row.at, from: row.from_state, to: row.to_state, reason: row.reason, jobAttempt: row.job_attempt }));
+}
+
+export interface ClassRow {
+  userId: string;
+  subject: string;
+  name: string | null;
+  email: string | null;
+  attempts: number;
+  latest: Submission & { gradeState: GradeState; gradeError: string | null };
+}
+
+/** Each student's latest attempt (rejected files included, so an instructor sees them), with the attempt count. */
+export async function classRows(db: Kysely<DatabaseSchema>, assignmentId: string): Promise<ClassRow[]> {
+  const rows = await db
+    .selectFrom('submission as s')
+    .innerJoin('lti_user as u', 'u.id', 's.user_id')
+    .selectAll('s')
+    .select(['u.subject', 'u.name', 'u.email'])
+    .select((eb) =>
+      eb
+        .selectFrom('submission as other')
+        .select((inner) => inner.fn.countAll<string>().as('n'))
+        .whereRef('other.assignment_id', '=', 's.assignment_id')
+        .whereRef('other.user_id', '=', 's.user_id')
+        .where('other.state', '!=', 'rejected')
+        .as('attempts'),
+    )
+    .where('s.assignment_id', '=', assignmentId)
+    .where(({ selectFrom, not, exists }) =>
+      not(
+        exists(
+          selectFrom('submission as newer')
+            .select('newer.id')
+            .whereRef('newer.assignment_id', '=', 's.assignment_id')
+            .whereRef('newer.user_id', '=', 's.user_id')
+            .whereRef('newer.attempt', '>', 's.attempt'),
+        ),
+      ),
+    )
+    .orderBy('u.name')
+    .execute();
+  return rows.map((row) => ({
+    userId: row.user_id,
+    subject: row.subject,
+    name: row.name,
+    email: row.email,
+    attempts: Number(row.attempts ?? 0),
+    latest: { ...toSubmission(row), gradeState: row.grade_state, gradeError: row.grade_error },
+  }));
+}
