@@ -11,6 +11,7 @@ import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { securityHeaders } from './security-headers.js';
+import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
 import { render } from './views.js';
@@ -74,6 +75,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
+    app.use(studentRoutes(session));
     if (deps.jobs) app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
   }
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);

@@ -1,0 +1,86 @@
+// The student page: upload with a progress bar (XMLHttpRequest reports upload progress; fetch does not),
+// drag and drop, the receipt on screen, and the status refreshed until every attempt is settled.
+(function () {
+  const form = document.getElementById('submit-form');
+  const list = document.getElementById('attempt-list');
+  if (!list) return;
+
+  function text(value) {
+    return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  }
+
+  function render(submissions, receiptBase, ltik) {
+    if (submissions.length === 0) return;
+    const rows = submissions.map((a) => `<tr data-state="${text(a.state)}"><td>${a.attempt}</td><td>${text(a.fileName)}</td>` +
+      `<td><time datetime="${text(a.receivedAt)}">${text(a.receivedAt.replace('T', ' ').slice(0, 19))} UTC</time>${a.late ? ' (late)' : ''}</td>` +
+      `<td>${text(a.stateText)}${a.failureReason ? ': ' + text(a.failureReason) : ''}</td>` +
+      `<td>${a.similarity === null ? '—' : text(a.similarity) + ' %'}${a.aiScore !== null ? ' · AI ' + text(a.aiScore) + ' %' : ''}</td>` +
+      `<td><a href="${text(receiptBase)}/${text(a.submissionId)}/receipt?ltik=${encodeURIComponent(ltik)}">Download</a> <span class="hash" title="SHA-256">${text(a.sha256.slice(0, 12))}…</span></td></tr>`);
+    list.innerHTML = '<table><thead><tr><th scope="col">Attempt</th><th scope="col">File</th><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Similarity</th><th scope="col">Receipt</th></tr></thead><tbody>' + rows.join('') + '</tbody></table>';
+  }
+
+  const statusUrl = form ? form.dataset.statusUrl : list.dataset.statusUrl;
+  const params = new URLSearchParams(statusUrl ? statusUrl.split('?')[1] : '');
+  const ltik = params.get('ltik') || '';
+  const receiptBase = statusUrl ? statusUrl.split('/my-submissions')[0] + '/submissions' : '';
+
+  let timer = null;
+  function refresh() {
+    if (!statusUrl) return;
+    fetch(statusUrl, { headers: { Accept: 'application/json' } })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((body) => {
+        if (!body) return;
+        render(body.submissions, receiptBase, ltik);
+        const open = body.submissions.some((a) => !a.final);
+        clearTimeout(timer);
+        if (open) timer = setTimeout(refresh, 5000);
+      })
+      .catch(() => { timer = setTimeout(refresh, 15000); });
+  }
+  if (list.querySelector('tr[data-state="received"], tr[data-state="uploading"], tr[data-state="processing"]')) timer = setTimeout(refresh, 5000);
+
+  if (!form) return;
+  const input = document.getElementById('file');
+  const progress = document.getElementById('progress');
+  const message = document.getElementById('message');
+  const zone = document.getElementById('dropzone');
+  ['dragenter', 'dragover'].forEach((type) => zone.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); }));
+  ['dragleave', 'drop'].forEach((type) => zone.addEventListener(type, () => zone.classList.remove('over')));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    if (e.dataTransfer && e.dataTransfer.files.length > 0) input.files = e.dataTransfer.files;
+  });
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const file = input.files && input.files[0];
+    if (!file) { message.textContent = 'Choose a file first.'; return; }
+    if (file.size > Number(form.dataset.maxBytes)) { message.textContent = 'This file is larger than the assignment allows.'; return; }
+    const data = new FormData();
+    data.append('file', file);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', form.action);
+    xhr.setRequestHeader('Accept', 'application/json');
+    progress.hidden = false;
+    progress.value = 0;
+    message.textContent = 'Uploading…';
+    xhr.upload.addEventListener('progress', (p) => { if (p.lengthComputable) progress.value = Math.round((p.loaded / p.total) * 100); });
+    xhr.addEventListener('load', () => {
+      let body = {};
+      try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+      if (xhr.status === 200 || xhr.status === 201) {
+        progress.value = 100;
+        message.textContent = (body.duplicate ? 'This file was already submitted: receipt ' : 'Received: receipt ') +
+          body.submissionId + ', SHA-256 ' + body.sha256 + ', ' + body.size + ' bytes.';
+        form.reset();
+        refresh();
+      } else {
+        progress.hidden = true;
+        message.textContent = body.error || 'The upload did not go through. Please try again.';
+      }
+    });
+    xhr.addEventListener('error', () => { progress.hidden = true; message.textContent = 'The connection was lost during the upload. Please try again.'; });
+    xhr.send(data);
+  });
+})();
