@@ -37,6 +37,11 @@ export const assignmentSettings = z.object({
   dueAt: z.string().datetime({ offset: true }).nullable().default(null),
   resultsVisibleTo: z.enum(['instructors', 'students-after-scoring', 'students-after-due']).default('students-after-scoring'),
   showAiScoreToStudents: z.boolean().default(false),
+  /** Lower bounds of the yellow, orange and red similarity bands (0-24 green, 25-49 yellow, 50-74 orange, 75-100 red). */
+  similarityBands: z
+    .tuple([z.number().int().min(1).max(100), z.number().int().min(1).max(100), z.number().int().min(1).max(100)])
+    .refine(([a, b, c]) => a < b && b < c, 'Each band must start above the one before.')
+    .default([25, 50, 75]),
   instructions: z.string().max(10_000).default(''),
 });
 
@@ -44,4 +49,15 @@ export type AssignmentSettings = z.infer<typeof assignmentSettings>;
 
 export function defaultSettings(): AssignmentSettings {
   return assignmentSettings.parse({});
+}
+
+export type Band = 'green' | 'yellow' | 'orange' | 'red';
+
+export const BAND_TEXT: Record<Band, string> = { green: 'low', yellow: 'moderate', orange: 'high', red: 'very high' };
+
+export function bandOf(similarity: number, bands: readonly [number, number, number]): Band {
+  if (similarity >= bands[2]) return 'red';
+  if (similarity >= bands[1]) return 'orange';
+  if (similarity >= bands[0]) return 'yellow';
+  return 'green';
 }

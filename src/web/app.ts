@@ -11,6 +11,7 @@ import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { securityHeaders } from './security-headers.js';
+import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
@@ -76,7 +77,10 @@ export function createWebApp(deps: WebDependencies): express.Express {
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
-    if (deps.jobs) app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
+    if (deps.jobs) {
+      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
+      app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, logger }));
+    }
   }
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
 

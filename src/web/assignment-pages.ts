@@ -24,7 +24,7 @@ export function assignmentPages(deps: { db: Kysely<DatabaseSchema>; storage: Pos
     if (typeof assignment === 'number') return refuse(res, assignment);
     const common = { assignment, ltik: session.ltik, userName: session.launch.name ?? 'you', courseTitle: session.launch.context?.title ?? '' };
     if (session.launch.audience === 'instructor') {
-      res.send(render('assignment-instructor', common));
+      res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
     } else if (session.launch.audience === 'learner') {
       const attempts = await attemptsOf(deps.db, assignment.id, session.userId);
       const counted = attempts.filter((a) => a.state !== 'rejected');
