@@ -33,6 +33,8 @@ export interface Config {
   callbackSecret: string;
   /** Seconds between polls of a paper still being analysed; the last value repeats. */
   pollScheduleSeconds: number[];
+  /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
+  adminToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +84,7 @@ const schema = z.object({
   CHECKER_USERNAME: optionalString,
   CHECKER_PASSWORD: optionalString,
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
+  ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
   POLL_SCHEDULE_SECONDS: z.preprocess(
     emptyToUndefined,
     z
@@ -204,5 +207,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checker: { url: values.CHECKER_URL ?? null, username: values.CHECKER_USERNAME ?? null, password: values.CHECKER_PASSWORD ?? null },
     callbackSecret: values.CALLBACK_SECRET ?? resolveGeneratedSecret('CALLBACK_SECRET', CALLBACK_FILE, production, dataDir),
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
+    adminToken: values.ADMIN_TOKEN ?? null,
   };
 }

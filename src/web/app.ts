@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type RequestHandler, type Router } f
 import type { Database } from '../db/index.js';
 import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
+import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes } from './health.js';
@@ -22,6 +23,8 @@ const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 export interface WebSettings {
   publicUrl: string;
   encryptionKey: string;
+  adminToken: string | null;
+  callbackSecret: string;
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
 }
@@ -80,6 +83,18 @@ export function createWebApp(deps: WebDependencies): express.Express {
     if (deps.jobs) {
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, logger }));
+      app.use(
+        adminRoutes({
+          ...session,
+          provider,
+          jobs: deps.jobs,
+          logger,
+          adminToken: settings.adminToken,
+          publicUrl: settings.publicUrl,
+          callbackSecret: settings.callbackSecret,
+          toolUrls: urls,
+        }),
+      );
     }
   }
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
