@@ -1,6 +1,9 @@
 // What the submission pipeline needs from the checking service, in the pipeline's own terms. The checker client
 // (src/checker/) provides it; keeping the pipeline to this small surface keeps it readable and testable.
 
+export const REPORT_KINDS = ['similarity', 'ai', 'summary', 'grammar'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
 export type PaperResult =
   | { state: 'pending' }
   | { state: 'done'; similarity: number; aiScore: number | null; grammarScore: number | null; reportKey: string }
@@ -39,6 +42,8 @@ export interface PaperService {
   findPaper(folderId: number, fileName: string): Promise<number | null>;
   result(folderId: number, paperId: number): Promise<PaperResult>;
   deletePaper(folderId: number, paperId: number): Promise<void>;
+  /** A report as a stream to pass on (PDF). */
+  report(kind: ReportKind, paper: { folderId: number; paperId: number; reportKey: string | null }): Promise<{ stream: NodeJS.ReadableStream; contentType: string; contentLength: number | null }>;
   /** How to treat an error one of the calls above threw. */
   classify(error: unknown): ServiceFailure;
 }
