@@ -35,6 +35,7 @@ export interface Config {
   pollScheduleSeconds: number[];
   /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
   adminToken: string | null;
+  jobs: { pollingIntervalSeconds: number; retryDelaySeconds: number; retryLimit: number };
 }
 
 export class ConfigError extends Error {
@@ -84,6 +85,9 @@ const schema = z.object({
   CHECKER_USERNAME: optionalString,
   CHECKER_PASSWORD: optionalString,
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
+  JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
+  JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(30)),
+  JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(12)),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
   POLL_SCHEDULE_SECONDS: z.preprocess(
     emptyToUndefined,
@@ -208,5 +212,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     callbackSecret: values.CALLBACK_SECRET ?? resolveGeneratedSecret('CALLBACK_SECRET', CALLBACK_FILE, production, dataDir),
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
     adminToken: values.ADMIN_TOKEN ?? null,
+    jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT },
   };
 }

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { Config } from './config.js';
 import { join } from 'node:path';
 import { migrateToLatest, openDatabase, type Database } from './db/index.js';
-import { DEFAULT_JOB_TIMING, Jobs } from './jobs/index.js';
+import { Jobs } from './jobs/index.js';
 import { sweepStates } from './lti/oidc-state.js';
 import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import type { Logger } from './logger.js';
@@ -29,7 +29,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
   });
   let server: Server | undefined;
   let lti: LtiSetup | null = null;
-  const jobs = new Jobs(database.pool, DEFAULT_JOB_TIMING, logger);
+  const jobs = new Jobs(database.pool, config.jobs, logger);
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');

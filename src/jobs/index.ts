@@ -30,8 +30,6 @@ export interface JobTiming {
   retryLimit: number;
 }
 
-export const DEFAULT_JOB_TIMING: JobTiming = { pollingIntervalSeconds: 2, retryDelaySeconds: 30, retryLimit: 12 };
-
 export type JobHandler<T> = (job: { id: string; data: T; retryCount: number }) => Promise<void>;
 
 export class Jobs {
