@@ -7,6 +7,7 @@ import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';
+import { callbackRoutes } from './callback-route.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
@@ -81,6 +82,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
     if (deps.jobs) {
+      app.use(callbackRoutes({ db: database.db, jobs: deps.jobs, secret: settings.callbackSecret, logger }));
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, logger }));
       app.use(
