@@ -124,7 +124,18 @@ export function adminRoutes(deps: AdminDeps): Router {
   router.post('/admin/registrations/:id/:action', form, admin, async (req, res) => {
     const id = z.string().uuid().safeParse(req.params.id);
     const action = req.params.action;
-    if (!id.success || !['activate', 'deactivate', 'remove'].includes(String(action))) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
+    if (!id.success || !['activate', 'deactivate', 'remove', 'resync-grades'].includes(String(action))) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
+    if (action === 'resync-grades') {
+      const rows = await deps.db
+        .selectFrom('submission')
+        .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
+        .select('submission.id')
+        .where('assignment.platform_id', '=', id.data)
+        .where('submission.state', 'in', ['scored', 'graded'])
+        .execute();
+      for (const row of rows) await deps.jobs.send(QUEUES.grade, { submissionId: row.id }, { key: row.id });
+      return page(req, res, { text: `${rows.length} score${rows.length === 1 ? '' : 's'} queued for the gradebook again.`, tone: 'ok' });
+    }
     if (action === 'remove') {
       const registration = (await listRegistrations(deps.db)).find((r) => r.id === id.data);
       if (registration) await removeRegistration({ db: deps.db, provider: deps.provider }, registration);
