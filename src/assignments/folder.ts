@@ -26,6 +26,10 @@ export function folderRequest(name: string, settings: AssignmentSettings): Folde
   };
 }
 
+async function markFolderFailed(db: Kysely<DatabaseSchema>, assignmentId: string, reason: string): Promise<void> {
+  await db.updateTable('assignment').set({ folder_state: 'failed', folder_error: reason, updated_at: new Date() }).where('id', '=', assignmentId).execute();
+}
+
 async function courseTitle(db: Kysely<DatabaseSchema>, courseId: string): Promise<string | null> {
   const row = await db.selectFrom('course').select(['title', 'label']).where('id', '=', courseId).executeTakeFirst();
   return row?.title ?? row?.label ?? null;
@@ -44,11 +48,7 @@ export async function ensureFolder(db: Kysely<DatabaseSchema>, service: PaperSer
     // An earlier create may have reached the service without its answer reaching us.
     const existing = await service.findFolder(name);
     if (existing === null) {
-      await db
-        .updateTable('assignment')
-        .set({ folder_state: 'failed', folder_error: service.classify(error).message, updated_at: new Date() })
-        .where('id', '=', assignmentId)
-        .execute();
+      await markFolderFailed(db, assignmentId, service.classify(error).message);
       throw error;
     }
     folderId = existing;
@@ -76,11 +76,7 @@ export async function applyFolderSettings(db: Kysely<DatabaseSchema>, service: P
     await service.updateFolder(assignment.folderId, folderRequest(folderName(assignment, await courseTitle(db, assignment.courseId)), assignment.settings));
     await db.updateTable('assignment').set({ folder_state: 'ready', folder_error: null, updated_at: new Date() }).where('id', '=', assignmentId).execute();
   } catch (error) {
-    await db
-      .updateTable('assignment')
-      .set({ folder_state: 'failed', folder_error: service.classify(error).message, updated_at: new Date() })
-      .where('id', '=', assignmentId)
-      .execute();
+    await markFolderFailed(db, assignmentId, service.classify(error).message);
     throw error;
   }
 }

@@ -1,10 +1,10 @@
 // Platform registrations, keyed by (issuer, client_id, deployment_id). ltijs keeps the platform itself (and the
 // tool's key pair for it); the tool's own table adds what ltijs does not keep: deployments, who registered it,
 // and the switch that turns a registration off.
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
-import type { DatabaseSchema } from '../db/index.js';
+import type { DatabaseSchema, PlatformTable } from '../db/index.js';
 
 const httpsOrLocalUrl = z
   .string()
@@ -107,18 +107,8 @@ export async function saveRegistration(
   return saved;
 }
 
-interface PlatformRow {
-  id: string;
-  name: string;
-  issuer: string;
-  client_id: string;
-  auth_url: string;
-  token_url: string;
-  jwks_url: string;
-  authorization_server: string | null;
-  registered_by: string;
-  active: boolean;
-}
+const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'registered_by', 'active'] as const;
+type PlatformRow = Pick<Selectable<PlatformTable>, (typeof platformColumns)[number]>;
 
 function toRegistration(row: PlatformRow, deploymentIds: string[]): Registration {
   return {
@@ -148,8 +138,6 @@ async function deploymentsOf(db: Kysely<DatabaseSchema>, platformIds: string[]):
   for (const row of rows) byPlatform.set(row.platform_id, [...(byPlatform.get(row.platform_id) ?? []), row.deployment_id]);
   return byPlatform;
 }
-
-const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'registered_by', 'active'] as const;
 
 export async function getRegistration(db: Kysely<DatabaseSchema>, id: string): Promise<Registration | null> {
   const row = await db.selectFrom('platform').select(platformColumns).where('id', '=', id).executeTakeFirst();

@@ -3,17 +3,6 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema, GradeState, SubmissionState } from '../db/index.js';
 import { toSubmission, type Submission } from './store.js';
 
-export async function attemptsOf(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<Submission[]> {
-  const rows = await db
-    .selectFrom('submission')
-    .selectAll()
-    .where('assignment_id', '=', assignmentId)
-    .where('user_id', '=', userId)
-    .orderBy('attempt', 'desc')
-    .execute();
-  return rows.map(toSubmission);
-}
-
 export interface SubmissionEvent {
   at: Date;
   from: SubmissionState | null;

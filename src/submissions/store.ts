@@ -75,16 +75,11 @@ export function receiptOf(submission: Submission): Receipt {
   };
 }
 
-/** Attempts that count against the limit: a file the service refused for good was never really submitted. */
-export async function countedAttempts(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<Submission[]> {
-  const rows = await db
-    .selectFrom('submission')
-    .selectAll()
-    .where('assignment_id', '=', assignmentId)
-    .where('user_id', '=', userId)
-    .where('state', '!=', 'rejected')
-    .orderBy('attempt', 'desc')
-    .execute();
+/** A student's attempts, newest first; `counted` leaves out files the service refused for good (never really submitted). */
+export async function attemptsOf(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string, which: 'all' | 'counted' = 'all'): Promise<Submission[]> {
+  let query = db.selectFrom('submission').selectAll().where('assignment_id', '=', assignmentId).where('user_id', '=', userId);
+  if (which === 'counted') query = query.where('state', '!=', 'rejected');
+  const rows = await query.orderBy('attempt', 'desc').execute();
   return rows.map(toSubmission);
 }
 

@@ -11,7 +11,7 @@ import { QUEUES, type Jobs } from '../jobs/index.js';
 import { fileLabel } from './file-label.js';
 import { detectFileType, FILE_TYPE_NAMES } from './file-type.js';
 import { IntakeError, receiveUpload } from './intake.js';
-import { canSubmit, countedAttempts, receiptOf, recordSubmission, type Receipt } from './store.js';
+import { attemptsOf, canSubmit, receiptOf, recordSubmission, type Receipt } from './store.js';
 
 export class SubmitRefused extends Error {
   constructor(
@@ -47,7 +47,7 @@ async function syncDirectory(path: string): Promise<void> {
 
 export async function submitPaper(deps: SubmitDeps, assignment: Assignment, userId: string, req: IncomingMessage): Promise<SubmitResult> {
   const { settings } = assignment;
-  const previous = await countedAttempts(deps.db, assignment.id, userId);
+  const previous = await attemptsOf(deps.db, assignment.id, userId, 'counted');
   const decision = canSubmit(settings, previous, new Date());
   if (!decision.allowed) throw new SubmitRefused(409, decision.reason);
 

@@ -5,24 +5,16 @@ import { timingSafeEqual } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
-import type { Logger } from '../logger.js';
+import type { InstructorDeps } from './instructor-pages.js';
 import { ltikOf } from './session.js';
 import { render } from './views.js';
 
-export interface AdminDeps {
-  db: Kysely<DatabaseSchema>;
-  storage: PostgresLtiStorage;
-  encryptionKey: string;
-  provider: Provider;
-  jobs: Jobs;
-  logger: Logger;
+export interface AdminDeps extends InstructorDeps {
   adminToken: string | null;
   publicUrl: string;
   callbackSecret: string;

@@ -2,8 +2,7 @@
 // else (or anyone from another course or platform) nothing.
 import { Router, type Response } from 'express';
 import type { Kysely } from 'kysely';
-import { attemptsOf } from '../submissions/read-models.js';
-import { canSubmit } from '../submissions/store.js';
+import { attemptsOf, canSubmit } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { studentView } from './student-pages.js';
 import type { DatabaseSchema } from '../db/index.js';

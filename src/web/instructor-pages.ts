@@ -10,18 +10,14 @@ import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import { RosterUnavailable, fetchRoster, type RosterMember } from '../lti/roster.js';
 import type { Session } from '../lti/session.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
 import type { Logger } from '../logger.js';
 import { classRows } from '../submissions/read-models.js';
 import { assignmentFor } from './assignment-access.js';
 import { dashboardRows, filterAndSort, histogramSvg, readDashboardQuery, toCsv } from './instructor-dashboard.js';
-import { requireSession, sessionOf } from './session.js';
+import { requireSession, sessionOf, type SessionDeps } from './session.js';
 import { render } from './views.js';
 
-export interface InstructorDeps {
-  db: Kysely<DatabaseSchema>;
-  storage: PostgresLtiStorage;
-  encryptionKey: string;
+export interface InstructorDeps extends SessionDeps {
   provider: Provider;
   jobs: Jobs;
   logger: Logger;

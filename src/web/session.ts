@@ -22,7 +22,14 @@ export function sessionOf(res: Response): Session {
   return session;
 }
 
-export function requireSession(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): RequestHandler {
+/** What every page route needs to know who is asking. */
+export interface SessionDeps {
+  db: Kysely<DatabaseSchema>;
+  storage: PostgresLtiStorage;
+  encryptionKey: string;
+}
+
+export function requireSession(deps: SessionDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ltik = ltikOf(req);
     const result = ltik ? await resolveSession(deps, ltik) : 'invalid';

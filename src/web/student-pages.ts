@@ -5,8 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
-import { attemptsOf } from '../submissions/read-models.js';
-import { receiptOf, type Submission } from '../submissions/store.js';
+import { attemptsOf, receiptOf, type Submission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { requireSession, sessionOf } from './session.js';
 
