@@ -51,9 +51,10 @@ export interface PaperService {
 /**
  * How the pipeline reads a failure of the service: `refused` for good (the file is too large, of a type the
  * service does not take); `transient` (rate limit, outage: try again later); `lost` (the request may or may not
- * have arrived: look before sending again); `fatal` (configuration: bad credentials, a folder that is gone).
+ * have arrived: look before sending again); `missing` (the folder or paper is not at the service);
+ * `fatal` (configuration: bad credentials, no permission).
  */
-export type FailureKind = 'refused' | 'transient' | 'lost' | 'fatal';
+export type FailureKind = 'refused' | 'transient' | 'lost' | 'missing' | 'fatal';
 
 export interface ServiceFailure {
   kind: FailureKind;
