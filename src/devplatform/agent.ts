@@ -1,0 +1,104 @@
+// A browser stand-in for tests and benchmarks: runs a whole LTI launch over HTTP with a cookie jar (the tool's
+// login initiation, the platform's authorization endpoint, the form post of the id_token, the redirects) and
+// returns the page the tool finally shows.
+import { request } from 'undici';
+import type { DevPlatform } from './index.js';
+
+export interface AgentResponse {
+  status: number;
+  url: string;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface LaunchResult extends AgentResponse {
+  /** The id_token the platform issued (to replay it, for example). */
+  idToken: string;
+  state: string;
+  /** The ltik the tool put in its redirect, if any. */
+  ltik: string | null;
+}
+
+export class CookieJar {
+  #cookies = new Map<string, string>();
+  store(setCookie: string | string[] | undefined): void {
+    for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      if (index > 0) this.#cookies.set(pair!.slice(0, index).trim(), pair!.slice(index + 1).trim());
+    }
+  }
+  header(): string {
+    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+  clear(): void {
+    this.#cookies.clear();
+  }
+}
+
+async function send(url: string, init: { method?: 'GET' | 'POST'; form?: Record<string, string>; jar: CookieJar }): Promise<AgentResponse> {
+  const headers: Record<string, string> = {};
+  const cookie = init.jar.header();
+  if (cookie) headers.cookie = cookie;
+  if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+  const response = await request(url, { method: init.method ?? 'GET', headers, ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}) });
+  init.jar.store(response.headers['set-cookie']);
+  return { status: response.statusCode, url, body: await response.body.text(), headers: response.headers };
+}
+
+/** Follows redirects (GET), up to ten. */
+async function follow(first: AgentResponse, jar: CookieJar): Promise<AgentResponse> {
+  let current = first;
+  for (let hops = 0; hops < 10 && current.status >= 300 && current.status < 400 && current.headers.location; hops += 1) {
+    current = await send(new URL(String(current.headers.location), current.url).toString(), { jar });
+  }
+  return current;
+}
+
+function formFields(html: string): { action: string; fields: Record<string, string> } | null {
+  const action = html.match(/<form[^>]*action="([^"]*)"/i)?.[1];
+  if (!action) return null;
+  const decode = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi)) fields[decode(match[1]!)] = decode(match[2]!);
+  return { action: decode(action), fields };
+}
+
+export interface LaunchOptions {
+  userId: string;
+  resourceLinkId?: string;
+  messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest';
+  /** Reuse a jar (a browser that already has the tool's cookies); a new one by default. */
+  jar?: CookieJar;
+  /** Change the id_token before it is posted (forged, replayed or tampered launches). */
+  replaceIdToken?: (idToken: string) => string | Promise<string>;
+  /** Drop the cookies the tool set at login (third-party cookies blocked in the LMS iframe). */
+  dropCookies?: boolean;
+  /** Change the posted fields (a missing state, for one). */
+  editForm?: (fields: Record<string, string>) => Record<string, string>;
+}
+
+export async function launch(platform: DevPlatform, options: LaunchOptions): Promise<LaunchResult> {
+  const jar = options.jar ?? new CookieJar();
+  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}) }), { jar });
+  if (login.status < 300 || login.status >= 400 || !login.headers.location) return { ...login, idToken: '', state: '', ltik: null };
+  const authorization = await send(new URL(String(login.headers.location), login.url).toString(), { jar });
+  const form = formFields(authorization.body);
+  if (authorization.status !== 200 || !form) return { ...authorization, idToken: '', state: '', ltik: null };
+  const idToken = options.replaceIdToken ? await options.replaceIdToken(form.fields.id_token ?? '') : (form.fields.id_token ?? '');
+  if (options.dropCookies) jar.clear();
+  const fields = options.editForm ? options.editForm({ ...form.fields, id_token: idToken }) : { ...form.fields, id_token: idToken };
+  const posted = await send(form.action, { method: 'POST', form: fields, jar });
+  const final = await follow(posted, jar);
+  const location = posted.headers.location ? String(posted.headers.location) : '';
+  const ltik = new URL(location || final.url, final.url).searchParams.get('ltik');
+  return { ...final, idToken: form.fields.id_token ?? '', state: form.fields.state ?? '', ltik };
+}
+
+/** Posts a form the tool rendered (the deep-linking page, for one) and follows the answer. */
+export async function submitForm(html: string, baseUrl: string, jar = new CookieJar(), edit?: (fields: Record<string, string>) => Record<string, string>): Promise<AgentResponse> {
+  const form = formFields(html);
+  if (!form) throw new Error('The page has no form');
+  const fields = edit ? edit(form.fields) : form.fields;
+  return follow(await send(new URL(form.action, baseUrl).toString(), { method: 'POST', form: fields, jar }), jar);
+}

@@ -1,0 +1,46 @@
+// The emulator's HTML: the course page a person uses to launch the tool, and the auto-posting login form.
+import type { Course, DevUser, ResourceLink, Score } from './state.js';
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The form_post response of the OIDC login (OpenID Connect Form Post Response Mode), sent on by itself. */
+export function renderAutoPost(action: string, fields: Record<string, string>): string {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Opening the tool</title></head><body>
+<form id="launch" method="post" action="${escapeHtml(action)}">${inputs}<noscript><button type="submit">Continue to the tool</button></noscript></form>
+<script>document.getElementById('launch').submit();</script></body></html>`;
+}
+
+export function renderHome(view: {
+  course: Course;
+  users: DevUser[];
+  links: ResourceLink[];
+  gradebook: Array<Score & { label: string }>;
+  loginUrl(userId: string, resourceLinkId: string | undefined, messageType: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'): string;
+}): string {
+  const instructors = view.users.filter((u) => u.roles.some((r) => r.endsWith('#Instructor') || r.endsWith('#Administrator')));
+  const linkRows = view.links
+    .map((link) => `<li><strong>${escapeHtml(link.title)}</strong>: ${view.users
+      .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">open as ${escapeHtml(u.name)}</a>`)
+      .join(' · ')}</li>`)
+    .join('');
+  const addButtons = instructors
+    .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, undefined, 'LtiDeepLinkingRequest'))}">Add the tool to the course (deep linking) as ${escapeHtml(u.name)}</a>`)
+    .join('<br>');
+  const grades = view.gradebook
+    .map((g) => `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td></tr>`)
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev platform: ${escapeHtml(view.course.title)}</title></head>
+<body style="font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: auto; padding: 1rem">
+<h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
+<p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
+<h2>Activities</h2>${view.links.length ? `<ul>${linkRows}</ul>` : '<p>No activity yet: add the tool first.</p>'}
+<p>${addButtons}</p>
+<h2>Gradebook</h2>
+${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
+</body></html>`;
+}
