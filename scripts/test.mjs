@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The project's test command (`npm test`): type-check, then run the suite on PostgreSQL and again on PGlite.
-// Test files that never touch the database (they do not import test/support/db.ts) run in the first pass only.
+// Test files that never touch the database (they import neither test/support/db.ts nor test/support/tool.ts)
+// run in the first pass only.
 //
 //   npm test                    everything
 //   npm test -- test/foo.test.ts  only the named files (both passes where they apply)
@@ -40,7 +41,7 @@ function count(tail, word) {
 
 const requested = process.argv.slice(2);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
-const usesDatabase = (file) => /support\/db(\.js)?['"]/.test(readFileSync(join(root, file), 'utf8'));
+const usesDatabase = (file) => /support\/(db|tool)(\.js)?['"]/.test(readFileSync(join(root, file), 'utf8'));
 const passes = [
   { db: 'postgres', files },
   { db: 'pglite', files: files.filter(usesDatabase) },

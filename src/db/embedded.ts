@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { BatchingQueryQueue } from './pglite-queue.js';
 
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';
@@ -99,6 +100,9 @@ export async function startEmbeddedDatabase(dataDir: string, options: { maxConne
   try {
     db = await PGlite.create(join(dataDir, DATA_SUBDIR));
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
+    // Its own queue interleaves concurrent connections' extended-protocol messages (see pglite-queue.ts).
+    // The field is private in the types; pglite-socket is pinned to 0.2.17, whose handlers take it on connection.
+    (server as unknown as { queryQueue: BatchingQueryQueue }).queryQueue = new BatchingQueryQueue(db);
     await server.start();
     const port = Number(server.getServerConn().split(':').pop());
     writeLock(dataDir, { pid: process.pid, port });

@@ -1,0 +1,198 @@
+// Whole LTI launches through the dev platform over HTTP, on PostgreSQL and on PGlite: ltijs with the tool's
+// storage plugin, role routing, sessions by ltik alone, and every kind of bad launch refused with a page and
+// nothing stored.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { SignJWT, generateKeyPair } from 'jose';
+import { launch } from '../src/devplatform/agent.js';
+import { ROLES } from '../src/devplatform/index.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestTool, type TestTool } from './support/tool.js';
+
+let tool: TestTool;
+let lms: TestPlatform;
+
+before(async () => {
+  tool = await startTestTool();
+  lms = await startTestPlatform(tool);
+  lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
+  lms.platform.addUser({ id: 'mentor-1', name: 'Pat Parent', email: 'pat@example.edu', roles: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'] });
+});
+after(async () => {
+  await lms.close();
+  await tool.stop();
+});
+
+const db = () => tool.tool.database.db;
+async function count(table: 'lti_user' | 'course_member' | 'assignment', where?: { subject?: string }): Promise<number> {
+  let query = db().selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n'));
+  if (where?.subject && table === 'lti_user') query = query.where('subject' as never, '=', where.subject as never);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+async function ltiRows(collection: string, field?: string, value?: string): Promise<number> {
+  const { rows } = await tool.tool.database.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM lti_record WHERE collection = $1 ${field ? `AND doc->>'${field}' = $2` : ''}`,
+    field ? [collection, value] : [collection],
+  );
+  return Number(rows[0]!.n);
+}
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('launches that work', () => {
+  test('an instructor lands on the instructor side: a new assignment for the link, its dashboard', async () => {
+    const result = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-1' });
+    assert.equal(result.status, 200, text(result.body));
+    assert.match(result.url, /\/assignments\/[0-9a-f-]{36}\/dashboard\?ltik=/);
+    assert.match(text(result.body), /Similarity in the class/);
+    assert.equal(await count('assignment'), 1);
+  });
+
+  test('a student lands on the student side of the same assignment, with the upload form', async () => {
+    const result = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1' });
+    assert.equal(result.status, 200, text(result.body));
+    assert.match(text(result.body), /Signed in as Sam Student · Academic Writing 101/);
+    assert.match(result.body, /<form id="submit-form"/);
+    assert.equal(await count('assignment'), 1, 'a student launch must not create an assignment');
+  });
+
+  test('anyone else gets a clear "not available for your role" page', async () => {
+    const result = await launch(lms.platform, { userId: 'mentor-1', resourceLinkId: 'essay-1' });
+    assert.equal(result.status, 403);
+    assert.match(text(result.body), /Not available for your role/);
+  });
+
+  test('the launch works with third-party cookies blocked: no cookie is needed after the login', async () => {
+    const result = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1', dropCookies: true });
+    assert.equal(result.status, 200, text(result.body));
+    assert.ok(result.ltik);
+    // The page's own requests carry the ltik and nothing else.
+    const status = await fetch(`${tool.url}${new URL(result.url).pathname}/my-submissions?ltik=${encodeURIComponent(result.ltik)}`);
+    assert.equal(status.status, 200);
+    assert.deepEqual(await status.json(), { submissions: [] });
+  });
+
+  test('the ltik is reused for later requests, by query or by Authorization header', async () => {
+    const result = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1' });
+    const path = `${new URL(result.url).pathname}/my-submissions`;
+    const byHeader = await fetch(`${tool.url}${path}`, { headers: { authorization: `Bearer ${result.ltik}` } });
+    assert.equal(byHeader.status, 200);
+    const without = await fetch(`${tool.url}${path}`);
+    assert.equal(without.status, 401);
+  });
+
+  test('50 concurrent launches of one user: all succeed, one user, one session row, one membership', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => launch(lms.platform, { userId: 'student-3', resourceLinkId: 'essay-1' })));
+    assert.deepEqual([...new Set(results.map((r) => r.status))], [200]);
+    assert.equal(await ltiRows('idtoken', 'user', 'student-3'), 1);
+    assert.equal(await ltiRows('contexttoken', 'user', 'student-3'), 1);
+    assert.equal(await count('lti_user', { subject: 'student-3' }), 1);
+    const members = await db().selectFrom('course_member').innerJoin('lti_user', 'lti_user.id', 'course_member.user_id').select('lti_user.subject').where('lti_user.subject', '=', 'student-3').execute();
+    assert.equal(members.length, 1);
+  });
+
+  test('a session ends when its stored tokens expire (24 h): the page then asks to open the assignment again', async () => {
+    const result = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
+    await tool.tool.database.pool.query("UPDATE lti_record SET expires_at = now() - interval '1 second' WHERE collection IN ('idtoken', 'contexttoken') AND doc->>'user' = 'student-2'");
+    const after = await fetch(`${tool.url}${new URL(result.url).pathname}?ltik=${encodeURIComponent(result.ltik!)}`);
+    assert.equal(after.status, 401);
+    assert.match(text(await after.text()), /Your session with the tool has ended/);
+  });
+});
+
+describe('bad launches are refused with a page, and nothing is stored', () => {
+  const claims = (overrides: Record<string, unknown>) => ({
+    iss: lms.platform.registration().issuer,
+    aud: lms.platform.registration().clientId,
+    sub: 'intruder-1',
+    nonce: `n-${Math.random()}`,
+    'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiResourceLinkRequest',
+    'https://purl.imsglobal.org/spec/lti/claim/version': '1.3.0',
+    'https://purl.imsglobal.org/spec/lti/claim/deployment_id': lms.platform.registration().deploymentId,
+    'https://purl.imsglobal.org/spec/lti/claim/target_link_uri': 'http://x',
+    'https://purl.imsglobal.org/spec/lti/claim/resource_link': { id: 'essay-1' },
+    'https://purl.imsglobal.org/spec/lti/claim/roles': ROLES.instructor,
+    'https://purl.imsglobal.org/spec/lti/claim/context': { id: 'course-101', title: 'Academic Writing 101' },
+    ...overrides,
+  });
+
+  async function refused(replaceIdToken: (original: string) => Promise<string> | string, status: number, sentence: RegExp) {
+    const usersBefore = await count('lti_user');
+    const tokensBefore = await ltiRows('idtoken');
+    const result = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1', replaceIdToken });
+    assert.equal(result.status, status, text(result.body));
+    assert.match(text(result.body), sentence);
+    assert.equal(result.ltik, null);
+    assert.equal(await count('lti_user'), usersBefore, 'a user was stored');
+    assert.equal(await ltiRows('idtoken'), tokensBefore, 'a session was stored');
+  }
+
+  test('a forged signature (signed with another key)', async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    await refused(
+      async () => new SignJWT(claims({})).setProtectedHeader({ alg: 'RS256', kid: 'dev-forged' }).setIssuedAt().setExpirationTime('5m').sign(privateKey),
+      401,
+      /could not be verified/,
+    );
+  });
+
+  test('a token for another audience (client id)', async () => {
+    await refused(() => lms.platform.sign(claims({ aud: 'someone-else' })), 403, /not registered with the tool/);
+  });
+
+  test('an expired token', async () => {
+    await refused(() => lms.platform.sign(claims({ iat: Math.floor(Date.now() / 1000) - 600 }), { expiresInSeconds: -60 }), 401, /could not be verified/);
+  });
+
+  test('an unknown deployment', async () => {
+    await refused(() => lms.platform.sign(claims({ 'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-unknown' })), 403, /not registered with the tool/);
+  });
+
+  test('missing claims (no roles, no version)', async () => {
+    const partial = claims({});
+    delete (partial as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/roles'];
+    delete (partial as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/version'];
+    await refused(() => lms.platform.sign(partial), 401, /could not be verified/);
+  });
+
+  test('an oversized token', async () => {
+    await refused(() => lms.platform.sign(claims({ padding: 'x'.repeat(70_000) })), 413, /too large/);
+  });
+
+  test('a replayed id_token (its nonce was used) is refused, though its state is fresh', async () => {
+    const first = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1' });
+    assert.equal(first.status, 200);
+    await refused(() => first.idToken, 401, /could not be verified/);
+  });
+
+  test('a missing or unknown state', async () => {
+    const usersBefore = await count('lti_user');
+    const missing = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1', editForm: ({ state: _state, ...rest }) => rest });
+    assert.equal(missing.status, 400);
+    const unknown = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1', editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }) });
+    assert.equal(unknown.status, 401);
+    assert.match(text(unknown.body), /expired or was already used/);
+    assert.equal(await count('lti_user'), usersBefore);
+  });
+
+  test('an unknown issuer is refused at login', async () => {
+    const stranger = await startTestPlatform(tool, { clientId: 'stranger', register: false });
+    try {
+      stranger.platform.addResourceLink({ id: 'x', title: 'X' });
+      const result = await launch(stranger.platform, { userId: 'student-1', resourceLinkId: 'x' });
+      assert.equal(result.status, 400);
+      assert.match(text(result.body), /not registered with the tool/);
+    } finally {
+      await stranger.close();
+    }
+  });
+});
+
+describe('the JWKS', () => {
+  test('/lti/keys lists the RSA public key the tool signs with for each registered platform', async () => {
+    const keys = (await (await fetch(`${tool.url}/lti/keys`)).json()) as { keys: Array<Record<string, string>> };
+    assert.ok(keys.keys.length >= 1);
+    assert.equal(keys.keys[0]!.kty, 'RSA');
+    assert.equal(keys.keys[0]!.alg, 'RS256');
+    assert.ok(!('d' in keys.keys[0]!), 'the private part must never be published');
+  });
+});
