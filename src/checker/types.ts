@@ -1,0 +1,63 @@
+// The checker client's vocabulary, in the tool's own names (the service's field names stay in parse.ts).
+
+export type Family = 'classroom' | 'pro';
+
+/** A result the service reports as a percentage, or why there is none (yet). */
+export type Result =
+  | { state: 'pending' }
+  | { state: 'done'; percent: number }
+  | { state: 'error'; reason: 'unreadable' | 'duplicate-in-repository' | 'unknown' };
+
+export interface FolderSettings {
+  excludeReferences: boolean;
+  excludeQuotes: boolean;
+  excludeSmallSources: boolean;
+  excludeThresholdWords: number;
+  excludedPhrases: string[];
+  grammarCheck: boolean;
+  databases: { studentPapers: boolean; publications: boolean; internet: boolean; institutionRepository: boolean };
+  /** Folder-management family only. */
+  emailNotifications?: boolean;
+}
+
+export interface Folder {
+  folderId: number;
+  name: string;
+  createdAt: string | null;
+  submissionCount: number | null;
+}
+
+export interface Paper {
+  paperId: number;
+  folderId: number | null;
+  title: string | null;
+  authorName: string | null;
+  uploadedAt: string | null;
+  similarity: Result;
+  aiScore: number | null;
+  grammarScore: number | null;
+  /** The report download key (d_key); null until the analysis is done. */
+  reportKey: string | null;
+  fileName: string | null;
+  documentType: string | null;
+  language: string | null;
+  wordCount: number | null;
+  pageCount: number | null;
+  /** The service's error flag (flag 1). */
+  failed: boolean;
+}
+
+export interface UploadInput {
+  family: Family;
+  folderId: number;
+  filePath: string;
+  fileName: string;
+  authorName: string;
+  title: string;
+  documentType: string;
+  plagiarismCheck: boolean;
+  grammarCheck: boolean;
+  language: string;
+}
+
+export type ReportKind = 'similarity' | 'ai' | 'summary' | 'grammar';
