@@ -36,6 +36,8 @@ export interface Config {
   /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
   adminToken: string | null;
   jobs: { pollingIntervalSeconds: number; retryDelaySeconds: number; retryLimit: number };
+  /** How long the in-process sandbox takes to analyse a paper (the real service: 10 to 15 minutes). */
+  sandboxDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +87,7 @@ const schema = z.object({
   CHECKER_USERNAME: optionalString,
   CHECKER_PASSWORD: optionalString,
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
+  SANDBOX_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5000)),
   JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
   JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(30)),
   JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(12)),
@@ -212,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     callbackSecret: values.CALLBACK_SECRET ?? resolveGeneratedSecret('CALLBACK_SECRET', CALLBACK_FILE, production, dataDir),
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
     adminToken: values.ADMIN_TOKEN ?? null,
+    sandboxDelayMs: values.SANDBOX_DELAY_MS,
     jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT },
   };
 }

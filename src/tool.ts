@@ -1,22 +1,64 @@
-// The composition root: from a Config to a running tool (database, migrations, ltijs, HTTP server), and back down.
+// The composition root: from a Config to a running tool (database, migrations, ltijs, the checking service or
+// its sandbox, the job workers, the HTTP server), and back down.
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { Config } from './config.js';
 import { join } from 'node:path';
+import type { Router } from 'express';
+import { CheckerClient } from './checker/index.js';
+import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/index.js';
+import { createDevPlatform } from './devplatform/index.js';
 import { Jobs } from './jobs/index.js';
 import { sweepStates } from './lti/oidc-state.js';
 import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
+import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
+import { DEMO_USER, startSandbox, type Sandbox } from './sandbox/index.js';
+import { checkerPaperService } from './submissions/checker-service.js';
+import type { PaperService } from './submissions/service.js';
 import { createWebApp } from './web/app.js';
 import { launchHandlers } from './web/launch.js';
+import { startWorker } from './worker.js';
 
 export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
   listenUrl: string;
   database: Database;
-  lti: LtiSetup | null;
+  lti: LtiSetup;
+  jobs: Jobs;
+  service: PaperService;
+  /** The in-process stand-in for the checking service, when no CHECKER_URL is set. */
+  sandbox: Sandbox | null;
   close(): Promise<void>;
+}
+
+/** The checking service: the configured one, or (without CHECKER_URL) the sandbox started here. */
+async function connectService(config: Config, logger: Logger): Promise<{ service: PaperService; sandbox: Sandbox | null }> {
+  if (config.checker.url && config.checker.username && config.checker.password) {
+    return { service: checkerPaperService(new CheckerClient({ baseUrl: config.checker.url, username: config.checker.username, password: config.checker.password })), sandbox: null };
+  }
+  const sandbox = await startSandbox({
+    delayMs: config.sandboxDelayMs,
+    callbackUrl: `${config.publicUrl}/checker/callback/${config.callbackSecret}`,
+    logger: (line) => logger.warn({ sandbox: true }, line),
+  });
+  logger.warn({ sandboxUrl: sandbox.url }, 'No CHECKER_URL is set: the sandbox stands in for the checking service (computed similarity, simulated AI and grammar scores)');
+  return { service: checkerPaperService(new CheckerClient({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password })), sandbox };
+}
+
+/** Outside production: the dev platform at /dev, registered with the tool, with one demo activity. */
+async function mountDevPlatform(config: Config, database: Database, lti: LtiSetup, logger: Logger): Promise<Array<{ path: string; router: Router }>> {
+  const urls = toolUrls(config.publicUrl);
+  const platform = await createDevPlatform({ baseUrl: `${config.publicUrl}/dev`, rules: 'spec', tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys } });
+  platform.addResourceLink({ id: 'demo-essay', title: 'Demo essay', lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' } });
+  try {
+    await saveRegistration({ db: database.db, provider: lti.provider }, platform.registration(), 'dev-platform');
+  } catch (error) {
+    // Registrations take https or localhost only; a plain-http PUBLIC_URL elsewhere has no dev platform.
+    logger.warn({ reason: (error as Error).message }, 'The dev platform is not mounted: PUBLIC_URL must be https or localhost');
+    return [];
+  }
+  return [{ path: '/dev', router: platform.router }];
 }
 
 export async function startTool(config: Config, logger: Logger): Promise<RunningTool> {
@@ -28,76 +70,84 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     onPoolError: (error) => logger.warn({ err: error }, 'A database connection failed; the pool will open a new one'),
   });
   let server: Server | undefined;
-  let lti: LtiSetup | null = null;
+  let lti: LtiSetup | undefined;
+  let sandbox: Sandbox | null = null;
+  let worker: { stop(): void } | undefined;
   const jobs = new Jobs(database.pool, config.jobs, logger);
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');
     await jobs.start();
-
-    const serveLti = config.role !== 'worker';
-    if (serveLti) {
-      lti = await setupLti({
-        encryptionKey: config.encryptionKey,
-        pool: database.pool,
-        publicUrl: config.publicUrl,
-        logger,
-        ...launchHandlers({ db: database.db, logger }),
-      });
+    // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
+    lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger }) });
+    const connected = await connectService(config, logger);
+    sandbox = connected.sandbox;
+    if (config.role !== 'web') {
+      worker = await startWorker({ db: database.db, jobs, service: connected.service, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger });
     }
+    const mounts = config.role !== 'worker' && !config.production ? await mountDevPlatform(config, database, lti, logger) : [];
     const app = createWebApp({
       settings: config,
       database,
       logger,
-      jobs,
       uploadDir: join(config.dataDir, 'uploads'),
-      ...(lti ? { lti } : {}),
+      ...(config.role !== 'worker' ? { lti, jobs, service: connected.service } : {}),
+      mounts,
     });
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
+    const service = connected.service;
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info(
+      {
+        role: config.role,
+        publicUrl: config.publicUrl,
+        database: database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
+        lti: toolUrls(config.publicUrl),
+        ...(mounts.length > 0 ? { devPlatform: `${config.publicUrl}/dev` } : {}),
+      },
+      `originality-lti is listening on port ${port}`,
+    );
+    if (config.encryptionKeySource === 'generated') {
+      logger.warn(`No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`);
+    }
+    const housekeeping = setInterval(() => {
+      sweepStates(database.db).catch((error: unknown) => logger.warn({ err: error }, 'Could not remove expired OIDC states'));
+    }, 60_000);
+    housekeeping.unref();
+
+    const listening = server;
+    const running = lti;
+    let closing: Promise<void> | undefined;
+    return {
+      listenUrl: `http://127.0.0.1:${port}`,
+      database,
+      lti: running,
+      jobs,
+      service,
+      sandbox,
+      close() {
+        clearInterval(housekeeping);
+        worker?.stop();
+        closing ??= shutDown(listening, config.shutdownTimeoutMs, async () => {
+          await jobs.stop(config.shutdownTimeoutMs);
+          await running.provider.close({ silent: true });
+          await sandbox?.close();
+          await database.close();
+        });
+        return closing;
+      },
+    };
   } catch (error) {
+    worker?.stop();
     server?.close();
     await jobs.stop(0).catch(() => undefined);
     await lti?.provider.close({ silent: true }).catch(() => undefined);
+    await sandbox?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const listening = server;
-  logger.info(
-    {
-      role: config.role,
-      publicUrl: config.publicUrl,
-      database: database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
-      ...(lti ? { lti: toolUrls(config.publicUrl) } : {}),
-    },
-    `originality-lti is listening on port ${port}`,
-  );
-  if (config.encryptionKeySource === 'generated') {
-    logger.warn(`No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`);
-  }
-
-  const housekeeping = setInterval(() => {
-    sweepStates(database.db).catch((error: unknown) => logger.warn({ err: error }, 'Could not remove expired OIDC states'));
-  }, 60_000);
-  housekeeping.unref();
-
-  let closing: Promise<void> | undefined;
-  return {
-    listenUrl: `http://127.0.0.1:${port}`,
-    database,
-    lti,
-    close() {
-      clearInterval(housekeeping);
-      closing ??= shutDown(listening, config.shutdownTimeoutMs, async () => {
-        await jobs.stop(config.shutdownTimeoutMs);
-        await lti?.provider.close({ silent: true });
-        await database.close();
-      });
-      return closing;
-    },
-  };
 }
 
 /** Stops accepting, lets requests in flight finish (up to the timeout), then releases the rest. */

@@ -18,7 +18,7 @@ after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }))
 const STACK_FRAME = /^\s+at .+[:(]/m;
 
 describe('a fresh start with no settings', () => {
-  test('comes up on the embedded database within 30 s, ready, and stops cleanly on SIGTERM', async () => {
+  test('comes up on the embedded database within 30 s, ready, with its JWKS and the dev platform, and stops cleanly on SIGTERM', async () => {
     const cwd = freshDir();
     const started = Date.now();
     const tool = await startToolProcess({}, { cwd, timeoutMs: 30_000 });
@@ -29,6 +29,14 @@ describe('a fresh start with no settings', () => {
       assert.deepEqual(await ready.json(), { status: 'ready', database: 'pglite' });
       assert.ok(elapsed < 30_000, `ready after ${elapsed} ms`);
       assert.equal((await fetch(`${tool.url}/healthz`)).status, 200);
+      // The dev platform is registered at start, so the tool has its RSA key pair and publishes the public half.
+      const jwks = (await (await fetch(`${tool.url}/lti/keys`)).json()) as { keys: Array<Record<string, string>> };
+      assert.equal(jwks.keys.length, 1);
+      assert.equal(jwks.keys[0]!.kty, 'RSA');
+      assert.ok(jwks.keys[0]!.n && jwks.keys[0]!.e && !jwks.keys[0]!.d);
+      const devPage = await fetch(`${tool.url}/dev/`);
+      assert.equal(devPage.status, 200);
+      assert.match(await devPage.text(), /Demo essay/);
       // The generated key is private to the owner, and its value never reaches the log.
       const keyFile = join(cwd, 'data', 'encryption.key');
       assert.equal(statSync(keyFile).mode & 0o777, 0o600);

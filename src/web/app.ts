@@ -12,6 +12,8 @@ import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
+import { reportRoutes } from './report-routes.js';
+import type { PaperService } from '../submissions/service.js';
 import { securityHeaders } from './security-headers.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
@@ -37,6 +39,7 @@ export interface WebDependencies {
   /** Absent in a worker process, which serves health checks only. */
   lti?: LtiSetup;
   jobs?: Jobs;
+  service?: PaperService;
   /** Where received files wait until the service has them. */
   uploadDir: string;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
@@ -82,6 +85,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
     if (deps.jobs) {
+      if (deps.service) app.use(reportRoutes({ ...session, service: deps.service, logger }));
       app.use(callbackRoutes({ db: database.db, jobs: deps.jobs, secret: settings.callbackSecret, logger }));
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, logger }));

@@ -1,0 +1,53 @@
+// The pipeline's view of the checking service (service.ts), served by the checker client on the classroom family.
+import { CheckerClient, CheckerError, type Paper } from '../checker/index.js';
+import type { FailureKind, PaperResult, PaperService, ServiceFailure } from './service.js';
+
+const REASONS: Record<'unreadable' | 'duplicate-in-repository' | 'unknown', string> = {
+  unreadable: 'The checking service could not read the document (it may be damaged, protected or a scan without text).',
+  'duplicate-in-repository': 'The checking service reports this document as a duplicate already in its repository.',
+  unknown: 'The checking service could not analyse the document.',
+};
+
+export function resultOf(paper: Paper): PaperResult {
+  if (paper.similarity.state === 'pending') return paper.failed ? { state: 'error', reason: REASONS.unreadable } : { state: 'pending' };
+  if (paper.similarity.state === 'error') return { state: 'error', reason: REASONS[paper.similarity.reason] };
+  if (!paper.reportKey) return { state: 'pending' }; // a score without its report key is not finished yet
+  return { state: 'done', similarity: paper.similarity.percent, aiScore: paper.aiScore, grammarScore: paper.grammarScore, reportKey: paper.reportKey };
+}
+
+export function classifyFailure(error: unknown): ServiceFailure {
+  if (!(error instanceof CheckerError)) return { kind: 'transient', message: 'An unexpected error interrupted the request to the checking service.' };
+  const kinds: Record<CheckerError['kind'], FailureKind> = {
+    'too-large': 'refused',
+    unsupported: 'refused',
+    'bad-request': 'refused',
+    'rate-limited': 'transient',
+    unavailable: 'transient',
+    server: 'transient',
+    timeout: 'lost',
+    network: 'lost',
+    'bad-response': 'lost',
+    'not-found': 'missing',
+    unauthorized: 'fatal',
+    forbidden: 'fatal',
+    conflict: 'fatal',
+  };
+  return { kind: kinds[error.kind], message: error.message };
+}
+
+export function checkerPaperService(client: CheckerClient): PaperService {
+  return {
+    createFolder: (folder) => client.createFolder('classroom', folder.name, folder),
+    updateFolder: (folderId, folder) => client.updateFolder('classroom', folderId, folder.name, folder),
+    findFolder: async (name) => (await client.allFolders('classroom')).find((folder) => folder.name === name)?.folderId ?? null,
+    upload: async (request) => {
+      const paper = await client.upload({ family: 'classroom', plagiarismCheck: true, ...request });
+      return { paperId: paper.paperId };
+    },
+    findPaper: async (folderId, fileName) => (await client.allPapers('classroom', folderId)).find((paper) => paper.fileName === fileName)?.paperId ?? null,
+    result: async (folderId, paperId) => resultOf(await client.getPaper(folderId, paperId)),
+    deletePaper: (folderId, paperId) => client.deletePaper('classroom', folderId, paperId),
+    report: (kind, paper) => client.report(kind, paper.paperId, paper.reportKey),
+    classify: classifyFailure,
+  };
+}
