@@ -39,10 +39,10 @@ const paperShape = z
     title: optionalText,
     name: optionalText,
     date_up: optionalText,
-    percent: z.unknown(),
-    ai: z.unknown(),
-    grammar: z.unknown(),
-    d_key: z.unknown(),
+    percent: z.unknown().optional(),
+    ai: z.unknown().optional(),
+    grammar: z.unknown().optional(),
+    d_key: z.unknown().optional(),
     original_fn: optionalText,
     original_file_name: optionalText,
     doc_type: optionalText,
@@ -53,7 +53,7 @@ const paperShape = z
     to_words: optionalText,
     total_pages: optionalText,
     to_pages: optionalText,
-    flag: z.unknown(),
+    flag: z.unknown().optional(),
     status: optionalText,
   })
   .passthrough();

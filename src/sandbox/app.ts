@@ -310,7 +310,7 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
       let fileDone: Promise<void> | null = null;
       try {
         await new Promise<void>((resolve, reject) => {
-          const parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: config.maxUploadBytes, fields: 20, fieldSize: 8192 } });
+          const parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: config.maxUploadBytes, fields: 20, fieldSize: 8192 } });
           parser.on('field', (name, value) => (fields[name] = value));
           parser.on('file', (name, stream, info) => {
             if (name !== 'file') return void stream.resume();

@@ -50,7 +50,8 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
   return new Promise<ReceivedFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 } });
+      // Browsers send file names in UTF-8; busboy reads them as Latin-1 unless told.
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 } });
     } catch {
       reject(new IntakeError(400, 'The upload could not be read.'));
       return;
