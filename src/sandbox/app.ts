@@ -296,8 +296,10 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
       if (!folder) return;
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > config.maxUploadBytes + 64 * 1024) {
-        res.setHeader('Connection', 'close');
-        return sendError(res, 413, `The file exceeds the maximum upload size of ${config.maxUploadBytes} bytes.`);
+        // Refused before a byte is stored; the rest is read and dropped so the client gets this answer.
+        sendError(res, 413, `The file exceeds the maximum upload size of ${config.maxUploadBytes} bytes.`);
+        req.resume();
+        return;
       }
       if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) return sendError(res, 400, 'Content type must be multipart/form-data.');
       await mkdir(config.uploadDir, { recursive: true });
@@ -322,6 +324,7 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
             stream.on('limit', () => {
               tooLarge = true;
               req.unpipe(parser);
+              req.resume(); // the rest is read and dropped, never stored
               resolve();
             });
             fileDone = pipeline(stream, createWriteStream(path));
@@ -332,7 +335,6 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
           req.pipe(parser);
         });
         if (tooLarge) {
-          res.setHeader('Connection', 'close');
           await rm(path, { force: true });
           return sendError(res, 413, `The file exceeds the maximum upload size of ${config.maxUploadBytes} bytes.`);
         }

@@ -16,9 +16,12 @@ export function sniff(head: Buffer): PaperType | null {
     return text.includes('word/') || text.includes('[Content_Types].xml') ? 'docx' : null;
   }
   if (head.length === 0 || head.includes(0)) return null;
-  if (/^\s*(<!doctype html|<html)/i.test(head.toString('utf8').replace(/^\uFEFF/, ''))) return 'html';
-  const bad = (head.toString('utf8').match(/\uFFFD/g) ?? []).length;
-  return bad <= 1 ? 'txt' : null;
+  const decoded = head.toString('utf8');
+  const bad = (decoded.match(/\uFFFD/g) ?? []).length;
+  const controls = (decoded.match(/[\u0001-\u0008\u000E-\u001F\u007F]/g) ?? []).length;
+  if (bad > 1 || controls / decoded.length >= 0.01) return null; // binary (an executable, an image), not text
+  if (/^\s*(<!doctype html|<html)/i.test(decoded.replace(/^\uFEFF/, ''))) return 'html';
+  return 'txt';
 }
 
 const stripXml = (xml: string) =>
@@ -33,7 +36,7 @@ const stripXml = (xml: string) =>
 
 async function pdfText(data: Uint8Array): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const document = await pdfjs.getDocument({ data, useSystemFonts: false, isEvalSupported: false }).promise;
+  const document = await pdfjs.getDocument({ data, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
   const parts: string[] = [];
   for (let page = 1; page <= document.numPages; page += 1) {
     const content = await (await document.getPage(page)).getTextContent();

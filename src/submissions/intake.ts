@@ -33,7 +33,10 @@ const MULTIPART_ALLOWANCE = 64 * 1024;
 
 export function checkDeclaredLength(req: IncomingMessage, maxBytes: number): void {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_ALLOWANCE) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_ALLOWANCE) {
+    req.resume(); // dropped unread into storage; see receiveUpload
+    throw tooLarge(maxBytes);
+  }
 }
 
 function tooLarge(maxBytes: number): IntakeError {
@@ -63,8 +66,9 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      // Stop reading: the answer goes out with Connection: close, and the rest of the body is dropped.
-      req.pause();
+      // The rest of the body is read and dropped, never stored, so that the browser gets the answer
+      // (a server that stops reading makes it report a broken connection instead).
+      req.resume();
       const cleanup = tempPath ? rm(tempPath, { force: true }) : Promise.resolve();
       cleanup.finally(() => reject(error));
     };

@@ -4,20 +4,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { Router } from 'express';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
+import { CheckerError, parseCallback, type CompletionCallback } from '../checker/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
 import { submissionForPaper } from '../submissions/pipeline.js';
-
-const numeric = z.union([z.number().int(), z.string().regex(/^\d{1,18}$/).transform(Number)]);
-
-const callbackBody = z.object({
-  paper_id: numeric.pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
-  similarity: z.string().max(20).optional(),
-  download_url: z.string().max(2048).optional(),
-  flag: numeric.pipe(z.union([z.literal(0), z.literal(1)])).optional(),
-});
 
 /** A few seconds for the upload job to record the paper when the callback outruns the upload's own answer. */
 const EARLY_CALLBACK_DELAY_SECONDS = 5;
@@ -34,18 +25,21 @@ export function callbackRoutes(deps: { db: Kysely<DatabaseSchema>; jobs: Jobs; s
     }
     next();
   }, express.json({ limit: '16kb', type: () => true }), async (req, res) => {
-    const body = callbackBody.safeParse(req.body);
-    if (!body.success) {
-      deps.logger.warn({ issue: body.error.issues[0]?.path.join('.') }, 'Callback with an unreadable body refused');
+    let callback: CompletionCallback;
+    try {
+      callback = parseCallback(req.body);
+    } catch (error) {
+      if (!(error instanceof CheckerError)) throw error;
+      deps.logger.warn({ reason: error.message }, 'Callback with an unreadable body refused');
       res.status(400).json({ error: 'The body must be JSON with an integer paper_id (and similarity, download_url, flag).' });
       return;
     }
-    const paperId = body.data.paper_id;
+    const paperId = callback.paperId;
     const submissionId = await submissionForPaper(deps.db, paperId);
     // Keyed by submission (or paper): a repeated callback finds its job already queued and adds nothing.
     if (submissionId) await deps.jobs.send(QUEUES.result, { submissionId }, { key: submissionId });
     else await deps.jobs.send(QUEUES.result, { paperId }, { key: `paper-${paperId}`, startAfterSeconds: EARLY_CALLBACK_DELAY_SECONDS });
-    deps.logger.info({ paperId, flag: body.data.flag ?? 0, known: submissionId !== null }, 'Callback received; result read-back queued');
+    deps.logger.info({ paperId, failed: callback.failed, known: submissionId !== null }, 'Callback received; result read-back queued');
     res.status(200).json({ received: true });
   });
   // Malformed JSON from the body parser: a 400 with a sentence, not the generic error page.
