@@ -18,6 +18,7 @@ const optionalText = z.union([z.string(), z.number()]).transform(String).nullish
 /** A result field: a number when done, or one of the service's placeholders. */
 export function readResult(value: unknown): Result {
   if (value === null || value === undefined) return { state: 'pending' };
+  if (typeof value !== 'string' && typeof value !== 'number') return { state: 'error', reason: 'unknown' };
   const text = String(value).trim().replace(/%$/, '');
   if (text === '' || text === '--' || text.toUpperCase() === 'NA') return { state: 'pending' };
   if (text.toLowerCase() === 'doc:error') return { state: 'error', reason: 'unreadable' };
@@ -28,7 +29,7 @@ export function readResult(value: unknown): Result {
 }
 
 function readKey(value: unknown): string | null {
-  const text = value === null || value === undefined ? '' : String(value).trim();
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
   return text === '' || text === '--' || text.toUpperCase() === 'NA' ? null : text;
 }
 
