@@ -1,0 +1,122 @@
+// Scores into the gradebook under Moodle's and Canvas's real rules, through a gradebook outage, and never onto
+// another student's row or another platform's column.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { launch } from '../src/devplatform/agent.js';
+import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestTool, type TestTool } from './support/tool.js';
+
+let tool: TestTool;
+const platforms: TestPlatform[] = [];
+
+const essay = (seed: string) => Array.from({ length: 50 }, (_, i) => `${seed} point ${i} adds its own observation ${i * 11} to the study of ${seed}.`).join(' ');
+
+before(async () => {
+  tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', JOB_RETRY_LIMIT: '30' });
+});
+after(async () => {
+  for (const platform of platforms) await platform.close();
+  await tool.stop();
+});
+
+/** A platform with one assignment (opened by its instructor), and a function for a student to submit to it. */
+async function course(rules: PlatformRules, clientId: string) {
+  const lms = await startTestPlatform(tool, { rules, clientId });
+  platforms.push(lms);
+  lms.platform.addResourceLink({ id: 'essay', title: `Essay (${rules})`, lineItem: { label: `Essay (${rules})`, scoreMaximum: 100 } });
+  const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+  assert.equal(instructor.status, 200);
+  const path = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
+  const submit = async (userId: string, text: string) => {
+    const student = await launch(lms.platform, { userId, resourceLinkId: 'essay' });
+    const form = new FormData();
+    form.append('file', new Blob([text]), `${userId}.txt`);
+    const response = await fetch(`${tool.url}${path}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' } });
+    assert.equal(response.status, 201);
+    return String(((await response.json()) as { submissionId: string }).submissionId);
+  };
+  return { lms, submit };
+}
+
+async function settled(submissionId: string, timeoutMs = 45_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await tool.tool.database.db.selectFrom('submission').selectAll().where('id', '=', submissionId).executeTakeFirstOrThrow();
+    if (row.state === 'graded' || row.grade_state === 'not-gradable' || row.grade_state === 'failed') return row;
+    if (Date.now() > deadline) throw new Error(`still ${row.state} / grade ${row.grade_state}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('Moodle: scores only when FullyGraded, timestamps compared in whole seconds, query strings in line item URLs', () => {
+  test('every student ends with the right score, and no score post is refused (no 409 for a timestamp in the same second)', async () => {
+    const { lms, submit } = await course('moodle', 'moodle-client');
+    const ids = await Promise.all(['student-1', 'student-2', 'student-3'].map((s, i) => submit(s, essay(`moodle topic ${i}`))));
+    const rows = await Promise.all(ids.map((id) => settled(id)));
+    for (const row of rows) {
+      assert.equal(row.state, 'graded');
+      const subject = (await tool.tool.database.db.selectFrom('lti_user').select('subject').where('id', '=', row.user_id).executeTakeFirstOrThrow()).subject;
+      const grade = lms.platform.gradebook().find((g) => g.userId === subject);
+      assert.equal(grade?.scoreGiven, Number(row.similarity));
+      assert.equal(grade?.gradingProgress, 'FullyGraded');
+    }
+    const log = lms.platform.scoreLog();
+    // A receipt post still queued when the result arrives is replaced by the result post (jobs read the current state).
+    assert.ok(log.length >= 3);
+    assert.deepEqual(log.filter((entry) => entry.status >= 400), [], 'a score post was refused');
+  });
+});
+
+describe('Canvas: older timestamps refused with 400, non-students with 422', () => {
+  test('a student who is not a student for Canvas any more is recorded as not gradable, not retried forever', async () => {
+    const { lms, submit } = await course('canvas', 'canvas-client');
+    const ok = await submit('student-1', essay('canvas fine'));
+    const id = await submit('student-2', essay('canvas test student'));
+    // Canvas's Student View: the launch says learner, but the gradebook has no student of that id.
+    lms.platform.addUser({ id: 'student-2', name: 'Test Student', email: 'test@example.edu', roles: ROLES.instructor });
+    const refused = await settled(id);
+    assert.equal(refused.grade_state, 'not-gradable');
+    assert.match(String(refused.grade_error), /422/);
+    const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-2');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(lms.platform.scoreLog().filter((entry) => entry.userId === 'student-2').length, posts.length, 'the refused score was posted again');
+    const fine = await settled(ok);
+    assert.equal(fine.state, 'graded');
+    const final = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1').at(-1)!;
+    const extension = (final.body as Record<string, { new_submission?: boolean; prioritize_non_tool_grade?: boolean }>)['https://canvas.instructure.com/lti/submission'];
+    assert.deepEqual({ newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade }, { newSubmission: false, prioritize: true });
+    assert.equal(lms.platform.attempts(lms.platform.lineItems()[0]!.id.split('/').pop()!, 'student-1'), 0, 'the result post started a new attempt');
+  });
+});
+
+describe('a gradebook outage', () => {
+  test('503 from the LMS for a while: every score is posted once it recovers', async () => {
+    const { lms, submit } = await course('spec', 'outage-client');
+    lms.platform.setFaults({ agsStatus: 503 });
+    const ids = await Promise.all(['student-1', 'student-3'].map((s, i) => submit(s, essay(`outage ${i}`))));
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const during = await tool.tool.database.db.selectFrom('submission').select('state').where('id', 'in', ids).execute();
+    assert.ok(during.every((row) => row.state !== 'graded'), 'graded while the gradebook was down');
+    lms.platform.setFaults({});
+    for (const id of ids) assert.equal((await settled(id, 60_000)).state, 'graded');
+    assert.equal(lms.platform.gradebook().filter((g) => g.gradingProgress === 'FullyGraded').length, 2);
+  });
+});
+
+describe('two platforms with the same user ids', () => {
+  test('each score lands on its own platform, its own column and its own student', async () => {
+    const a = await course('spec', 'same-ids-a');
+    const b = await course('spec', 'same-ids-b');
+    const [inA, inB] = await Promise.all([a.submit('student-1', essay('platform a paper')), b.submit('student-1', 'An entirely different paper. '.repeat(40))]);
+    const [rowA, rowB] = await Promise.all([settled(inA), settled(inB)]);
+    assert.notEqual(rowA.user_id, rowB.user_id, 'one user row for two platforms');
+    assert.deepEqual(a.lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', Number(rowA.similarity)]]);
+    assert.deepEqual(b.lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', Number(rowB.similarity)]]);
+    // A's student cannot read B's assignment with A's session.
+    const studentA = await launch(a.lms.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    const assignmentB = (await tool.tool.database.db.selectFrom('submission').select('assignment_id').where('id', '=', inB).executeTakeFirstOrThrow()).assignment_id;
+    const crossed = await fetch(`${tool.url}/assignments/${assignmentB}/my-submissions?ltik=${encodeURIComponent(studentA.ltik!)}`);
+    assert.equal(crossed.status, 403);
+  });
+});
