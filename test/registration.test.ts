@@ -1,0 +1,109 @@
+// The three ways a platform gets registered (dynamic registration, the CLI, and deep linking's placement of an
+// assignment that follows), end to end against the dev platform.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { launch, submitForm } from '../src/devplatform/agent.js';
+import { toolUrls } from '../src/lti/provider.js';
+import { listRegistrations } from '../src/lti/registrations.js';
+import { runToExit } from './support/process.js';
+import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestTool, type TestTool } from './support/tool.js';
+
+let tool: TestTool;
+const platforms: TestPlatform[] = [];
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+before(async () => {
+  tool = await startTestTool();
+});
+after(async () => {
+  for (const platform of platforms) await platform.close();
+  await tool.stop();
+});
+
+describe('LTI Dynamic Registration', () => {
+  test('the LMS opens /lti/register; the tool registers itself with its URLs and scopes, stores client and deployment, and a launch works', async () => {
+    const lms = await startTestPlatform(tool, { clientId: 'dyn-client', deploymentId: 'dyn-deployment', register: false });
+    platforms.push(lms);
+    const page = await fetch(lms.platform.registrationUrl(toolUrls(tool.url).register));
+    assert.equal(page.status, 200, await page.clone().text());
+    const body = await page.text();
+    assert.match(text(body), /The tool is registered/);
+    assert.match(body, /<script src="\/static\/registration-done.js"><\/script>/);
+    const sent = lms.platform.dynamicRegistrations()[0]!;
+    assert.equal(sent.initiate_login_uri, toolUrls(tool.url).login);
+    assert.equal(sent.jwks_uri, toolUrls(tool.url).keys);
+    assert.match(String(sent.scope), /lti-ags\/scope\/score/);
+    assert.match(String(sent.scope), /contextmembership\.readonly/);
+    const messages = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages.map((m) => m.type);
+    assert.deepEqual(messages, ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest']);
+    const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'dyn-client');
+    assert.deepEqual(saved && { deployments: saved.deploymentIds, by: saved.registeredBy, active: saved.active }, { deployments: ['dyn-deployment'], by: 'dynamic-registration', active: true });
+    lms.platform.addResourceLink({ id: 'after-dr', title: 'After registration' });
+    const result = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'after-dr' });
+    assert.equal(result.status, 200, text(result.body));
+  });
+
+  test('without the LMS\'s configuration address: a 400 page that says where to open it', async () => {
+    const response = await fetch(`${tool.url}/lti/register`);
+    assert.equal(response.status, 400);
+    assert.match(text(await response.text()), /openid_configuration/);
+  });
+});
+
+describe('deep linking', () => {
+  test('the instructor adds "a similarity-checked assignment": the link comes back with its similarity column, and opens that assignment', async () => {
+    const lms = await startTestPlatform(tool, { clientId: 'dl-client' });
+    platforms.push(lms);
+    const picker = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest' });
+    assert.equal(picker.status, 200, text(picker.body));
+    assert.match(text(picker.body), /Add a similarity-checked assignment/);
+    const back = await submitForm(picker.body, tool.url, undefined, (fields) => ({ ...fields, title: 'Research essay' }));
+    assert.equal(back.status, 200, text(back.body));
+    assert.match(back.body, /data-auto-submit/);
+    const returned = await submitForm(back.body, tool.url);
+    assert.equal(returned.status, 200, text(returned.body));
+    const [result] = lms.platform.deepLinkResults();
+    assert.ok(result, 'the platform received no content item');
+    const item = (result.contentItems[0] ?? {}) as { type?: string; lineItem?: Record<string, unknown>; custom?: Record<string, string> };
+    assert.equal(item.type, 'ltiResourceLink');
+    const assignmentId = item.custom?.assignment_id;
+    assert.deepEqual(item.lineItem, { scoreMaximum: 100, label: 'Research essay', resourceId: assignmentId, tag: 'similarity' });
+    // The link's first launch binds it to the assignment deep linking created: no second assignment.
+    const before = (await tool.tool.database.db.selectFrom('assignment').select('id').execute()).length;
+    const opened = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: result.resourceLinkId });
+    assert.equal(opened.status, 200);
+    assert.match(opened.url, new RegExp(`/assignments/${assignmentId}/dashboard`));
+    assert.equal((await tool.tool.database.db.selectFrom('assignment').select('id').execute()).length, before);
+    const student = await launch(lms.platform, { userId: 'student-1', resourceLinkId: result.resourceLinkId });
+    assert.match(text(student.body), /Research essay/);
+  });
+
+  test('a student cannot open the deep-linking picker', async () => {
+    const lms = await startTestPlatform(tool, { clientId: 'dl-student' });
+    platforms.push(lms);
+    const result = await launch(lms.platform, { userId: 'student-1', messageType: 'LtiDeepLinkingRequest' });
+    assert.equal(result.status, 403);
+    assert.match(text(result.body), /Only instructors can add the tool/);
+  });
+});
+
+describe('registration by hand with the CLI', () => {
+  test('platform add registers (and adding again adds a deployment), list shows it with the URLs to paste, remove removes it', async () => {
+    const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
+    const args = ['platform', 'add', '--name', 'Moodle by hand', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client', '--deployment-id', '1', '--auth-url', 'https://moodle.example.edu/mod/lti/auth.php', '--token-url', 'https://moodle.example.edu/mod/lti/token.php', '--jwks-url', 'https://moodle.example.edu/mod/lti/certs.php'];
+    const added = await runToExit('cli.ts', args, env);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /Initiate login URL \(OpenID Connect\): +http:\/\/127\.0\.0\.1:\d+\/lti\/login/);
+    const again = await runToExit('cli.ts', args.map((a) => (a === '1' ? '2' : a)), env);
+    assert.equal(again.code, 0, again.stderr);
+    const listed = await runToExit('cli.ts', ['platform', 'list'], env);
+    assert.match(listed.stdout, /Moodle by hand \(active\)[\s\S]*deployments: +1, 2/);
+    const wrong = await runToExit('cli.ts', ['platform', 'add', '--name', 'x', '--issuer', 'https://x', '--client-id', 'c', '--deployment-id', 'd', '--auth-url', 'http://x.example/a', '--token-url', 'https://x/t', '--jwks-url', 'https://x/k'], env);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--auth-url: must be an https URL/);
+    const removed = await runToExit('cli.ts', ['platform', 'remove', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client'], env);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal((await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'cli-client'), false);
+  });
+});
