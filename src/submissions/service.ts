@@ -1,6 +1,8 @@
 // What the submission pipeline needs from the checking service, in the pipeline's own terms. The checker client
 // (src/checker/) provides it; keeping the pipeline to this small surface keeps it readable and testable.
 
+import type { FolderSettings } from '../checker/index.js';
+
 export const REPORT_KINDS = ['similarity', 'ai', 'summary', 'grammar'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
@@ -21,16 +23,8 @@ export interface UploadRequest {
   grammarCheck: boolean;
 }
 
-export interface FolderRequest {
-  name: string;
-  excludeReferences: boolean;
-  excludeQuotes: boolean;
-  excludeSmallSources: boolean;
-  excludeThresholdWords: number;
-  excludedPhrases: string[];
-  grammarCheck: boolean;
-  databases: { studentPapers: boolean; publications: boolean; internet: boolean; institutionRepository: boolean };
-}
+/** A folder as the pipeline asks for it: the checker's folder settings and a name. */
+export type FolderRequest = FolderSettings & { name: string };
 
 export interface PaperService {
   createFolder(folder: FolderRequest): Promise<number>;
