@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
 import { judgeScore } from './ags-rules.js';
-import { renderHome, renderAutoPost, escapeHtml } from './page.js';
+import { AUTO_POST_SCRIPT, renderHome, renderAutoPost, escapeHtml } from './page.js';
 import {
   DEFAULT_COURSE,
   DEFAULT_USERS,
@@ -181,6 +181,10 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     res.send(renderHome({ course, users: [...people.values()], links: [...links.values()], gradebook: gradebook(), loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl({ userId, resourceLinkId, messageType }) }));
   });
 
+  router.get('/auto-post.js', (_req, res) => {
+    res.type('text/javascript').send(AUTO_POST_SCRIPT);
+  });
+
   router.get('/jwks', (_req, res) => {
     res.json({ keys: [publicJwk] });
   });
@@ -204,7 +208,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
       return void res.status(400).send('<!doctype html><title>Launch refused</title><p>The platform refused the login: bad lti_message_hint.</p>');
     }
     const token = await idToken(people.get(p.login_hint!)!, String(p.nonce), hint);
-    res.send(renderAutoPost(options.tool.launchUrl, { id_token: token, ...(p.state ? { state: String(p.state) } : {}) }));
+    res.send(renderAutoPost(options.tool.launchUrl, { id_token: token, ...(p.state ? { state: String(p.state) } : {}) }, `${issuer}/auto-post.js`));
   });
 
   // OAuth 2 client credentials with a signed JWT assertion (LTI Security Framework 4.1).

@@ -5,14 +5,17 @@ export function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** The script that sends the form on; served as a file, so pages with a script-src 'self' policy run it. */
+export const AUTO_POST_SCRIPT = "document.getElementById('launch').submit();\n";
+
 /** The form_post response of the OIDC login (OpenID Connect Form Post Response Mode), sent on by itself. */
-export function renderAutoPost(action: string, fields: Record<string, string>): string {
+export function renderAutoPost(action: string, fields: Record<string, string>, scriptUrl: string): string {
   const inputs = Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Opening the tool</title></head><body>
 <form id="launch" method="post" action="${escapeHtml(action)}">${inputs}<noscript><button type="submit">Continue to the tool</button></noscript></form>
-<script>document.getElementById('launch').submit();</script></body></html>`;
+<script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
 }
 
 export function renderHome(view: {
