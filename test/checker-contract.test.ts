@@ -169,7 +169,7 @@ for (const family of ['classroom', 'pro'] as const) {
       assert.deepEqual(papers.map((p) => p.paperId).sort(), [first.paperId, copy.paperId, unrelated.paperId].sort());
     });
 
-    test('reports stream as PDF; the grammar report is 400 where grammar was off', async () => {
+    test('reports stream as PDF; the grammar report is 400 where grammar was off, a PDF where it was on', async () => {
       const [paper] = (await alice.allPapers(family, folderId)).filter((p) => p.reportKey !== null && p.title === 'B');
       assert.ok(paper);
       for (const kind of ['similarity', 'ai', 'summary'] as const) {
@@ -179,6 +179,11 @@ for (const family of ['classroom', 'pro'] as const) {
         assert.equal(Buffer.concat(chunks).subarray(0, 5).toString(), '%PDF-', kind);
       }
       await expectError(alice.report('grammar', paper.paperId, null), 'bad-request', 400);
+      const [checked] = (await alice.allPapers(family, folderId)).filter((p) => p.title === 'A');
+      const grammar = await alice.report('grammar', checked!.paperId, null);
+      const grammarChunks: Buffer[] = [];
+      for await (const chunk of grammar.stream) grammarChunks.push(chunk as Buffer);
+      assert.equal(Buffer.concat(grammarChunks).subarray(0, 5).toString(), '%PDF-', 'grammar report of a paper checked for grammar');
       await expectError(alice.report('similarity', paper.paperId, 'WRONGKEYWRONGKEY1234'), 'not-found', 404);
       await expectError(bob.report('similarity', paper.paperId, paper.reportKey), 'forbidden', 403);
     });
