@@ -105,13 +105,14 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
   const idParam = (value: unknown) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null);
 
   /** The folder, or an answer: 400 bad id, 404 none, 403 another account's. */
-  function folderFor(req: Request, res: Response, raw: unknown, family?: Folder['family']): Folder | null {
+  function folderFor(res: Response, raw: unknown, family?: Folder['family']): Folder | null {
     const id = idParam(raw);
-    if (id === null) return void sendError(res, 400, 'folder_id must be an integer.'), null;
-    const folder = store.folders.get(id);
-    if (!folder || (family && folder.family !== family)) return void sendError(res, 404, `Folder ${id} not found.`), null;
-    if (folder.ownerId !== me(res).id) return void sendError(res, 403, 'Access denied: the folder belongs to another user.'), null;
-    return folder;
+    const folder = id === null ? undefined : store.folders.get(id);
+    if (id === null) sendError(res, 400, 'folder_id must be an integer.');
+    else if (!folder || (family && folder.family !== family)) sendError(res, 404, `Folder ${id} not found.`);
+    else if (folder.ownerId !== me(res).id) sendError(res, 403, 'Access denied: the folder belongs to another user.');
+    else return folder;
+    return null;
   }
 
   function paging(query: Record<string, unknown>, defaultField: string) {
@@ -194,7 +195,7 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
       const body = folderBody.safeParse(req.body ?? {});
       if (!body.success) return sendError(res, 400, `Invalid folder: ${body.error.issues[0]!.path.join('.')} ${body.error.issues[0]!.message}.`);
       const name = body.data.assignment_name ?? body.data.folder_name;
-      const existing = req.params.id === undefined ? null : folderFor(req, res, req.params.id, family);
+      const existing = req.params.id === undefined ? null : folderFor(res, req.params.id, family);
       if (req.params.id !== undefined && !existing) return;
       if (!existing && !name) return sendError(res, 400, 'A folder name is required.');
       if (name && store.foldersOf(me(res).id, family).some((f) => f.name === name && f.id !== existing?.id)) return sendError(res, 409, `A folder named "${name}" exists already.`);
@@ -209,8 +210,8 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
     };
   }
 
-  function deleteFolder(req: Request, res: Response, rawId: unknown, family: Folder['family']) {
-    const folder = folderFor(req, res, rawId, family);
+  function deleteFolder(res: Response, rawId: unknown, family: Folder['family']) {
+    const folder = folderFor(res, rawId, family);
     if (!folder) return;
     for (const paper of store.papersIn(folder.id)) store.papers.delete(paper.id);
     store.folders.delete(folder.id);
@@ -292,7 +293,7 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
   /** Multipart upload streamed to disk, refused at the limit without storing the rest (413), typed by magic bytes (422). */
   function upload(family: Folder['family']) {
     return async (req: Request, res: Response) => {
-      const folder = folderFor(req, res, req.params.id, family);
+      const folder = folderFor(res, req.params.id, family);
       if (!folder) return;
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > config.maxUploadBytes + 64 * 1024) {
@@ -373,7 +374,7 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
   }
 
   function deletePaper(req: Request, res: Response, family: Folder['family']) {
-    const folder = folderFor(req, res, req.params.id, family);
+    const folder = folderFor(res, req.params.id, family);
     if (!folder) return;
     const paperId = idParam(req.query.paperId);
     if (paperId === null) return sendError(res, 400, 'paperId must be an integer.');
@@ -392,9 +393,9 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
   });
   app.post('/extreme/folder', auth, json, saveFolder('classroom'));
   app.put('/extreme/folder/:id', auth, json, saveFolder('classroom'));
-  app.delete('/extreme/folder', auth, (req, res) => deleteFolder(req, res, req.query.id, 'classroom'));
+  app.delete('/extreme/folder', auth, (req, res) => deleteFolder(res, req.query.id, 'classroom'));
   app.get('/extreme/myFolder/:id/submissions', auth, (req, res) => {
-    const folder = folderFor(req, res, req.params.id, 'classroom');
+    const folder = folderFor(res, req.params.id, 'classroom');
     if (!folder) return;
     const page = pageOf(store.papersIn(folder.id), req.query, 'paper_id');
     res.json({ _embedded: { submissionsList: page.content.map(classroomListEntry) }, page: page.page });
@@ -409,9 +410,9 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
   });
   app.post('/pro/folder', auth, json, saveFolder('pro'));
   app.put('/pro/folder/:id', auth, json, saveFolder('pro'));
-  app.delete('/pro/folder/:id', auth, (req, res) => deleteFolder(req, res, req.params.id, 'pro'));
+  app.delete('/pro/folder/:id', auth, (req, res) => deleteFolder(res, req.params.id, 'pro'));
   app.get('/pro/folder/:id/submissions', auth, (req, res) => {
-    const folder = folderFor(req, res, req.params.id, 'pro');
+    const folder = folderFor(res, req.params.id, 'pro');
     if (!folder) return;
     const page = pageOf(store.papersIn(folder.id), req.query, 'paper_id');
     res.json({ _embedded: { submissionsDTOList: page.content.map((p) => singleEntry(p, folder, me(res))) }, page: page.page });
@@ -420,7 +421,7 @@ export function createSandboxApp(config: SandboxConfig): SandboxRuntime {
   app.delete('/pro/folder/:id/submissions', auth, (req, res) => deletePaper(req, res, 'pro'));
   // Both families read a single submission here (spec 4.2 and 4.3).
   app.get('/pro/folder/:id/submission/:paperId', auth, (req, res) => {
-    const folder = folderFor(req, res, req.params.id);
+    const folder = folderFor(res, req.params.id);
     if (!folder) return;
     const paperId = idParam(req.params.paperId);
     const paper = paperId === null ? undefined : store.papers.get(paperId);

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
-import { QUEUES, type Jobs } from '../jobs/index.js';
+import { QUEUES } from '../jobs/index.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';

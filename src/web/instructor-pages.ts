@@ -1,12 +1,10 @@
 // The instructor's side: the dashboard, CSV export, the settings form and the per-row actions. Forms post the
 // ltik in their body; a request without it (a cross-site form, for one) has no session and is refused.
 import express, { Router, type Request, type Response } from 'express';
-import type { Kysely } from 'kysely';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { FILE_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, assignmentSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
-import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import { RosterUnavailable, fetchRoster, type RosterMember } from '../lti/roster.js';
 import type { Session } from '../lti/session.js';
