@@ -192,6 +192,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.CHECKER_URL && (!values.CHECKER_USERNAME || !values.CHECKER_PASSWORD)) {
     throw new ConfigError(values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME', 'is required when CHECKER_URL is set (the default service account).');
   }
+  if (values.ROLE !== 'all' && !values.CHECKER_URL) {
+    throw new ConfigError(
+      'CHECKER_URL',
+      `is required with ROLE=${values.ROLE}: separate processes must share one checking service (an in-process sandbox belongs to one process; run \`npm run sandbox\` and point CHECKER_URL at it).`,
+    );
+  }
   if (production && !values.CHECKER_URL) {
     throw new ConfigError('CHECKER_URL', 'is required in production: the address of the checking service (the sandbox is for trying the tool).');
   }

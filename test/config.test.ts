@@ -65,6 +65,7 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
   ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE/],
   ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   ['DATABASE_URL', { ROLE: 'web' }, /required with ROLE=web/],
+  ['CHECKER_URL', { ROLE: 'worker', DATABASE_URL: 'postgres://x@db/x' }, /required with ROLE=worker: separate processes must share one checking service/],
   ['PUBLIC_URL', { NODE_ENV: 'production', ENCRYPTION_KEY: 'k'.repeat(40) }, /required in production/],
   ['CHECKER_PASSWORD', { CHECKER_URL: 'https://checker.example.com', CHECKER_USERNAME: 'a@b.c' }, /required when CHECKER_URL is set/],
   ['CALLBACK_SECRET', { CALLBACK_SECRET: 'short' }, /24 to 128/],
