@@ -19,7 +19,7 @@ import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
-import { render } from './views.js';
+import { sendMessage } from './views.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -106,7 +106,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
 
   app.use((_req, res) => {
-    res.status(404).send(render('message', { title: 'Not found', message: 'There is no page at this address.', tone: 'error' }));
+    sendMessage(res, 404, 'Not found', 'There is no page at this address.');
   });
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
@@ -114,7 +114,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     if (res.headersSent) return;
     const message =
       status === 400 ? 'The request could not be read.' : status === 413 ? 'The request is too large.' : 'Something went wrong on our side. Please try again in a moment.';
-    res.status(status >= 400 && status < 600 ? status : 500).send(render('message', { title: 'Error', message, tone: 'error' }));
+    sendMessage(res, status >= 400 && status < 600 ? status : 500, 'Error', message);
   };
   app.use(onError);
   return app;

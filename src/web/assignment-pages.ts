@@ -8,11 +8,11 @@ import { studentView } from './student-pages.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
 import { requireSession, sessionOf } from './session.js';
-import { render } from './views.js';
+import { render, sendMessage } from './views.js';
 
 function refuse(res: Response, status: 403 | 404): void {
   const message = status === 404 ? 'There is no such assignment.' : 'This assignment belongs to another course. Open it from its own course.';
-  res.status(status).send(render('message', { title: status === 404 ? 'Not found' : 'Not available', message, tone: 'error' }));
+  sendMessage(res, status, status === 404 ? 'Not found' : 'Not available', message);
 }
 
 export function assignmentPages(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): Router {
@@ -39,7 +39,7 @@ export function assignmentPages(deps: { db: Kysely<DatabaseSchema>; storage: Pos
         }),
       );
     } else {
-      res.status(403).send(render('message', { title: 'Not available for your role', message: 'Your role in this course does not give access to this assignment.', tone: 'error' }));
+      sendMessage(res, 403, 'Not available for your role', 'Your role in this course does not give access to this assignment.');
     }
   });
   return router;

@@ -10,7 +10,7 @@ import { createAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
-import { render } from './views.js';
+import { render, sendMessage } from './views.js';
 import { requireSession, sessionOf } from './session.js';
 
 const choice = z.object({ title: z.string().trim().min(1, 'Give the assignment a title.').max(200, 'The title is too long (200 characters at most).') });
@@ -21,11 +21,11 @@ export function deepLinkingRoutes(deps: { db: Kysely<DatabaseSchema>; storage: P
     const session = sessionOf(res);
     const deepLinking = session.launch.deepLinking;
     if (!deepLinking || session.launch.audience !== 'instructor' || !session.courseId) {
-      res.status(403).send(render('message', { title: 'Not available', message: 'Only an instructor adding the tool from the LMS can do this.', tone: 'error' }));
+      sendMessage(res, 403, 'Not available', 'Only an instructor adding the tool from the LMS can do this.');
       return;
     }
     if (!deepLinking.acceptTypes.includes('ltiResourceLink')) {
-      res.status(400).send(render('message', { title: 'Cannot be added here', message: 'This place in your LMS does not accept an assignment link. Add the tool as an assignment (an external tool activity) instead.', tone: 'error' }));
+      sendMessage(res, 400, 'Cannot be added here', 'This place in your LMS does not accept an assignment link. Add the tool as an assignment (an external tool activity) instead.');
       return;
     }
     const input = choice.safeParse(req.body);

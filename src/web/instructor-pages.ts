@@ -13,7 +13,7 @@ import { classRows } from '../submissions/read-models.js';
 import { assignmentFor } from './assignment-access.js';
 import { dashboardRows, filterAndSort, histogramSvg, readDashboardQuery, toCsv } from './instructor-dashboard.js';
 import { requireSession, sessionOf, type SessionDeps } from './session.js';
-import { render } from './views.js';
+import { render, sendMessage } from './views.js';
 
 export interface InstructorDeps extends SessionDeps {
   provider: Provider;
@@ -24,12 +24,12 @@ export interface InstructorDeps extends SessionDeps {
 async function instructorAssignment(deps: InstructorDeps, req: Request, res: Response): Promise<{ session: Session; assignment: Assignment } | null> {
   const session = sessionOf(res);
   if (session.launch.audience !== 'instructor') {
-    res.status(403).send(render('message', { title: 'Not available for your role', message: 'Only instructors of the course can do this.', tone: 'error' }));
+    sendMessage(res, 403, 'Not available for your role', 'Only instructors of the course can do this.');
     return null;
   }
   const assignment = await assignmentFor(deps.db, session, req.params.id);
   if (typeof assignment === 'number') {
-    res.status(assignment).send(render('message', { title: 'Not available', message: 'This assignment is not part of the course you opened.', tone: 'error' }));
+    sendMessage(res, assignment, 'Not available', 'This assignment is not part of the course you opened.');
     return null;
   }
   return { session, assignment };

@@ -10,7 +10,7 @@ import { consumeState, recordState } from '../lti/oidc-state.js';
 import { LTI_ROUTES } from '../lti/provider.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
-import { render } from './views.js';
+import { sendMessage } from './views.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
@@ -45,7 +45,7 @@ function signedCookie(value: string, secret: string): string {
 }
 
 function refuse(res: Response, status: number, message: string): void {
-  res.status(status).send(render('message', { title: 'Could not open the assignment', message, tone: 'error' }));
+  sendMessage(res, status, 'Could not open the assignment', message);
 }
 
 export interface GuardOptions {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { RegistrationFailed, registerDynamically, type ToolDescription } from '../lti/dynamic-registration.js';
 import type { RegistrationStore } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
-import { render } from './views.js';
+import { render, sendMessage } from './views.js';
 
 const registrationQuery = z.object({
   openid_configuration: z.string().url().max(2048),
@@ -15,7 +15,7 @@ export function registrationRoutes(deps: { store: RegistrationStore; tool: Omit<
   const router = Router();
   router.get('/register', async (req, res) => {
     const fail = (status: number, message: string) =>
-      res.status(status).send(render('message', { title: 'Registration failed', message, tone: 'error' }));
+      sendMessage(res, status, 'Registration failed', message);
     if (deps.mode === 'off') return fail(403, 'Dynamic registration is switched off for this tool. Ask its administrator to register your LMS by hand.');
     const query = registrationQuery.safeParse(req.query);
     if (!query.success) return fail(400, 'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.');

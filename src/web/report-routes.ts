@@ -14,7 +14,7 @@ import { getSubmission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { requireSession, sessionOf } from './session.js';
 import { resultsVisible } from './student-pages.js';
-import { render } from './views.js';
+import { sendMessage } from './views.js';
 
 const LINK_LIFETIME_SECONDS = 300;
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
@@ -27,7 +27,7 @@ function sign(secret: string, submissionId: string, kind: ReportKind, expires: n
 export function reportRoutes(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string; service: PaperService; logger: Logger }): Router {
   const router = Router();
   const refuse = (res: import('express').Response, status: number, message: string) =>
-    res.status(status).send(render('message', { title: 'Report not available', message, tone: 'error' }));
+    sendMessage(res, status, 'Report not available', message);
 
   router.get('/reports/:submissionId/:kind', requireSession(deps), async (req, res) => {
     const input = params.safeParse(req.params);

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { resolveSession, type Session } from '../lti/session.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
-import { render } from './views.js';
+import { sendMessage } from './views.js';
 
 /** Where ltijs accepts an ltik too: the query, a form field, `Authorization: Bearer`, or its LTIK-AUTH-V1 scheme. */
 export function ltikOf(req: Request): string | null {
@@ -38,7 +38,7 @@ export function requireSession(deps: SessionDeps): RequestHandler {
         result === 'expired'
           ? 'Your session with the tool has ended. Open the assignment again from your course.'
           : 'Open this page from the assignment in your course: it cannot be opened on its own.';
-      res.status(401).send(render('message', { title: 'Please open the assignment from your course', message, tone: 'error' }));
+      sendMessage(res, 401, 'Please open the assignment from your course', message);
       return;
     }
     (res.locals as { session?: Session }).session = result;

@@ -7,7 +7,7 @@ import type { PostgresLtiStorage } from '../lti/storage.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
 import { assignmentFor } from './assignment-access.js';
 import { assignmentPath } from './launch.js';
-import { render } from './views.js';
+import { sendMessage } from './views.js';
 import { requireSession, sessionOf } from './session.js';
 
 export function submissionRoutes(deps: SubmitDeps & { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): Router {
@@ -27,7 +27,7 @@ export function submissionRoutes(deps: SubmitDeps & { db: Kysely<DatabaseSchema>
     } catch (error) {
       if (!(error instanceof SubmitRefused)) throw error;
       if (wantsPage) {
-        return void res.status(error.status).send(render('message', { title: 'Not submitted', message: error.message, tone: 'error' }));
+        return void sendMessage(res, error.status, 'Not submitted', error.message);
       }
       res.status(error.status).json({ error: error.message });
     }
