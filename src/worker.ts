@@ -8,7 +8,7 @@ import { postGrade } from './grades/post-grade.js';
 import { QUEUES, type Jobs } from './jobs/index.js';
 import type { Logger } from './logger.js';
 import { pollSubmission, readResult, submissionForPaper, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
-import type { PaperService } from './submissions/service.js';
+import type { PaperService } from './checker/index.js';
 import { transition } from './submissions/state.js';
 
 export interface WorkerDeps {

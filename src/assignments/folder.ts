@@ -3,7 +3,7 @@
 // step with the assignment's settings.
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { FolderRequest, PaperService } from '../submissions/service.js';
+import type { FolderRequest, PaperService } from '../checker/index.js';
 import type { AssignmentSettings } from './settings.js';
 import { getAssignment, type Assignment } from './store.js';
 

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { ensureFolder } from '../assignments/folder.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
-import type { PaperService } from './service.js';
+import type { PaperService } from '../checker/index.js';
 import { transition } from './state.js';
 import { getSubmission, type Submission } from './store.js';
 

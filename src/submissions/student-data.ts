@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { PaperService } from './service.js';
+import type { PaperService } from '../checker/index.js';
 
 export interface StudentRef {
   issuer: string;

@@ -13,7 +13,7 @@ import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
-import type { PaperService } from '../submissions/service.js';
+import type { PaperService } from '../checker/index.js';
 import { securityHeaders } from './security-headers.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
 import type { Logger } from '../logger.js';
-import { REPORT_KINDS, type PaperService, type ReportKind } from '../submissions/service.js';
+import { REPORT_KINDS, type PaperService, type ReportKind } from '../checker/index.js';
 import { getSubmission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { requireSession, sessionOf } from './session.js';

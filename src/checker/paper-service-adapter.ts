@@ -1,6 +1,8 @@
-// The pipeline's view of the checking service (service.ts), served by the checker client on the classroom family.
-import { CheckerClient, CheckerError, type Paper } from '../checker/index.js';
-import type { FailureKind, PaperResult, PaperService, ServiceFailure } from './service.js';
+// The domain's view of the checking service (paper-service.ts), served by the client on the classroom family.
+import type { CheckerClient } from './client.js';
+import { CheckerError } from './errors.js';
+import type { FailureKind, PaperResult, PaperService, ServiceFailure } from './paper-service.js';
+import type { Paper } from './types.js';
 
 const REASONS: Record<'unreadable' | 'duplicate-in-repository' | 'unknown', string> = {
   unreadable: 'The checking service could not read the document (it may be damaged, protected or a scan without text).',

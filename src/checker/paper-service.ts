@@ -1,10 +1,9 @@
-// What the submission pipeline needs from the checking service, in the pipeline's own terms. The checker client
-// (src/checker/) provides it; keeping the pipeline to this small surface keeps it readable and testable.
+// What the tool's domain (folders, the submission pipeline, reports) needs from the checking service, in its own
+// terms. paper-service-adapter.ts serves it with the client; keeping the domain to this small surface keeps it
+// readable and testable.
+import type { FolderSettings, ReportKind } from './types.js';
 
-import type { FolderSettings } from '../checker/index.js';
-
-export const REPORT_KINDS = ['similarity', 'ai', 'summary', 'grammar'] as const;
-export type ReportKind = (typeof REPORT_KINDS)[number];
+export const REPORT_KINDS: readonly [ReportKind, ...ReportKind[]] = ['similarity', 'ai', 'summary', 'grammar'];
 
 export type PaperResult =
   | { state: 'pending' }
