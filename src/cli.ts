@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, pendingMigrations, type Database } from './db/index.js';
 import { platformCommand, UsageError } from './cli-platform.js';
+import { studentCommand } from './cli-student.js';
 import { explainStartupFailure } from './startup-errors.js';
 
 interface Command {
@@ -21,6 +22,10 @@ const commands: Record<string, Command> = {
   platform: {
     summary: 'register LMS platforms: platform add|list|remove|activate|deactivate (see: platform help)',
     run: platformCommand,
+  },
+  student: {
+    summary: 'a student\'s data on request: student export|erase --issuer URL --subject SUB',
+    run: studentCommand,
   },
   status: {
     summary: 'show which database is in use and whether it is up to date',

@@ -5,6 +5,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../src/devplatform/agent.js';
+import { DEMO_USER } from '../src/sandbox/index.js';
+import { runToExit } from './support/process.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -23,6 +25,7 @@ before(async () => {
   lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
   const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-1' });
   assert.equal(instructor.status, 200);
+  ltiks.set('instructor-1', instructor.ltik!);
   assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   // Many papers per student in these tests: no attempt limit in the way.
   const assignmentId = assignmentPath.split('/').pop()!;
@@ -91,6 +94,13 @@ describe('a paper from upload to gradebook', () => {
     assert.equal(grade.gradingProgress, 'FullyGraded');
     assert.equal(grade.scoreGiven, Number(row.similarity));
     assert.equal(grade.submittedAt, row.submitted_at.toISOString());
+    // The instructor can read every step; a student cannot.
+    const history = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/history?ltik=${encodeURIComponent(ltiks.get('instructor-1')!)}`);
+    assert.equal(history.status, 200);
+    const page = (await history.text()).replace(/<[^>]+>/g, ' ');
+    for (const reason of ['Sending the file to the checking service', 'Accepted by the checking service', 'posted to the gradebook']) assert.match(page, new RegExp(reason));
+    const asStudent = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/history?ltik=${encodeURIComponent(ltiks.get('student-1')!)}`);
+    assert.equal(asStudent.status, 403);
   });
 
   test('a copied paper scores high, and the student sees it under the default visibility', async () => {
@@ -214,5 +224,34 @@ describe('bad uploads get a clear answer and leave nothing behind', () => {
     const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-1' });
     const response = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: new FormData(), headers: { authorization: `Bearer ${instructor.ltik}` } });
     assert.equal(response.status, 403);
+  });
+});
+
+describe('a student\'s data on request (CLI)', () => {
+  test('export lists the submissions with their history; erase deletes the papers at the service and every row here', async () => {
+    const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
+    const issuer = lms.platform.registration().issuer;
+    const exported = await runToExit('cli.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
+    assert.equal(exported.code, 0, exported.stderr);
+    const data = JSON.parse(exported.stdout) as { user: { subject: string }; submissions: Array<{ paper_id: string | null; history: unknown[] }> };
+    assert.equal(data.user.subject, 'student-2');
+    assert.ok(data.submissions.length >= 2);
+    assert.ok(data.submissions.every((s) => s.history.length >= 1));
+    const papersAtService = data.submissions.filter((s) => s.paper_id !== null).length;
+
+    const withoutService = await runToExit('cli.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], env);
+    assert.equal(withoutService.code, 1);
+    assert.match(withoutService.stderr, /set CHECKER_URL/);
+
+    const before = tool.tool.sandbox!.stats().papers;
+    const erased = await runToExit('cli.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], { ...env, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password });
+    assert.equal(erased.code, 0, erased.stderr);
+    assert.match(erased.stdout, /The student's data is erased\./);
+    assert.equal(before - tool.tool.sandbox!.stats().papers, papersAtService);
+    const left = await db().selectFrom('lti_user').select('id').where('subject', '=', 'student-2').execute();
+    assert.deepEqual(left, []);
+    const again = await runToExit('cli.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /holds nothing about that student/);
   });
 });

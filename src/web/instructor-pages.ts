@@ -9,7 +9,8 @@ import { QUEUES, type Jobs } from '../jobs/index.js';
 import { RosterUnavailable, fetchRoster, type RosterMember } from '../lti/roster.js';
 import type { Session } from '../lti/session.js';
 import type { Logger } from '../logger.js';
-import { classRows } from '../submissions/read-models.js';
+import { classRows, eventsOf } from '../submissions/read-models.js';
+import { getSubmission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { dashboardRows, filterAndSort, histogramSvg, readDashboardQuery, toCsv } from './instructor-dashboard.js';
 import { requireSession, sessionOf, type SessionDeps } from './session.js';
@@ -156,6 +157,19 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       .execute();
     await deps.jobs.send(QUEUES.folder, { assignmentId: found.assignment.id }, { key: found.assignment.id });
     res.redirect(303, `/assignments/${found.assignment.id}/settings?saved=1&ltik=${encodeURIComponent(found.session.ltik)}`);
+  });
+
+  // Every state change of one submission, so that "stuck in pending" always has an answer.
+  router.get('/assignments/:id/submissions/:submissionId/history', session, async (req, res) => {
+    const found = await instructorAssignment(deps, req, res);
+    if (!found) return;
+    const id = z.string().uuid().safeParse(req.params.submissionId);
+    const submission = id.success ? await getSubmission(deps.db, id.data) : null;
+    if (!submission || submission.assignmentId !== found.assignment.id) {
+      res.status(404).send(render('message', { title: 'Not found', message: 'There is no such submission in this assignment.', tone: 'error' }));
+      return;
+    }
+    res.send(render('submission-history', { assignment: found.assignment, submission, events: await eventsOf(deps.db, submission.id), ltik: found.session.ltik }));
   });
 
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {

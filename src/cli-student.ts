@@ -1,0 +1,43 @@
+// `npm run cli -- student export|erase --issuer URL --subject SUB`: a student's data on request.
+import { parseArgs } from 'node:util';
+import { CheckerClient, checkerPaperService } from './checker/index.js';
+import type { Config } from './config.js';
+import type { Database } from './db/index.js';
+import { UsageError } from './cli-platform.js';
+import { eraseStudent, exportStudent } from './submissions/student-data.js';
+
+const HELP = `Usage:
+  npm run cli -- student export --issuer URL --subject SUB    everything the tool holds about the student, as JSON
+  npm run cli -- student erase --issuer URL --subject SUB     delete the student's papers at the service, then here
+`;
+
+export async function studentCommand(database: Database, config: Config, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action !== 'export' && action !== 'erase') throw new UsageError(`${action ? `Unknown student action "${action}".\n\n` : ''}${HELP}`);
+  let values;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { issuer: { type: 'string' }, subject: { type: 'string' } }, strict: true }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+  if (!values.issuer || !values.subject) throw new UsageError(`Give --issuer (the platform) and --subject (the student's LTI user id).\n\n${HELP}`);
+  const ref = { issuer: values.issuer, subject: values.subject };
+  if (action === 'export') {
+    const data = await exportStudent(database.db, ref);
+    if (!data) throw new Error('The tool holds nothing about that student on that platform.');
+    process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    return;
+  }
+  const { url, username, password } = config.checker;
+  if (!url || !username || !password) {
+    throw new Error('Erasure deletes the papers at the checking service too: set CHECKER_URL, CHECKER_USERNAME and CHECKER_PASSWORD.');
+  }
+  const report = await eraseStudent(database.db, checkerPaperService(new CheckerClient({ baseUrl: url, username, password })), ref);
+  if (!report) throw new Error('The tool holds nothing about that student on that platform.');
+  console.log(`Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}.`);
+  if (report.papersNotDeleted.length > 0) {
+    const list = report.papersNotDeleted.map((p) => `${p.paperId} (${p.reason})`).join('; ');
+    throw new Error(`Not deleted at the service, so their records are kept; run the erasure again: ${list}`);
+  }
+  console.log('The student\'s data is erased.');
+}
