@@ -4,6 +4,7 @@
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { ensureFolder } from '../assignments/folder.js';
+import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { PaperService } from '../checker/index.js';
@@ -45,7 +46,7 @@ async function forgetFile(submission: Submission): Promise<void> {
 export async function uploadSubmission(deps: PipelineDeps, submissionId: string, jobAttempt: number): Promise<void> {
   const submission = await getSubmission(deps.db, submissionId);
   if (!submission || (submission.state !== 'received' && submission.state !== 'uploading')) return;
-  const assignment = await deps.db.selectFrom('assignment').select(['id', 'settings']).where('id', '=', submission.assignmentId).executeTakeFirst();
+  const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
   const folderId = await ensureFolder(deps.db, deps.service, assignment.id);
   const fileName = serviceFileName(submission);
@@ -61,7 +62,7 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
     await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt });
   }
   if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
-  const settings = assignment.settings as { documentType?: string; language?: string; grammarCheck?: boolean };
+  const { settings } = assignment;
   try {
     const { paperId } = await deps.service.upload({
       folderId,
@@ -69,9 +70,9 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
       fileName,
       authorName: await authorName(deps.db, submission.userId),
       title: submission.fileLabel,
-      documentType: settings.documentType ?? 'Assignment',
-      language: settings.language ?? 'English',
-      grammarCheck: settings.grammarCheck ?? false,
+      documentType: settings.documentType,
+      language: settings.language,
+      grammarCheck: settings.grammarCheck,
     });
     await accepted(deps, submission, paperId, jobAttempt, 'Accepted by the checking service; analysis running');
   } catch (error) {
