@@ -1,10 +1,12 @@
 // Receiving a student's file: multipart streamed straight to a temporary file (never whole in memory), its size
 // checked while it streams (the rest of an oversized body is not stored), hashed on the way, synced to disk.
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { SNIFF_BYTES } from './file-type.js';
@@ -62,6 +64,8 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
     let settled = false;
     let received: Promise<ReceivedFile> | null = null;
     let tempPath: string | null = null;
+    let source: Readable | null = null;
+    let writer: WriteStream | null = null;
     const fail = (error: IntakeError) => {
       if (settled) return;
       settled = true;
@@ -69,7 +73,12 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
       // The rest of the body is read and dropped, never stored, so that the browser gets the answer
       // (a server that stops reading makes it report a broken connection instead).
       req.resume();
-      const cleanup = tempPath ? rm(tempPath, { force: true }) : Promise.resolve();
+      source?.destroy();
+      writer?.destroy();
+      // The temporary file is removed only once its stream has closed: removed earlier, a stream still opening
+      // would create it again.
+      const closed = writer && !writer.closed ? once(writer, 'close').then(() => undefined) : Promise.resolve();
+      const cleanup = closed.then(() => (tempPath ? rm(tempPath, { force: true }) : undefined));
       cleanup.finally(() => reject(error));
     };
 
@@ -94,7 +103,9 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
         }
       });
       stream.on('limit', () => fail(tooLarge(options.maxBytes)));
-      received = pipeline(stream, createWriteStream(path, { flags: 'wx' })).then(async () => {
+      source = stream;
+      writer = createWriteStream(path, { flags: 'wx' });
+      received = pipeline(stream, writer).then(async () => {
         const handle = await open(path, 'r+');
         try {
           await handle.sync(); // on disk before the receipt says so
