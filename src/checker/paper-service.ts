@@ -1,7 +1,7 @@
 // What the tool's domain (folders, the submission pipeline, reports) needs from the checking service, in its own
 // terms. paper-service-adapter.ts serves it with the client; keeping the domain to this small surface keeps it
 // readable and testable.
-import type { FolderSettings, ReportKind } from './types.js';
+import type { FolderSettings, ReportKind, UploadInput } from './types.js';
 
 export const REPORT_KINDS: readonly [ReportKind, ...ReportKind[]] = ['similarity', 'ai', 'summary', 'grammar'];
 
@@ -10,17 +10,9 @@ export type PaperResult =
   | { state: 'done'; similarity: number; aiScore: number | null; grammarScore: number | null; reportKey: string }
   | { state: 'error'; reason: string };
 
-export interface UploadRequest {
-  folderId: number;
-  filePath: string;
-  /** The name the service keeps; it carries the submission id, so a lost answer can be found again. */
-  fileName: string;
-  authorName: string;
-  title: string;
-  documentType: string;
-  language: string;
-  grammarCheck: boolean;
-}
+/** An upload as the domain asks for it: the classroom family, always checked for plagiarism. `fileName` is the
+ * name the service keeps; it carries the submission id, so a lost answer can be found again. */
+export type UploadRequest = Omit<UploadInput, 'family' | 'plagiarismCheck'>;
 
 /** A folder as the pipeline asks for it: the checker's folder settings and a name. */
 export type FolderRequest = FolderSettings & { name: string };
