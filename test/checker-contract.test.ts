@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import PDFDocument from 'pdfkit';
 import { CheckerClient, CheckerError, type FolderSettings } from '../src/checker/index.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { pdf } from './fixtures/sandbox/client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'olti-checker-'));
 let sandbox: Sandbox;
@@ -41,16 +41,6 @@ function file(name: string, content: string | Buffer): string {
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
-}
-
-async function pdf(content: string): Promise<Buffer> {
-  const doc = new PDFDocument();
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  doc.text(content);
-  doc.end();
-  await once(doc, 'end');
-  return Buffer.concat(chunks);
 }
 
 async function expectError(promise: Promise<unknown>, kind: string, status: number | null): Promise<CheckerError> {

@@ -1,38 +1,45 @@
 // A stand-in for the checking service (reference/checker-api.md), for local use, the demo and the tests: every
 // endpoint of both families, JWT logins that expire, asynchronous analysis with a configurable delay, the PUT
-// callback, computed similarity and real PDF reports, and fault switches. In-process or alone (cli.ts).
+// callback, computed similarity, real PDF reports, and fault switches. In-process (startSandbox) or alone (cli.ts).
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSandboxApp, type SandboxFaults } from './app.js';
+import { createSandboxApp } from './app.js';
+import type { SandboxFaults, SandboxUser } from './context.js';
+import { checkFaults } from './faults.js';
 
-export type { SandboxFaults } from './app.js';
-
-export interface SandboxUser {
-  email: string;
-  password: string;
-  name?: string;
-}
+export { createSandboxApp, type SandboxApp } from './app.js';
+export type { SandboxConfig, SandboxFaults, SandboxUser } from './context.js';
 
 export interface SandboxOptions {
+  /** 0 or absent: any free port. */
   port?: number;
+  /** Default 127.0.0.1. */
   host?: string;
-  /** Analysis time after an upload (default 2000 ms). */
+  /** Analysis time after an upload (default 2000 ms; the real service takes 10 to 15 minutes). */
   delayMs?: number;
+  /** PUT callback target for every account; absent: no callbacks. */
   callbackUrl?: string;
   /** Default 100 MB, the real service's limit. */
   maxUploadBytes?: number;
+  /** Default: the demo user alone. */
   users?: SandboxUser[];
+  /** JWT lifetime (default 36000 s, the 10 h of a legacy example). */
   tokenTtlSeconds?: number;
+  /** Offset of the zone-less timestamps from UTC (default 330, India Standard Time). */
+  utcOffsetMinutes?: number;
   faults?: SandboxFaults;
   logger?: (line: string) => void;
 }
 
 export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** The accounts it knows (with their passwords: for the caller's own use, never to log). */
   users: SandboxUser[];
+  /** Replaces the fault switches at run time. */
   setFaults(faults: SandboxFaults): void;
   stats(): { uploads: number; callbacksSent: number; papers: number; requests: number };
   close(): Promise<void>;
@@ -40,35 +47,62 @@ export interface Sandbox {
 
 export const DEMO_USER: SandboxUser = { email: 'demo@example.edu', password: 'demo-password', name: 'Demo account' };
 
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+function checkOptions(options: SandboxOptions): void {
+  const whole = (name: keyof SandboxOptions, min: number) => {
+    const value = options[name];
+    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= min)) throw new RangeError(`${name} must be a whole number of at least ${min}.`);
+  };
+  whole('port', 0);
+  whole('delayMs', 0);
+  whole('maxUploadBytes', 1);
+  whole('tokenTtlSeconds', 1);
+  if (options.callbackUrl !== undefined && !URL.canParse(options.callbackUrl)) throw new RangeError('callbackUrl must be an absolute URL.');
+  if (options.users && (options.users.length === 0 || options.users.some((u) => !u.email || !u.password))) throw new RangeError('users must name at least one user, each with an email and a password.');
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const uploadDir = mkdtempSync(join(tmpdir(), 'checker-sandbox-'));
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
   const users = options.users ?? [DEMO_USER];
+  const uploadDir = await mkdtemp(join(tmpdir(), 'checker-sandbox-'));
   let url = '';
-  const runtime = createSandboxApp({
-    delayMs: options.delayMs ?? 2000,
-    callbackUrl: options.callbackUrl ?? null,
-    maxUploadBytes: options.maxUploadBytes ?? 100 * 1024 * 1024,
-    tokenTtlSeconds: options.tokenTtlSeconds ?? 36_000,
-    users,
-    logger: options.logger ?? (() => undefined),
-    uploadDir,
-    publicUrl: () => url,
-  });
-  runtime.faults.current = options.faults ?? {};
-  const server: Server = runtime.app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
+  const sandbox = createSandboxApp(
+    {
+      delayMs: options.delayMs ?? 2000,
+      callbackUrl: options.callbackUrl ?? null,
+      maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+      tokenTtlSeconds: options.tokenTtlSeconds ?? 36_000,
+      users,
+      utcOffsetMinutes: options.utcOffsetMinutes ?? 330,
+      logger: options.logger ?? (() => undefined),
+      uploadDir,
+      publicUrl: () => url,
+    },
+    checkFaults(options.faults ?? {}),
+  );
+  const server: Server = sandbox.app.listen(options.port ?? 0, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await rm(uploadDir, { recursive: true, force: true });
+    throw error;
+  }
   const address = server.address();
-  url = `http://${options.host ?? '127.0.0.1'}:${typeof address === 'object' && address ? address.port : 0}`;
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { context } = sandbox;
   return {
     url,
     users,
-    setFaults: (faults) => void (runtime.faults.current = faults),
-    stats: () => ({ ...runtime.stats, papers: runtime.store.papers.size }),
+    setFaults: (faults) => void (context.faults.current = checkFaults(faults)),
+    stats: () => ({ ...context.stats, papers: context.store.papers.size }),
     async close() {
-      for (const timer of runtime.pendingTimers) clearTimeout(timer);
+      sandbox.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(uploadDir, { recursive: true, force: true });
+      await rm(uploadDir, { recursive: true, force: true });
     },
   };
 }

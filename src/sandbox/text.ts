@@ -1,78 +1,102 @@
-// The text of an uploaded paper, for the sandbox's analysis: TXT and HTML as they are, DOCX and ODT from their
-// XML, PDF through pdf.js. A file whose text cannot be read is "unreadable" (the real service's doc:error).
-import { readFile } from 'node:fs/promises';
+// The text of an uploaded paper, for the analysis: TXT and HTML as they are, DOCX and ODT from their XML, RTF
+// without its control words, DOC by its runs of readable characters, PDF through pdf.js. A file whose text
+// cannot be read gives null (the service's `doc:error`).
+import { open, readFile } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
+import type { FileType } from './filetype.js';
 
-export type PaperType = 'pdf' | 'docx' | 'odt' | 'doc' | 'rtf' | 'txt' | 'html';
+// Plain formats are read from their start only, and the text is capped: a 100 MB upload must not take
+// gigabytes to compare. Containers (PDF, DOCX, ODT) need the whole file to be opened.
+const PLAIN_READ_BYTES = 8 * 1024 * 1024;
+const MAX_TEXT_CHARS = 2_000_000;
 
-/** The type from the first bytes; null for anything the service does not take. */
-export function sniff(head: Buffer): PaperType | null {
-  const text = head.toString('latin1');
-  if (text.startsWith('%PDF-')) return 'pdf';
-  if (head.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) return 'doc';
-  if (text.startsWith('{\\rtf')) return 'rtf';
-  if (text.startsWith('PK\u0003\u0004')) {
-    if (text.includes('application/vnd.oasis.opendocument.text')) return 'odt';
-    return text.includes('word/') || text.includes('[Content_Types].xml') ? 'docx' : null;
-  }
-  if (head.length === 0 || head.includes(0)) return null;
-  const decoded = head.toString('utf8');
-  const bad = (decoded.match(/\uFFFD/g) ?? []).length;
-  const controls = (decoded.match(/[\u0001-\u0008\u000E-\u001F\u007F]/g) ?? []).length;
-  if (bad > 1 || controls / decoded.length >= 0.01) return null; // binary (an executable, an image), not text
-  if (/^\s*(<!doctype html|<html)/i.test(decoded.replace(/^\uFEFF/, ''))) return 'html';
-  return 'txt';
+export interface PaperText {
+  text: string;
+  /** Pages when the format has them (PDF); otherwise null and the analysis estimates. */
+  pages: number | null;
 }
 
-const stripXml = (xml: string) =>
-  xml
-    .replace(/<\/w:p>|<\/text:p>|<br\s*\/?>|<\/p>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;|&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&', nbsp: ' ' };
 
-async function pdfText(data: Uint8Array): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const document = await pdfjs.getDocument({ data, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
-  const parts: string[] = [];
-  for (let page = 1; page <= document.numPages; page += 1) {
-    const content = await (await document.getPage(page)).getTextContent();
-    parts.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await document.destroy();
-  return parts.join('\n');
+function stripMarkup(xml: string): string {
+  return xml
+    .replace(/<\/w:p>|<\/text:p>|<text:line-break\/>|<br\s*\/?>|<\/p>|<\/h\d>|<\/li>|<\/div>/gi, '\n')
+    .replace(/<w:tab\/>|<text:tab\/>/g, ' ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity, code: string) => {
+      if (code.startsWith('#x') || code.startsWith('#X')) return String.fromCodePoint(Number.parseInt(code.slice(2), 16));
+      if (code.startsWith('#')) return String.fromCodePoint(Number(code.slice(1)));
+      return ENTITIES[code.toLowerCase()] ?? entity;
+    });
 }
 
-/** The paper's text, or null when it cannot be read. */
-export async function extractText(path: string, type: PaperType): Promise<string | null> {
+async function readStart(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
   try {
-    const data = await readFile(path);
-    switch (type) {
-      case 'txt':
-        return data.toString('utf8');
-      case 'html':
-        return stripXml(data.toString('utf8').replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' '));
-      case 'rtf':
-        return data.toString('latin1').replace(/\\[a-z]+-?\d* ?|[{}]/gi, ' ');
-      case 'docx': {
-        const files = unzipSync(new Uint8Array(data), { filter: (file) => file.name === 'word/document.xml' });
-        const xml = files['word/document.xml'];
-        return xml ? stripXml(strFromU8(xml)) : null;
-      }
-      case 'odt': {
-        const files = unzipSync(new Uint8Array(data), { filter: (file) => file.name === 'content.xml' });
-        const xml = files['content.xml'];
-        return xml ? stripXml(strFromU8(xml)) : null;
-      }
-      case 'pdf':
-        return await pdfText(new Uint8Array(data));
-      case 'doc':
-        // Word 97 binary: the runs of readable text are enough for a stand-in.
-        return (data.toString('latin1').match(/[\x20-\x7e]{4,}/g) ?? []).join(' ');
+    const buffer = Buffer.alloc(PLAIN_READ_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, PLAIN_READ_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function zipEntry(data: Buffer, name: string): string | null {
+  const files = unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { filter: (file) => file.name === name });
+  const entry = files[name];
+  return entry ? strFromU8(entry) : null;
+}
+
+async function pdfText(data: Buffer): Promise<PaperText> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const document = await pdfjs.getDocument({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const parts: string[] = [];
+    let length = 0;
+    for (let number = 1; number <= document.numPages && length < MAX_TEXT_CHARS; number += 1) {
+      const page = await document.getPage(number);
+      const content = await page.getTextContent();
+      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(' ');
+      parts.push(text);
+      length += text.length;
+      page.cleanup();
     }
+    return { text: parts.join('\n'), pages: document.numPages };
+  } finally {
+    await document.destroy();
+  }
+}
+
+async function extract(path: string, type: FileType): Promise<PaperText | null> {
+  switch (type) {
+    case 'txt':
+      return { text: (await readStart(path)).toString('utf8').replace(/^\uFEFF/, ''), pages: null };
+    case 'html':
+      return { text: stripMarkup((await readStart(path)).toString('utf8').replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' ')), pages: null };
+    case 'rtf':
+      return { text: (await readStart(path)).toString('latin1').replace(/\\par[d]?\b/g, '\n').replace(/\\'[0-9a-f]{2}|\\[a-z]+-?\d* ?|[{}]/gi, ' '), pages: null };
+    case 'doc':
+      // Word 97 keeps its text in runs of plain characters among binary tables: enough for a stand-in.
+      return { text: ((await readStart(path)).toString('latin1').match(/[\x20-\x7e\r\n\t]{6,}/g) ?? []).join(' '), pages: null };
+    case 'docx': {
+      const xml = zipEntry(await readFile(path), 'word/document.xml');
+      return xml === null ? null : { text: stripMarkup(xml), pages: null };
+    }
+    case 'odt': {
+      const xml = zipEntry(await readFile(path), 'content.xml');
+      return xml === null ? null : { text: stripMarkup(xml), pages: null };
+    }
+    case 'pdf':
+      return pdfText(await readFile(path));
+  }
+}
+
+/** The paper's text (capped), or null when it cannot be read or holds no words. */
+export async function extractText(path: string, type: FileType): Promise<PaperText | null> {
+  try {
+    const found = await extract(path, type);
+    if (!found || !/[\p{L}\p{N}]/u.test(found.text)) return null;
+    return { text: found.text.slice(0, MAX_TEXT_CHARS), pages: found.pages };
   } catch {
     return null;
   }

@@ -1,0 +1,71 @@
+// What happens after an upload (spec 3): after the configured delay the paper is read and compared, its results
+// and report key are set, its file is removed, and the completion callback goes out (flag 1 for an unreadable
+// paper). Papers are analysed one at a time in upload order, so a paper is always compared with every earlier one.
+import { randomInt } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { afterExclusions, comparesWithOwnPapers, sentencesOf, shinglesOf, similarity, simulatedAiScore, simulatedGrammarScore, wordsOf } from './analysis.js';
+import type { Callbacks } from './callbacks.js';
+import type { SandboxContext } from './context.js';
+import type { Findings, Paper } from './store.js';
+import { extractText } from './text.js';
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const WORDS_PER_PAGE = 300;
+
+/** A d_key as the service issues them: 20 upper-case letters and digits (checker-facts.md). */
+export const reportKey = () => Array.from({ length: 20 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
+
+export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { schedule(paper: Paper, path: string): void } {
+  let queue: Promise<void> = Promise.resolve();
+
+  async function findingsFor(paper: Paper, path: string): Promise<Findings | null> {
+    const extracted = await extractText(path, paper.fileType);
+    if (!extracted) return null;
+    const folder = ctx.store.folders.get(paper.folderId);
+    if (!folder) return null;
+    const words = wordsOf(extracted.text);
+    paper.shingles = shinglesOf(words);
+    const sources = comparesWithOwnPapers(folder.settings)
+      ? [...ctx.store.papers.values()]
+          .filter((p) => p.ownerId === paper.ownerId && p.id < paper.id && p.state === 'done')
+          .map((p) => ({ paperId: p.id, title: p.title, shingles: p.shingles }))
+      : [];
+    const original = similarity(words, sources);
+    const s = folder.settings;
+    const excluded = similarity(wordsOf(afterExclusions(extracted.text, s)), sources, s.excludeSmallSources ? s.excludeThreshold : 0);
+    return {
+      percent: excluded.percent,
+      ogPercent: original.percent,
+      ai: simulatedAiScore(extracted.text),
+      grammar: paper.grammarCheck ? simulatedGrammarScore(extracted.text) : null,
+      reportKey: reportKey(),
+      chars: extracted.text.length,
+      words: words.length,
+      sentences: sentencesOf(extracted.text),
+      pages: extracted.pages ?? Math.max(1, Math.ceil(words.length / WORDS_PER_PAGE)),
+      matches: excluded.matches,
+    };
+  }
+
+  async function analyse(paper: Paper, path: string): Promise<void> {
+    try {
+      if (!ctx.store.papers.has(paper.id)) return; // deleted while it waited: no result, no callback
+      const findings = await findingsFor(paper, path);
+      if (!ctx.store.papers.has(paper.id)) return;
+      paper.findings = findings;
+      paper.state = findings ? 'done' : 'unreadable';
+      ctx.config.logger(`paper ${paper.id} analysed: ${findings ? `similarity ${findings.percent}%` : 'unreadable (doc:error)'}`);
+      callbacks.announce(paper);
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
+  return {
+    schedule(paper, path) {
+      ctx.timers.later(ctx.config.delayMs, () => {
+        queue = queue.then(() => analyse(paper, path)).catch((error: unknown) => ctx.config.logger(`analysis of paper ${paper.id} failed: ${error instanceof Error ? error.message : String(error)}`));
+      });
+    },
+  };
+}
