@@ -28,6 +28,12 @@ export interface PlatformTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+export interface PlatformFrameOriginTable {
+  platform_id: string;
+  origin: string;
+  first_seen_at: ColumnType<Date, never, never>;
+}
+
 export interface PlatformDeploymentTable {
   platform_id: string;
   deployment_id: string;
@@ -77,12 +83,16 @@ export interface AssignmentTable {
   settings: unknown;
   line_item_url: string | null;
   line_items_url: string | null;
+  /** The similarity's own column, when the settings ask for one (gradeColumn "similarity"). */
+  similarity_line_item_url: string | null;
   memberships_url: string | null;
   /** The service's folder id; bigint comes back from pg as a string. */
   folder_id: ColumnType<string | null, number | null, number | null>;
   folder_state: Generated<'pending' | 'ready' | 'failed'>;
   folder_error: string | null;
   created_by: string | null;
+  /** The service account holding the folder (its platform's when created); null: the default account. */
+  checker_account_id: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
@@ -115,6 +125,9 @@ export interface SubmissionTable {
   grade_state: Generated<GradeState>;
   grade_error: string | null;
   graded_at: Date | null;
+  /** The upload job sending the paper now, and until when its lease holds (submissions/send-lease.ts). */
+  send_lease: string | null;
+  send_lease_until: Date | null;
 }
 
 export type GradeState = 'none' | 'pending' | 'posted' | 'failed' | 'not-gradable';
@@ -148,6 +161,7 @@ export interface CheckerAccountTable {
 }
 
 export interface DatabaseSchema {
+  platform_frame_origin: PlatformFrameOriginTable;
   score_clock: ScoreClockTable;
   checker_account: CheckerAccountTable;
   submission: SubmissionTable;

@@ -6,6 +6,10 @@ import * as assignments from './0003_assignments.js';
 import * as submissions from './0004_submissions.js';
 import * as checkerAccounts from './0005_checker_accounts.js';
 import * as grades from './0006_grades.js';
+import * as assignmentAccount from './0007_assignment_account.js';
+import * as frameOrigins from './0008_frame_origins.js';
+import * as similarityColumn from './0009_similarity_column.js';
+import * as sendLease from './0010_send_lease.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -14,6 +18,10 @@ const migrations: Record<string, Migration> = {
   '0004_submissions': submissions,
   '0005_checker_accounts': checkerAccounts,
   '0006_grades': grades,
+  '0007_assignment_account': assignmentAccount,
+  '0008_frame_origins': frameOrigins,
+  '0009_similarity_column': similarityColumn,
+  '0010_send_lease': sendLease,
 };
 
 export const migrationProvider: MigrationProvider = {
