@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { migrateToLatest, openDatabase, pendingMigrations, type Database } from './db/index.js';
 import { platformCommand, UsageError } from './cli-platform.js';
+import { accountCommand } from './cli-account.js';
 import { studentCommand } from './cli-student.js';
 import { explainStartupFailure } from './startup-errors.js';
 
@@ -22,6 +23,10 @@ const commands: Record<string, Command> = {
   platform: {
     summary: 'register LMS platforms: platform add|list|remove|activate|deactivate (see: platform help)',
     run: platformCommand,
+  },
+  account: {
+    summary: 'service accounts at the checking service: account add|list|test|use|remove (see: account help)',
+    run: accountCommand,
   },
   student: {
     summary: 'a student\'s data on request: student export|erase --issuer URL --subject SUB',

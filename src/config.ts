@@ -29,13 +29,15 @@ export interface Config {
   toolName: string;
   /** The default service account; null URL: the sandbox runs in-process and stands in for the service. */
   checker: { url: string | null; username: string | null; password: string | null };
+  /** How long a call to the checking service may wait for its answer's headers, and then between its body's bytes. */
+  checkerTimeoutMs: number;
   /** The secret path segment of the callback URL given to the service operator. */
   callbackSecret: string;
   /** Seconds between polls of a paper still being analysed; the last value repeats. */
   pollScheduleSeconds: number[];
   /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
   adminToken: string | null;
-  jobs: { pollingIntervalSeconds: number; retryDelaySeconds: number; retryLimit: number };
+  jobs: { pollingIntervalSeconds: number; retryDelaySeconds: number; retryLimit: number; expireSeconds: number; concurrency: number };
   /** How long the in-process sandbox takes to analyse a paper (the real service: 10 to 15 minutes). */
   sandboxDelayMs: number;
 }
@@ -86,11 +88,14 @@ const schema = z.object({
   CHECKER_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   CHECKER_USERNAME: optionalString,
   CHECKER_PASSWORD: optionalString,
+  CHECKER_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
   SANDBOX_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5000)),
   JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
   JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(30)),
   JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(12)),
+  JOB_EXPIRE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(3600).default(300)),
+  JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(4)),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
   POLL_SCHEDULE_SECONDS: z.preprocess(
     emptyToUndefined,
@@ -218,10 +223,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (production ? 'approve' : 'open'),
     toolName: values.TOOL_NAME,
     checker: { url: values.CHECKER_URL ?? null, username: values.CHECKER_USERNAME ?? null, password: values.CHECKER_PASSWORD ?? null },
+    checkerTimeoutMs: values.CHECKER_TIMEOUT_MS,
     callbackSecret: values.CALLBACK_SECRET ?? resolveGeneratedSecret('CALLBACK_SECRET', CALLBACK_FILE, production, dataDir),
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
     adminToken: values.ADMIN_TOKEN ?? null,
     sandboxDelayMs: values.SANDBOX_DELAY_MS,
-    jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT },
+    jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT, expireSeconds: values.JOB_EXPIRE_SECONDS, concurrency: values.JOB_CONCURRENCY },
   };
 }

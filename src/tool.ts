@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Router } from 'express';
-import { CheckerClient, checkerPaperService, type PaperService } from './checker/index.js';
+import { connectChecker, PaperServices, type Connect, type PaperService } from './checker/index.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/index.js';
 import { createDevPlatform } from './devplatform/index.js';
@@ -24,16 +24,17 @@ export interface RunningTool {
   database: Database;
   lti: LtiSetup;
   jobs: Jobs;
-  service: PaperService;
+  /** The checking service per assignment: the platform's own account or the default one. */
+  services: PaperServices;
   /** The in-process stand-in for the checking service, when no CHECKER_URL is set. */
   sandbox: Sandbox | null;
   close(): Promise<void>;
 }
 
 /** The checking service: the configured one, or (without CHECKER_URL) the sandbox started here. */
-async function connectService(config: Config, logger: Logger): Promise<{ service: PaperService; sandbox: Sandbox | null }> {
+async function connectService(config: Config, logger: Logger, connect: Connect): Promise<{ service: PaperService; sandbox: Sandbox | null }> {
   if (config.checker.url && config.checker.username && config.checker.password) {
-    return { service: checkerPaperService(new CheckerClient({ baseUrl: config.checker.url, username: config.checker.username, password: config.checker.password })), sandbox: null };
+    return { service: connect({ baseUrl: config.checker.url, username: config.checker.username, password: config.checker.password }), sandbox: null };
   }
   const sandbox = await startSandbox({
     delayMs: config.sandboxDelayMs,
@@ -41,7 +42,7 @@ async function connectService(config: Config, logger: Logger): Promise<{ service
     logger: (line) => logger.warn({ sandbox: true }, line),
   });
   logger.warn({ sandboxUrl: sandbox.url }, 'No CHECKER_URL is set: the sandbox stands in for the checking service (computed similarity, simulated AI and grammar scores)');
-  return { service: checkerPaperService(new CheckerClient({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password })), sandbox };
+  return { service: connect({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password }), sandbox };
 }
 
 /** Outside production: the dev platform at /dev, registered with the tool, with one demo activity. */
@@ -78,10 +79,12 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     await jobs.start();
     // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
     lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger }) });
-    const connected = await connectService(config, logger);
+    const connect = connectChecker(config.checkerTimeoutMs);
+    const connected = await connectService(config, logger, connect);
     sandbox = connected.sandbox;
+    const services = new PaperServices({ db: database.db, encryptionKey: config.encryptionKey, fallback: connected.service, connect });
     if (config.role !== 'web') {
-      worker = await startWorker({ db: database.db, jobs, service: connected.service, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger });
+      worker = await startWorker({ db: database.db, jobs, services, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger });
     }
     const mounts = config.role !== 'worker' && !config.production ? await mountDevPlatform(config, database, lti, logger) : [];
     const app = createWebApp({
@@ -89,12 +92,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       database,
       logger,
       uploadDir: join(config.dataDir, 'uploads'),
-      ...(config.role !== 'worker' ? { lti, jobs, service: connected.service } : {}),
+      ...(config.role !== 'worker' ? { lti, jobs, services } : {}),
       mounts,
     });
     server = app.listen(config.port, config.host);
     await once(server, 'listening');
-    const service = connected.service;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info(
@@ -123,7 +125,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       database,
       lti: running,
       jobs,
-      service,
+      services,
       sandbox,
       close() {
         clearInterval(housekeeping);

@@ -61,6 +61,7 @@ export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAss
       line_items_url: input.lineItemsUrl ?? null,
       memberships_url: input.membershipsUrl ?? null,
       created_by: input.createdBy,
+      checker_account_id: (eb) => eb.selectFrom('platform').select('checker_account_id').where('id', '=', input.platformId),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

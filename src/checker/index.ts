@@ -6,3 +6,4 @@ export { parseCreatedFolder, parseFolderList, parseLogin, parsePaper, parsePaper
 export type { Family, Folder, FolderSettings, Paper, ReportKind, Result, UploadInput } from './types.js';
 export { REPORT_KINDS, type FailureKind, type FolderRequest, type PaperResult, type PaperService, type ServiceFailure, type UploadRequest } from './paper-service.js';
 export { checkerPaperService, classifyFailure, resultOf } from './paper-service-adapter.js';
+export { accountInput, assignAccount, connectChecker, listAccounts, NoServiceAccount, PaperServices, removeAccount, saveAccount, type AccountInput, type Connect, type ServiceAccount } from './accounts.js';

@@ -17,15 +17,20 @@ export function resultOf(paper: Paper): PaperResult {
   return { state: 'done', similarity: paper.similarity.percent, aiScore: paper.aiScore, grammarScore: paper.grammarScore, reportKey: paper.reportKey };
 }
 
+/**
+ * Only a 429 or a 503 says the service did not take the request; a 500 may come after it stored the paper, and a
+ * gateway's 502 or 504 (or an error of our own after the answer) says nothing of what the service did: those are
+ * `lost`, so the paper is looked for before it is sent again.
+ */
 export function classifyFailure(error: unknown): ServiceFailure {
-  if (!(error instanceof CheckerError)) return { kind: 'transient', message: 'An unexpected error interrupted the request to the checking service.' };
+  if (!(error instanceof CheckerError)) return { kind: 'lost', message: 'An unexpected error interrupted the request to the checking service.' };
   const kinds: Record<CheckerError['kind'], FailureKind> = {
     'too-large': 'refused',
     unsupported: 'refused',
     'bad-request': 'refused',
     'rate-limited': 'transient',
-    unavailable: 'transient',
-    server: 'transient',
+    unavailable: error.status === 503 ? 'transient' : 'lost',
+    server: 'lost',
     timeout: 'lost',
     network: 'lost',
     'bad-response': 'lost',
@@ -50,6 +55,9 @@ export function checkerPaperService(client: CheckerClient): PaperService {
     result: async (folderId, paperId) => resultOf(await client.getPaper(folderId, paperId)),
     deletePaper: (folderId, paperId) => client.deletePaper('classroom', folderId, paperId),
     report: (kind, paper) => client.report(kind, paper.paperId, paper.reportKey),
+    checkLogin: async () => {
+      await client.token();
+    },
     classify: classifyFailure,
   };
 }

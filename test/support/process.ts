@@ -68,17 +68,18 @@ export interface Finished {
 }
 
 /** Runs src/<script> to its end (main.ts or cli.ts) and gives back what it printed. */
-export function runToExit(script: 'main.ts' | 'cli.ts', args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Finished> {
+export function runToExit(script: 'main.ts' | 'cli.ts', args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', tsx, `${projectRoot}/src/${script}`, ...args], {
       cwd: options.cwd ?? projectRoot,
       env: baseEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${script} ${args.join(' ')} did not finish in time:\n${stdout}${stderr}`));
