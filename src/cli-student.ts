@@ -1,6 +1,6 @@
 // `npm run cli -- student export|erase --issuer URL --subject SUB`: a student's data on request.
 import { parseArgs } from 'node:util';
-import { CheckerClient, checkerPaperService } from './checker/index.js';
+import { connectChecker, PaperServices } from './checker/index.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { UsageError } from './cli-platform.js';
@@ -28,11 +28,12 @@ export async function studentCommand(database: Database, config: Config, args: s
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     return;
   }
+  // Papers in a platform's own service account are deleted with it; the others need the default account.
   const { url, username, password } = config.checker;
-  if (!url || !username || !password) {
-    throw new Error('Erasure deletes the papers at the checking service too: set CHECKER_URL, CHECKER_USERNAME and CHECKER_PASSWORD.');
-  }
-  const report = await eraseStudent(database.db, checkerPaperService(new CheckerClient({ baseUrl: url, username, password })), ref);
+  const connect = connectChecker(config.checkerTimeoutMs);
+  const fallback = url && username && password ? connect({ baseUrl: url, username, password }) : null;
+  const services = new PaperServices({ db: database.db, encryptionKey: config.encryptionKey, fallback, connect });
+  const report = await eraseStudent(database.db, services, ref);
   if (!report) throw new Error('The tool holds nothing about that student on that platform.');
   console.log(`Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}.`);
   if (report.papersNotDeleted.length > 0) {

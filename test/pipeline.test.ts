@@ -144,6 +144,30 @@ describe('a paper from upload to gradebook', () => {
     }
   });
 
+  test('a callback that arrives before the upload job has recorded the paper: one paper, one score', async () => {
+    const sandbox = tool.tool.sandbox!;
+    const before = sandbox.stats();
+    // The service analyses (300 ms) and calls back while its answer to the upload is still on the way (2 s).
+    sandbox.setFaults({ uploadAnswerDelayMs: 2000 });
+    try {
+      const receipt = await submit('student-2', 'early.txt', essay('tides'));
+      const id = String(receipt.body.submissionId);
+      let calledBackWhileUploading = false;
+      for (let i = 0; i < 100 && !calledBackWhileUploading; i++) {
+        const row = await submission(id);
+        if (row.state !== 'received' && row.state !== 'uploading') break;
+        calledBackWhileUploading = row.paper_id === null && sandbox.stats().callbacksSent > before.callbacksSent;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(calledBackWhileUploading, 'the callback came before the paper id was recorded');
+      await waitFor(id, ['graded']);
+      assert.equal((await events(id)).filter((e) => e.to_state === 'scored').length, 1);
+      assert.equal(sandbox.stats().papers - before.papers, 1);
+    } finally {
+      sandbox.setFaults({});
+    }
+  });
+
   test('an unreadable document (flag 1) ends failed, with the reason shown to the student', async () => {
     const receipt = await submit('student-1', 'broken.pdf', Buffer.from('%PDF-1.4\nthis is not really a pdf\n'));
     assert.equal(receipt.status, 201);
@@ -165,6 +189,33 @@ describe('the service in trouble', () => {
     for (const receipt of receipts) await waitFor(String(receipt.body.submissionId), ['graded'], 60_000);
     assert.equal(sandbox.stats().papers - before, receipts.length, 'a paper reached the service twice, or not at all');
   });
+
+  // A 500 of the service, or a gateway's 502 or 504, can come after the service stored the paper.
+  for (const status of [500, 502, 504] as const) {
+    test(`a ${status} after the service stored the paper: the next attempt finds it there and sends nothing again`, async () => {
+      const sandbox = tool.tool.sandbox!;
+      const before = sandbox.stats().papers;
+      sandbox.setFaults({ uploadAnswerStatus: status });
+      let id = '';
+      try {
+        const receipt = await submit('student-2', `gateway-${status}.txt`, essay(`gateway answer ${status}`));
+        assert.equal(receipt.status, 201);
+        id = String(receipt.body.submissionId);
+        const deadline = Date.now() + 30_000;
+        while (sandbox.stats().papers === before) {
+          assert.ok(Date.now() < deadline, 'the paper never reached the service');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        // The answer is lost at least once more while the fault stays: a retry that sent the file again shows.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+      } finally {
+        sandbox.setFaults({});
+      }
+      await waitFor(id, ['graded'], 60_000);
+      assert.equal(sandbox.stats().papers - before, 1, 'the paper reached the service more than once');
+      assert.ok((await events(id)).some((event) => /Found at the service/.test(event.reason ?? '')), 'the retry looked the paper up');
+    });
+  }
 });
 
 describe('bad uploads get a clear answer and leave nothing behind', () => {

@@ -67,6 +67,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   // An idle client's error (a server restart, a dropped socket) must not end the process; the pool replaces it.
   pool.on('error', (error) => options.onPoolError?.(error));
+  // A client in use when its connection ends (in a transaction, between two queries) emits the error too, and the
+  // pool listens only while the client is idle: without a listener of its own the event would end the process.
+  pool.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
   try {
     await pool.query('SELECT 1');
   } catch (error) {

@@ -1,7 +1,7 @@
 // Background jobs on pg-boss, in the tool's own PostgreSQL database and over its own pool. pg-boss polls
 // (LISTEN/NOTIFY would not cross PGlite's socket) and keeps retries, backoff and singleton keys.
 import PgBoss from 'pg-boss';
-import type pg from 'pg';
+import pg from 'pg';
 
 export const QUEUES = {
   /** Send a received submission's file to the service. */
@@ -28,6 +28,31 @@ export interface JobTiming {
   /** The first retry's delay; pg-boss doubles it with each further retry (with jitter). */
   retryDelaySeconds: number;
   retryLimit: number;
+  /**
+   * A job running longer than this is taken to belong to a dead worker (killed, lost its machine) and is handed
+   * to another. Longer than any job's real work: an upload's requests time out well before.
+   */
+  expireSeconds: number;
+  /** Jobs of one queue a process runs at once (uploads wait on the network, not the CPU). */
+  concurrency: number;
+}
+
+/** The advisory lock under which one process at a time sets up pg-boss's schema and the queues. */
+const SETUP_LOCK = 'originality-lti:job-queue-setup';
+
+/**
+ * How often a job waits as the service asked before its failure counts as one (and pg-boss backs off), and how
+ * much of its expiry those waits may take at most: pg-boss hands a job that outlives its expiry to another worker
+ * while the first still runs it, and two runs of an upload can send one paper twice.
+ */
+const SHORT_WAITS = 5;
+const LONGEST_SHORT_WAIT_MS = 30_000;
+const SHARE_OF_EXPIRY_FOR_WAITS = 1 / 5;
+
+/** The wait an error asks for (a service's Retry-After), when it names one short enough to wait here. */
+function retryAfterMs(error: unknown): number | null {
+  const wait = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof wait === 'number' && wait >= 0 && wait <= LONGEST_SHORT_WAIT_MS ? wait : null;
 }
 
 export type JobHandler<T> = (job: { id: string; data: T; retryCount: number }) => Promise<void>;
@@ -36,7 +61,7 @@ export class Jobs {
   readonly boss: PgBoss;
 
   constructor(
-    pool: pg.Pool,
+    private readonly pool: pg.Pool,
     private readonly timing: JobTiming,
     private readonly logger: JobsLogger,
   ) {
@@ -45,28 +70,48 @@ export class Jobs {
       // Completed jobs are kept a week for the admin page, failed ones a month.
       archiveCompletedAfterSeconds: 7 * 86_400,
       archiveFailedAfterSeconds: 30 * 86_400,
+      // Expired jobs are found by this check: often enough that a crashed worker's jobs move on soon.
+      maintenanceIntervalSeconds: Math.min(60, timing.expireSeconds),
     });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'Job queue error'));
   }
 
-  /** Creates pg-boss's schema and the queues; every process calls it, and it is safe to run at once. */
+  /** Seconds after which a running job is taken to belong to a dead worker and handed to another. */
+  get expireSeconds(): number {
+    return this.timing.expireSeconds;
+  }
+
+  /**
+   * Creates pg-boss's schema and the queues. Every process calls it, and processes starting at once on a fresh
+   * database take turns: pg-boss's own transaction lock does not stop a second process's
+   * `CREATE SCHEMA IF NOT EXISTS` from missing the schema the first has just committed (it fails with a duplicate
+   * key in pg_namespace), and queues created at once can deadlock. The turn is a session lock held on a
+   * connection of its own, since pg-boss needs the pool meanwhile and the pool may be one connection. On PGlite
+   * (one backend, one process) the lock is granted at once.
+   */
   async start(): Promise<void> {
-    await this.boss.start();
-    for (const name of Object.values(QUEUES)) {
-      if (await this.boss.getQueue(name)) continue;
-      await this.boss
-        .createQueue(name, {
+    const turn = new pg.Client(this.pool.options);
+    await turn.connect();
+    try {
+      await turn.query('SELECT pg_advisory_lock(hashtext($1))', [SETUP_LOCK]);
+      await this.boss.start();
+      for (const name of Object.values(QUEUES)) {
+        const options = {
           name,
           // One queued and one running job per key (a submission, an assignment): a repeated send is harmless.
-          policy: 'stately',
+          policy: 'stately' as const,
           retryLimit: this.timing.retryLimit,
           retryDelay: this.timing.retryDelaySeconds,
           retryBackoff: true,
-          expireInSeconds: 15 * 60,
-        })
-        .catch(async (error: unknown) => {
-          if (!(await this.boss.getQueue(name))) throw error; // another process created it first: fine
-        });
+          expireInSeconds: this.timing.expireSeconds,
+        };
+        // An existing queue takes the current settings (they apply to jobs sent from now on).
+        if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, options);
+        else await this.boss.createQueue(name, options);
+      }
+    } finally {
+      // Ending the session releases its lock.
+      await turn.end();
     }
   }
 
@@ -77,18 +122,39 @@ export class Jobs {
     });
   }
 
-  /** Runs `handler` for each job of the queue; a throw makes pg-boss retry it with backoff, up to the limit. */
+  /**
+   * Runs `handler` for each job of the queue, up to `concurrency` jobs at once in this process; a throw makes
+   * pg-boss retry the job with backoff, up to the limit.
+   */
   async work<T extends object>(queue: QueueName, handler: JobHandler<T>): Promise<void> {
-    await this.boss.work<T>(queue, { pollingIntervalSeconds: this.timing.pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async (jobs) => {
-      for (const job of jobs) {
-        try {
-          await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
-        } catch (error) {
-          this.logger.warn({ err: error, queue, jobId: job.id, retryCount: job.retryCount }, 'Job failed; it will be retried while retries remain');
-          throw error;
+    for (let slot = 0; slot < this.timing.concurrency; slot++) {
+      let workerId = '';
+      workerId = await this.boss.work<T>(queue, { pollingIntervalSeconds: this.timing.pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async (jobs) => {
+        // pg-boss waits a polling interval after every fetch, even one that found a job; while there was one,
+        // there may be more, so the slot asks again at once (an idle slot still waits the interval).
+        if (workerId) this.boss.notifyWorker(workerId);
+        const waitBudgetMs = this.timing.expireSeconds * 1000 * SHARE_OF_EXPIRY_FOR_WAITS;
+        for (const job of jobs) {
+          for (let waits = 0, waitedMs = 0; ; waits += 1) {
+            try {
+              await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
+              break;
+            } catch (error) {
+              // The service named a wait (429 or 503 with Retry-After): a few short waits here, rather than the
+              // retry backoff meant for failures, which puts a rate-limited upload minutes or hours behind.
+              const wait = retryAfterMs(error);
+              if (wait !== null && waits < SHORT_WAITS && waitedMs + wait <= waitBudgetMs) {
+                await new Promise((resolve) => setTimeout(resolve, wait));
+                waitedMs += wait;
+                continue;
+              }
+              this.logger.warn({ err: error, queue, jobId: job.id, retryCount: job.retryCount }, 'Job failed; it will be retried while retries remain');
+              throw error;
+            }
+          }
         }
-      }
-    });
+      });
+    }
   }
 
   /** Stops taking jobs and waits (up to the timeout) for the running ones; unfinished ones go back to the queue. */

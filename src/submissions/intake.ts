@@ -1,7 +1,6 @@
 // Receiving a student's file: multipart streamed straight to a temporary file (never whole in memory), its size
 // checked while it streams (the rest of an oversized body is not stored), hashed on the way, synced to disk.
 import { createHash, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -76,8 +75,9 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
       source?.destroy();
       writer?.destroy();
       // The temporary file is removed only once its stream has closed: removed earlier, a stream still opening
-      // would create it again.
-      const closed = writer && !writer.closed ? once(writer, 'close').then(() => undefined) : Promise.resolve();
+      // would create it again. (The stream may fail first, as the body it was fed was cut: its close still comes.)
+      const file = writer;
+      const closed = file && !file.closed ? new Promise<void>((resolve) => file.once('close', () => resolve())) : Promise.resolve();
       const cleanup = closed.then(() => (tempPath ? rm(tempPath, { force: true }) : undefined));
       cleanup.finally(() => reject(error));
     };

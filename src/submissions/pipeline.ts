@@ -7,16 +7,20 @@ import { ensureFolder } from '../assignments/folder.js';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
-import type { PaperService } from '../checker/index.js';
+import type { PaperServices } from '../checker/index.js';
+import { takeSendLease } from './send-lease.js';
 import { transition } from './state.js';
 import { getSubmission, type Submission } from './store.js';
 
 export interface PipelineDeps {
   db: Kysely<DatabaseSchema>;
-  service: PaperService;
+  /** The checking service, per assignment (each lives in one service account). */
+  services: PaperServices;
   jobs: Jobs;
   /** Waits between polls, in seconds; the last one repeats. */
   pollScheduleSeconds: number[];
+  /** How long a lease on sending a paper holds before it is renewed (under half the jobs' expiry). */
+  sendLeaseSeconds: number;
   logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
 }
 
@@ -42,18 +46,36 @@ async function forgetFile(submission: Submission): Promise<void> {
   if (submission.storedPath) await rm(submission.storedPath, { force: true });
 }
 
+/** Another job holds the lease on sending this paper (see send-lease.ts): this one tries again later. */
+export class SendInProgress extends Error {}
+
+const awaitingUpload = (submission: Submission | null): submission is Submission => submission !== null && (submission.state === 'received' || submission.state === 'uploading');
+
 /** The upload job. Throws to be retried (rate limits, outages, lost answers); records refusals. */
 export async function uploadSubmission(deps: PipelineDeps, submissionId: string, jobAttempt: number): Promise<void> {
-  const submission = await getSubmission(deps.db, submissionId);
-  if (!submission || (submission.state !== 'received' && submission.state !== 'uploading')) return;
+  if (!awaitingUpload(await getSubmission(deps.db, submissionId))) return;
+  const lease = await takeSendLease(deps.db, submissionId, deps.sendLeaseSeconds, (error) => deps.logger.warn({ err: error, submissionId }, 'Could not renew the lease on sending a paper'));
+  if (!lease) throw new SendInProgress('Another attempt is sending this paper to the checking service; this one looks again later.');
+  try {
+    // Read again under the lease: the state may have moved while this job waited for it.
+    const submission = await getSubmission(deps.db, submissionId);
+    if (awaitingUpload(submission)) await sendPaper(deps, submission, jobAttempt);
+  } finally {
+    await lease.release().catch((error: unknown) => deps.logger.warn({ err: error, submissionId }, 'Could not give up the lease on sending a paper; it lapses by itself'));
+  }
+}
+
+async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt: number): Promise<void> {
+  const submissionId = submission.id;
   const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
-  const folderId = await ensureFolder(deps.db, deps.service, assignment.id);
+  const service = await deps.services.forAssignment(assignment.id);
+  const folderId = await ensureFolder(deps.db, service, assignment.id);
   const fileName = serviceFileName(submission);
 
   if (submission.state === 'uploading') {
     // An earlier attempt sent the file and lost the answer (or died): the service may already have it.
-    const found = await deps.service.findPaper(folderId, fileName);
+    const found = await service.findPaper(folderId, fileName);
     if (found !== null) {
       await accepted(deps, submission, found, jobAttempt, 'Found at the service after an interrupted upload');
       return;
@@ -63,8 +85,11 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
   }
   if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
   const { settings } = assignment;
+  let paperId: number;
+  // Only the service's own answer is judged here: a failure after it (recording the paper) leaves the submission
+  // uploading, so that the retry looks for the paper before sending it again.
   try {
-    const { paperId } = await deps.service.upload({
+    ({ paperId } = await service.upload({
       folderId,
       filePath: submission.storedPath,
       fileName,
@@ -73,17 +98,22 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
       documentType: settings.documentType,
       language: settings.language,
       grammarCheck: settings.grammarCheck,
-    });
-    await accepted(deps, submission, paperId, jobAttempt, 'Accepted by the checking service; analysis running');
+    }));
   } catch (error) {
-    const failure = deps.service.classify(error);
+    const failure = service.classify(error);
     if (failure.kind === 'refused') {
       await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, changes: { failure_reason: failure.message, stored_path: null } });
       await forgetFile(submission);
       return;
     }
+    if (failure.kind === 'transient') {
+      // Refused for now (a rate limit, an outage): the service has no paper, so the next attempt sends without
+      // first listing the folder, which for a large folder is many more requests into the same limit.
+      await transition(deps.db, { submissionId, to: 'received', reason: failure.message, jobAttempt });
+    }
     throw error; // transient and lost: retried with backoff, and a lost one is looked up first (above)
   }
+  await accepted(deps, submission, paperId, jobAttempt, 'Accepted by the checking service; analysis running');
 }
 
 async function accepted(deps: PipelineDeps, submission: Submission, paperId: number, jobAttempt: number, reason: string): Promise<void> {
@@ -103,7 +133,8 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
   if (!submission || submission.state !== 'processing' || submission.paperId === null) return 'settled';
   const assignment = await deps.db.selectFrom('assignment').select('folder_id').where('id', '=', submission.assignmentId).executeTakeFirst();
   if (!assignment?.folder_id) return 'settled';
-  const result = await deps.service.result(Number(assignment.folder_id), submission.paperId);
+  const service = await deps.services.forAssignment(submission.assignmentId);
+  const result = await service.result(Number(assignment.folder_id), submission.paperId);
   if (result.state === 'pending') return 'pending';
   if (result.state === 'error') {
     await transition(deps.db, { submissionId, to: 'failed', reason: result.reason, changes: { failure_reason: result.reason } });

@@ -2,7 +2,8 @@
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { PaperService } from '../checker/index.js';
+import type { PaperServices } from '../checker/index.js';
+import { deletePaperAtService } from './remove.js';
 
 export interface StudentRef {
   issuer: string;
@@ -65,26 +66,23 @@ export interface ErasureReport {
  * Deletes the student's papers at the service, then every row and file of theirs here. A paper the service
  * could not delete is reported and its row kept, so the erasure can be run again; nothing is half-erased here.
  */
-export async function eraseStudent(db: Kysely<DatabaseSchema>, service: PaperService, ref: StudentRef): Promise<ErasureReport | null> {
+export async function eraseStudent(db: Kysely<DatabaseSchema>, services: PaperServices, ref: StudentRef): Promise<ErasureReport | null> {
   const user = await findUser(db, ref);
   if (!user) return null;
   const submissions = await db
     .selectFrom('submission')
     .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
-    .select(['submission.id', 'submission.paper_id', 'submission.stored_path', 'assignment.folder_id'])
+    .select(['submission.id', 'submission.paper_id', 'submission.stored_path', 'assignment.folder_id', 'assignment.checker_account_id'])
     .where('submission.user_id', '=', user.id)
     .execute();
   const report: ErasureReport = { submissions: submissions.length, papersDeletedAtService: 0, papersNotDeleted: [] };
   const keep = new Set<string>();
   for (const submission of submissions) {
     if (submission.paper_id === null || submission.folder_id === null) continue;
-    try {
-      await service.deletePaper(Number(submission.folder_id), Number(submission.paper_id));
-      report.papersDeletedAtService += 1;
-    } catch (error) {
-      const failure = service.classify(error);
-      if (failure.kind === 'missing') continue; // already gone at the service
-      report.papersNotDeleted.push({ paperId: Number(submission.paper_id), reason: failure.message });
+    const outcome = await deletePaperAtService(services, () => services.forAccount(submission.checker_account_id), { folderId: Number(submission.folder_id), paperId: Number(submission.paper_id) });
+    if (outcome === 'deleted') report.papersDeletedAtService += 1;
+    else if (typeof outcome === 'object') {
+      report.papersNotDeleted.push({ paperId: Number(submission.paper_id), reason: outcome.refused });
       keep.add(submission.id);
     }
   }
