@@ -2,8 +2,9 @@
 // another student's row or another platform's column.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launch } from '../src/devplatform/agent.js';
+import { launch, submitForm } from '../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
+import { openCourse } from './support/course.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -22,21 +23,9 @@ after(async () => {
 
 /** A platform with one assignment (opened by its instructor), and a function for a student to submit to it. */
 async function course(rules: PlatformRules, clientId: string) {
-  const lms = await startTestPlatform(tool, { rules, clientId });
-  platforms.push(lms);
-  lms.platform.addResourceLink({ id: 'essay', title: `Essay (${rules})`, lineItem: { label: `Essay (${rules})`, scoreMaximum: 100 } });
-  const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
-  assert.equal(instructor.status, 200);
-  const path = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
-  const submit = async (userId: string, text: string) => {
-    const student = await launch(lms.platform, { userId, resourceLinkId: 'essay' });
-    const form = new FormData();
-    form.append('file', new Blob([text]), `${userId}.txt`);
-    const response = await fetch(`${tool.url}${path}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' } });
-    assert.equal(response.status, 201);
-    return String(((await response.json()) as { submissionId: string }).submissionId);
-  };
-  return { lms, submit };
+  const opened = await openCourse(tool, { rules, clientId, title: `Essay (${rules})` });
+  platforms.push(opened.lms);
+  return opened;
 }
 
 async function settled(submissionId: string, timeoutMs = 45_000) {
@@ -101,6 +90,63 @@ describe('a gradebook outage', () => {
     lms.platform.setFaults({});
     for (const id of ids) assert.equal((await settled(id, 60_000)).state, 'graded');
     assert.equal(lms.platform.gradebook().filter((g) => g.gradingProgress === 'FullyGraded').length, 2);
+  });
+});
+
+describe('the similarity in a column of its own', () => {
+  test('one "Similarity" column is created and found again, never twice; the assignment\'s own column stays empty', async () => {
+    const c = await course('spec', 'own-column');
+    const db = tool.tool.database.db;
+    const assignmentId = c.path.split('/').pop()!;
+    const current = await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
+    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', assignmentId).execute();
+
+    const ids = await Promise.all(['student-1', 'student-2'].map((s, i) => c.submit(s, essay(`own column ${i}`))));
+    const rows = await Promise.all(ids.map((id) => settled(id)));
+    const columns = () => c.lms.platform.lineItems().filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
+    assert.equal(columns().length, 1, 'exactly one similarity column');
+    assert.match(columns()[0]!.label, /^Similarity: /);
+    const inColumn = (label: string) => c.lms.platform.gradebook().filter((g) => g.label === label).map((g) => [g.userId, g.scoreGiven]).sort();
+    assert.deepEqual(inColumn(columns()[0]!.label), rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort());
+    assert.deepEqual(inColumn('Essay (spec)'), [], 'nothing posted to the assignment\'s own column');
+
+    // The tool forgets the column's address (a restored backup, a course copy): it finds the column again.
+    await db.updateTable('assignment').set({ similarity_line_item_url: null }).where('id', '=', assignmentId).execute();
+    await db.updateTable('submission').set({ state: 'scored' }).where('id', '=', ids[0]!).execute();
+    const resynced = await fetch(`${tool.url}${c.path}/resync-grades`, { method: 'POST', headers: { authorization: `Bearer ${(await launch(c.lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' })).ltik}` } });
+    assert.ok(resynced.status < 400, `resync answered ${resynced.status}`);
+    await settled(ids[0]!);
+    assert.equal(columns().length, 1, 'a second similarity column was created');
+  });
+
+  test("a deep-linked assignment's own column carries the same tag and id: the similarity still gets a column of its own", async () => {
+    const lms = await startTestPlatform(tool, { clientId: 'deep-linked-own-column' });
+    platforms.push(lms);
+    const picker = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest' });
+    const back = await submitForm(picker.body, tool.url, undefined, (fields) => ({ ...fields, title: 'Linked essay' }));
+    assert.equal((await submitForm(back.body, tool.url)).status, 200);
+    const linked = lms.platform.deepLinkResults()[0]!;
+    const assignmentId = String((linked.contentItems[0] as { custom: Record<string, string> }).custom.assignment_id);
+    const db = tool.tool.database.db;
+    const current = await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
+    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', assignmentId).execute();
+
+    const ids: string[] = [];
+    for (const student of ['student-1', 'student-2']) {
+      const opened = await launch(lms.platform, { userId: student, resourceLinkId: linked.resourceLinkId });
+      assert.equal(opened.status, 200, opened.body.slice(0, 300));
+      const form = new FormData();
+      form.append('file', new Blob([essay(`linked column ${student}`)]), 'essay.txt');
+      const response = await fetch(`${tool.url}/assignments/${assignmentId}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${opened.ltik}`, accept: 'application/json' } });
+      assert.equal(response.status, 201, await response.clone().text());
+      ids.push(String(((await response.json()) as { submissionId: string }).submissionId));
+    }
+    const rows = await Promise.all(ids.map((id) => settled(id)));
+    const tagged = lms.platform.lineItems().filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
+    assert.deepEqual(tagged.map((item) => item.label).sort(), ['Linked essay', 'Similarity: Linked essay']);
+    const inColumn = (label: string) => lms.platform.gradebook().filter((g) => g.label === label && g.gradingProgress === 'FullyGraded').map((g) => [g.userId, g.scoreGiven]).sort();
+    assert.deepEqual(inColumn('Similarity: Linked essay'), rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort());
+    assert.deepEqual(inColumn('Linked essay'), [], "no score in the assignment's own column");
   });
 });
 

@@ -10,6 +10,9 @@ export type FileType = (typeof FILE_TYPES)[number];
 export const SERVICE_MAX_FILE_MB = 100;
 export const MAX_EXCLUDED_PHRASES = 15;
 
+/** The document types the service names (it may take others; it does not list them). */
+export const DOCUMENT_TYPES = ['Assignment', 'Article', 'Thesis'] as const;
+
 export const assignmentSettings = z.object({
   // Checks at the service (folder settings).
   excludeReferences: z.boolean().default(true),
@@ -37,6 +40,11 @@ export const assignmentSettings = z.object({
   dueAt: z.string().datetime({ offset: true }).nullable().default(null),
   resultsVisibleTo: z.enum(['instructors', 'students-after-scoring', 'students-after-due']).default('students-after-scoring'),
   showAiScoreToStudents: z.boolean().default(false),
+  /**
+   * Where the similarity goes in the LMS gradebook: the assignment's own column, or a column of its own
+   * ("Similarity", tag "similarity"), which needs the platform to let the tool create columns.
+   */
+  gradeColumn: z.enum(['assignment', 'similarity']).default('assignment'),
   /** Lower bounds of the yellow, orange and red similarity bands (0-24 green, 25-49 yellow, 50-74 orange, 75-100 red). */
   similarityBands: z
     .tuple([z.number().int().min(1).max(100), z.number().int().min(1).max(100), z.number().int().min(1).max(100)])

@@ -104,16 +104,18 @@ export interface LineItemSpec {
 
 /**
  * The line item with this resourceId and tag in the container, created when there is none. Looking it up first
- * keeps a course copy or a second process from creating a duplicate column (AGS 3.2).
+ * keeps a course copy or a second process from creating a duplicate column (AGS 3.2). `other` is a column of the
+ * same assignment that is never the answer: a deep-linked assignment's own column carries the same tag and
+ * resourceId as the similarity's column of its own, and the two must stay two.
  */
-export async function findOrCreateLineItem(lineItemsUrl: string, token: string, spec: LineItemSpec): Promise<string> {
+export async function findOrCreateLineItem(lineItemsUrl: string, token: string, spec: LineItemSpec, other: string | null = null): Promise<string> {
   const query = new URL(lineItemsUrl);
   query.searchParams.set('resource_id', spec.resourceId);
   query.searchParams.set('tag', spec.tag);
   const found = await agsRequest(query.toString(), { method: 'GET', token, accept: 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
   if (found.status === 200) {
     const items = z.array(lineItem).safeParse(parseJson(found.body));
-    const match = items.success ? items.data.find((item) => item.resourceId === spec.resourceId && item.tag === spec.tag) : undefined;
+    const match = items.success ? items.data.find((item) => item.resourceId === spec.resourceId && item.tag === spec.tag && item.id !== other) : undefined;
     if (match) return match.id;
   }
   const created = await agsRequest(lineItemsUrl, {

@@ -3,6 +3,7 @@
 // is read from the submission when the job runs, so a late or repeated job never sends an older state.
 import { sql, type Kysely } from 'kysely';
 import type { Provider } from 'ltijs';
+import { assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsRequest, dropAccessToken, findOrCreateLineItem, scoresUrl, type PlatformRef } from './ags.js';
 
@@ -36,13 +37,8 @@ export async function nextScoreTimestamp(db: Kysely<DatabaseSchema>, key: { plat
   return row.last_timestamp;
 }
 
-interface GradeContext {
-  submissionId: string;
-  state: string;
-  attempt: number;
-  latestAttempt: number;
-  similarity: number | null;
-  submittedAt: Date;
+/** Where a user's score goes: the platform, the assignment's column settings and the user's LTI id. */
+interface ColumnContext {
   userSubject: string;
   platformId: string;
   platform: PlatformRef;
@@ -51,18 +47,50 @@ interface GradeContext {
   resourceLinkId: string | null;
   lineItemUrl: string | null;
   lineItemsUrl: string | null;
+  similarityLineItemUrl: string | null;
+  gradeColumn: AssignmentSettings['gradeColumn'];
+}
+
+interface GradeContext extends ColumnContext {
+  submissionId: string;
+  state: string;
+  gradeState: string;
+  attempt: number;
+  latestAttempt: number;
+  similarity: number | null;
+  submittedAt: Date;
+}
+
+async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<ColumnContext | null> {
+  const row = await db
+    .selectFrom('assignment as a')
+    .innerJoin('platform as p', 'p.id', 'a.platform_id')
+    .innerJoin('lti_user as u', (join) => join.on('u.id', '=', userId).onRef('u.platform_id', '=', 'p.id'))
+    .select([
+      'u.subject', 'p.id as platform_id', 'p.issuer', 'p.client_id',
+      'a.id as assignment_id', 'a.title', 'a.resource_link_id', 'a.line_item_url', 'a.line_items_url', 'a.similarity_line_item_url', 'a.settings',
+    ])
+    .where('a.id', '=', assignmentId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    userSubject: row.subject,
+    platformId: row.platform_id,
+    platform: { issuer: row.issuer, clientId: row.client_id },
+    assignmentId: row.assignment_id,
+    assignmentTitle: row.title,
+    resourceLinkId: row.resource_link_id,
+    lineItemUrl: row.line_item_url,
+    lineItemsUrl: row.line_items_url,
+    similarityLineItemUrl: row.similarity_line_item_url,
+    gradeColumn: assignmentSettings.catch(defaultSettings()).parse(row.settings).gradeColumn,
+  };
 }
 
 async function loadContext(db: Kysely<DatabaseSchema>, submissionId: string): Promise<GradeContext | null> {
   const row = await db
     .selectFrom('submission as s')
-    .innerJoin('assignment as a', 'a.id', 's.assignment_id')
-    .innerJoin('lti_user as u', 'u.id', 's.user_id')
-    .innerJoin('platform as p', 'p.id', 'a.platform_id')
-    .select([
-      's.id', 's.state', 's.attempt', 's.similarity', 's.submitted_at', 'u.subject', 'p.id as platform_id', 'p.issuer', 'p.client_id',
-      'a.id as assignment_id', 'a.title', 'a.resource_link_id', 'a.line_item_url', 'a.line_items_url',
-    ])
+    .select(['s.id', 's.assignment_id', 's.user_id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at'])
     .select((eb) =>
       eb
         .selectFrom('submission as latest')
@@ -74,39 +102,59 @@ async function loadContext(db: Kysely<DatabaseSchema>, submissionId: string): Pr
     )
     .where('s.id', '=', submissionId)
     .executeTakeFirst();
-  if (!row) return null;
+  const column = row ? await loadColumn(db, row.assignment_id, row.user_id) : null;
+  if (!row || !column) return null;
   return {
+    ...column,
     submissionId: row.id,
     state: row.state,
+    gradeState: row.grade_state,
     attempt: row.attempt,
     latestAttempt: Number(row.latest_attempt ?? row.attempt),
     similarity: row.similarity === null ? null : Number(row.similarity),
     submittedAt: row.submitted_at,
-    userSubject: row.subject,
-    platformId: row.platform_id,
-    platform: { issuer: row.issuer, clientId: row.client_id },
-    assignmentId: row.assignment_id,
-    assignmentTitle: row.title,
-    resourceLinkId: row.resource_link_id,
-    lineItemUrl: row.line_item_url,
-    lineItemsUrl: row.line_items_url,
   };
 }
 
-/** The assignment's line item: the one the launch named, else found or created by tag and resourceId. */
-async function lineItemFor(deps: GradeDeps, context: GradeContext): Promise<string> {
-  if (context.lineItemUrl) return context.lineItemUrl;
-  if (!context.lineItemsUrl) throw new GradeRefused('The LMS gave this assignment no gradebook column and no way to create one (AGS is off for the tool).');
+/**
+ * The column the score goes to. The assignment's own: the one the launch named, else found or created by tag and
+ * resourceId. With gradeColumn "similarity": a column of its own beside the assignment's, found again by tag and
+ * resourceId (a course copy, a second process) before one is created; where the platform lets the tool create no
+ * columns, the assignment's own.
+ */
+async function lineItemFor(deps: GradeDeps, context: ColumnContext): Promise<string> {
+  const ownColumn = context.gradeColumn === 'similarity' && context.lineItemsUrl !== null;
+  if (context.gradeColumn === 'similarity' && !ownColumn) {
+    deps.logger.warn({ assignmentId: context.assignmentId }, 'The LMS lets the tool create no gradebook columns: the similarity goes to the assignment\'s own column');
+  }
+  if (ownColumn && context.similarityLineItemUrl) return context.similarityLineItemUrl;
+  if (!ownColumn && context.lineItemUrl) return context.lineItemUrl;
+  const lineItemsUrl = context.lineItemsUrl;
+  if (!lineItemsUrl) throw new GradeRefused('The LMS gave this assignment no gradebook column and no way to create one (AGS is off for the tool).');
+  const column = ownColumn ? ('similarity_line_item_url' as const) : ('line_item_url' as const);
+  // Asked before the lock: the token may need the database, which the embedded one gives a transaction alone.
   const token = await accessToken(deps.provider, context.platform, AGS_SCOPES.lineItem);
-  const url = await findOrCreateLineItem(context.lineItemsUrl, token, {
-    label: context.assignmentTitle,
-    scoreMaximum: 100,
-    resourceId: context.assignmentId,
-    tag: SIMILARITY_TAG,
-    ...(context.resourceLinkId ? { resourceLinkId: context.resourceLinkId } : {}),
+  // One process at a time looks for the column and creates it: two scores posted at once must not make two.
+  return deps.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`line-item:${context.assignmentId}`}))`.execute(trx);
+    const known = await trx.selectFrom('assignment').select(['line_item_url', 'similarity_line_item_url']).where('id', '=', context.assignmentId).executeTakeFirst();
+    if (known?.[column]) return known[column];
+    const otherColumn = ownColumn ? known?.line_item_url : known?.similarity_line_item_url;
+    const url = await findOrCreateLineItem(
+      lineItemsUrl,
+      token,
+      {
+        label: ownColumn ? `Similarity: ${context.assignmentTitle}`.slice(0, 255) : context.assignmentTitle,
+        scoreMaximum: 100,
+        resourceId: context.assignmentId,
+        tag: SIMILARITY_TAG,
+        ...(context.resourceLinkId ? { resourceLinkId: context.resourceLinkId } : {}),
+      },
+      otherColumn ?? null,
+    );
+    await trx.updateTable('assignment').set({ [column]: url, updated_at: new Date() }).where('id', '=', context.assignmentId).execute();
+    return url;
   });
-  await deps.db.updateTable('assignment').set({ line_item_url: url, updated_at: new Date() }).where('id', '=', context.assignmentId).execute();
-  return url;
 }
 
 function scoreBody(context: GradeContext, timestamp: Date): Record<string, unknown> {
@@ -151,45 +199,66 @@ const isTimestampConflict = (status: number, body: string) => status === 409 || 
  */
 export type GradeOutcome = { kind: 'final'; score: number } | { kind: 'pending' } | { kind: 'refused'; reason: string } | { kind: 'skipped' };
 
-/** Posts the submission's current state; throws (for a retry) on outages, records refusals. */
-export async function postGrade(deps: GradeDeps, submissionId: string): Promise<GradeOutcome> {
+/**
+ * Posts one score to the user's cell, with a timestamp later than any sent before: a new access token once on 401,
+ * a later timestamp on 409 or Canvas's 400 for an old one. Throws GradeRefused when the platform will not take it,
+ * any other error when it should be tried again later.
+ *
+ * A score refused for its timestamp lost to a later post for the same cell, possibly another job's (a newer
+ * attempt, a deletion): before it is sent again, `stillCurrent` says whether it is still the cell's to have, and
+ * if not nothing is sent ('superseded'), lest the older score land over the newer one.
+ */
+async function sendScore(deps: GradeDeps, context: ColumnContext, body: (timestamp: Date) => Record<string, unknown>, stillCurrent: () => Promise<boolean>): Promise<'sent' | 'superseded'> {
+  const lineItemUrl = await lineItemFor(deps, context);
+  const clock = { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject };
+  let token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
+  let retriedToken = false;
+  let lostToLaterPost = false;
+  for (let tries = 0; tries < 4; tries += 1) {
+    if (lostToLaterPost && !(await stillCurrent())) return 'superseded';
+    const timestamp = await nextScoreTimestamp(deps.db, clock);
+    const answer = await agsRequest(scoresUrl(lineItemUrl), { method: 'POST', token, contentType: 'application/vnd.ims.lis.v1.score+json', body: body(timestamp) });
+    if (answer.status >= 200 && answer.status < 300) return 'sent';
+    if (answer.status === 401 && !retriedToken) {
+      retriedToken = true;
+      await dropAccessToken(deps.storage, context.platform, AGS_SCOPES.score);
+      token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
+      continue;
+    }
+    if (isTimestampConflict(answer.status, answer.body)) {
+      // The platform holds a later time (another tool's post, a clock ahead of ours): move past it and resend.
+      await nextScoreTimestamp(deps.db, clock, new Date(Date.now() + (tries + 1) * MIN_GAP_MS));
+      lostToLaterPost = true;
+      continue;
+    }
+    if (answer.status === 400 || answer.status === 403 || answer.status === 404 || answer.status === 422) {
+      throw new GradeRefused(`The gradebook refused the score (HTTP ${answer.status}): ${answer.body.slice(0, 300)}`);
+    }
+    throw new Error(`The gradebook answered HTTP ${answer.status}; the score will be sent again.`);
+  }
+  throw new Error('The gradebook kept refusing the score timestamp; the score will be sent again.');
+}
+
+/**
+ * Posts the submission's current state; throws (for a retry) on outages, records refusals. A final score already
+ * posted, or a user the gradebook said is not a gradable student (Canvas's Student View, a dropped enrolment), is
+ * not posted again until an instructor or administrator asks for a resync.
+ */
+export async function postGrade(deps: GradeDeps, submissionId: string, options: { resync?: boolean } = {}): Promise<GradeOutcome> {
   const context = await loadContext(deps.db, submissionId);
   if (!context || context.state === 'rejected' || context.state === 'failed') return { kind: 'skipped' };
+  if (context.gradeState === 'not-gradable' && !options.resync) return { kind: 'skipped' };
+  // The receipt's job can run after scoring and post the final score; the scoring's own job then has nothing to add.
+  // (Reported as final, so a submission whose post landed just before a crash is still marked graded.)
+  if (context.gradeState === 'posted' && context.similarity !== null && !options.resync) return { kind: 'final', score: context.similarity };
   if (context.attempt < context.latestAttempt) return { kind: 'skipped' }; // a newer attempt owns the gradebook cell
+  // Still this submission's cell, in the state this post tells: the latest attempt, not since scored or removed.
+  const stillCurrent = async () => {
+    const now = await loadContext(deps.db, submissionId);
+    return now !== null && now.attempt >= now.latestAttempt && now.state === context.state && now.similarity === context.similarity;
+  };
   try {
-    const lineItemUrl = await lineItemFor(deps, context);
-    let token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
-    let retriedToken = false;
-    for (let tries = 0; tries < 4; tries += 1) {
-      const timestamp = await nextScoreTimestamp(deps.db, { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject });
-      const answer = await agsRequest(scoresUrl(lineItemUrl), {
-        method: 'POST',
-        token,
-        contentType: 'application/vnd.ims.lis.v1.score+json',
-        body: scoreBody(context, timestamp),
-      });
-      if (answer.status >= 200 && answer.status < 300) {
-        const final = (context.state === 'scored' || context.state === 'graded') && context.similarity !== null;
-        await setGradeState(deps.db, submissionId, final ? 'posted' : 'pending', null);
-        return final ? { kind: 'final', score: context.similarity! } : { kind: 'pending' };
-      }
-      if (answer.status === 401 && !retriedToken) {
-        retriedToken = true;
-        await dropAccessToken(deps.storage, context.platform, AGS_SCOPES.score);
-        token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
-        continue;
-      }
-      if (isTimestampConflict(answer.status, answer.body)) {
-        // The platform holds a later time (another tool's post, a clock ahead of ours): move past it and resend.
-        await nextScoreTimestamp(deps.db, { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject }, new Date(Date.now() + (tries + 1) * MIN_GAP_MS));
-        continue;
-      }
-      if (answer.status === 400 || answer.status === 403 || answer.status === 404 || answer.status === 422) {
-        throw new GradeRefused(`The gradebook refused the score (HTTP ${answer.status}): ${answer.body.slice(0, 300)}`);
-      }
-      throw new Error(`The gradebook answered HTTP ${answer.status}; the score will be sent again.`);
-    }
-    throw new Error('The gradebook kept refusing the score timestamp; the score will be sent again.');
+    if ((await sendScore(deps, context, (timestamp) => scoreBody(context, timestamp), stillCurrent)) === 'superseded') return { kind: 'skipped' };
   } catch (error) {
     if (error instanceof GradeRefused) {
       const notGradable = /not a student|not found in course|incorrect score|422/i.test(error.message);
@@ -199,4 +268,39 @@ export async function postGrade(deps: GradeDeps, submissionId: string): Promise<
     }
     throw error;
   }
+  const final = (context.state === 'scored' || context.state === 'graded') && context.similarity !== null;
+  await setGradeState(deps.db, submissionId, final ? 'posted' : 'pending', null);
+  return final ? { kind: 'final', score: context.similarity! } : { kind: 'pending' };
+}
+
+/**
+ * Empties the user's cell after an instructor deleted their only remaining attempts (AGS: a score without
+ * scoreGiven clears the one before). Nothing is sent while another attempt of theirs owns the cell.
+ */
+export async function clearGrade(deps: GradeDeps, ref: { assignmentId: string; userId: string }): Promise<'cleared' | 'skipped'> {
+  const remainingAttempt = deps.db
+    .selectFrom('submission')
+    .select('id')
+    .where('assignment_id', '=', ref.assignmentId)
+    .where('user_id', '=', ref.userId)
+    .where('state', 'not in', ['rejected', 'failed']);
+  const column = (await remainingAttempt.executeTakeFirst()) ? null : await loadColumn(deps.db, ref.assignmentId, ref.userId);
+  if (!column) return 'skipped';
+  // A new attempt since the deletion owns the cell: nothing to clear any more.
+  const stillEmpty = async () => !(await remainingAttempt.executeTakeFirst());
+  try {
+    const body = (timestamp: Date) => ({
+      userId: column.userSubject,
+      timestamp: timestamp.toISOString(),
+      activityProgress: 'Initialized',
+      gradingProgress: 'NotReady',
+      comment: 'The submission was deleted by an instructor.',
+    });
+    if ((await sendScore(deps, column, body, stillEmpty)) === 'superseded') return 'skipped';
+  } catch (error) {
+    if (!(error instanceof GradeRefused)) throw error;
+    deps.logger.warn({ ...ref, reason: error.message }, 'The gradebook did not clear the score');
+    return 'skipped';
+  }
+  return 'cleared';
 }
