@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, generateKeyPair } from 'jose';
 import { launch } from '../src/devplatform/agent.js';
-import { ROLES } from '../src/devplatform/index.js';
+import { launchClaims, payloadOf } from './support/id-token.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -100,20 +100,7 @@ describe('launches that work', () => {
 });
 
 describe('bad launches are refused with a page, and nothing is stored', () => {
-  const claims = (overrides: Record<string, unknown>) => ({
-    iss: lms.platform.registration().issuer,
-    aud: lms.platform.registration().clientId,
-    sub: 'intruder-1',
-    nonce: `n-${Math.random()}`,
-    'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiResourceLinkRequest',
-    'https://purl.imsglobal.org/spec/lti/claim/version': '1.3.0',
-    'https://purl.imsglobal.org/spec/lti/claim/deployment_id': lms.platform.registration().deploymentId,
-    'https://purl.imsglobal.org/spec/lti/claim/target_link_uri': 'http://x',
-    'https://purl.imsglobal.org/spec/lti/claim/resource_link': { id: 'essay-1' },
-    'https://purl.imsglobal.org/spec/lti/claim/roles': ROLES.instructor,
-    'https://purl.imsglobal.org/spec/lti/claim/context': { id: 'course-101', title: 'Academic Writing 101' },
-    ...overrides,
-  });
+  const claims = (overrides: Record<string, unknown>) => launchClaims(lms.platform, overrides);
 
   async function refused(replaceIdToken: (original: string) => Promise<string> | string, status: number, sentence: RegExp) {
     const usersBefore = await count('lti_user');
@@ -184,6 +171,57 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
     } finally {
       await stranger.close();
     }
+  });
+});
+
+describe('who may frame the pages', () => {
+  const frameAncestors = (headers: Record<string, string | string[] | undefined>) => /frame-ancestors ([^;]*)/.exec(String(headers['content-security-policy']))?.[1]?.split(' ') ?? [];
+
+  test('the registered platform may; a host its launch returns to (Canvas Cloud: the school\'s own) may from that launch on', async () => {
+    const school = 'https://school.example-lms.edu';
+    const plain = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1' });
+    assert.ok(frameAncestors(plain.headers).includes(new URL(lms.url).origin));
+    assert.ok(!frameAncestors(plain.headers).includes(school));
+
+    const fromSchool = await launch(lms.platform, {
+      userId: 'student-1',
+      resourceLinkId: 'essay-1',
+      replaceIdToken: async (idToken) => {
+        const payload = payloadOf(idToken);
+        payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = { document_target: 'iframe', return_url: `${school}/courses/7/external_content/success` };
+        return lms.platform.sign(payload);
+      },
+    });
+    assert.equal(fromSchool.status, 200);
+    assert.ok(frameAncestors(fromSchool.headers).includes(school), 'the first page after the launch may be framed by the school');
+    const later = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
+    assert.ok(frameAncestors(later.headers).includes(school), 'and so may every later page');
+    assert.ok(!frameAncestors(later.headers).includes('https://elsewhere.example.com'));
+  });
+
+  test('a return URL with a wildcard or policy syntax in its host, or of the wrong type, widens nothing and fails no launch; a platform teaches at most 20 hosts', async () => {
+    const withReturnUrl = (returnUrl: unknown) =>
+      launch(lms.platform, {
+        userId: 'student-1',
+        resourceLinkId: 'essay-1',
+        replaceIdToken: async (idToken) => {
+          const payload = payloadOf(idToken);
+          payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = { document_target: 'iframe', return_url: returnUrl };
+          return lms.platform.sign(payload);
+        },
+      });
+    for (const returnUrl of ['https://*/x', 'https://*.example.com/x', 'https://a,b.example.com/x', 'https://evil.example;script-src/x', 'https://$&.example.com/x', 42, `https://school.example-lms.edu/${'x'.repeat(5000)}`]) {
+      const result = await withReturnUrl(returnUrl);
+      assert.equal(result.status, 200, `${String(returnUrl).slice(0, 60)}: ${result.body.slice(0, 200)}`);
+      for (const source of frameAncestors(result.headers)) {
+        assert.match(source, /^'self'$|^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https:\/\/\*\.instructure\.com$/, `${String(returnUrl).slice(0, 60)} put ${source} in frame-ancestors`);
+      }
+    }
+    for (let i = 0; i < 25; i += 1) assert.equal((await withReturnUrl(`https://host-${i}.example-lms.edu/return`)).status, 200);
+    const stored = await tool.tool.database.db.selectFrom('platform_frame_origin').select('origin').execute();
+    assert.equal(stored.length, 20, 'hosts kept for the platform');
+    const later = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
+    assert.ok(!frameAncestors(later.headers).includes('https://host-24.example-lms.edu'), 'a host past the bound may not frame the tool');
   });
 });
 

@@ -78,7 +78,7 @@ export interface LaunchOptions {
   editForm?: (fields: Record<string, string>) => Record<string, string>;
 }
 
-export async function launch(platform: DevPlatform, options: LaunchOptions): Promise<LaunchResult> {
+export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, options: LaunchOptions): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
   const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}) }), { jar });
   if (login.status < 300 || login.status >= 400 || !login.headers.location) return { ...login, idToken: '', state: '', ltik: null };

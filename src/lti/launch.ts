@@ -1,5 +1,5 @@
 // What the tool takes from a validated launch, and the people and course it records from it.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
@@ -26,6 +26,8 @@ const launchToken = z.object({
     deepLinkingSettings: z
       .object({ deep_link_return_url: z.string().url(), accept_types: z.array(z.string()).default([]) })
       .optional(),
+    // Optional and only a hint (where the LMS shows the tool from): an odd one is dropped, not a failed launch.
+    launchPresentation: z.object({ return_url: z.string().max(4096).optional().catch(undefined) }).optional().catch(undefined),
   }),
 });
 
@@ -48,7 +50,33 @@ export interface Launch {
   membershipsUrl: string | null;
   /** Present on deep-linking requests: where to send the answer and which content item types the platform takes. */
   deepLinking: { returnUrl: string; acceptTypes: string[] } | null;
+  /** The origin the LMS shows the tool from, when the launch tells it (its return URL's). */
+  frameOrigin: string | null;
 }
+
+/**
+ * A host name as DNS has them, or an IP address: the only hosts an origin may name, since origins go into the
+ * frame-ancestors header, where a `*` would let any site frame the tool and a `;` or `,` would rewrite the policy
+ * (the URL parser lets both through in a host).
+ */
+const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$|^\[[0-9a-f:.]+\]$/;
+
+/** The origin of an http(s) address with a plain host; null for anything else (absent, malformed, another scheme). */
+export function webOrigin(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && PLAIN_HOST.test(url.hostname) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Hosts learnt from one platform's launches that may frame the tool. A school's LMS shows the tool from one host
+ * or a few; the bound keeps a platform's launches from growing the header without end.
+ */
+export const MAX_FRAME_ORIGINS_PER_PLATFORM = 20;
 
 export class LaunchShapeError extends Error {
   constructor(detail: string) {
@@ -87,6 +115,7 @@ export function readLaunch(token: IdToken): Launch {
     deepLinking: ctx.deepLinkingSettings
       ? { returnUrl: ctx.deepLinkingSettings.deep_link_return_url, acceptTypes: ctx.deepLinkingSettings.accept_types }
       : null,
+    frameOrigin: webOrigin(ctx.launchPresentation?.return_url ?? ctx.deepLinkingSettings?.deep_link_return_url),
   };
 }
 
@@ -96,8 +125,11 @@ export interface LaunchIdentity {
   courseId: string | null;
 }
 
-/** Stores the user, the course and the user's roles in it as this launch states them, all or nothing. */
-export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity> {
+/**
+ * Stores the user, the course and the user's roles in it as this launch states them, all or nothing.
+ * `newFrameOrigin`: the launch showed a host the platform frames the tool from that was not known before.
+ */
+export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity & { newFrameOrigin: boolean }> {
   return db.transaction().execute(async (trx) => {
     const platform = await trx
       .selectFrom('platform')
@@ -106,13 +138,21 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .where('client_id', '=', launch.clientId)
       .executeTakeFirstOrThrow();
     const now = new Date();
+    const framed = launch.frameOrigin
+      ? await sql<{ origin: string }>`
+          INSERT INTO platform_frame_origin (platform_id, origin)
+          SELECT ${platform.id}, ${launch.frameOrigin}
+           WHERE (SELECT count(*) FROM platform_frame_origin WHERE platform_id = ${platform.id}) < ${MAX_FRAME_ORIGINS_PER_PLATFORM}
+          ON CONFLICT DO NOTHING RETURNING origin`.execute(trx)
+      : undefined;
+    const newFrameOrigin = (framed?.rows.length ?? 0) > 0;
     const user = await trx
       .insertInto('lti_user')
       .values({ platform_id: platform.id, subject: launch.subject, name: launch.name, email: launch.email })
       .onConflict((oc) => oc.columns(['platform_id', 'subject']).doUpdateSet({ name: launch.name, email: launch.email, updated_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null };
+    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null, newFrameOrigin };
     const course = await trx
       .insertInto('course')
       .values({
@@ -130,6 +170,6 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .values({ course_id: course.id, user_id: user.id, roles: launch.roles })
       .onConflict((oc) => oc.columns(['course_id', 'user_id']).doUpdateSet({ roles: launch.roles, updated_at: now }))
       .execute();
-    return { platformId: platform.id, userId: user.id, courseId: course.id };
+    return { platformId: platform.id, userId: user.id, courseId: course.id, newFrameOrigin };
   });
 }

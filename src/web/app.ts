@@ -1,7 +1,7 @@
 // The express 5 application: health, the tool's checks in front of ltijs, ltijs's app (express 4) at /lti,
 // then the tool's own pages.
 import { fileURLToPath } from 'node:url';
-import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { Database } from '../db/index.js';
 import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
@@ -13,8 +13,9 @@ import { healthRoutes } from './health.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
-import type { PaperService } from '../checker/index.js';
-import { securityHeaders } from './security-headers.js';
+import type { PaperServices } from '../checker/index.js';
+import { platformOrigins, securityHeaders } from './security-headers.js';
+import { refuseCrossSiteForms } from './cross-site.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
@@ -30,6 +31,8 @@ export interface WebSettings {
   callbackSecret: string;
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
+  /** The default service account from the environment (never its password). */
+  checker: { url: string | null; username: string | null };
 }
 
 export interface WebDependencies {
@@ -39,20 +42,25 @@ export interface WebDependencies {
   /** Absent in a worker process, which serves health checks only. */
   lti?: LtiSetup;
   jobs?: Jobs;
-  service?: PaperService;
+  services?: PaperServices;
   /** Where received files wait until the service has them. */
   uploadDir: string;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
   mounts?: Array<{ path: string; router: Router }>;
 }
 
-/** One line per request: method, path without its query (an ltik rides there), status, time. */
+/** A request's path as logs may show it: without its query (an ltik rides there) or the callback's secret. */
+function loggablePath(req: Request): string {
+  return req.originalUrl.split('?')[0]!.replace(/^\/checker\/callback\/.*/, '/checker/callback/[redacted]');
+}
+
+/** One line per request: method, path (as logs may show it), status, time. */
 function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms) }, 'request');
+      logger.debug({ method: req.method, path: loggablePath(req), status: res.statusCode, ms: Math.round(ms) }, 'request');
     });
     next();
   };
@@ -63,7 +71,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
-  app.use(securityHeaders());
+  app.use(securityHeaders(() => platformOrigins(database.db)));
   app.use(healthRoutes(database));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   if (deps.lti) {
@@ -81,23 +89,27 @@ export function createWebApp(deps: WebDependencies): express.Express {
       }),
     );
     app.use(LTI_MOUNT_PATH, provider.app);
+    app.use(['/assignments', '/admin', '/deep-linking', '/reports'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
-    if (deps.jobs) {
-      if (deps.service) app.use(reportRoutes({ ...session, service: deps.service, logger }));
+    if (deps.jobs && deps.services) {
+      app.use(reportRoutes({ ...session, services: deps.services, logger }));
       app.use(callbackRoutes({ db: database.db, jobs: deps.jobs, secret: settings.callbackSecret, logger }));
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
-      app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, logger }));
+      app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, logger }));
       app.use(
         adminRoutes({
           ...session,
           provider,
           jobs: deps.jobs,
+          services: deps.services,
           logger,
           adminToken: settings.adminToken,
           publicUrl: settings.publicUrl,
           callbackSecret: settings.callbackSecret,
+          defaultAccount: settings.checker.url ? `${settings.checker.username ?? ''} at ${settings.checker.url}` : 'the built-in sandbox (no CHECKER_URL is set)',
+          encryptionKey: settings.encryptionKey,
           toolUrls: urls,
         }),
       );
@@ -109,11 +121,14 @@ export function createWebApp(deps: WebDependencies): express.Express {
     sendMessage(res, 404, 'Not found', 'There is no page at this address.');
   });
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-    const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-    if (status >= 500) logger.error({ err: error, path: req.path }, 'Request failed');
+    // PostgreSQL cannot store a NUL character (in text or JSON): what was sent is at fault, not the tool.
+    const unstorable = ['22P05', '22021'].includes(String((error as { code?: unknown }).code));
+    const status = unstorable ? 400 : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    if (status >= 500) logger.error({ err: error, path: loggablePath(req) }, 'Request failed');
     if (res.headersSent) return;
-    const message =
-      status === 400 ? 'The request could not be read.' : status === 413 ? 'The request is too large.' : 'Something went wrong on our side. Please try again in a moment.';
+    const message = unstorable
+      ? 'The form holds a character that cannot be stored (a NUL character). Remove it and send the form again.'
+      : status === 400 ? 'The request could not be read.' : status === 413 ? 'The request is too large.' : 'Something went wrong on our side. Please try again in a moment.';
     sendMessage(res, status >= 400 && status < 600 ? status : 500, 'Error', message);
   };
   app.use(onError);

@@ -15,6 +15,12 @@ import { sendMessage } from './views.js';
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
 
+/**
+ * ltijs (on express 4) never answers a request whose storage call fails inside its own error handling (the
+ * database restarting, say); past this long the person gets a sentence instead of a page that loads forever.
+ */
+const LTIJS_ANSWER_DEADLINE_MS = 30_000;
+
 const launchBody = z.object({
   id_token: z.string().min(1).max(60_000),
   state: z.string().min(1).max(200),
@@ -57,6 +63,16 @@ export interface GuardOptions {
 export function ltiGuard(options: GuardOptions): Router {
   const { db, logger } = options;
   const router = Router();
+
+  router.use((req, res, next) => {
+    const timer = setTimeout(() => {
+      if (res.headersSent) return;
+      logger.error({ path: req.path }, 'The LTI library did not answer in time');
+      refuse(res, 503, 'The tool could not open the assignment just now. Please open it again from your course in a moment.');
+    }, LTIJS_ANSWER_DEADLINE_MS);
+    res.on('close', () => clearTimeout(timer));
+    next();
+  });
 
   router.all(LTI_ROUTES.login, (_req: Request, res: Response, next: NextFunction) => {
     // ltijs names its state cookie "state<state>" and redirects right after; hold the redirect until stored.

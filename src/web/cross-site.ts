@@ -1,0 +1,20 @@
+// CSRF protection for the tool's own forms. Each form carries the session key (ltik) or the admin token in its
+// body, which another site cannot know; on top of that, a browser's word that a form comes from another site
+// (Sec-Fetch-Site, or an Origin that is not the tool's) refuses it. LTI launches arrive from the LMS by design
+// and are mounted before this check.
+import type { RequestHandler } from 'express';
+import { sendMessage } from './views.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function refuseCrossSiteForms(publicUrl: string): RequestHandler {
+  const ownOrigin = new URL(publicUrl).origin;
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const site = req.headers['sec-fetch-site'];
+    const origin = req.headers.origin;
+    const crossSite = site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && origin !== ownOrigin;
+    if (!crossSite) return next();
+    sendMessage(res, 403, 'Not accepted', 'This form was sent from another site, so the tool did not act on it. Open the page from your course and try again.');
+  };
+}
