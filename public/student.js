@@ -15,8 +15,9 @@
       `<td><time datetime="${text(a.receivedAt)}">${text(a.receivedAt.replace('T', ' ').slice(0, 19))} UTC</time>${a.late ? ' (late)' : ''}</td>` +
       `<td>${text(a.stateText)}${a.failureReason ? ': ' + text(a.failureReason) : ''}</td>` +
       `<td>${a.similarity === null ? '—' : text(a.similarity) + ' %'}${a.aiScore !== null ? ' · AI ' + text(a.aiScore) + ' %' : ''}</td>` +
-      `<td><a href="${text(receiptBase)}/${text(a.submissionId)}/receipt?ltik=${encodeURIComponent(ltik)}">Download</a> <span class="hash" title="SHA-256">${text(a.sha256.slice(0, 12))}…</span></td></tr>`);
-    list.innerHTML = '<table><thead><tr><th scope="col">Attempt</th><th scope="col">File</th><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Similarity</th><th scope="col">Receipt</th></tr></thead><tbody>' + rows.join('') + '</tbody></table>';
+      `<td>${a.reports.length === 0 ? '—' : '<ul class="links">' + a.reports.map((r) => `<li><a href="/reports/${text(a.submissionId)}/${text(r.kind)}?ltik=${encodeURIComponent(ltik)}" target="_blank" rel="noopener">${text(r.label)}<span class="sr-only">, attempt ${a.attempt}</span></a></li>`).join('') + '</ul>'}</td>` +
+      `<td><a href="${text(receiptBase)}/${text(a.submissionId)}/receipt?ltik=${encodeURIComponent(ltik)}">Download<span class="sr-only"> the receipt of attempt ${a.attempt}</span></a> <span class="hash" title="SHA-256">${text(a.sha256.slice(0, 12))}…</span></td></tr>`);
+    list.innerHTML = '<table class="attempt-table"><thead><tr><th scope="col">Attempt</th><th scope="col">File</th><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Similarity</th><th scope="col">Reports</th><th scope="col">Receipt</th></tr></thead><tbody>' + rows.join('') + '</tbody></table>';
   }
 
   const statusUrl = form ? form.dataset.statusUrl : list.dataset.statusUrl;

@@ -1,13 +1,17 @@
 // The administrator's page: registrations, the callback URL for the service operator, queue health and failed
-// jobs with a retry button. Reached by platform administrators through a launch (their ltik), or with the
-// bootstrap token ADMIN_TOKEN in the Authorization header or the form.
+// jobs with a retry button. Reached with the bootstrap token ADMIN_TOKEN (in the Authorization header or the
+// form), which answers for the whole installation, or by a platform's administrators through a launch (their
+// ltik), who answer for their own platform only: one installation may serve several schools, and one school's
+// LMS administrator must not read, switch off or re-route another's.
 import { timingSafeEqual } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { accountInput, assignAccount, listAccounts, removeAccount, saveAccount } from '../checker/index.js';
 import { QUEUES } from '../jobs/index.js';
+import { queueGradeResync } from '../grades/resync.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
@@ -18,6 +22,8 @@ export interface AdminDeps extends InstructorDeps {
   adminToken: string | null;
   publicUrl: string;
   callbackSecret: string;
+  /** Who the default service account is, for the page: "user at URL", or the sandbox. */
+  defaultAccount: string;
   toolUrls: Record<string, string>;
 }
 
@@ -27,6 +33,12 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** What an administrator answers for: the whole installation (ADMIN_TOKEN), or the platform they launched from. */
+type AdminScope = 'installation' | { platformId: string };
+
+const scopeOf = (res: Response): AdminScope => res.locals.adminScope as AdminScope;
+const platformOf = (scope: AdminScope): string | null => (scope === 'installation' ? null : scope.platformId);
+
 /** What proves the request comes from an administrator: a platform admin's ltik, or the bootstrap token. */
 function requireAdmin(deps: AdminDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -34,6 +46,7 @@ function requireAdmin(deps: AdminDeps) {
     const token = header.startsWith('AdminToken ') ? header.slice(11) : typeof req.body?.adminToken === 'string' ? req.body.adminToken : null;
     if (deps.adminToken && token && sameSecret(token, deps.adminToken)) {
       res.locals.adminCredential = { field: 'adminToken', value: token };
+      res.locals.adminScope = 'installation' satisfies AdminScope;
       return next();
     }
     const ltik = ltikOf(req);
@@ -41,6 +54,7 @@ function requireAdmin(deps: AdminDeps) {
       const session = await resolveSession(deps, ltik);
       if (typeof session === 'object' && session.launch.platformAdmin) {
         res.locals.adminCredential = { field: 'ltik', value: ltik };
+        res.locals.adminScope = { platformId: session.platformId } satisfies AdminScope;
         return next();
       }
     }
@@ -70,9 +84,17 @@ async function queueHealth(db: Kysely<DatabaseSchema>): Promise<QueueHealth[]> {
   });
 }
 
-async function failedJobs(db: Kysely<DatabaseSchema>): Promise<Array<{ id: string; queue: string; key: string | null; failedAt: Date; reason: string }>> {
+/**
+ * Failed jobs, newest first; for one platform, those whose key is one of its submissions or assignments (a job's
+ * key is the submission or assignment it acts on, see worker.ts).
+ */
+async function failedJobs(db: Kysely<DatabaseSchema>, platformId: string | null, id?: string): Promise<Array<{ id: string; queue: string; key: string | null; failedAt: Date; reason: string }>> {
+  const ofPlatform = platformId === null ? sql`TRUE` : sql`(j.singleton_key IN (SELECT s.id::text FROM submission s JOIN assignment a ON a.id = s.assignment_id WHERE a.platform_id = ${platformId})
+        OR j.singleton_key IN (SELECT a.id::text FROM assignment a WHERE a.platform_id = ${platformId}))`;
   const { rows } = await sql<{ id: string; name: string; singleton_key: string | null; completed_on: Date; output: unknown }>`
-    SELECT id, name, singleton_key, completed_on, output FROM pgboss.job WHERE state = 'failed' ORDER BY completed_on DESC LIMIT 100`.execute(db);
+    SELECT j.id, j.name, j.singleton_key, j.completed_on, j.output FROM pgboss.job j
+     WHERE j.state = 'failed' AND ${ofPlatform} ${id === undefined ? sql`` : sql`AND j.id = ${id}`}
+     ORDER BY j.completed_on DESC LIMIT 100`.execute(db);
   return rows.map((row) => {
     const output = row.output as { message?: unknown } | null;
     return { id: row.id, queue: row.name, key: row.singleton_key, failedAt: row.completed_on, reason: typeof output?.message === 'string' ? output.message.slice(0, 500) : 'no reason recorded' };
@@ -86,24 +108,45 @@ export function adminRoutes(deps: AdminDeps): Router {
   const form = express.urlencoded({ extended: false, limit: '32kb' });
   const admin = requireAdmin(deps);
 
+  /** The registrations an administrator may see and act on. */
+  const registrationsIn = async (scope: AdminScope) => (await listRegistrations(deps.db)).filter((r) => scope === 'installation' || r.id === scope.platformId);
+  /** The service accounts an administrator may see, test and choose: all, or the one their platform uses. */
+  const accountsIn = async (scope: AdminScope) => {
+    const accounts = await listAccounts(deps.db);
+    if (scope === 'installation') return accounts;
+    const own = await deps.db.selectFrom('platform').select('checker_account_id').where('id', '=', scope.platformId).executeTakeFirst();
+    return accounts.filter((account) => account.id === own?.checker_account_id);
+  };
+
   const page = async (_req: Request, res: Response, message: { text: string; tone: 'ok' | 'error' } | null = null, status = 200) => {
+    const scope = scopeOf(res);
+    const registrations = await registrationsIn(scope);
     res.status(status).send(
       render('admin', {
-        registrations: await listRegistrations(deps.db),
+        installation: scope === 'installation',
+        registrations,
+        accounts: await accountsIn(scope),
+        accountOf: Object.fromEntries(
+          (await deps.db.selectFrom('platform').select(['id', 'checker_account_id']).execute()).filter((row) => registrations.some((r) => r.id === row.id)).map((row) => [row.id, row.checker_account_id]),
+        ),
+        defaultAccount: deps.defaultAccount,
         queues: await queueHealth(deps.db),
-        failed: await failedJobs(deps.db),
-        callbackUrl: `${deps.publicUrl}/checker/callback/${deps.callbackSecret}`,
+        failed: await failedJobs(deps.db, platformOf(scope)),
+        // The callback's secret is the installation's, for the service operator.
+        callbackUrl: scope === 'installation' ? `${deps.publicUrl}/checker/callback/${deps.callbackSecret}` : null,
         toolUrls: deps.toolUrls,
         credential: res.locals.adminCredential,
         message,
       }),
     );
   };
+  const installationOnly = (what: string) => (req: Request, res: Response, next: NextFunction) =>
+    scopeOf(res) === 'installation' ? next() : page(req, res, { text: `Only the installation's administrator (with ADMIN_TOKEN) can ${what}.`, tone: 'error' }, 403);
 
   router.get('/admin', admin, (req, res) => page(req, res));
   router.post('/admin', form, admin, (req, res) => page(req, res));
 
-  router.post('/admin/registrations', form, admin, async (req, res) => {
+  router.post('/admin/registrations', form, admin, installationOnly('add or change a registration'), async (req, res) => {
     const input = registrationInput.safeParse(req.body);
     if (!input.success) {
       const issue = input.error.issues[0]!;
@@ -113,33 +156,82 @@ export function adminRoutes(deps: AdminDeps): Router {
     await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
   });
 
+  router.post('/admin/registrations/:id/account', form, admin, async (req, res) => {
+    const scope = scopeOf(res);
+    const platformId = z.string().uuid().safeParse(req.params.id);
+    const choice = z.union([z.literal('default'), z.string().uuid()]).safeParse(req.body?.accountId);
+    const accountId = choice.success && choice.data !== 'default' ? choice.data : null;
+    const known = platformId.success && (await registrationsIn(scope)).some((r) => r.id === platformId.data);
+    if (!known || !choice.success || (accountId && !(await accountsIn(scope)).some((account) => account.id === accountId))) {
+      return page(req, res, { text: 'Unknown registration or service account.', tone: 'error' }, 404);
+    }
+    if (!(await assignAccount(deps.db, platformId.data!, accountId))) return page(req, res, { text: 'Unknown registration.', tone: 'error' }, 404);
+    await page(req, res, { text: 'Saved. The platform\'s new assignments use that account; existing ones keep theirs.', tone: 'ok' });
+  });
+
   router.post('/admin/registrations/:id/:action', form, admin, async (req, res) => {
     const id = z.string().uuid().safeParse(req.params.id);
     const action = req.params.action;
+    const registration = id.success ? (await registrationsIn(scopeOf(res))).find((r) => r.id === id.data) : undefined;
     if (!id.success || !['activate', 'deactivate', 'remove', 'resync-grades'].includes(String(action))) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
-    if (action === 'resync-grades') {
-      const rows = await deps.db
-        .selectFrom('submission')
-        .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
-        .select('submission.id')
-        .where('assignment.platform_id', '=', id.data)
-        .where('submission.state', 'in', ['scored', 'graded'])
-        .execute();
-      for (const row of rows) await deps.jobs.send(QUEUES.grade, { submissionId: row.id }, { key: row.id });
-      return page(req, res, { text: `${rows.length} score${rows.length === 1 ? '' : 's'} queued for the gradebook again.`, tone: 'ok' });
-    }
     if (action === 'remove') {
-      const registration = (await listRegistrations(deps.db)).find((r) => r.id === id.data);
       if (registration) await removeRegistration({ db: deps.db, provider: deps.provider }, registration);
       return page(req, res, { text: registration ? `Removed ${registration.name}.` : 'Already removed.', tone: 'ok' });
     }
-    await setRegistrationActive(deps.db, id.data, action === 'activate');
+    if (!registration) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
+    if (action === 'resync-grades') {
+      const queued = await queueGradeResync(deps.db, deps.jobs, { platformId: registration.id });
+      return page(req, res, { text: `${queued} score${queued === 1 ? '' : 's'} queued for the gradebook again.`, tone: 'ok' });
+    }
+    await setRegistrationActive(deps.db, registration.id, action === 'activate');
     await page(req, res, { text: action === 'activate' ? 'Switched on.' : 'Switched off.', tone: 'ok' });
+  });
+
+  router.post('/admin/accounts', form, admin, async (req, res) => {
+    const scope = scopeOf(res);
+    const input = accountInput.safeParse(req.body);
+    if (!input.success) return page(req, res, { text: `Not saved: ${input.error.issues[0]!.message}`, tone: 'error' }, 400);
+    // Saving an account with a known address and username replaces its password: a platform's administrator
+    // may do that only to their own platform's account.
+    const existing = (await listAccounts(deps.db)).find((account) => account.baseUrl === input.data.baseUrl && account.username === input.data.username);
+    if (existing && !(await accountsIn(scope)).some((account) => account.id === existing.id)) {
+      return page(req, res, { text: 'Not saved: that username at that service is an account of another platform. Ask the installation\'s administrator.', tone: 'error' }, 403);
+    }
+    const account = await saveAccount(deps.db, deps.encryptionKey, input.data);
+    const platformId = platformOf(scope);
+    if (platformId) await assignAccount(deps.db, platformId, account.id);
+    deps.logger.info({ accountId: account.id, platformId }, 'Service account saved by an administrator');
+    const usedBy = platformId ? ' Your platform\'s new assignments use it.' : '';
+    await page(req, res, { text: `Saved the service account ${account.name}.${usedBy} Test its login below.`, tone: 'ok' });
+  });
+
+  // Test login (an account's id, or "default") and remove.
+  router.post('/admin/accounts/:id/:action', form, admin, async (req, res) => {
+    const scope = scopeOf(res);
+    const id = req.params.id === 'default' ? null : z.string().uuid().safeParse(req.params.id).data;
+    const action = req.params.action;
+    const account = id ? (await accountsIn(scope)).find((candidate) => candidate.id === id) : undefined;
+    if (id === undefined || !(action === 'test' || (action === 'remove' && id !== null)) || (id !== null && !account)) {
+      return page(req, res, { text: 'Unknown service account or action.', tone: 'error' }, 404);
+    }
+    if (action === 'remove') {
+      if (scope !== 'installation' && account!.platforms > 1) return page(req, res, { text: 'Not removed: other platforms use this account too.', tone: 'error' }, 409);
+      const outcome = await removeAccount(deps.db, id!);
+      const text = { removed: 'Removed. Platforms that used it now use the default account.', missing: 'Already removed.', 'in-use': 'Not removed: assignments keep their folders in this account.' }[outcome];
+      return page(req, res, { text, tone: outcome === 'in-use' ? 'error' : 'ok' }, outcome === 'in-use' ? 409 : 200);
+    }
+    try {
+      await deps.services.checkLogin(id);
+      await page(req, res, { text: 'The login works.', tone: 'ok' });
+    } catch (error) {
+      await page(req, res, { text: `The login failed: ${deps.services.classify(error).message}`, tone: 'error' }, 502);
+    }
   });
 
   router.post('/admin/jobs/retry', form, admin, async (req, res) => {
     const input = jobRetry.safeParse(req.body);
     if (!input.success) return page(req, res, { text: 'Unknown job.', tone: 'error' }, 400);
+    if ((await failedJobs(deps.db, platformOf(scopeOf(res)), input.data.id)).length === 0) return page(req, res, { text: 'No such failed job.', tone: 'error' }, 404);
     await deps.jobs.boss.retry(input.data.queue, input.data.id);
     deps.logger.info({ queue: input.data.queue, jobId: input.data.id }, 'Failed job retried by an administrator');
     await page(req, res, { text: 'The job is queued again.', tone: 'ok' });

@@ -1,16 +1,20 @@
-// The instructor's side: the dashboard, CSV export, the settings form and the per-row actions. Forms post the
-// ltik in their body; a request without it (a cross-site form, for one) has no session and is refused.
+// The instructor's side: the dashboard, CSV export, the settings form and the per-row actions (send again,
+// resend the grade, delete). Forms post the ltik in their body; a request without it (a cross-site form, for one)
+// has no session and is refused.
 import express, { Router, type Request, type Response } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
-import { FILE_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, assignmentSettings, type AssignmentSettings } from '../assignments/settings.js';
+import { DOCUMENT_TYPES, FILE_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
-import { QUEUES, type Jobs } from '../jobs/index.js';
+import type { PaperServices } from '../checker/index.js';
+import { QUEUES, type Jobs, type QueueName } from '../jobs/index.js';
+import { queueGradeResync } from '../grades/resync.js';
 import { RosterUnavailable, fetchRoster, type RosterMember } from '../lti/roster.js';
 import type { Session } from '../lti/session.js';
 import type { Logger } from '../logger.js';
 import { classRows, eventsOf } from '../submissions/read-models.js';
-import { getSubmission } from '../submissions/store.js';
+import { removeSubmission } from '../submissions/remove.js';
+import { attemptsOf, getSubmission, type Submission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { dashboardRows, filterAndSort, histogramSvg, readDashboardQuery, toCsv } from './instructor-dashboard.js';
 import { requireSession, sessionOf, type SessionDeps } from './session.js';
@@ -19,6 +23,7 @@ import { render, sendMessage } from './views.js';
 export interface InstructorDeps extends SessionDeps {
   provider: Provider;
   jobs: Jobs;
+  services: PaperServices;
   logger: Logger;
 }
 
@@ -49,7 +54,8 @@ async function rosterOf(deps: InstructorDeps, session: Session, assignment: Assi
 }
 
 const checkbox = z.preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean());
-const numberField = z.preprocess((value) => (value === '' || value === undefined ? undefined : Number(value)), z.number());
+/** An empty number field falls back to the setting's default. */
+const numberField = z.preprocess((value) => (value === '' || value === undefined ? undefined : Number(value)), z.number().optional());
 
 /** The settings form's fields, read into the settings schema (which keeps the limits). */
 const settingsForm = z.object({
@@ -67,17 +73,37 @@ const settingsForm = z.object({
   maxFileMb: numberField,
   resubmission: z.string(),
   maxAttempts: numberField,
-  dueAt: z.preprocess((value) => (value ? new Date(`${String(value)}Z`).toISOString() : null), z.string().nullable()).catch(null),
+  // A date that does not read as one means no due date (the page's date field sends only real ones).
+  dueAt: z.preprocess((value) => {
+    const time = value ? Date.parse(`${String(value)}Z`) : Number.NaN;
+    return Number.isNaN(time) ? null : new Date(time).toISOString();
+  }, z.string().nullable()).catch(null),
   resultsVisibleTo: z.string(),
   showAiScoreToStudents: checkbox,
+  gradeColumn: z.string().default('assignment'),
+  bandYellow: numberField,
+  bandOrange: numberField,
+  bandRed: numberField,
+  language: z.string().default(''),
+  documentType: z.string().default(''),
   instructions: z.string().default(''),
 });
 
-function readSettings(body: unknown): { settings: AssignmentSettings } | { error: string } {
+/** What the instructor entered, shaped like the settings for the form to show again; an empty field stays empty. */
+function asEntered(entered: Record<string, unknown> & { similarityBands: Array<number | undefined> }): AssignmentSettings {
+  const given = Object.fromEntries(Object.entries(entered).filter(([, value]) => value !== undefined));
+  return { ...defaultSettings(), ...given, similarityBands: entered.similarityBands.map((band) => band ?? '') } as unknown as AssignmentSettings;
+}
+
+/**
+ * The settings from the form, or a sentence saying what to correct, with what was entered (shaped like the
+ * settings, possibly out of bounds) so that the form shows it again.
+ */
+function readSettings(body: unknown): { settings: AssignmentSettings } | { error: string; entered?: AssignmentSettings } {
   const form = settingsForm.safeParse(body ?? {});
-  if (!form.success) return { error: `The form could not be read (${form.error.issues[0]!.path.join('.')}).` };
+  if (!form.success) return { error: `The form could not be read: check the field "${form.error.issues[0]!.path.join('.')}".` };
   const f = form.data;
-  const parsed = assignmentSettings.safeParse({
+  const entered = {
     excludeReferences: f.excludeReferences,
     excludeQuotes: f.excludeQuotes,
     excludeSmallSources: f.excludeSmallSources,
@@ -92,8 +118,13 @@ function readSettings(body: unknown): { settings: AssignmentSettings } | { error
     dueAt: f.dueAt,
     resultsVisibleTo: f.resultsVisibleTo,
     showAiScoreToStudents: f.showAiScoreToStudents,
+    gradeColumn: f.gradeColumn,
+    similarityBands: [f.bandYellow, f.bandOrange, f.bandRed],
+    language: f.language,
+    documentType: f.documentType,
     instructions: f.instructions,
-  });
+  };
+  const parsed = assignmentSettings.safeParse(entered);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.');
@@ -104,10 +135,47 @@ function readSettings(body: unknown): { settings: AssignmentSettings } | { error
       maxAttempts: 'Attempts must be between 1 and 50.',
       excludeThresholdWords: 'The word threshold must be a whole number from 0 to 1000.',
       instructions: 'Instructions can be 10,000 characters at most.',
+      similarityBands: 'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
+      language: 'Name the language of the papers (60 characters at most).',
+      documentType: `Choose a document type: ${DOCUMENT_TYPES.join(', ')}.`,
+      gradeColumn: 'Choose the assignment\'s column or a separate similarity column.',
     };
-    return { error: messages[field.split('.')[0]!] ?? `Check the field "${field}": ${issue.message}` };
+    return { error: messages[field.split('.')[0]!] ?? `Check the field "${field}": ${issue.message}`, entered: asEntered(entered) };
   }
   return { settings: parsed.data };
+}
+
+/** What "send again" does in each state: the step the submission waits for. */
+const RESEND: Partial<Record<Submission['state'], { queue: QueueName; done: string }>> = {
+  received: { queue: QUEUES.upload, done: 'The paper is queued to be sent to the checking service again' },
+  uploading: { queue: QUEUES.upload, done: 'The paper is queued to be sent to the checking service again' },
+  processing: { queue: QUEUES.result, done: 'The checking service is asked for the result again' },
+};
+const RESYNC: Partial<Record<Submission['state'], { queue: QueueName; done: string }>> = {
+  scored: { queue: QUEUES.grade, done: 'The score is queued for the gradebook again' },
+  graded: { queue: QUEUES.grade, done: 'The score is queued for the gradebook again' },
+};
+
+const dashboardNotice = z.object({ notice: z.string().min(1).max(500), tone: z.enum(['ok', 'error']).default('ok') });
+const rowAction = z.object({ submissionId: z.string().uuid(), action: z.enum(['resend', 'resync-grade', 'delete']) });
+
+async function studentName(deps: InstructorDeps, userId: string): Promise<string> {
+  const user = await deps.db.selectFrom('lti_user').select(['name', 'email', 'subject']).where('id', '=', userId).executeTakeFirst();
+  return user?.name ?? user?.email ?? user?.subject ?? 'The student';
+}
+
+function backToDashboard(res: Response, found: { session: Session; assignment: Assignment }, notice: string, tone: 'ok' | 'error' = 'ok'): void {
+  const query = new URLSearchParams({ ltik: found.session.ltik, notice, tone });
+  res.redirect(303, `/assignments/${found.assignment.id}/dashboard?${query}`);
+}
+
+/** Where the assignment's settings stand at the checking service, in a sentence. */
+export function folderStatus(assignment: Assignment, saved: boolean): { state: Assignment['folderState']; text: string } {
+  const { folderState: state } = assignment;
+  if (state === 'ready') return { state, text: 'Applied: the checking service has these settings.' };
+  if (state === 'failed') return { state, text: `The checking service has not accepted these settings yet: ${assignment.folderError ?? 'no reason given'}. The tool keeps trying.` };
+  if (saved || assignment.folderId !== null) return { state, text: 'Being applied at the checking service…' };
+  return { state, text: 'Not sent yet: the checking service gets these settings with the first paper, or when you save them.' };
 }
 
 export function instructorRoutes(deps: InstructorDeps): Router {
@@ -123,7 +191,19 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const roster = await rosterOf(deps, s, assignment);
     const all = dashboardRows(assignment, await classRows(deps.db, assignment.id), roster.members);
     const rows = filterAndSort(all, query);
-    res.send(render('instructor-dashboard', { assignment, rows, query, histogram: histogramSvg(all), rosterProblem: roster.problem, ltik: s.ltik, total: all.length, notice: req.query.notice ?? null }));
+    const notice = dashboardNotice.safeParse(req.query);
+    res.send(
+      render('instructor-dashboard', {
+        assignment,
+        rows,
+        query,
+        histogram: histogramSvg(all),
+        rosterProblem: roster.problem,
+        ltik: s.ltik,
+        total: all.length,
+        notice: notice.success ? notice.data : null,
+      }),
+    );
   });
 
   router.get('/assignments/:id/export.csv', session, async (req, res) => {
@@ -136,10 +216,24 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     res.type('text/csv; charset=utf-8').send(toCsv(rows));
   });
 
+  const settingsPage = (found: { session: Session; assignment: Assignment }, view: { error: string | null; saved: boolean; settings?: AssignmentSettings }) =>
+    render('instructor-settings', {
+      assignment: found.assignment,
+      settings: view.settings ?? found.assignment.settings,
+      ltik: found.session.ltik,
+      fileTypes: FILE_TYPES,
+      documentTypes: DOCUMENT_TYPES,
+      canCreateColumns: found.assignment.lineItemsUrl !== null,
+      error: view.error,
+      saved: view.saved,
+      folder: folderStatus(found.assignment, view.saved),
+      statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
+    });
+
   router.get('/assignments/:id/settings', session, async (req, res) => {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
-    res.send(render('instructor-settings', { assignment: found.assignment, settings: found.assignment.settings, ltik: found.session.ltik, fileTypes: FILE_TYPES, error: null, saved: req.query.saved === '1' }));
+    res.send(settingsPage(found, { error: null, saved: req.query.saved === '1' }));
   });
 
   router.post('/assignments/:id/settings', form, session, async (req, res) => {
@@ -147,7 +241,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     if (!found) return;
     const result = readSettings(req.body);
     if ('error' in result) {
-      res.status(400).send(render('instructor-settings', { assignment: found.assignment, settings: found.assignment.settings, ltik: found.session.ltik, fileTypes: FILE_TYPES, error: result.error, saved: false }));
+      res.status(400).send(settingsPage(found, { error: result.error, saved: false, ...(result.entered ? { settings: result.entered } : {}) }));
       return;
     }
     await deps.db
@@ -156,7 +250,17 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       .where('id', '=', found.assignment.id)
       .execute();
     await deps.jobs.send(QUEUES.folder, { assignmentId: found.assignment.id }, { key: found.assignment.id });
+    // Scores already posted follow the similarity to its new column.
+    if (result.settings.gradeColumn !== found.assignment.settings.gradeColumn) await queueGradeResync(deps.db, deps.jobs, { assignmentId: found.assignment.id });
     res.redirect(303, `/assignments/${found.assignment.id}/settings?saved=1&ltik=${encodeURIComponent(found.session.ltik)}`);
+  });
+
+  // Whether the checking service has the settings yet: the settings page asks until it knows.
+  router.get('/assignments/:id/settings/status', session, async (req, res) => {
+    const found = await instructorAssignment(deps, req, res);
+    if (!found) return;
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(folderStatus(found.assignment, true));
   });
 
   // Every state change of one submission, so that "stuck in pending" always has an answer.
@@ -175,10 +279,41 @@ export function instructorRoutes(deps: InstructorDeps): Router {
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
-    const rows = await deps.db.selectFrom('submission').select('id').where('assignment_id', '=', found.assignment.id).where('state', 'in', ['scored', 'graded']).execute();
-    for (const row of rows) await deps.jobs.send(QUEUES.grade, { submissionId: row.id }, { key: row.id });
-    const notice = `${rows.length} score${rows.length === 1 ? '' : 's'} queued for the gradebook.`;
-    res.redirect(303, `/assignments/${found.assignment.id}/dashboard?ltik=${encodeURIComponent(found.session.ltik)}&notice=${encodeURIComponent(notice)}`);
+    const queued = await queueGradeResync(deps.db, deps.jobs, { assignmentId: found.assignment.id });
+    backToDashboard(res, found, `${queued} score${queued === 1 ? '' : 's'} queued for the gradebook.`);
+  });
+
+  router.post('/assignments/:id/submissions/:submissionId/:action', form, session, async (req, res) => {
+    const found = await instructorAssignment(deps, req, res);
+    if (!found) return;
+    const input = rowAction.safeParse(req.params);
+    const submission = input.success ? await getSubmission(deps.db, input.data.submissionId) : null;
+    if (!input.success || !submission || submission.assignmentId !== found.assignment.id) {
+      sendMessage(res, 404, 'Not found', 'There is no such submission in this assignment.');
+      return;
+    }
+    const name = await studentName(deps, submission.userId);
+    const { action } = input.data;
+    if (action === 'delete') {
+      const removal = await removeSubmission(deps.db, deps.services, submission.id);
+      if (!removal.removed) return backToDashboard(res, found, `${name}'s paper was not deleted. ${removal.reason}`, 'error');
+      const [latest] = await attemptsOf(deps.db, found.assignment.id, submission.userId);
+      if (latest && (latest.state === 'scored' || latest.state === 'graded')) await deps.jobs.send(QUEUES.grade, { submissionId: latest.id, resync: true }, { key: latest.id });
+      // No checked attempt left: the score the gradebook holds for the deleted one is emptied.
+      else if (!latest || latest.state === 'rejected' || latest.state === 'failed') {
+        const clear = { assignmentId: found.assignment.id, userId: submission.userId };
+        await deps.jobs.send(QUEUES.grade, { clear }, { key: `clear:${clear.assignmentId}:${clear.userId}` });
+      }
+      deps.logger.info({ assignmentId: found.assignment.id, submissionId: submission.id }, 'Submission deleted by an instructor');
+      return backToDashboard(res, found, `${name}'s attempt ${submission.attempt} is deleted, here and at the checking service; the student may submit again.`);
+    }
+    const next = action === 'resync-grade' ? RESYNC[submission.state] : RESEND[submission.state];
+    if (!next) {
+      const why = action === 'resync-grade' ? 'only a checked paper has a score to send' : 'only a paper still on its way to a result can be sent again';
+      return backToDashboard(res, found, `Nothing was sent for ${name}: ${why}, and this one is ${submission.state}.`, 'error');
+    }
+    const queued = await deps.jobs.send(next.queue, { submissionId: submission.id, ...(action === 'resync-grade' ? { resync: true } : {}) }, { key: submission.id });
+    backToDashboard(res, found, queued ? `${next.done} (${name}).` : `${name}'s paper is already queued; it goes in a moment.`);
   });
 
   return router;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
 import type { Logger } from '../logger.js';
-import { REPORT_KINDS, type PaperService, type ReportKind } from '../checker/index.js';
+import { REPORT_KINDS, type PaperServices, type ReportKind } from '../checker/index.js';
 import { getSubmission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { requireSession, sessionOf } from './session.js';
@@ -24,7 +24,12 @@ function sign(secret: string, submissionId: string, kind: ReportKind, expires: n
   return createHmac('sha256', `reports:${secret}`).update(`${submissionId}:${kind}:${expires}`).digest('base64url');
 }
 
-export function reportRoutes(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string; service: PaperService; logger: Logger }): Router {
+/** The signed address of a report, good until `expires` (seconds since the epoch). */
+export function signedReportPath(secret: string, submissionId: string, kind: ReportKind, expires: number): string {
+  return `/reports/${submissionId}/${kind}/file?expires=${expires}&signature=${sign(secret, submissionId, kind, expires)}`;
+}
+
+export function reportRoutes(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string; services: PaperServices; logger: Logger }): Router {
   const router = Router();
   const refuse = (res: import('express').Response, status: number, message: string) =>
     sendMessage(res, status, 'Report not available', message);
@@ -39,15 +44,15 @@ export function reportRoutes(deps: { db: Kysely<DatabaseSchema>; storage: Postgr
     if (typeof assignment === 'number') return refuse(res, 403, 'This report belongs to another course.');
     const instructor = session.launch.audience === 'instructor';
     const owner = session.launch.audience === 'learner' && submission.userId === session.userId;
-    if (!instructor && !(owner && resultsVisible(assignment) && (input.data.kind !== 'ai' || assignment.settings.showAiScoreToStudents))) {
+    if (!instructor && !owner) return refuse(res, 403, 'This report is of another student\'s paper.');
+    if (!instructor && !(resultsVisible(assignment) && (input.data.kind !== 'ai' || assignment.settings.showAiScoreToStudents))) {
       return refuse(res, 403, 'Your instructor has not made this report available to you.');
     }
     if (submission.paperId === null || (submission.state !== 'scored' && submission.state !== 'graded')) {
       return refuse(res, 409, 'The report is not ready: the paper is still being checked.');
     }
     const expires = Math.floor(Date.now() / 1000) + LINK_LIFETIME_SECONDS;
-    const signature = sign(deps.encryptionKey, submission.id, input.data.kind, expires);
-    res.redirect(303, `/reports/${submission.id}/${input.data.kind}/file?expires=${expires}&signature=${signature}`);
+    res.redirect(303, signedReportPath(deps.encryptionKey, submission.id, input.data.kind, expires));
   });
 
   router.get('/reports/:submissionId/:kind/file', async (req, res) => {
@@ -63,9 +68,10 @@ export function reportRoutes(deps: { db: Kysely<DatabaseSchema>; storage: Postgr
     if (!submission || submission.paperId === null || !folder?.folder_id) return refuse(res, 404, 'There is no such report.');
     let report;
     try {
-      report = await deps.service.report(input.data.kind, { folderId: Number(folder.folder_id), paperId: submission.paperId, reportKey: submission.reportKey });
+      const service = await deps.services.forAssignment(submission.assignmentId);
+      report = await service.report(input.data.kind, { folderId: Number(folder.folder_id), paperId: submission.paperId, reportKey: submission.reportKey });
     } catch (error) {
-      const failure = deps.service.classify(error);
+      const failure = deps.services.classify(error);
       deps.logger.warn({ submissionId: submission.id, kind: input.data.kind, reason: failure.message }, 'Report download failed');
       return refuse(res, input.data.kind === 'grammar' ? 404 : 502, input.data.kind === 'grammar' ? 'There is no grammar report for this paper (grammar checking was off, or it is not ready).' : `The checking service did not send the report: ${failure.message}`);
     }

@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import type { Kysely } from 'kysely';
 import type { Assignment } from '../assignments/store.js';
+import type { ReportKind } from '../checker/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
 import { attemptsOf, receiptOf, type Submission } from '../submissions/store.js';
@@ -27,6 +28,16 @@ export function resultsVisible(assignment: Assignment, now = new Date()): boolea
   return true;
 }
 
+/** The reports a student may open of their own checked paper: the AI report only where the assignment shows the AI score. */
+function studentReports(assignment: Assignment, submission: Submission): Array<{ kind: ReportKind; label: string }> {
+  return [
+    { kind: 'similarity' as const, label: 'Similarity report' },
+    { kind: 'summary' as const, label: 'Summary' },
+    ...(assignment.settings.showAiScoreToStudents ? [{ kind: 'ai' as const, label: 'AI report' }] : []),
+    ...(submission.grammarScore !== null ? [{ kind: 'grammar' as const, label: 'Grammar report' }] : []),
+  ];
+}
+
 export function studentView(assignment: Assignment, submission: Submission) {
   const visible = resultsVisible(assignment) && (submission.state === 'scored' || submission.state === 'graded');
   return {
@@ -36,6 +47,7 @@ export function studentView(assignment: Assignment, submission: Submission) {
     failureReason: submission.state === 'rejected' || submission.state === 'failed' ? submission.failureReason : null,
     similarity: visible ? submission.similarity : null,
     aiScore: visible && assignment.settings.showAiScoreToStudents ? submission.aiScore : null,
+    reports: visible ? studentReports(assignment, submission) : [],
   };
 }
 

@@ -4,8 +4,10 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createDevPlatform, type DevPlatform, type PlatformRules } from '../../src/devplatform/index.js';
+import type { Course } from '../../src/devplatform/state.js';
 import { toolUrls } from '../../src/lti/provider.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
+import { runToExit } from './process.js';
 import type { TestTool } from './tool.js';
 
 export interface TestPlatform {
@@ -14,28 +16,44 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-/** Starts a platform on 127.0.0.1 and, unless told not to, registers it with the tool as the CLI would. */
-export async function startTestPlatform(
-  tool: TestTool,
-  options: { rules?: PlatformRules; clientId?: string; deploymentId?: string; register?: boolean } = {},
-): Promise<TestPlatform> {
+export interface ServedPlatform extends TestPlatform {
+  /** The express app the platform is mounted in (at /lms), for extra routes. */
+  app: express.Express;
+}
+
+type PlatformOptions = { rules?: PlatformRules; clientId?: string; deploymentId?: string; course?: Course };
+
+/** A platform on 127.0.0.1 for the tool at `toolUrl`, not registered anywhere yet. */
+export async function servePlatform(toolUrl: string, options: PlatformOptions = {}): Promise<ServedPlatform> {
   const app = express();
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}/lms`;
-  const urls = toolUrls(tool.url);
+  const urls = toolUrls(toolUrl);
   const platform = await createDevPlatform({
     baseUrl,
     clientId: options.clientId ?? 'tool-client',
     deploymentId: options.deploymentId ?? 'deployment-1',
     tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys },
     rules: options.rules ?? 'spec',
+    ...(options.course ? { course: options.course } : {}),
   });
   app.use('/lms', platform.router);
+  return {
+    platform,
+    url: baseUrl,
+    app,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Starts a platform on 127.0.0.1 and, unless told not to, registers it with the tool as the CLI would. */
+export async function startTestPlatform(tool: TestTool, options: PlatformOptions & { register?: boolean } = {}): Promise<TestPlatform> {
+  const served = await servePlatform(tool.url, options);
   if (options.register !== false) {
-    const registration = platform.registration();
+    const registration = served.platform.registration();
     const lti = tool.tool.lti;
     if (!lti) throw new Error('The test tool runs without LTI');
     await saveRegistration(
@@ -52,9 +70,20 @@ export async function startTestPlatform(
       'cli',
     );
   }
-  return {
-    platform,
-    url: baseUrl,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return served;
+}
+
+/** Registers a platform with a tool running elsewhere, through `npm run cli -- platform add`. */
+export async function registerWithCli(env: Record<string, string>, registration: ReturnType<DevPlatform['registration']>): Promise<void> {
+  const result = await runToExit('cli.ts', [
+    'platform', 'add',
+    '--name', registration.name,
+    '--issuer', registration.issuer,
+    '--client-id', registration.clientId,
+    '--deployment-id', registration.deploymentId,
+    '--auth-url', registration.authUrl,
+    '--token-url', registration.tokenUrl,
+    '--jwks-url', registration.jwksUrl,
+  ], env);
+  if (result.code !== 0) throw new Error(`platform add failed (${result.code}):\n${result.stderr}${result.stdout}`);
 }

@@ -1,0 +1,52 @@
+// A course on a dev platform: one assignment, opened by its instructor (which creates it in the tool), and a
+// way for its students to launch and submit, as the tests need it.
+import assert from 'node:assert/strict';
+import { launch } from '../../src/devplatform/agent.js';
+import { ROLES, type PlatformRules } from '../../src/devplatform/index.js';
+import { startTestPlatform, type TestPlatform } from './platform.js';
+import type { TestTool } from './tool.js';
+
+export interface TestCourse {
+  lms: TestPlatform;
+  /** The assignment's path in the tool, e.g. /assignments/<id>. */
+  path: string;
+  /** A student (added to the course when new) launches and submits a text file; gives the submission id. */
+  submit(userId: string, text: string): Promise<string>;
+  /** The same, giving the tool's answer whatever it is, and whether the launch or the upload gave it (a network failure: status 0). */
+  trySubmit(userId: string, text: string): Promise<{ stage: 'launch' | 'upload'; status: number; submissionId: string | null; body: string }>;
+}
+
+/** On a new platform (registered with the tool), or on `lms` when given (then a tool elsewhere needs only its address). */
+export async function openCourse(tool: TestTool | { url: string }, options: { rules?: PlatformRules; clientId: string; title?: string; lms?: TestPlatform }): Promise<TestCourse> {
+  const lms = options.lms ?? ('tool' in tool ? await startTestPlatform(tool, { rules: options.rules ?? 'spec', clientId: options.clientId }) : assert.fail('a tool in another process needs a platform registered already'));
+  const title = options.title ?? `Essay (${options.clientId})`;
+  lms.platform.addResourceLink({ id: 'essay', title, lineItem: { label: title, scoreMaximum: 100 } });
+  const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+  assert.equal(instructor.status, 200);
+  const path = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
+  const trySubmit = async (userId: string, text: string): ReturnType<TestCourse['trySubmit']> => {
+    if (!lms.platform.users().some((user) => user.id === userId)) {
+      lms.platform.addUser({ id: userId, name: `Student ${userId}`, email: `${userId}@example.edu`, roles: ROLES.learner });
+    }
+    let stage: 'launch' | 'upload' = 'launch';
+    try {
+      const student = await launch(lms.platform, { userId, resourceLinkId: 'essay' });
+      if (!student.ltik) return { stage, status: student.status, submissionId: null, body: student.body };
+      stage = 'upload';
+      const form = new FormData();
+      form.append('file', new Blob([text]), `${userId}.txt`);
+      const response = await fetch(`${tool.url}${path}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' } });
+      const body = await response.text();
+      const submissionId = response.ok ? String((JSON.parse(body) as { submissionId: string }).submissionId) : null;
+      return { stage, status: response.status, submissionId, body };
+    } catch (error) {
+      return { stage, status: 0, submissionId: null, body: String(error) };
+    }
+  };
+  const submit = async (userId: string, text: string) => {
+    const answer = await trySubmit(userId, text);
+    assert.equal(answer.status, 201, answer.body);
+    return answer.submissionId!;
+  };
+  return { lms, path, submit, trySubmit };
+}
