@@ -6,9 +6,9 @@
 //   npm test                    everything
 //   npm test -- test/foo.test.ts  only the named files (both passes where they apply)
 //   TEST_DB=postgres npm test   one pass only (postgres or pglite)
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { runWithSummary } from './run-node.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -22,22 +22,7 @@ function findTests(dir) {
   return found.sort();
 }
 
-function run(cmd, args, env = {}) {
-  return new Promise((resolve) => {
-    let tail = '';
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      tail = (tail + chunk.toString()).slice(-4000);
-    });
-    child.on('close', (code) => resolve({ code: code ?? 1, tail }));
-  });
-}
-
-function count(tail, word) {
-  const match = tail.match(new RegExp(`^\\S*\\s*${word} (\\d+)\\s*$`, 'm'));
-  return match ? Number(match[1]) : 0;
-}
+const run = (cmd, args, env = {}) => runWithSummary(cmd, args, { cwd: root, env });
 
 const requested = process.argv.slice(2);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
@@ -64,8 +49,14 @@ for (const pass of passes) {
     ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...pass.files],
     { TEST_DB: pass.db },
   );
-  passed += count(result.tail, 'pass');
-  failed += count(result.tail, 'fail');
+  if ('pass' in result.summary && 'fail' in result.summary) {
+    passed += result.summary.pass;
+    failed += result.summary.fail;
+  } else {
+    // No summary: the runner crashed or was killed, and how many tests passed is unknown. Not a pass.
+    console.log(`\nThe test runner printed no pass/fail summary for the ${pass.db} pass: its counts are unknown.`);
+    exitCode = 1;
+  }
   if (result.code !== 0) exitCode = 1;
 }
 if (exitCode !== 0 && failed === 0) failed = 1; // a crash that the reporter did not count is still a failure
