@@ -1,12 +1,40 @@
-// `npm run bench`: every benchmark, each beside its anchor measured in the same run, printed as a table.
+// `npm run bench`: every benchmark, each beside its anchor measured in the same run, printed as one table.
 // Benchmarks are not tests: they measure and print, and a slow machine makes numbers smaller, not a failure.
+//   BENCH_SCALE=0.1 npm run bench          a tenth of the issue's figures (counts, the surge's window), for a quick look
+//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, storm)
+//   BENCH_SURGE_TIMEOUT_S=600              how long the surge may take to finish (default 1800)
+//   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
+//   BENCH_TOOL_NODE_OPTIONS='--import ./profiler.mjs'  extra Node options for the tool's process (profiling)
+import { cpus } from 'node:os';
+import { callbackStormBench } from './callback-storm.js';
+import { intakeBench } from './intake.js';
+import { launchBench } from './launch.js';
+import { SCALE, type Row } from './lib.js';
+import { surgeBench } from './surge.js';
 import { uploadMemoryBench } from './upload-memory.js';
 
-const benches: Array<[string, () => Promise<Array<[string, string]>>]> = [['100 MB upload through the checker client', uploadMemoryBench]];
+const benches: Array<[string, string, () => Promise<Row[]>]> = [
+  ['launch', 'Launch (PostgreSQL)', launchBench],
+  ['intake', 'Intake (PostgreSQL)', intakeBench],
+  ['upload', 'Upload forwarding', uploadMemoryBench],
+  ['surge', 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
+  ['surge', 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
+  ['storm', 'Callback storm (PostgreSQL)', callbackStormBench],
+];
 
-console.log(`Node ${process.version}, ${new Date().toISOString()}\n`);
-for (const [title, run] of benches) {
-  console.log(`## ${title}`);
-  for (const [name, value] of await run()) console.log(`| ${name.padEnd(52)} | ${value.padEnd(36)} |`);
-  console.log('');
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
+
+console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, scale ${SCALE}, ${new Date().toISOString()}\n`);
+console.log('| benchmark | measure | tool | anchor (same run) | ratio | goal |');
+console.log('|---|---|---|---|---|---|');
+for (const [name, title, run] of benches) {
+  if (only && !only.includes(name)) continue;
+  let rows: Row[];
+  try {
+    rows = await run();
+  } catch (error) {
+    rows = [{ what: 'did not complete', figure: error instanceof Error ? error.message : String(error) }];
+  }
+  for (const row of rows) console.log(`| ${cell(title)} | ${cell(row.what)} | ${cell(row.figure)} | ${cell(row.anchor)} | ${cell(row.ratio)} | ${cell(row.goal)} |`);
 }

@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { CheckerClient } from '../src/checker/index.js';
+import { ratio, root, scaled, type Row } from './lib.js';
 
-const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 100);
-const root = fileURLToPath(new URL('..', import.meta.url));
+const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? scaled(100, 10));
 
 function vm(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field));
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024; // MB
 }
 
-export async function uploadMemoryBench(): Promise<Array<[string, string]>> {
+export async function uploadMemoryBench(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'olti-bench-'));
   const file = join(dir, 'paper.txt');
   const fd = openSync(file, 'w');
@@ -39,6 +39,7 @@ export async function uploadMemoryBench(): Promise<Array<[string, string]>> {
   try {
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the sandbox settle after start
     const sandboxStart = vm(child.pid!, 'VmRSS');
+    const sandboxPeakAtStart = vm(child.pid!, 'VmHWM');
     const client = new CheckerClient({ baseUrl: url, username: 'demo@example.edu', password: 'demo-password', timeoutMs: 120_000 });
     const folderId = await client.createFolder('classroom', `bench ${Date.now()}`, {
       excludeReferences: false, excludeQuotes: false, excludeSmallSources: false, excludeThresholdWords: 0, excludedPhrases: [], grammarCheck: false,
@@ -66,11 +67,10 @@ export async function uploadMemoryBench(): Promise<Array<[string, string]>> {
     const sandboxPeak = vm(child.pid!, 'VmHWM');
     const mb = bytes / 1024 / 1024;
     return [
-      ['file', `${mb.toFixed(0)} MB`],
-      ['raw undici upload (anchor)', `${(mb / anchorSeconds).toFixed(0)} MB/s`],
-      ['checker client upload', `${(mb / clientSeconds).toFixed(0)} MB/s (ratio ${(anchorSeconds / clientSeconds).toFixed(2)})`],
-      ['client RSS growth during upload', `${(clientPeak - clientBefore).toFixed(1)} MB`],
-      ['sandbox RSS at start / peak over both uploads', `${sandboxStart.toFixed(0)} MB / ${sandboxPeak.toFixed(0)} MB (+${(sandboxPeak - sandboxStart).toFixed(0)} MB)`],
+      { what: `${mb.toFixed(0)} MB upload, checker client → sandbox (own process)`, figure: `${(mb / clientSeconds).toFixed(0)} MB/s`, anchor: `${(mb / anchorSeconds).toFixed(0)} MB/s raw undici`, ratio: ratio(anchorSeconds / clientSeconds), goal: '≥ 0.7' },
+      { what: 'client RSS growth during the upload', figure: `${(clientPeak - clientBefore).toFixed(1)} MB`, goal: '< 64 MB' },
+      { what: 'sandbox RSS at start / peak over both uploads', figure: `${sandboxStart.toFixed(0)} MB / ${sandboxPeak.toFixed(0)} MB` },
+      { what: 'sandbox peak RSS growth over both uploads', figure: `${(sandboxPeak - sandboxPeakAtStart).toFixed(1)} MB`, goal: '< 64 MB' },
     ];
   } finally {
     child.kill('SIGTERM');
@@ -79,6 +79,5 @@ export async function uploadMemoryBench(): Promise<Array<[string, string]>> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const rows = await uploadMemoryBench();
-  for (const [name, value] of rows) console.log(`${name.padEnd(52)} ${value}`);
+  for (const row of await uploadMemoryBench()) console.log(`${row.what}: ${row.figure}${row.anchor ? ` (anchor ${row.anchor}, ratio ${row.ratio})` : ''}`);
 }

@@ -28,7 +28,8 @@ export interface TestTool {
 
 export async function startTestTool(env: Record<string, string> = {}): Promise<TestTool> {
   const database = await createTestDatabase();
-  const port = await freePort();
+  // A test that must know the address before the tool starts (to give it to the sandbox) passes PORT.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({
     ...database.env,
     HOST: '127.0.0.1',

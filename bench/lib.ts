@@ -1,0 +1,201 @@
+// What every benchmark needs: the scale, load at a fixed rate or at full speed, percentiles, resident memory of a
+// process, child processes that announce themselves, and the rows of the table.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** BENCH_SCALE=0.1 runs a tenth of the issue's figures (counts and the surge's window), for a quick look. */
+export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 10)) throw new RangeError('BENCH_SCALE must be a number above 0 and at most 10.');
+
+export const scaled = (count: number, min = 1): number => Math.max(min, Math.round(count * SCALE));
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Row {
+  what: string;
+  figure: string;
+  anchor?: string;
+  ratio?: string;
+  goal?: string;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
+export const perSecond = (value: number) => `${value.toFixed(0)}/s`;
+export const ratio = (value: number) => `${value.toFixed(2)}`;
+
+export interface LoadResult {
+  done: number;
+  failed: number;
+  seconds: number;
+  /** Milliseconds from the moment each operation was due to its end. */
+  latencies: number[];
+  /** The first failure's message, to show what went wrong. */
+  firstError: string | null;
+}
+
+async function measured(op: () => Promise<void>, due: number, result: LoadResult): Promise<void> {
+  try {
+    await op();
+    result.done += 1;
+    result.latencies.push(performance.now() - due);
+  } catch (error) {
+    result.failed += 1;
+    result.firstError ??= error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** `count` operations by `concurrency` workers, each starting the next as soon as its last one ends. */
+export async function closedLoop(count: number, concurrency: number, op: (i: number) => Promise<void>): Promise<LoadResult> {
+  const result: LoadResult = { done: 0, failed: 0, seconds: 0, latencies: [], firstError: null };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      for (let i = next++; i < count; i = next++) await measured(() => op(i), performance.now(), result);
+    }),
+  );
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+/**
+ * `count` operations started at a fixed rate whatever the answers do (an open loop), so a slow answer shows in
+ * the latency of those queued behind it rather than lowering the rate.
+ */
+export async function fixedRate(count: number, rate: number, op: (i: number) => Promise<void>): Promise<LoadResult> {
+  const result: LoadResult = { done: 0, failed: 0, seconds: 0, latencies: [], firstError: null };
+  const started = performance.now();
+  const running: Array<Promise<void>> = [];
+  for (let i = 0; i < count; i += 1) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    running.push(measured(() => op(i), due, result));
+  }
+  await Promise.all(running);
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+/** Failures are part of the figure, never hidden. */
+export function failures(result: LoadResult): string {
+  return result.failed === 0 ? '' : ` (${result.failed} failed: ${result.firstError})`;
+}
+
+/** Resident memory of a process in MB, from /proc. */
+export function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS'));
+  return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024;
+}
+
+/** Samples a process's resident memory until stopped; gives the highest value seen. */
+export function rssPeak(pid: number, everyMs = 100): { stop(): number } {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(pid));
+    } catch {
+      // the process has gone; keep what was seen
+    }
+  }, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 250): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export interface Child<T> {
+  child: ChildProcess;
+  info: T;
+  stop(): Promise<void>;
+}
+
+/** Runs bench/<script> in its own process; it prints one line `READY <json>` once it serves. */
+export async function startChild<T>(script: string, args: string[] = []): Promise<Child<T>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${root}bench/${script}`, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<T>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('READY '));
+      if (line) resolve(JSON.parse(line.slice(6)) as T);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+  return {
+    child,
+    info,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs `work` beside bench/<script> in its own process, and stops that process whatever happens. */
+export async function withChild<T, R>(script: string, work: (child: Child<T>) => Promise<R>): Promise<R> {
+  const started = await startChild<T>(script);
+  try {
+    return await work(started);
+  } finally {
+    await started.stop();
+  }
+}
+
+export interface Comparison {
+  throughput: LoadResult;
+  paced: LoadResult;
+}
+
+/** A short warm-up, then `count` operations as fast as `concurrency` clients go, then `count` at a fixed rate. */
+export async function throughputAndLatency(one: (i: number) => Promise<void>, options: { count: number; concurrency: number; rate: number }): Promise<Comparison> {
+  await closedLoop(Math.max(20, Math.round(options.count / 10)), 10, one);
+  const throughput = await closedLoop(options.count, options.concurrency, one);
+  const paced = await fixedRate(options.count, options.rate, one);
+  return { throughput, paced };
+}
+
+/** Three rows: throughput, p50 and p99 at the fixed rate, the tool beside its anchor. */
+export function comparisonRows(label: { throughput: string; rate: number; unit: string }, tool: Comparison, anchor: Comparison, goals: { throughput?: string; p99?: string }): Row[] {
+  const rate = (r: LoadResult) => r.done / r.seconds;
+  const at = (r: LoadResult, p: number) => percentile(r.latencies, p);
+  return [
+    { what: label.throughput, figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`, anchor: `${perSecond(rate(anchor.throughput))}${failures(anchor.throughput)}`, ratio: ratio(rate(tool.throughput) / rate(anchor.throughput)), ...(goals.throughput ? { goal: goals.throughput } : {}) },
+    { what: `${label.unit} latency p50 at ${label.rate}/s`, figure: `${ms(at(tool.paced, 50))}${failures(tool.paced)}`, anchor: `${ms(at(anchor.paced, 50))}${failures(anchor.paced)}`, ratio: ratio(at(tool.paced, 50) / at(anchor.paced, 50)) },
+    { what: `${label.unit} latency p99 at ${label.rate}/s`, figure: ms(at(tool.paced, 99)), anchor: ms(at(anchor.paced, 99)), ratio: ratio(at(tool.paced, 99) / at(anchor.paced, 99)), ...(goals.p99 ? { goal: goals.p99 } : {}) },
+  ];
+}
+
+/**
+ * Latency at half the rate the tool sustained (so neither side queues): p50 and p99 beside the anchor at the same
+ * rate, for ten seconds (scaled).
+ */
+export async function halfLoadRow(unit: string, tool: Comparison, toolOne: (i: number) => Promise<void>, anchorOne: (i: number) => Promise<void>): Promise<Row> {
+  const rate = Math.max(1, Math.floor(tool.throughput.done / tool.throughput.seconds / 2));
+  const count = Math.max(50, Math.round(rate * 10 * SCALE));
+  const mine = await fixedRate(count, rate, toolOne);
+  const theirs = await fixedRate(count, rate, anchorOne);
+  const both = (r: LoadResult) => `${ms(percentile(r.latencies, 50))} / ${ms(percentile(r.latencies, 99))}${failures(r)}`;
+  return { what: `${unit} latency p50 / p99 at ${rate}/s (half the throughput)`, figure: both(mine), anchor: both(theirs), ratio: ratio(percentile(mine.latencies, 99) / percentile(theirs.latencies, 99)) };
+}

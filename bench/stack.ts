@@ -1,0 +1,180 @@
+// A whole installation for a benchmark: the tool as its own process (`node --import tsx src/main.ts`) on a fresh
+// PostgreSQL database or embedded PGlite, the sandbox in this process standing in for the checking service, and
+// the dev platform in a third process, registered through the CLI. An instructor has placed the essay and
+// saved its settings; students launch and submit over HTTP, as browsers would.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { FormData, request } from 'undici';
+import { launch } from '../src/devplatform/agent.js';
+import { DEMO_USER, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { registerWithCli } from '../test/support/platform.js';
+import { startToolProcess, type ToolProcess } from '../test/support/process.js';
+import { freePort } from '../test/support/tool.js';
+import { closedLoop, failures, startChild, type Child } from './lib.js';
+import { USER_PLACEHOLDER, type GradeSummary, type PlatformInfo } from './platform-process.js';
+
+export interface StackOptions {
+  backend: 'postgres' | 'pglite';
+  role: 'all' | 'web';
+  /** Students the platform knows: student-1 … student-N. */
+  students: number;
+  sandbox?: Omit<SandboxOptions, 'callbackUrl'>;
+  /** More of the tool's environment (job timing, poll schedule, log level). */
+  env?: Record<string, string>;
+}
+
+export interface RemotePlatform {
+  loginInitiationUrl(options: { userId: string }): string;
+  grades(): Promise<GradeSummary>;
+}
+
+export interface Receipt {
+  submissionId: string;
+  state: string;
+}
+
+export interface Stack {
+  url: string;
+  tool: ToolProcess;
+  sandbox: Sandbox;
+  platform: RemotePlatform;
+  callbackUrl: string;
+  /** PostgreSQL only: a pool on the tool's database, to read what happened. */
+  pool: pg.Pool | null;
+  launchStudents(first: number, count: number, concurrency?: number): Promise<string[]>;
+  submit(ltik: string, fileName: string, content: string | Buffer): Promise<Receipt>;
+  close(): Promise<void>;
+}
+
+/** Changes an instructor makes to the essay's settings: student-paper comparison off, so that the sandbox does not
+ * compare every paper with every earlier one (its cost, not the tool's), plain text allowed, and as many
+ * attempts as the form allows. `false` unticks a box. */
+const SETTINGS: Record<string, string | false> = { studentPapers: false, institutionRepository: false, allowedFileTypes: 'txt', resubmission: 'any-time', maxAttempts: '50' };
+
+/** The fields a browser would send for the page's first form as it stands: ticked boxes, chosen options, texts. */
+function formValues(html: string): URLSearchParams {
+  const form = html.slice(html.indexOf('<form'), html.indexOf('</form>'));
+  const decode = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const attributes = (tag: string) => Object.fromEntries([...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((m) => [m[1]!, decode(m[2] ?? '')]));
+  const values = new URLSearchParams();
+  for (const [tag] of form.matchAll(/<input[^>]*>/g)) {
+    const a = attributes(tag);
+    if (!a.name || ((a.type === 'checkbox' || a.type === 'radio') && !('checked' in a))) continue;
+    values.append(a.name, 'value' in a ? a.value! : a.type === 'checkbox' ? 'on' : '');
+  }
+  for (const [, tag, options] of form.matchAll(/(<select[^>]*>)([\s\S]*?)<\/select>/g)) {
+    const chosen = [...options!.matchAll(/<option[^>]*>/g)].map(([option]) => attributes(option)).find((o) => 'selected' in o);
+    if (chosen) values.append(attributes(tag!).name!, chosen.value!);
+  }
+  for (const [, tag, text] of form.matchAll(/(<textarea[^>]*>)([\s\S]*?)<\/textarea>/g)) values.append(attributes(tag!).name!, decode(text!));
+  return values;
+}
+
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    let database: TestDatabase | null = null;
+    let dataDir: string;
+    if (options.backend === 'postgres') {
+      database = await createTestDatabase();
+      const created = database;
+      cleanups.push(() => created.drop());
+      dataDir = created.dataDir;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'olti-bench-'));
+      cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+      dataDir = dir;
+    }
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const secret = randomBytes(18).toString('hex');
+    const callbackUrl = `${url}/checker/callback/${secret}`;
+    const sandbox = await startSandbox({ ...options.sandbox, callbackUrl });
+    cleanups.push(() => sandbox.close());
+
+    const base = { DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(24).toString('hex'), ...(database?.url ? { DATABASE_URL: database.url } : {}) };
+    const tool = await startToolProcess({
+      ...base,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      ROLE: options.role,
+      CALLBACK_SECRET: secret,
+      CHECKER_URL: sandbox.url,
+      CHECKER_USERNAME: DEMO_USER.email,
+      CHECKER_PASSWORD: DEMO_USER.password,
+      ...options.env,
+      // BENCH_TOOL_NODE_OPTIONS='--import ./profiler.mjs', for one, profiles the tool's process.
+      ...(process.env.BENCH_TOOL_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_TOOL_NODE_OPTIONS } : {}),
+    });
+    cleanups.push(() => tool.stop());
+
+    const platformChild: Child<PlatformInfo> = await startChild<PlatformInfo>('platform-process.ts', [url, String(options.students)]);
+    cleanups.push(() => platformChild.stop());
+    const info = platformChild.info;
+    await registerWithCli(base, info.registration);
+    const platform: RemotePlatform = {
+      loginInitiationUrl: ({ userId }) => info.loginTemplate.replace(USER_PLACEHOLDER, encodeURIComponent(userId)),
+      grades: async () => (await (await request(`${info.controlUrl}/grades`)).body.json()) as GradeSummary,
+    };
+
+    const instructor = await launch(platform, { userId: 'instructor-1' });
+    if (instructor.status !== 200 || !instructor.ltik) throw new Error(`The instructor's launch failed (${instructor.status})`);
+    const assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
+    const settingsPage = await request(`${url}${assignmentPath}/settings?ltik=${encodeURIComponent(instructor.ltik)}`);
+    const form = formValues(await settingsPage.body.text());
+    for (const [name, value] of Object.entries(SETTINGS)) {
+      form.delete(name);
+      if (value !== false) form.append(name, value);
+    }
+    const saved = await request(`${url}${assignmentPath}/settings`, { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const page = await saved.body.text();
+    if (saved.statusCode !== 303) throw new Error(`Saving the settings answered ${saved.statusCode}: ${page.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 600)}`);
+
+    const pool = database?.url ? new pg.Pool({ connectionString: database.url, max: 2 }) : null;
+    if (pool) cleanups.splice(1, 0, () => pool.end());
+
+    return {
+      url,
+      tool,
+      sandbox,
+      platform,
+      callbackUrl,
+      pool,
+      async launchStudents(first, count, concurrency = 20) {
+        const ltiks: string[] = new Array(count);
+        const result = await closedLoop(count, concurrency, async (i) => {
+          const launched = await launch(platform, { userId: `student-${first + i}` });
+          if (launched.status !== 200 || !launched.ltik) throw new Error(`launch answered ${launched.status}`);
+          ltiks[i] = launched.ltik;
+        });
+        if (result.failed > 0) throw new Error(`Student launches failed${failures(result)}`);
+        return ltiks;
+      },
+      async submit(ltik, fileName, content) {
+        const body = new FormData();
+        body.append('file', new Blob([content]), fileName);
+        const response = await request(`${url}${assignmentPath}/submissions`, { method: 'POST', body, headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' } });
+        const answer = (await response.body.json()) as Receipt & { error?: string };
+        if (response.statusCode !== 201) throw new Error(`submission answered ${response.statusCode}: ${answer.error ?? JSON.stringify(answer)}`);
+        return answer;
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A short essay of its own for each student: distinct text, about 1.5 KB. */
+export function essay(n: number): string {
+  return Array.from({ length: 20 }, (_, i) => `Student ${n} writes sentence ${i} on topic ${(n * 31 + i * 7) % 997} with evidence ${n * i}.`).join(' ');
+}
