@@ -1,7 +1,8 @@
 // The job queues on a real database. Processes of one installation start at once on a fresh database (a
 // deployment starts its web and worker processes together): each sets up pg-boss's schema and the tool's queues,
 // and none may fail doing so. Each process is a pool of its own here, with its own sessions, which is what the
-// database sees of a process. And a job that the service asks to wait does so within its expiry.
+// database sees of a process. A job that the service asks to wait does so within its expiry. And a process that
+// stops while a job outlives its shutdown timeout closes its pool without leaving a rejection unhandled.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '../src/db/index.js';
@@ -60,6 +61,44 @@ describe('waits the service asks for', () => {
     } finally {
       await jobs.boss.stop({ graceful: false, wait: true });
       await cleanup();
+    }
+  });
+});
+
+describe('stopping while a job still runs', () => {
+  test('a handler that outlives the shutdown timeout ends after the pool is closed, and nothing is left unhandled', async () => {
+    const testDb = await createTestDatabase();
+    const database = await openDatabase({ url: testDb.url, dataDir: testDb.dataDir, poolSize: 4, embedded: 'serve' });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await migrateToLatest(database.db);
+      const jobs = new Jobs(database.pool, timing, quiet);
+      await jobs.start();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let finished!: () => void;
+      const handlerDone = new Promise<void>((resolve) => (finished = resolve));
+      const running = new Promise<void>((started) => {
+        void jobs.work<{ n: number }>(QUEUES.poll, async () => {
+          started();
+          await released;
+          finished();
+        });
+      });
+      await jobs.send(QUEUES.poll, { n: 1 }, { key: 'slow' });
+      await running;
+      // The shutdown gives up on the job after a second (pg-boss's least), then the pool closes, then the job ends.
+      await jobs.stop(1000);
+      await database.close();
+      release();
+      await handlerDone;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.deepEqual(unhandled.map(String), []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await testDb.drop();
     }
   });
 });

@@ -59,6 +59,7 @@ export type JobHandler<T> = (job: { id: string; data: T; retryCount: number }) =
 
 export class Jobs {
   readonly boss: PgBoss;
+  #stopped = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -66,7 +67,12 @@ export class Jobs {
     private readonly logger: JobsLogger,
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => pool.query(text, values) },
+      // A handler still running when stop() gave up on it (it outlived the shutdown timeout) finishes later, and
+      // pg-boss then records its outcome without awaiting the query; by then the tool may have closed the pool,
+      // and the refusal would surface as an unhandled rejection. stop() has already handed such a job back to the
+      // queue (it runs again; every handler finds work already done), so its late outcome is dropped: the
+      // answer says no row was affected.
+      db: { executeSql: (text, values) => (this.#stopped ? Promise.resolve({ rows: [{ count: 0 }] }) : pool.query(text, values)) },
       // Completed jobs are kept a week for the admin page, failed ones a month.
       archiveCompletedAfterSeconds: 7 * 86_400,
       archiveFailedAfterSeconds: 30 * 86_400,
@@ -160,5 +166,6 @@ export class Jobs {
   /** Stops taking jobs and waits (up to the timeout) for the running ones; unfinished ones go back to the queue. */
   async stop(timeoutMs: number): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+    this.#stopped = true;
   }
 }
