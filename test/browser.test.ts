@@ -125,8 +125,10 @@ describe('the pages in a browser', () => {
     assert.equal(await page.getByLabel('Document type').inputValue(), 'Thesis');
 
     await page.getByLabel('Yellow (moderate) from').fill('25');
+    await page.getByLabel('Due (UTC)').fill('2099-12-01T17:00');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
+    assert.equal(await page.getByLabel('Due (UTC)').inputValue(), '2099-12-01T17:00');
     const status = page.locator('#folder-status');
     await page.waitForFunction(() => document.getElementById('folder-status')?.dataset.state !== 'pending', undefined, { timeout: 30_000 });
     assert.equal(await status.textContent(), 'Applied: the checking service has these settings.');

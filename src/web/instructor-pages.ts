@@ -73,11 +73,9 @@ const settingsForm = z.object({
   maxFileMb: numberField,
   resubmission: z.string(),
   maxAttempts: numberField,
-  // A date that does not read as one means no due date (the page's date field sends only real ones).
-  dueAt: z.preprocess((value) => {
-    const time = value ? Date.parse(`${String(value)}Z`) : Number.NaN;
-    return Number.isNaN(time) ? null : new Date(time).toISOString();
-  }, z.string().nullable()).catch(null),
+  // Empty: no due date. Anything else must be the date field's "YYYY-MM-DDTHH:MM[:SS]" (UTC), or the form is
+  // refused: a mistyped date silently read as "no due date" would reopen a closed assignment.
+  dueAt: z.preprocess((value) => (value === undefined || value === '' ? null : value), z.string().nullable()),
   resultsVisibleTo: z.string(),
   showAiScoreToStudents: checkbox,
   gradeColumn: z.string().default('assignment'),
@@ -88,6 +86,17 @@ const settingsForm = z.object({
   documentType: z.string().default(''),
   instructions: z.string().default(''),
 });
+
+/** A due date from the form's date field (UTC) as an ISO time; undefined when it is not one. */
+function dueDate(value: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  // Date.UTC rolls 31 April over to 1 May: a date that does not come back as written does not exist.
+  const exists = time.getUTCFullYear() === year && time.getUTCMonth() === month - 1 && time.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+  return exists ? time.toISOString() : undefined;
+}
 
 /** What the instructor entered, shaped like the settings for the form to show again; an empty field stays empty. */
 function asEntered(entered: Record<string, unknown> & { similarityBands: Array<number | undefined> }): AssignmentSettings {
@@ -103,6 +112,7 @@ function readSettings(body: unknown): { settings: AssignmentSettings } | { error
   const form = settingsForm.safeParse(body ?? {});
   if (!form.success) return { error: `The form could not be read: check the field "${form.error.issues[0]!.path.join('.')}".` };
   const f = form.data;
+  const dueAt = f.dueAt === null ? null : dueDate(f.dueAt);
   const entered = {
     excludeReferences: f.excludeReferences,
     excludeQuotes: f.excludeQuotes,
@@ -115,7 +125,7 @@ function readSettings(body: unknown): { settings: AssignmentSettings } | { error
     maxFileMb: f.maxFileMb,
     resubmission: f.resubmission,
     maxAttempts: f.maxAttempts,
-    dueAt: f.dueAt,
+    dueAt: dueAt ?? null,
     resultsVisibleTo: f.resultsVisibleTo,
     showAiScoreToStudents: f.showAiScoreToStudents,
     gradeColumn: f.gradeColumn,
@@ -124,6 +134,9 @@ function readSettings(body: unknown): { settings: AssignmentSettings } | { error
     documentType: f.documentType,
     instructions: f.instructions,
   };
+  if (dueAt === undefined) {
+    return { error: 'Enter the due date as a date and a time (for example 2026-12-01 17:00, UTC), or leave it empty for no due date.', entered: asEntered(entered) };
+  }
   const parsed = assignmentSettings.safeParse(entered);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
