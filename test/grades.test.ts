@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, submitForm } from '../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
+import { postGrade } from '../src/grades/post-grade.js';
 import { openCourse } from './support/course.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
@@ -164,5 +165,61 @@ describe('two platforms with the same user ids', () => {
     const assignmentB = (await tool.tool.database.db.selectFrom('submission').select('assignment_id').where('id', '=', inB).executeTakeFirstOrThrow()).assignment_id;
     const crossed = await fetch(`${tool.url}/assignments/${assignmentB}/my-submissions?ltik=${encodeURIComponent(studentA.ltik!)}`);
     assert.equal(crossed.status, 403);
+  });
+});
+
+describe('a score refused for its timestamp while a newer attempt arrives', () => {
+  test("is not sent again: the newer attempt's score stays in the gradebook", async () => {
+    const { lms, submit } = await course('moodle', 'resend-race');
+    const firstId = await submit('student-1', essay('resend race topic'));
+    const first = await settled(firstId);
+    assert.equal(first.state, 'graded');
+    const db = tool.tool.database.db;
+    const quiet = { info() {}, warn() {} };
+    const grades = { db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: quiet };
+
+    // A resync of attempt 1 is on its way to the LMS, held there...
+    lms.platform.setFaults({ agsDelayMs: 2000 });
+    const resent = postGrade(grades, firstId, { resync: true });
+    for (const deadline = Date.now() + 10_000; lms.platform.heldRequests() === 0; ) {
+      assert.ok(Date.now() < deadline, 'the resent score never reached the LMS');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    lms.platform.setFaults({});
+    // ...while the student's second attempt is scored and its score, with a later timestamp, lands first.
+    const secondScore = Number(first.similarity) === 7 ? 8 : 7;
+    const second = await db
+      .insertInto('submission')
+      .values({
+        assignment_id: first.assignment_id,
+        user_id: first.user_id,
+        attempt: 2,
+        state: 'scored',
+        file_label: 'second.txt',
+        file_type: first.file_type,
+        file_size: 100,
+        sha256: 'f'.repeat(64),
+        stored_path: null,
+        paper_id: null,
+        report_key: null,
+        similarity: secondScore,
+        ai_score: null,
+        grammar_score: null,
+        failure_reason: null,
+        scored_at: new Date(),
+        grade_error: null,
+        graded_at: null,
+        send_lease: null,
+        send_lease_until: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(await postGrade(grades, second.id), { kind: 'final', score: secondScore });
+
+    // The held post arrives with the older timestamp and is refused (409); attempt 1's score is not sent again.
+    assert.deepEqual(await resent, { kind: 'skipped' });
+    const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1');
+    assert.equal(posts.at(-1)?.status, 409);
+    assert.deepEqual(lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', secondScore]]);
   });
 });

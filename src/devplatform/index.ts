@@ -53,6 +53,8 @@ export interface DevPlatform {
   attempts(lineItemId: string, userId: string): number;
   setRules(rules: PlatformRules): void;
   setFaults(faults: { agsStatus?: number; agsDelayMs?: number }): void;
+  /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
+  heldRequests(): number;
   deepLinkResults(): Array<{ resourceLinkId: string; contentItems: unknown[] }>;
   /** Signs any payload with the platform's key (tests forge launches with it or with another key). */
   sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
@@ -82,6 +84,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   const people = new Map((options.users ?? DEFAULT_USERS).map((user) => [user.id, user]));
   let rules: PlatformRules = options.rules ?? 'spec';
   let faults: { agsStatus?: number; agsDelayMs?: number } = {};
+  let held = 0;
 
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const kid = `dev-${randomBytes(6).toString('hex')}`;
@@ -234,7 +237,10 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   /** AGS and NRPS calls need a live token with one of the scopes; faults switched on answer first. */
   function guard(...scopes: string[]) {
     return async (req: Request, res: Response, next: () => void) => {
-      if (faults.agsDelayMs) await new Promise((resolve) => setTimeout(resolve, faults.agsDelayMs));
+      if (faults.agsDelayMs) {
+        held += 1;
+        await new Promise((resolve) => setTimeout(resolve, faults.agsDelayMs)).finally(() => (held -= 1));
+      }
       if (faults.agsStatus) return void res.status(faults.agsStatus).json({ error: 'switched on by the test' });
       const header = req.headers.authorization ?? '';
       const token = tokens.get(header.startsWith('Bearer ') ? header.slice(7) : '');
@@ -417,6 +423,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     attempts: (lineItemId, userId) => attemptCounts.get(`${lineItemId}\n${userId}`) ?? 0,
     setRules: (next) => void (rules = next),
     setFaults: (next) => void (faults = next),
+    heldRequests: () => held,
     deepLinkResults: () => [...deepLinks],
     sign,
     registrationUrl: (toolRegisterUrl: string) => {
