@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, submitForm } from '../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
+import { AGS_SCOPES } from '../src/grades/ags.js';
 import { postGrade } from '../src/grades/post-grade.js';
+import { accessTokenWithin } from '../src/lti/access-token.js';
 import { openCourse } from './support/course.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
@@ -221,5 +223,20 @@ describe('a score refused for its timestamp while a newer attempt arrives', () =
     const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1');
     assert.equal(posts.at(-1)?.status, 409);
     assert.deepEqual(lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', secondScore]]);
+  });
+});
+
+describe('an LMS whose token endpoint does not answer', () => {
+  test('the tool stops waiting for an access token at its timeout, and gets one once the LMS answers again', async () => {
+    const { lms } = await course('spec', 'slow-token');
+    const registration = lms.platform.registration();
+    const platform = await tool.tool.lti.provider.getPlatform(registration.issuer, registration.clientId);
+    assert.ok(platform, 'the platform is not registered');
+    lms.platform.setFaults({ tokenDelayMs: 5000 });
+    const started = Date.now();
+    await assert.rejects(accessTokenWithin(platform, AGS_SCOPES.score, 300), /token endpoint did not answer within 0.3 s/);
+    assert.ok(Date.now() - started < 4000, `waited ${Date.now() - started} ms for a platform that answers after 5 s`);
+    lms.platform.setFaults({});
+    assert.ok((await accessTokenWithin(platform, AGS_SCOPES.score, 10_000)).length > 0);
   });
 });

@@ -52,7 +52,8 @@ export interface DevPlatform {
   scoreLog(): ScoreLogEntry[];
   attempts(lineItemId: string, userId: string): number;
   setRules(rules: PlatformRules): void;
-  setFaults(faults: { agsStatus?: number; agsDelayMs?: number }): void;
+  /** agsStatus, agsDelayMs: answers of the AGS and NRPS endpoints; tokenDelayMs: how long the token endpoint waits. */
+  setFaults(faults: { agsStatus?: number; agsDelayMs?: number; tokenDelayMs?: number }): void;
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests(): number;
   deepLinkResults(): Array<{ resourceLinkId: string; contentItems: unknown[] }>;
@@ -83,7 +84,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   const course = options.course ?? DEFAULT_COURSE;
   const people = new Map((options.users ?? DEFAULT_USERS).map((user) => [user.id, user]));
   let rules: PlatformRules = options.rules ?? 'spec';
-  let faults: { agsStatus?: number; agsDelayMs?: number } = {};
+  let faults: { agsStatus?: number; agsDelayMs?: number; tokenDelayMs?: number } = {};
   let held = 0;
 
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
@@ -216,6 +217,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
 
   // OAuth 2 client credentials with a signed JWT assertion (LTI Security Framework 4.1).
   router.post('/token', form, async (req, res) => {
+    if (faults.tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, faults.tokenDelayMs));
     const body = req.body as Record<string, string | undefined>;
     if (body.grant_type !== 'client_credentials' || body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !body.client_assertion) {
       return void res.status(400).json({ error: 'invalid_request' });

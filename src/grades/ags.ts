@@ -4,6 +4,7 @@
 import type { Provider } from 'ltijs';
 import { request } from 'undici';
 import { z } from 'zod';
+import { accessTokenWithin } from '../lti/access-token.js';
 
 export const AGS_SCOPES = {
   score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
@@ -45,8 +46,7 @@ export async function accessToken(provider: Provider, platform: PlatformRef, sco
   const ltiPlatform = await provider.getPlatform(platform.issuer, platform.clientId);
   if (!ltiPlatform) throw new Error(`The platform ${platform.issuer} is no longer registered.`);
   try {
-    const token = await ltiPlatform.platformAccessToken(scope);
-    return token.access_token;
+    return await accessTokenWithin(ltiPlatform, scope, TIMEOUT_MS);
   } catch (error) {
     throw new AgsUnreachable(platform.issuer, error);
   }

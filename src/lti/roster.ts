@@ -4,6 +4,7 @@
 import type { Provider } from 'ltijs';
 import { request } from 'undici';
 import { z } from 'zod';
+import { accessTokenWithin } from './access-token.js';
 
 export const NRPS_SCOPE = 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly';
 const MEDIA_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json';
@@ -56,7 +57,7 @@ export async function fetchRoster(
   if (!ltiPlatform) throw new RosterUnavailable('The platform is no longer registered.');
   let token: string;
   try {
-    token = (await ltiPlatform.platformAccessToken(NRPS_SCOPE)).access_token;
+    token = await accessTokenWithin(ltiPlatform, NRPS_SCOPE, TIMEOUT_MS);
   } catch (error) {
     throw new RosterUnavailable(`The LMS did not grant access to the roster: ${(error as Error).message}`);
   }
