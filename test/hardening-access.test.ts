@@ -149,6 +149,8 @@ const rows: Row[] = [
   { route: 'GET /reports/:sid/similarity', request: () => ({ method: 'GET', path: `/reports/${paper}/similarity` }), expect: [401, 303, 403, 403, 303, 403, 403, 401, 303] },
   // The AI report is the instructors' unless the assignment shows students their AI score (off by default).
   { route: 'GET /reports/:sid/ai', request: () => ({ method: 'GET', path: `/reports/${paper}/ai` }), expect: [401, 403, 403, 403, 303, 403, 403, 401, 303] },
+  // The one-page summary states the AI score too: the same rule.
+  { route: 'GET /reports/:sid/summary', request: () => ({ method: 'GET', path: `/reports/${paper}/summary` }), expect: [401, 403, 403, 403, 303, 403, 403, 401, 303] },
   { route: 'GET /reports/:sid/similarity/file (unsigned)', request: () => ({ method: 'GET', path: `/reports/${paper}/similarity/file` }), expect: CALLERS.map(() => 404) },
   { route: 'GET /admin', request: () => ({ method: 'GET', path: '/admin' }), expect: ADMINS_ONLY },
   { route: 'GET /lti/keys (public)', request: () => ({ method: 'GET', path: '/lti/keys' }), expect: CALLERS.map(() => 200) },

@@ -103,6 +103,34 @@ describe('another student', () => {
   });
 });
 
+describe('the AI score, hidden from students by default', () => {
+  test('the AI report and the summary (which states the AI score) are neither offered nor opened until the instructor shows the AI score', async () => {
+    const offered = async () => {
+      const status = JSON.parse((await get(`${assignmentPath}/my-submissions`, 'sam')).body) as { submissions: Array<{ aiScore: unknown; reports: Array<{ kind: string }> }> };
+      return { aiScore: status.submissions[0]!.aiScore, kinds: status.submissions[0]!.reports.map((report) => report.kind).sort() };
+    };
+    assert.deepEqual(await offered(), { aiScore: null, kinds: ['similarity'] });
+    for (const kind of ['ai', 'summary']) {
+      const refused = await get(`/reports/${samPaper}/${kind}`, 'sam');
+      assert.equal(refused.status, 403, kind);
+      assert.match(text(refused.body), /Your instructor has not made this report available to you\./);
+      assert.equal((await get(`/reports/${samPaper}/${kind}`, 'teacher')).status, 303, `the instructor opens the ${kind} report`);
+    }
+    const assignmentId = assignmentPath.split('/').pop()!;
+    const db = tool.tool.database.db;
+    const saved = (await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow()).settings as Record<string, unknown>;
+    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...saved, showAiScoreToStudents: true }) }).where('id', '=', assignmentId).execute();
+    try {
+      const shown = await offered();
+      assert.notEqual(shown.aiScore, null);
+      assert.deepEqual(shown.kinds, ['ai', 'similarity', 'summary']);
+      for (const kind of ['ai', 'summary']) assert.equal((await get(`/reports/${samPaper}/${kind}`, 'sam')).status, 303, kind);
+    } finally {
+      await db.updateTable('assignment').set({ settings: JSON.stringify(saved) }).where('id', '=', assignmentId).execute();
+    }
+  });
+});
+
 describe('another course', () => {
   test("an instructor of another course cannot open the assignment, its dashboard, its reports, or act on its papers", async () => {
     for (const path of [assignmentPath, `${assignmentPath}/dashboard`, `${assignmentPath}/settings`, `${assignmentPath}/export.csv`]) {

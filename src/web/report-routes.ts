@@ -13,7 +13,7 @@ import { REPORT_KINDS, type PaperServices, type ReportKind } from '../checker/in
 import { getSubmission } from '../submissions/store.js';
 import { assignmentFor } from './assignment-access.js';
 import { requireSession, sessionOf } from './session.js';
-import { resultsVisible } from './student-pages.js';
+import { resultsVisible, studentMayOpen } from './student-pages.js';
 import { sendMessage } from './views.js';
 
 const LINK_LIFETIME_SECONDS = 300;
@@ -45,7 +45,7 @@ export function reportRoutes(deps: { db: Kysely<DatabaseSchema>; storage: Postgr
     const instructor = session.launch.audience === 'instructor';
     const owner = session.launch.audience === 'learner' && submission.userId === session.userId;
     if (!instructor && !owner) return refuse(res, 403, 'This report is of another student\'s paper.');
-    if (!instructor && !(resultsVisible(assignment) && (input.data.kind !== 'ai' || assignment.settings.showAiScoreToStudents))) {
+    if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment, input.data.kind))) {
       return refuse(res, 403, 'Your instructor has not made this report available to you.');
     }
     if (submission.paperId === null || (submission.state !== 'scored' && submission.state !== 'graded')) {

@@ -28,14 +28,20 @@ export function resultsVisible(assignment: Assignment, now = new Date()): boolea
   return true;
 }
 
-/** The reports a student may open of their own checked paper: the AI report only where the assignment shows the AI score. */
+/**
+ * Whether a student may open a report of this kind of their own checked paper (once results are visible): the AI
+ * report and the one-page summary (which states the AI score too) only where the assignment shows the AI score.
+ */
+export function studentMayOpen(assignment: Assignment, kind: ReportKind): boolean {
+  return (kind !== 'ai' && kind !== 'summary') || assignment.settings.showAiScoreToStudents;
+}
+
+const REPORT_LABELS: Record<ReportKind, string> = { similarity: 'Similarity report', summary: 'Summary', ai: 'AI report', grammar: 'Grammar report' };
+
+/** The reports a student is offered of their own checked paper. */
 function studentReports(assignment: Assignment, submission: Submission): Array<{ kind: ReportKind; label: string }> {
-  return [
-    { kind: 'similarity' as const, label: 'Similarity report' },
-    { kind: 'summary' as const, label: 'Summary' },
-    ...(assignment.settings.showAiScoreToStudents ? [{ kind: 'ai' as const, label: 'AI report' }] : []),
-    ...(submission.grammarScore !== null ? [{ kind: 'grammar' as const, label: 'Grammar report' }] : []),
-  ];
+  const kinds: ReportKind[] = ['similarity', 'summary', 'ai', ...(submission.grammarScore !== null ? (['grammar'] as const) : [])];
+  return kinds.filter((kind) => studentMayOpen(assignment, kind)).map((kind) => ({ kind, label: REPORT_LABELS[kind] }));
 }
 
 export function studentView(assignment: Assignment, submission: Submission) {
