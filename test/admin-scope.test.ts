@@ -81,6 +81,21 @@ describe("a platform's administrator answers for their own platform", () => {
     assert.equal((await db().selectFrom('platform').select('id').where('client_id', '=', 'rogue').execute()).length, 0);
   });
 
+  test("a school's administrator adds accounts only at the service address the installation uses", async () => {
+    const count = async () => (await db().selectFrom('checker_account').select('id').execute()).length;
+    const before = await count();
+    for (const baseUrl of ['http://169.254.169.254', 'http://127.0.0.1:9200', account.baseUrl]) {
+      const refused = await admin('home', '/admin/accounts', { ...account, baseUrl });
+      assert.equal(refused.status, 403, `${baseUrl}: ${refused.body.slice(0, 200)}`);
+      assert.match(refused.body, /must be at the checking service this installation uses/);
+    }
+    assert.equal(await count(), before);
+    // The installation's administrator sets up the address (here with an account of the installation's own).
+    const installation = await admin('token', '/admin/accounts', { ...account, name: 'Installation', username: 'installation@example.edu' });
+    assert.equal(installation.status, 200, installation.body.slice(0, 300));
+    assert.match((await admin('home', '/admin')).body, new RegExp(`<option>${account.baseUrl}</option>`));
+  });
+
   test("an account one school adds is its own: the other school neither sees it nor can overwrite its password", async () => {
     const saved = await admin('home', '/admin/accounts', account);
     assert.equal(saved.status, 200, saved.body.slice(0, 300));
@@ -107,5 +122,12 @@ describe("a platform's administrator answers for their own platform", () => {
     const given = await admin('token', `/admin/registrations/${platformId.other}/account`, { accountId: stored.id });
     assert.equal(given.status, 200, given.body.slice(0, 200));
     assert.equal((await platformRow('other')).checker_account_id, stored.id);
+    // Shared now: neither school's administrator may change its password, which both schools' papers depend on.
+    for (const which of ['home', 'other'] as const) {
+      const change = await admin(which, '/admin/accounts', { ...account, password: `changed-by-${which}` });
+      assert.equal(change.status, 403, `${which}: ${change.body.slice(0, 200)}`);
+      assert.match(change.body, /an account other platforms use too/);
+    }
+    assert.deepEqual(await db().selectFrom('checker_account').select(['name', 'password_encrypted']).where('id', '=', stored.id).executeTakeFirstOrThrow(), { name: account.name, password_encrypted: stored.password_encrypted });
   });
 });

@@ -24,6 +24,8 @@ export interface AdminDeps extends InstructorDeps {
   callbackSecret: string;
   /** Who the default service account is, for the page: "user at URL", or the sandbox. */
   defaultAccount: string;
+  /** CHECKER_URL, the service the installation uses by default; null: the sandbox. */
+  defaultServiceUrl: string | null;
   toolUrls: Record<string, string>;
 }
 
@@ -118,6 +120,16 @@ export function adminRoutes(deps: AdminDeps): Router {
     return accounts.filter((account) => account.id === own?.checker_account_id);
   };
 
+  /**
+   * The service addresses the installation uses: CHECKER_URL and those of the accounts stored. A platform's
+   * administrator adds accounts only there; another address (which the tool would then call, and whose answers
+   * "test login" shows) takes the installation's administrator.
+   */
+  const serviceAddresses = async (): Promise<string[]> => {
+    const known = [...(deps.defaultServiceUrl ? [deps.defaultServiceUrl.replace(/\/+$/, '')] : []), ...(await listAccounts(deps.db)).map((account) => account.baseUrl)];
+    return [...new Set(known)];
+  };
+
   const page = async (_req: Request, res: Response, message: { text: string; tone: 'ok' | 'error' } | null = null, status = 200) => {
     const scope = scopeOf(res);
     const registrations = await registrationsIn(scope);
@@ -130,6 +142,7 @@ export function adminRoutes(deps: AdminDeps): Router {
           (await deps.db.selectFrom('platform').select(['id', 'checker_account_id']).execute()).filter((row) => registrations.some((r) => r.id === row.id)).map((row) => [row.id, row.checker_account_id]),
         ),
         defaultAccount: deps.defaultAccount,
+        serviceAddresses: await serviceAddresses(),
         queues: await queueHealth(deps.db),
         failed: await failedJobs(deps.db, platformOf(scope)),
         // The callback's secret is the installation's, for the service operator.
@@ -191,14 +204,26 @@ export function adminRoutes(deps: AdminDeps): Router {
     const scope = scopeOf(res);
     const input = accountInput.safeParse(req.body);
     if (!input.success) return page(req, res, { text: `Not saved: ${input.error.issues[0]!.message}`, tone: 'error' }, 400);
+    const platformId = platformOf(scope);
+    if (platformId && !(await serviceAddresses()).includes(input.data.baseUrl)) {
+      return page(req, res, { text: 'Not saved: your platform\'s account must be at the checking service this installation uses. Another address takes the installation\'s administrator.', tone: 'error' }, 403);
+    }
     // Saving an account with a known address and username replaces its password: a platform's administrator
-    // may do that only to their own platform's account.
+    // may do that only to their own platform's account, and only while no other platform depends on it.
     const existing = (await listAccounts(deps.db)).find((account) => account.baseUrl === input.data.baseUrl && account.username === input.data.username);
-    if (existing && !(await accountsIn(scope)).some((account) => account.id === existing.id)) {
-      return page(req, res, { text: 'Not saved: that username at that service is an account of another platform. Ask the installation\'s administrator.', tone: 'error' }, 403);
+    if (existing && platformId) {
+      const own = (await accountsIn(scope)).some((account) => account.id === existing.id);
+      const othersFolders = await deps.db
+        .selectFrom('assignment')
+        .select('id')
+        .where('checker_account_id', '=', existing.id)
+        .where('platform_id', '!=', platformId)
+        .executeTakeFirst();
+      if (!own || existing.platforms > 1 || othersFolders) {
+        return page(req, res, { text: 'Not saved: that username at that service is an account other platforms use too. Ask the installation\'s administrator.', tone: 'error' }, 403);
+      }
     }
     const account = await saveAccount(deps.db, deps.encryptionKey, input.data);
-    const platformId = platformOf(scope);
     if (platformId) await assignAccount(deps.db, platformId, account.id);
     deps.logger.info({ accountId: account.id, platformId }, 'Service account saved by an administrator');
     const usedBy = platformId ? ' Your platform\'s new assignments use it.' : '';

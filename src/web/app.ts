@@ -109,6 +109,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
           publicUrl: settings.publicUrl,
           callbackSecret: settings.callbackSecret,
           defaultAccount: settings.checker.url ? `${settings.checker.username ?? ''} at ${settings.checker.url}` : 'the built-in sandbox (no CHECKER_URL is set)',
+          defaultServiceUrl: settings.checker.url,
           encryptionKey: settings.encryptionKey,
           toolUrls: urls,
         }),
