@@ -2,11 +2,13 @@
 // another student's row or another platform's column.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Selectable } from 'kysely';
 import { launch, submitForm } from '../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
 import { AGS_SCOPES } from '../src/grades/ags.js';
 import { postGrade } from '../src/grades/post-grade.js';
 import { accessTokenWithin } from '../src/lti/access-token.js';
+import type { DatabaseSchema } from '../src/db/index.js';
 import { openCourse } from './support/course.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
@@ -170,6 +172,37 @@ describe('two platforms with the same user ids', () => {
   });
 });
 
+/** A later attempt of the same student, written straight into the database in the state a test needs. */
+async function laterAttempt(first: Selectable<DatabaseSchema['submission']>, attempt: number, state: 'scored' | 'rejected', similarity: number | null): Promise<string> {
+  const row = await tool.tool.database.db
+    .insertInto('submission')
+    .values({
+      assignment_id: first.assignment_id,
+      user_id: first.user_id,
+      attempt,
+      state,
+      file_label: `attempt-${attempt}.txt`,
+      file_type: first.file_type,
+      file_size: 100,
+      sha256: String(attempt).repeat(64),
+      stored_path: null,
+      paper_id: null,
+      report_key: null,
+      similarity,
+      ai_score: null,
+      grammar_score: null,
+      failure_reason: state === 'rejected' ? 'The checking service refused the file.' : null,
+      scored_at: state === 'scored' ? new Date() : null,
+      grade_error: null,
+      graded_at: null,
+      send_lease: null,
+      send_lease_until: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 describe('a score refused for its timestamp while a newer attempt arrives', () => {
   test("is not sent again: the newer attempt's score stays in the gradebook", async () => {
     const { lms, submit } = await course('moodle', 'resend-race');
@@ -190,33 +223,8 @@ describe('a score refused for its timestamp while a newer attempt arrives', () =
     lms.platform.setFaults({});
     // ...while the student's second attempt is scored and its score, with a later timestamp, lands first.
     const secondScore = Number(first.similarity) === 7 ? 8 : 7;
-    const second = await db
-      .insertInto('submission')
-      .values({
-        assignment_id: first.assignment_id,
-        user_id: first.user_id,
-        attempt: 2,
-        state: 'scored',
-        file_label: 'second.txt',
-        file_type: first.file_type,
-        file_size: 100,
-        sha256: 'f'.repeat(64),
-        stored_path: null,
-        paper_id: null,
-        report_key: null,
-        similarity: secondScore,
-        ai_score: null,
-        grammar_score: null,
-        failure_reason: null,
-        scored_at: new Date(),
-        grade_error: null,
-        graded_at: null,
-        send_lease: null,
-        send_lease_until: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    assert.deepEqual(await postGrade(grades, second.id), { kind: 'final', score: secondScore });
+    const second = await laterAttempt(first, 2, 'scored', secondScore);
+    assert.deepEqual(await postGrade(grades, second), { kind: 'final', score: secondScore });
 
     // The held post arrives with the older timestamp and is refused (409); attempt 1's score is not sent again.
     assert.deepEqual(await resent, { kind: 'skipped' });
@@ -238,5 +246,29 @@ describe('an LMS whose token endpoint does not answer', () => {
     assert.ok(Date.now() - started < 4000, `waited ${Date.now() - started} ms for a platform that answers after 5 s`);
     lms.platform.setFaults({});
     assert.ok((await accessTokenWithin(platform, AGS_SCOPES.score, 10_000)).length > 0);
+  });
+});
+
+describe('an instructor deletes the attempt the gradebook shows', () => {
+  test('the cell goes back to the attempt that owns it now, past a rejected later one', async () => {
+    const { lms, path, submit } = await course('spec', 'delete-owner');
+    const first = await settled(await submit('student-1', essay('delete owner topic')));
+    assert.equal(first.state, 'graded');
+    const grades = { db: tool.tool.database.db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: { info() {}, warn() {} } };
+    const secondScore = Number(first.similarity) === 42 ? 43 : 42;
+    const second = await laterAttempt(first, 2, 'scored', secondScore);
+    assert.deepEqual(await postGrade(grades, second), { kind: 'final', score: secondScore });
+    await laterAttempt(first, 3, 'rejected', null);
+    const cell = () => lms.platform.gradebook().find((g) => g.userId === 'student-1')?.scoreGiven;
+    assert.equal(cell(), secondScore);
+
+    const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+    const deleted = await fetch(`${tool.url}${path}/submissions/${second}/delete`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ltik: instructor.ltik! }) });
+    assert.equal(deleted.status, 303);
+    assert.match(new URL(deleted.headers.get('location') ?? '', tool.url).searchParams.get('notice') ?? '', /attempt 2 is deleted/);
+    for (const deadline = Date.now() + 30_000; cell() !== Number(first.similarity); ) {
+      assert.ok(Date.now() < deadline, `the gradebook still shows ${cell()}, not attempt 1's ${first.similarity}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
 });

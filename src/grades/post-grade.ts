@@ -204,18 +204,20 @@ export type GradeOutcome = { kind: 'final'; score: number } | { kind: 'pending' 
  * a later timestamp on 409 or Canvas's 400 for an old one. Throws GradeRefused when the platform will not take it,
  * any other error when it should be tried again later.
  *
- * A score refused for its timestamp lost to a later post for the same cell, possibly another job's (a newer
- * attempt, a deletion): before it is sent again, `stillCurrent` says whether it is still the cell's to have, and
- * if not nothing is sent ('superseded'), lest the older score land over the newer one.
+ * Before each send `stillCurrent` says whether the score is still the cell's to have (no newer attempt, no
+ * deletion, no change of state since it was read); if not, nothing is sent ('superseded'), lest an older score
+ * land over a newer one. A score refused for its timestamp lost to a later post, possibly another job's, so the
+ * check matters most before it is sent again.
  */
 async function sendScore(deps: GradeDeps, context: ColumnContext, body: (timestamp: Date) => Record<string, unknown>, stillCurrent: () => Promise<boolean>): Promise<'sent' | 'superseded'> {
   const lineItemUrl = await lineItemFor(deps, context);
   const clock = { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject };
   let token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
   let retriedToken = false;
-  let lostToLaterPost = false;
   for (let tries = 0; tries < 4; tries += 1) {
-    if (lostToLaterPost && !(await stillCurrent())) return 'superseded';
+    // Checked before every send, the first included: finding the column and a token can take a while, in which
+    // a newer attempt may be scored or this one deleted.
+    if (!(await stillCurrent())) return 'superseded';
     const timestamp = await nextScoreTimestamp(deps.db, clock);
     const answer = await agsRequest(scoresUrl(lineItemUrl), { method: 'POST', token, contentType: 'application/vnd.ims.lis.v1.score+json', body: body(timestamp) });
     if (answer.status >= 200 && answer.status < 300) return 'sent';
@@ -228,7 +230,6 @@ async function sendScore(deps: GradeDeps, context: ColumnContext, body: (timesta
     if (isTimestampConflict(answer.status, answer.body)) {
       // The platform holds a later time (another tool's post, a clock ahead of ours): move past it and resend.
       await nextScoreTimestamp(deps.db, clock, new Date(Date.now() + (tries + 1) * MIN_GAP_MS));
-      lostToLaterPost = true;
       continue;
     }
     if (answer.status === 400 || answer.status === 403 || answer.status === 404 || answer.status === 422) {
@@ -274,20 +275,29 @@ export async function postGrade(deps: GradeDeps, submissionId: string, options: 
 }
 
 /**
- * Empties the user's cell after an instructor deleted their only remaining attempts (AGS: a score without
- * scoreGiven clears the one before). Nothing is sent while another attempt of theirs owns the cell.
+ * Empties the user's cell after an instructor deleted the attempt it showed and no other attempt has a state to
+ * post (AGS: a score without scoreGiven clears the one before). Nothing is sent while another attempt of theirs
+ * owns the cell.
  */
 export async function clearGrade(deps: GradeDeps, ref: { assignmentId: string; userId: string }): Promise<'cleared' | 'skipped'> {
-  const remainingAttempt = deps.db
-    .selectFrom('submission')
-    .select('id')
-    .where('assignment_id', '=', ref.assignmentId)
-    .where('user_id', '=', ref.userId)
-    .where('state', 'not in', ['rejected', 'failed']);
-  const column = (await remainingAttempt.executeTakeFirst()) ? null : await loadColumn(deps.db, ref.assignmentId, ref.userId);
+  // The cell's owner, as for every post: the latest attempt not rejected. One that could not be checked has no
+  // score to show, so the cell is emptied under it too.
+  const ownerPosts = async () => {
+    const owner = await deps.db
+      .selectFrom('submission')
+      .select('state')
+      .where('assignment_id', '=', ref.assignmentId)
+      .where('user_id', '=', ref.userId)
+      .where('state', '!=', 'rejected')
+      .orderBy('attempt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return owner !== undefined && owner.state !== 'failed';
+  };
+  const column = (await ownerPosts()) ? null : await loadColumn(deps.db, ref.assignmentId, ref.userId);
   if (!column) return 'skipped';
   // A new attempt since the deletion owns the cell: nothing to clear any more.
-  const stillEmpty = async () => !(await remainingAttempt.executeTakeFirst());
+  const stillEmpty = async () => !(await ownerPosts());
   try {
     const body = (timestamp: Date) => ({
       userId: column.userSubject,

@@ -310,10 +310,11 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     if (action === 'delete') {
       const removal = await removeSubmission(deps.db, deps.services, submission.id);
       if (!removal.removed) return backToDashboard(res, found, `${name}'s paper was not deleted. ${removal.reason}`, 'error');
-      const [latest] = await attemptsOf(deps.db, found.assignment.id, submission.userId);
-      if (latest && (latest.state === 'scored' || latest.state === 'graded')) await deps.jobs.send(QUEUES.grade, { submissionId: latest.id, resync: true }, { key: latest.id });
-      // No checked attempt left: the score the gradebook holds for the deleted one is emptied.
-      else if (!latest || latest.state === 'rejected' || latest.state === 'failed') {
+      // The gradebook cell belongs to the latest attempt not rejected (as for every grade post): it gets that
+      // attempt's state (its score, or "pending"), or is emptied when there is none or it could not be checked.
+      const [owner] = await attemptsOf(deps.db, found.assignment.id, submission.userId, 'counted');
+      if (owner && owner.state !== 'failed') await deps.jobs.send(QUEUES.grade, { submissionId: owner.id, resync: true }, { key: owner.id });
+      else {
         const clear = { assignmentId: found.assignment.id, userId: submission.userId };
         await deps.jobs.send(QUEUES.grade, { clear }, { key: `clear:${clear.assignmentId}:${clear.userId}` });
       }
