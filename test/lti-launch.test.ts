@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, generateKeyPair } from 'jose';
 import { launch } from '../src/devplatform/agent.js';
+import { frameOriginsChanged } from '../src/web/security-headers.js';
 import { launchClaims, payloadOf } from './support/id-token.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
@@ -199,6 +200,30 @@ describe('who may frame the pages', () => {
     assert.ok(!frameAncestors(later.headers).includes('https://elsewhere.example.com'));
   });
 
+  test("a session's pages may be framed by the host its launch came from, though this process has not learnt it (another web process took the launch)", async () => {
+    const school = 'https://second-school.example-lms.edu';
+    const fromSchool = await launch(lms.platform, {
+      userId: 'instructor-1',
+      resourceLinkId: 'essay-1',
+      replaceIdToken: async (idToken) => {
+        const payload = payloadOf(idToken);
+        payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = { document_target: 'iframe', return_url: `${school}/return` };
+        return lms.platform.sign(payload);
+      },
+    });
+    assert.equal(fromSchool.status, 200);
+    // As in a process that has not seen the launch: the host is not in the list it reads.
+    await tool.tool.database.db.deleteFrom('platform_frame_origin').where('origin', '=', school).execute();
+    frameOriginsChanged();
+    const pageUrl = new URL(fromSchool.url);
+    pageUrl.searchParams.set('ltik', fromSchool.ltik!);
+    const page = await fetch(pageUrl);
+    assert.equal(page.status, 200);
+    assert.ok(frameAncestors(Object.fromEntries(page.headers)).includes(school), 'the page of that session may be framed by its LMS host');
+    const otherSession = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
+    assert.ok(!frameAncestors(otherSession.headers).includes(school), 'another session is not');
+  });
+
   test('a return URL with a wildcard or policy syntax in its host, or of the wrong type, widens nothing and fails no launch; a platform teaches at most 20 hosts', async () => {
     const withReturnUrl = (returnUrl: unknown) =>
       launch(lms.platform, {
@@ -210,11 +235,13 @@ describe('who may frame the pages', () => {
           return lms.platform.sign(payload);
         },
       });
-    for (const returnUrl of ['https://*/x', 'https://*.example.com/x', 'https://a,b.example.com/x', 'https://evil.example;script-src/x', 'https://$&.example.com/x', 42, `https://school.example-lms.edu/${'x'.repeat(5000)}`]) {
+    const longLabel = `https://${'a'.repeat(64)}.example-lms.edu/x`;
+    for (const returnUrl of ['https://*/x', 'https://*.example.com/x', 'https://a,b.example.com/x', 'https://evil.example;script-src/x', 'https://$&.example.com/x', 42, `https://school.example-lms.edu/${'x'.repeat(5000)}`, longLabel]) {
       const result = await withReturnUrl(returnUrl);
       assert.equal(result.status, 200, `${String(returnUrl).slice(0, 60)}: ${result.body.slice(0, 200)}`);
       for (const source of frameAncestors(result.headers)) {
         assert.match(source, /^'self'$|^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https:\/\/\*\.instructure\.com$/, `${String(returnUrl).slice(0, 60)} put ${source} in frame-ancestors`);
+        assert.ok(!source.includes('a'.repeat(64)), 'a host label longer than 63 characters went into frame-ancestors');
       }
     }
     for (let i = 0; i < 25; i += 1) assert.equal((await withReturnUrl(`https://host-${i}.example-lms.edu/return`)).status, 200);

@@ -192,6 +192,12 @@ describe('forms from another site', () => {
     assert.equal(sameOrigin.status, 303);
     assert.equal(new URL(sameOrigin.location!, tool.url).searchParams.get('notice'), 'The score is queued for the gradebook again (Sam Student).');
   });
+
+  test("the tool's own form from a browser that sends no Sec-Fetch-Site is accepted: its pages' no-referrer policy makes the Origin null", async () => {
+    const answer = await post(`${assignmentPath}/submissions/${samPaper}/resend`, 'teacher', { origin: 'null' });
+    assert.equal(answer.status, 303, text(answer.body).slice(0, 200));
+    assert.match(new URL(answer.location!, tool.url).searchParams.get('notice') ?? '', /Nothing was sent for Sam Student/);
+  });
 });
 
 describe('row actions that do not apply', () => {

@@ -97,6 +97,8 @@ export class Jobs {
    */
   async start(): Promise<void> {
     const turn = new pg.Client(this.pool.options);
+    // A connection dropped while it waits would otherwise end the process; the query or start() fails instead.
+    turn.on('error', (error) => this.logger.warn({ err: error }, 'The job queue set-up lost its database connection'));
     await turn.connect();
     try {
       await turn.query('SELECT pg_advisory_lock(hashtext($1))', [SETUP_LOCK]);

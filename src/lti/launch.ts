@@ -66,7 +66,9 @@ export function webOrigin(value: string | undefined): string | null {
   if (!value) return null;
   try {
     const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && PLAIN_HOST.test(url.hostname) ? url.origin : null;
+    // A host name is at most 253 characters, each label 63: the origin goes into every answer's header.
+    const plain = PLAIN_HOST.test(url.hostname) && url.hostname.length <= 253 && url.hostname.split('.').every((label) => label.length <= 63);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && plain ? url.origin : null;
   } catch {
     return null;
   }

@@ -71,8 +71,9 @@ export function createWebApp(deps: WebDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
-  app.use(securityHeaders(() => platformOrigins(database.db)));
+  // Health checks first: they must not wait for the framing list the security headers read from the database.
   app.use(healthRoutes(database));
+  app.use(securityHeaders(() => platformOrigins(database.db)));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   if (deps.lti) {
     const { provider, storage } = deps.lti;

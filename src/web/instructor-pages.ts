@@ -178,7 +178,9 @@ async function studentName(deps: InstructorDeps, userId: string): Promise<string
 }
 
 function backToDashboard(res: Response, found: { session: Session; assignment: Assignment }, notice: string, tone: 'ok' | 'error' = 'ok'): void {
-  const query = new URLSearchParams({ ltik: found.session.ltik, notice, tone });
+  // The dashboard shows notices of up to 500 characters (a long name and a service's reason can make more).
+  const shown = notice.length > 500 ? `${notice.slice(0, 499)}…` : notice;
+  const query = new URLSearchParams({ ltik: found.session.ltik, notice: shown, tone });
   res.redirect(303, `/assignments/${found.assignment.id}/dashboard?${query}`);
 }
 

@@ -86,13 +86,18 @@ export function ltiGuard(options: GuardOptions): Router {
     }) as Response['cookie'];
     const redirect = res.redirect.bind(res) as (url: string) => void;
     res.redirect = ((url: string) => {
-      stored.then(
-        () => redirect(url),
-        (error: unknown) => {
-          logger.error({ err: error }, 'Could not store the OIDC state');
-          refuse(res, 503, 'The tool could not start the sign-in just now. Please try again in a moment.');
-        },
-      );
+      // After the answer deadline the guard above has answered already: nothing more is sent.
+      stored
+        .then(
+          () => {
+            if (!res.headersSent) redirect(url);
+          },
+          (error: unknown) => {
+            logger.error({ err: error }, 'Could not store the OIDC state');
+            if (!res.headersSent) refuse(res, 503, 'The tool could not start the sign-in just now. Please try again in a moment.');
+          },
+        )
+        .catch((error: unknown) => logger.error({ err: error }, 'Could not answer the sign-in'));
     }) as Response['redirect'];
     next();
   });

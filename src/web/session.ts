@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { resolveSession, type Session } from '../lti/session.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
+import { allowFramingBy } from './security-headers.js';
 import { sendMessage } from './views.js';
 
 /** Where ltijs accepts an ltik too: the query, a form field, `Authorization: Bearer`, or its LTIK-AUTH-V1 scheme. */
@@ -42,6 +43,9 @@ export function requireSession(deps: SessionDeps): RequestHandler {
       return;
     }
     (res.locals as { session?: Session }).session = result;
+    // The LMS host this session was launched from may frame the page, whatever this process's cached list of
+    // hosts says yet (the first launch from a new host may have been served by another web process).
+    if (result.launch.frameOrigin) allowFramingBy(res, result.launch.frameOrigin);
     next();
   };
 }
