@@ -40,5 +40,8 @@ export async function studentCommand(database: Database, config: Config, args: s
     const list = report.papersNotDeleted.map((p) => `${p.paperId} (${p.reason})`).join('; ');
     throw new Error(`Not deleted at the service, so their records are kept; run the erasure again: ${list}`);
   }
+  if (report.onTheirWay > 0) {
+    throw new Error(`${report.onTheirWay} paper(s) of the student are still on their way to the checking service, so they and their records are kept; run the erasure again once they have arrived (a few minutes).`);
+  }
   console.log('The student\'s data is erased.');
 }

@@ -305,4 +305,30 @@ describe('a student\'s data on request (CLI)', () => {
     assert.equal(again.code, 1);
     assert.match(again.stderr, /holds nothing about that student/);
   });
+
+  test('a paper still on its way to the service is kept with its record, and the erasure asks to be run again', async () => {
+    const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password };
+    const erase = () => runToExit('cli.ts', ['student', 'erase', '--issuer', lms.platform.registration().issuer, '--subject', 'student-3'], env);
+    const sandbox = tool.tool.sandbox!;
+    sandbox.setFaults({ uploadHoldMs: 20_000 });
+    try {
+      const sent = await submit('student-3', 'on-its-way.txt', essay('a paper erased while it travels'));
+      assert.equal(sent.status, 201);
+      const id = String(sent.body.submissionId);
+      await waitFor(id, ['uploading']);
+      const early = await erase();
+      assert.equal(early.code, 1);
+      assert.match(early.stderr, /1 paper\(s\) of the student are still on their way to the checking service/);
+      assert.equal((await submission(id)).state, 'uploading', 'the record of the paper on its way was deleted');
+    } finally {
+      sandbox.setFaults({});
+    }
+    const arrived = await db().selectFrom('submission').select('id').where('file_label', '=', 'on-its-way.txt').executeTakeFirstOrThrow();
+    await waitFor(arrived.id, ['scored', 'graded'], 60_000);
+    const papersBefore = sandbox.stats().papers;
+    const done = await erase();
+    assert.equal(done.code, 0, done.stderr);
+    assert.ok(sandbox.stats().papers < papersBefore, 'the paper that arrived was not deleted at the service');
+    assert.deepEqual(await db().selectFrom('lti_user').select('id').where('subject', '=', 'student-3').execute(), []);
+  });
 });

@@ -60,11 +60,15 @@ export interface ErasureReport {
   submissions: number;
   papersDeletedAtService: number;
   papersNotDeleted: Array<{ paperId: number; reason: string }>;
+  /** Submissions still on their way to the service (no paper id yet): kept, with their files, for a later run. */
+  onTheirWay: number;
 }
 
 /**
  * Deletes the student's papers at the service, then every row and file of theirs here. A paper the service
  * could not delete is reported and its row kept, so the erasure can be run again; nothing is half-erased here.
+ * A paper still being sent is kept too: deleting its row now would leave the copy its upload job is about to
+ * store at the service, where no erasure would find it.
  */
 export async function eraseStudent(db: Kysely<DatabaseSchema>, services: PaperServices, ref: StudentRef): Promise<ErasureReport | null> {
   const user = await findUser(db, ref);
@@ -72,12 +76,17 @@ export async function eraseStudent(db: Kysely<DatabaseSchema>, services: PaperSe
   const submissions = await db
     .selectFrom('submission')
     .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
-    .select(['submission.id', 'submission.paper_id', 'submission.stored_path', 'assignment.folder_id', 'assignment.checker_account_id'])
+    .select(['submission.id', 'submission.state', 'submission.paper_id', 'submission.stored_path', 'assignment.folder_id', 'assignment.checker_account_id'])
     .where('submission.user_id', '=', user.id)
     .execute();
-  const report: ErasureReport = { submissions: submissions.length, papersDeletedAtService: 0, papersNotDeleted: [] };
+  const report: ErasureReport = { submissions: submissions.length, papersDeletedAtService: 0, papersNotDeleted: [], onTheirWay: 0 };
   const keep = new Set<string>();
   for (const submission of submissions) {
+    if (submission.paper_id === null && (submission.state === 'received' || submission.state === 'uploading')) {
+      report.onTheirWay += 1;
+      keep.add(submission.id);
+      continue;
+    }
     if (submission.paper_id === null || submission.folder_id === null) continue;
     const outcome = await deletePaperAtService(services, () => services.forAccount(submission.checker_account_id), { folderId: Number(submission.folder_id), paperId: Number(submission.paper_id) });
     if (outcome === 'deleted') report.papersDeletedAtService += 1;
