@@ -102,3 +102,48 @@ describe('stopping while a job still runs', () => {
     }
   });
 });
+
+describe('a job sent while another with its key runs', () => {
+  test("waits its turn without holding up the queue's other jobs", async () => {
+    const { database, cleanup } = await openTestDatabase(6);
+    const jobs = new Jobs(database.pool, { ...timing, pollingIntervalSeconds: 0.5, concurrency: 2 }, quiet);
+    try {
+      await jobs.start();
+      const sentAt = Date.now();
+      const started = new Map<string, number>();
+      const ended = new Map<string, number>();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await jobs.work<{ name: string }>(QUEUES.result, async (job) => {
+        started.set(job.data.name, Date.now() - sentAt);
+        if (job.data.name === 'first') await released;
+        ended.set(job.data.name, Date.now() - sentAt);
+      });
+      await jobs.send(QUEUES.result, { name: 'first' }, { key: 'paper-1' });
+      for (const deadline = Date.now() + 10_000; !started.has('first'); ) {
+        assert.ok(Date.now() < deadline, 'the first job never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.equal(await jobs.isRunning(QUEUES.result, 'paper-1'), true);
+      // A second read-back of the same paper while the first runs, and another paper's.
+      await jobs.send(QUEUES.result, { name: 'follow-up' }, { key: 'paper-1' });
+      const otherSentAt = Date.now() - sentAt;
+      await jobs.send(QUEUES.result, { name: 'other paper' }, { key: 'paper-2' });
+      for (const deadline = Date.now() + 10_000; !ended.has('other paper'); ) {
+        assert.ok(Date.now() < deadline, "the other paper's job waited behind the running one");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(!ended.has('first'), 'the first job was still running when the other paper was done');
+      release();
+      for (const deadline = Date.now() + 20_000; !ended.has('follow-up'); ) {
+        assert.ok(Date.now() < deadline, 'the follow-up never ran');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(started.get('follow-up')! >= ended.get('first')!, 'the follow-up ran beside the first');
+      assert.ok(started.get('other paper')! >= otherSentAt);
+    } finally {
+      await jobs.boss.stop({ graceful: false, wait: true });
+      await cleanup();
+    }
+  });
+});

@@ -177,6 +177,26 @@ describe('a paper from upload to gradebook', () => {
 });
 
 describe('the service in trouble', () => {
+  test('"send again" while the paper is being sent queues nothing more, and the paper arrives once', async () => {
+    const sandbox = tool.tool.sandbox!;
+    const before = sandbox.stats().uploads;
+    sandbox.setFaults({ uploadHoldMs: 6000 });
+    try {
+      const sent = await submit('student-1', 'slow-link.txt', essay('a paper on a slow link'));
+      assert.equal(sent.status, 201);
+      const id = String(sent.body.submissionId);
+      await waitFor(id, ['uploading']);
+      const resend = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/resend`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ltik: ltiks.get('instructor-1')! }) });
+      assert.equal(resend.status, 303);
+      assert.match(new URL(resend.headers.get('location')!, tool.url).searchParams.get('notice') ?? '', /is being sent to the checking service right now; nothing more was queued/);
+      sandbox.setFaults({});
+      await waitFor(id, ['scored', 'graded']);
+      assert.equal(sandbox.stats().uploads - before, 1);
+    } finally {
+      sandbox.setFaults({});
+    }
+  });
+
   test('429 and 503 for a while, then recovery: every paper is scored exactly once at the service', async () => {
     const sandbox = tool.tool.sandbox!;
     const before = sandbox.stats().papers;

@@ -17,6 +17,18 @@ export const QUEUES = {
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * How long a follow-up job waits when sent while a job with its key runs (Jobs.send): past the usual length of a
+ * run in each queue (a read-back, a grade post within its 15 s limit, a folder's settings, an upload).
+ */
+const FOLLOW_UP_DELAY_SECONDS: Record<QueueName, number> = {
+  [QUEUES.upload]: 60,
+  [QUEUES.poll]: 0, // polls queue their next round themselves, a minute or more ahead
+  [QUEUES.result]: 5,
+  [QUEUES.folder]: 20,
+  [QUEUES.grade]: 20,
+};
+
 export interface JobsLogger {
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
@@ -123,11 +135,24 @@ export class Jobs {
     }
   }
 
+  /**
+   * Queues a job, one per key at a time (a repeated send while one waits is dropped: it would do the same).
+   *
+   * A job sent while another with its key runs is held back a while. pg-boss 10 fetches a queue's jobs oldest
+   * first, and under the `stately` policy it cannot start a job whose key is running: the fetch fails on the
+   * queue's unique index and returns nothing, so every other job of the queue waits behind that one until the
+   * running job ends. Held back past the usual length of a run, the follow-up leaves the queue free meanwhile.
+   */
   async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number }): Promise<string | null> {
-    return this.boss.send(queue, data, {
-      singletonKey: options.key,
-      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
-    });
+    let startAfter = options.startAfterSeconds ?? 0;
+    if (FOLLOW_UP_DELAY_SECONDS[queue] > startAfter && (await this.isRunning(queue, options.key))) startAfter = FOLLOW_UP_DELAY_SECONDS[queue];
+    return this.boss.send(queue, data, { singletonKey: options.key, ...(startAfter > 0 ? { startAfter } : {}) });
+  }
+
+  /** Whether a job of the queue with this key is running now (in any process). */
+  async isRunning(queue: QueueName, key: string): Promise<boolean> {
+    const found = await this.pool.query("SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state = 'active' LIMIT 1", [queue, key]);
+    return (found.rowCount ?? 0) > 0;
   }
 
   /**

@@ -328,6 +328,10 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       const why = action === 'resync-grade' ? 'only a checked paper has a score to send' : 'only a paper still on its way to a result can be sent again';
       return backToDashboard(res, found, `Nothing was sent for ${name}: ${why}, and this one is ${submission.state}.`, 'error');
     }
+    // An upload running now carries on by itself (and looks for its paper at the service before sending it again).
+    if (next.queue === QUEUES.upload && (await deps.jobs.isRunning(next.queue, submission.id))) {
+      return backToDashboard(res, found, `${name}'s paper is being sent to the checking service right now; nothing more was queued.`);
+    }
     const queued = await deps.jobs.send(next.queue, { submissionId: submission.id, ...(action === 'resync-grade' ? { resync: true } : {}) }, { key: submission.id });
     backToDashboard(res, found, queued ? `${next.done} (${name}).` : `${name}'s paper is already queued; it goes in a moment.`);
   });
