@@ -124,6 +124,30 @@ describe('the similarity in a column of its own', () => {
     assert.equal(columns().length, 1, 'a second similarity column was created');
   });
 
+  test('while the LMS is slow to create the column, the database stays free for everyone else (the embedded one too)', async () => {
+    const c = await course('spec', 'slow-column');
+    const first = await settled(await c.submit('student-1', essay('slow column topic')));
+    const db = tool.tool.database.db;
+    const current = await db.selectFrom('assignment').select('settings').where('id', '=', first.assignment_id).executeTakeFirstOrThrow();
+    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', first.assignment_id).execute();
+    const grades = { db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: { info() {}, warn() {} } };
+    c.lms.platform.setFaults({ agsDelayMs: 3000 });
+    try {
+      const posted = postGrade(grades, first.id, { resync: true });
+      for (const deadline = Date.now() + 10_000; c.lms.platform.heldRequests() === 0; ) {
+        assert.ok(Date.now() < deadline, 'the column lookup never reached the LMS');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Another part of the tool reads and writes while the LMS holds the column lookup.
+      await db.updateTable('submission').set({ updated_at: new Date() }).where('id', '=', first.id).execute();
+      assert.ok(c.lms.platform.heldRequests() > 0, 'the database waited for the LMS');
+      c.lms.platform.setFaults({});
+      assert.deepEqual(await posted, { kind: 'final', score: Number(first.similarity) });
+    } finally {
+      c.lms.platform.setFaults({});
+    }
+  });
+
   test("a deep-linked assignment's own column carries the same tag and id: the similarity still gets a column of its own", async () => {
     const lms = await startTestPlatform(tool, { clientId: 'deep-linked-own-column' });
     platforms.push(lms);

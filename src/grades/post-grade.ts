@@ -132,16 +132,28 @@ async function lineItemFor(deps: GradeDeps, context: ColumnContext): Promise<str
   const lineItemsUrl = context.lineItemsUrl;
   if (!lineItemsUrl) throw new GradeRefused('The LMS gave this assignment no gradebook column and no way to create one (AGS is off for the tool).');
   const column = ownColumn ? ('similarity_line_item_url' as const) : ('line_item_url' as const);
-  // Asked before the lock: the token may need the database, which the embedded one gives a transaction alone.
   const token = await accessToken(deps.provider, context.platform, AGS_SCOPES.lineItem);
-  // One process at a time looks for the column and creates it: two scores posted at once must not make two.
-  return deps.db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`line-item:${context.assignmentId}`}))`.execute(trx);
-    const known = await trx.selectFrom('assignment').select(['line_item_url', 'similarity_line_item_url']).where('id', '=', context.assignmentId).executeTakeFirst();
+  // One caller at a time looks for the column and creates it: two scores posted at once must not make two. In
+  // this process a queue of turns; across processes a session lock on one connection, with no transaction open
+  // while the LMS is asked (the embedded database runs one transaction at a time for all its connections, and
+  // its single session would grant every caller the lock).
+  return oneAtATime(`line-item:${context.assignmentId}`, () => deps.db.connection().execute(async (conn) => {
+    const lock = `line-item:${context.assignmentId}`;
+    await sql`SELECT pg_advisory_lock(hashtext(${lock}))`.execute(conn);
+    try {
+      return await findOrCreateColumn(conn, lineItemsUrl);
+    } finally {
+      // A connection that failed ends its session, which releases the lock as well.
+      await sql`SELECT pg_advisory_unlock(hashtext(${lock}))`.execute(conn).catch(() => undefined);
+    }
+  }));
+
+  async function findOrCreateColumn(conn: Kysely<DatabaseSchema>, listUrl: string): Promise<string> {
+    const known = await conn.selectFrom('assignment').select(['line_item_url', 'similarity_line_item_url']).where('id', '=', context.assignmentId).executeTakeFirst();
     if (known?.[column]) return known[column];
     const otherColumn = ownColumn ? known?.line_item_url : known?.similarity_line_item_url;
     const url = await findOrCreateLineItem(
-      lineItemsUrl,
+      listUrl,
       token,
       {
         label: ownColumn ? `Similarity: ${context.assignmentTitle}`.slice(0, 255) : context.assignmentTitle,
@@ -152,9 +164,22 @@ async function lineItemFor(deps: GradeDeps, context: ColumnContext): Promise<str
       },
       otherColumn ?? null,
     );
-    await trx.updateTable('assignment').set({ [column]: url, updated_at: new Date() }).where('id', '=', context.assignmentId).execute();
+    await conn.updateTable('assignment').set({ [column]: url, updated_at: new Date() }).where('id', '=', context.assignmentId).execute();
     return url;
-  });
+  }
+}
+
+const turns = new Map<string, Promise<unknown>>();
+/** Runs `work` after every earlier call with the same key in this process has settled. */
+async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const mine = (turns.get(key) ?? Promise.resolve()).then(work);
+  const done = mine.catch(() => undefined);
+  turns.set(key, done);
+  try {
+    return await mine;
+  } finally {
+    if (turns.get(key) === done) turns.delete(key);
+  }
 }
 
 function scoreBody(context: GradeContext, timestamp: Date): Record<string, unknown> {
