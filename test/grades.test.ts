@@ -7,6 +7,8 @@ import { launch, submitForm } from '../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
 import { AGS_SCOPES } from '../src/grades/ags.js';
 import { postGrade } from '../src/grades/post-grade.js';
+import { resyncGrade } from '../src/grades/resync.js';
+import { QUEUES } from '../src/jobs/index.js';
 import { accessTokenWithin } from '../src/lti/access-token.js';
 import type { DatabaseSchema } from '../src/db/index.js';
 import { openCourse } from './support/course.js';
@@ -294,5 +296,25 @@ describe('an instructor deletes the attempt the gradebook shows', () => {
       assert.ok(Date.now() < deadline, `the gradebook still shows ${cell()}, not attempt 1's ${first.similarity}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  });
+});
+
+describe('a resync while a grade post for the paper is already waiting', () => {
+  test('the waiting post sends the score again instead of finding it posted', async () => {
+    const { lms, submit } = await course('spec', 'resync-waiting');
+    const first = await settled(await submit('student-1', essay('resync waiting topic')));
+    assert.equal(first.grade_state, 'posted');
+    const posts = () => lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1' && entry.status < 300).length;
+    const before = posts();
+    // The scoring's grade job has ended (not only marked the paper graded).
+    while (await tool.tool.jobs.isRunning(QUEUES.grade, first.id)) await new Promise((resolve) => setTimeout(resolve, 100));
+    // A plain grade job waits for the paper (as the scoring's own would), then the instructor resyncs.
+    assert.ok(await tool.tool.jobs.send(QUEUES.grade, { submissionId: first.id }, { key: first.id, startAfterSeconds: 2 }));
+    assert.equal(await resyncGrade(tool.tool.database.db, tool.tool.jobs, first.id), null, 'the resync is dropped in favour of the waiting job');
+    for (const deadline = Date.now() + 20_000; posts() === before; ) {
+      assert.ok(Date.now() < deadline, 'the score was not sent again');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal((await settled(first.id)).grade_state, 'posted');
   });
 });

@@ -9,6 +9,16 @@ export async function queueGradeResync(db: Kysely<DatabaseSchema>, jobs: Jobs, s
   let query = db.selectFrom('submission').innerJoin('assignment', 'assignment.id', 'submission.assignment_id').select('submission.id').where('submission.state', 'in', ['scored', 'graded']);
   query = 'assignmentId' in scope ? query.where('assignment.id', '=', scope.assignmentId) : query.where('assignment.platform_id', '=', scope.platformId);
   const rows = await query.execute();
-  for (const row of rows) await jobs.send(QUEUES.grade, { submissionId: row.id, resync: true }, { key: row.id });
+  for (const row of rows) await resyncGrade(db, jobs, row.id);
   return rows.length;
+}
+
+/**
+ * Posts one submission's current state to the gradebook again. Its grade is marked pending first: a grade job
+ * already waiting for it (one per submission at a time, so the resync's own is dropped) then posts it too,
+ * rather than finding it posted and stopping, which would leave it out of a new column.
+ */
+export async function resyncGrade(db: Kysely<DatabaseSchema>, jobs: Jobs, submissionId: string): Promise<string | null> {
+  await db.updateTable('submission').set({ grade_state: 'pending', grade_error: null }).where('id', '=', submissionId).execute();
+  return jobs.send(QUEUES.grade, { submissionId, resync: true }, { key: submissionId });
 }

@@ -8,7 +8,7 @@ import { DOCUMENT_TYPES, FILE_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, 
 import type { Assignment } from '../assignments/store.js';
 import type { PaperServices } from '../checker/index.js';
 import { QUEUES, type Jobs, type QueueName } from '../jobs/index.js';
-import { queueGradeResync } from '../grades/resync.js';
+import { queueGradeResync, resyncGrade } from '../grades/resync.js';
 import { RosterUnavailable, fetchRoster, type RosterMember } from '../lti/roster.js';
 import type { Session } from '../lti/session.js';
 import type { Logger } from '../logger.js';
@@ -315,7 +315,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       // The gradebook cell belongs to the latest attempt not rejected (as for every grade post): it gets that
       // attempt's state (its score, or "pending"), or is emptied when there is none or it could not be checked.
       const [owner] = await attemptsOf(deps.db, found.assignment.id, submission.userId, 'counted');
-      if (owner && owner.state !== 'failed') await deps.jobs.send(QUEUES.grade, { submissionId: owner.id, resync: true }, { key: owner.id });
+      if (owner && owner.state !== 'failed') await resyncGrade(deps.db, deps.jobs, owner.id);
       else {
         const clear = { assignmentId: found.assignment.id, userId: submission.userId };
         await deps.jobs.send(QUEUES.grade, { clear }, { key: `clear:${clear.assignmentId}:${clear.userId}` });
@@ -332,7 +332,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     if (next.queue === QUEUES.upload && (await deps.jobs.isRunning(next.queue, submission.id))) {
       return backToDashboard(res, found, `${name}'s paper is being sent to the checking service right now; nothing more was queued.`);
     }
-    const queued = await deps.jobs.send(next.queue, { submissionId: submission.id, ...(action === 'resync-grade' ? { resync: true } : {}) }, { key: submission.id });
+    const queued = action === 'resync-grade' ? await resyncGrade(deps.db, deps.jobs, submission.id) : await deps.jobs.send(next.queue, { submissionId: submission.id }, { key: submission.id });
     backToDashboard(res, found, queued ? `${next.done} (${name}).` : `${name}'s paper is already queued; it goes in a moment.`);
   });
 
