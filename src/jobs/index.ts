@@ -18,15 +18,16 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**
- * How long a follow-up job waits when sent while a job with its key runs (Jobs.send): past the usual length of a
- * run in each queue (a read-back, a grade post within its 15 s limit, a folder's settings, an upload).
+ * How long a follow-up job waits when sent while a job with its key runs (Jobs.send): about the usual length of
+ * a run in each queue (a read-back, a grade post, a folder's settings, an upload), so that the follow-up rarely
+ * finds the first still running, nor waits long after it. A run longer than that holds the queue for the rest.
  */
 const FOLLOW_UP_DELAY_SECONDS: Record<QueueName, number> = {
-  [QUEUES.upload]: 60,
+  [QUEUES.upload]: 30,
   [QUEUES.poll]: 0, // polls queue their next round themselves, a minute or more ahead
-  [QUEUES.result]: 5,
-  [QUEUES.folder]: 20,
-  [QUEUES.grade]: 20,
+  [QUEUES.result]: 2,
+  [QUEUES.folder]: 5,
+  [QUEUES.grade]: 5,
 };
 
 export interface JobsLogger {
