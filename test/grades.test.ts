@@ -14,6 +14,7 @@ import type { DatabaseSchema } from '../src/db/index.js';
 import { openCourse } from './support/course.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
+import { eventually } from './support/wait.js';
 
 let tool: TestTool;
 const platforms: TestPlatform[] = [];
@@ -34,6 +35,9 @@ async function course(rules: PlatformRules, clientId: string) {
   platforms.push(opened.lms);
   return opened;
 }
+
+/** What postGrade needs, from the running tool, for tests that post a grade themselves. */
+const gradeDeps = () => ({ db: tool.tool.database.db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: { info() {}, warn() {} } });
 
 async function settled(submissionId: string, timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs;
@@ -132,14 +136,11 @@ describe('the similarity in a column of its own', () => {
     const db = tool.tool.database.db;
     const current = await db.selectFrom('assignment').select('settings').where('id', '=', first.assignment_id).executeTakeFirstOrThrow();
     await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', first.assignment_id).execute();
-    const grades = { db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: { info() {}, warn() {} } };
+    const grades = gradeDeps();
     c.lms.platform.setFaults({ agsDelayMs: 3000 });
     try {
       const posted = postGrade(grades, first.id, { resync: true });
-      for (const deadline = Date.now() + 10_000; c.lms.platform.heldRequests() === 0; ) {
-        assert.ok(Date.now() < deadline, 'the column lookup never reached the LMS');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(() => c.lms.platform.heldRequests() > 0, 'the column lookup never reached the LMS');
       // Another part of the tool reads and writes while the LMS holds the column lookup.
       await db.updateTable('submission').set({ updated_at: new Date() }).where('id', '=', first.id).execute();
       assert.ok(c.lms.platform.heldRequests() > 0, 'the database waited for the LMS');
@@ -235,17 +236,12 @@ describe('a score refused for its timestamp while a newer attempt arrives', () =
     const firstId = await submit('student-1', essay('resend race topic'));
     const first = await settled(firstId);
     assert.equal(first.state, 'graded');
-    const db = tool.tool.database.db;
-    const quiet = { info() {}, warn() {} };
-    const grades = { db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: quiet };
+    const grades = gradeDeps();
 
     // A resync of attempt 1 is on its way to the LMS, held there...
     lms.platform.setFaults({ agsDelayMs: 2000 });
     const resent = postGrade(grades, firstId, { resync: true });
-    for (const deadline = Date.now() + 10_000; lms.platform.heldRequests() === 0; ) {
-      assert.ok(Date.now() < deadline, 'the resent score never reached the LMS');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(() => lms.platform.heldRequests() > 0, 'the resent score never reached the LMS');
     lms.platform.setFaults({});
     // ...while the student's second attempt is scored and its score, with a later timestamp, lands first.
     const secondScore = Number(first.similarity) === 7 ? 8 : 7;
@@ -280,7 +276,7 @@ describe('an instructor deletes the attempt the gradebook shows', () => {
     const { lms, path, submit } = await course('spec', 'delete-owner');
     const first = await settled(await submit('student-1', essay('delete owner topic')));
     assert.equal(first.state, 'graded');
-    const grades = { db: tool.tool.database.db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: { info() {}, warn() {} } };
+    const grades = gradeDeps();
     const secondScore = Number(first.similarity) === 42 ? 43 : 42;
     const second = await laterAttempt(first, 2, 'scored', secondScore);
     assert.deepEqual(await postGrade(grades, second), { kind: 'final', score: secondScore });
@@ -292,10 +288,7 @@ describe('an instructor deletes the attempt the gradebook shows', () => {
     const deleted = await fetch(`${tool.url}${path}/submissions/${second}/delete`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ltik: instructor.ltik! }) });
     assert.equal(deleted.status, 303);
     assert.match(new URL(deleted.headers.get('location') ?? '', tool.url).searchParams.get('notice') ?? '', /attempt 2 is deleted/);
-    for (const deadline = Date.now() + 30_000; cell() !== Number(first.similarity); ) {
-      assert.ok(Date.now() < deadline, `the gradebook still shows ${cell()}, not attempt 1's ${first.similarity}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await eventually(() => cell() === Number(first.similarity), `the gradebook does not show attempt 1's ${first.similarity}`, 30_000, 200);
   });
 });
 
@@ -311,10 +304,7 @@ describe('a resync while a grade post for the paper is already waiting', () => {
     // A plain grade job waits for the paper (as the scoring's own would), then the instructor resyncs.
     assert.ok(await tool.tool.jobs.send(QUEUES.grade, { submissionId: first.id }, { key: first.id, startAfterSeconds: 2 }));
     assert.equal(await resyncGrade(tool.tool.database.db, tool.tool.jobs, first.id), null, 'the resync is dropped in favour of the waiting job');
-    for (const deadline = Date.now() + 20_000; posts() === before; ) {
-      assert.ok(Date.now() < deadline, 'the score was not sent again');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await eventually(() => posts() > before, 'the score was not sent again', 20_000, 200);
     assert.equal((await settled(first.id)).grade_state, 'posted');
   });
 });

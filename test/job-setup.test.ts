@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '../src/db/index.js';
 import { Jobs, QUEUES } from '../src/jobs/index.js';
 import { backend, createTestDatabase, openTestDatabase } from './support/db.js';
+import { eventually } from './support/wait.js';
 
 const timing = { pollingIntervalSeconds: 1, retryDelaySeconds: 1, retryLimit: 1, expireSeconds: 60, concurrency: 1 };
 const quiet = { warn: () => {}, error: () => {} };
@@ -120,25 +121,16 @@ describe('a job sent while another with its key runs', () => {
         ended.set(job.data.name, Date.now() - sentAt);
       });
       await jobs.send(QUEUES.result, { name: 'first' }, { key: 'paper-1' });
-      for (const deadline = Date.now() + 10_000; !started.has('first'); ) {
-        assert.ok(Date.now() < deadline, 'the first job never started');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(() => started.has('first'), 'the first job never started');
       assert.equal(await jobs.isRunning(QUEUES.result, 'paper-1'), true);
       // A second read-back of the same paper while the first runs, and another paper's.
       await jobs.send(QUEUES.result, { name: 'follow-up' }, { key: 'paper-1' });
       const otherSentAt = Date.now() - sentAt;
       await jobs.send(QUEUES.result, { name: 'other paper' }, { key: 'paper-2' });
-      for (const deadline = Date.now() + 10_000; !ended.has('other paper'); ) {
-        assert.ok(Date.now() < deadline, "the other paper's job waited behind the running one");
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(() => ended.has('other paper'), "the other paper's job waited behind the running one");
       assert.ok(!ended.has('first'), 'the first job was still running when the other paper was done');
       release();
-      for (const deadline = Date.now() + 20_000; !ended.has('follow-up'); ) {
-        assert.ok(Date.now() < deadline, 'the follow-up never ran');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await eventually(() => ended.has('follow-up'), 'the follow-up never ran', 20_000, 100);
       assert.ok(started.get('follow-up')! >= ended.get('first')!, 'the follow-up ran beside the first');
       assert.ok(started.get('other paper')! >= otherSentAt);
     } finally {
