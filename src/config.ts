@@ -1,6 +1,7 @@
 // Every setting of the tool comes from the environment, parsed here once. Nothing else reads process.env.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -40,6 +41,8 @@ export interface Config {
   jobs: { pollingIntervalSeconds: number; retryDelaySeconds: number; retryLimit: number; expireSeconds: number; concurrency: number };
   /** How long the in-process sandbox takes to analyse a paper (the real service: 10 to 15 minutes). */
   sandboxDelayMs: number;
+  /** Private networks (CIDRs) platforms may be reached in; the rest of private address space is refused. */
+  platformPrivateNetworks: string[];
 }
 
 export class ConfigError extends Error {
@@ -97,6 +100,18 @@ const schema = z.object({
   JOB_EXPIRE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(3600).default(300)),
   JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(4)),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
+  // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
+  PLATFORM_PRIVATE_NETWORKS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
+      .refine(
+        (list) => list.every((cidr) => /^[^/]+\/\d{1,3}$/.test(cidr) && isIP(cidr.split('/')[0]!) !== 0 && Number(cidr.split('/')[1]) <= (isIP(cidr.split('/')[0]!) === 4 ? 32 : 128)),
+        'must be `none` or networks in CIDR form separated by commas, e.g. 10.20.0.0/16,fd00:1::/64',
+      )
+      .optional(),
+  ),
   POLL_SCHEDULE_SECONDS: z.preprocess(
     emptyToUndefined,
     z
@@ -228,6 +243,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
     adminToken: values.ADMIN_TOKEN ?? null,
     sandboxDelayMs: values.SANDBOX_DELAY_MS,
+    // Development talks to platforms on loopback (the dev platform at http://localhost:PORT/dev, the tests' on
+    // 127.0.0.1); in production a loopback address named by a platform is an attack, so nothing is allowed there
+    // unless the administrator lists it.
+    platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (production ? [] : ['127.0.0.0/8', '::1/128']),
     jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT, expireSeconds: values.JOB_EXPIRE_SECONDS, concurrency: values.JOB_CONCURRENCY },
   };
 }

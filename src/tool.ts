@@ -10,6 +10,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/index.js';
 import { createDevPlatform } from './devplatform/index.js';
 import { Jobs } from './jobs/index.js';
 import { sweepStates } from './lti/oidc-state.js';
+import { allowPlatformNetworks } from './lti/platform-http.js';
 import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
@@ -61,6 +62,7 @@ async function mountDevPlatform(config: Config, database: Database, lti: LtiSetu
 }
 
 export async function startTool(config: Config, logger: Logger): Promise<RunningTool> {
+  allowPlatformNetworks(config.platformPrivateNetworks);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,

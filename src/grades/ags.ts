@@ -2,9 +2,9 @@
 // scores. ltijs's own submitScore overwrites the timestamp with the current time; the tool needs to choose it
 // (strictly increasing, a second apart), so it posts scores itself with an access token ltijs obtains and caches.
 import type { Provider } from 'ltijs';
-import { request } from 'undici';
 import { z } from 'zod';
-import { accessTokenWithin } from '../lti/access-token.js';
+import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
+import { PlatformRequestError, platformRequest } from '../lti/platform-http.js';
 
 export const AGS_SCOPES = {
   score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
@@ -54,6 +54,8 @@ export async function accessToken(provider: Provider, platform: PlatformRef, sco
 
 /** Forgets a cached token the platform no longer accepts. */
 export async function dropAccessToken(storage: { Delete(collection: string, query: Record<string, unknown>): Promise<unknown> }, platform: PlatformRef, scope: string): Promise<void> {
+  forgetAccessToken(platform.issuer, platform.clientId, scope);
+  // Tokens ltijs itself obtained and stored before (the tool asks its own since) are not used again either.
   await storage.Delete('accesstoken', { platformUrl: platform.issuer, clientId: platform.clientId, scopes: scope });
 }
 
@@ -69,9 +71,8 @@ export async function agsRequest(
   url: string,
   init: { method: 'GET' | 'POST' | 'PUT'; token: string; accept?: string; contentType?: string; body?: unknown },
 ): Promise<AgsAnswer> {
-  let response;
   try {
-    response = await request(url, {
+    const answer = await platformRequest(url, {
       method: init.method,
       headers: {
         authorization: `Bearer ${init.token}`,
@@ -79,17 +80,14 @@ export async function agsRequest(
         ...(init.contentType ? { 'content-type': init.contentType } : {}),
       },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_BODY,
     });
+    return { status: answer.status, body: answer.body };
   } catch (error) {
-    throw new AgsUnreachable(url, error);
+    if (error instanceof PlatformRequestError) throw new AgsUnreachable(url, error);
+    throw error;
   }
-  let body = '';
-  for await (const chunk of response.body) {
-    if (body.length < MAX_BODY) body += (chunk as Buffer).toString('utf8');
-  }
-  return { status: response.statusCode, body: body.slice(0, MAX_BODY) };
 }
 
 const lineItem = z.object({ id: z.string().url(), label: z.string().optional(), resourceId: z.string().optional(), tag: z.string().optional() });

@@ -2,8 +2,8 @@
 // /lti/register?openid_configuration=...&registration_token=...; the tool reads the platform's configuration,
 // registers itself at the platform's registration endpoint, and stores the client id and deployment id the
 // platform answers with. ltijs has its own flow, but it drops the deployment id and sets no timeouts.
-import { request } from 'undici';
 import { z } from 'zod';
+import { PlatformRequestError, platformRequest } from './platform-http.js';
 import { saveRegistration, type Registration, type RegistrationStore } from './registrations.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
@@ -53,7 +53,7 @@ export interface ToolDescription {
 async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: string; body?: unknown }): Promise<unknown> {
   let response;
   try {
-    response = await request(url, {
+    response = await platformRequest(url, {
       method: init.method,
       headers: {
         accept: 'application/json',
@@ -61,28 +61,19 @@ async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: st
         ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
       },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      headersTimeout: FETCH_TIMEOUT_MS,
-      bodyTimeout: FETCH_TIMEOUT_MS,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxBytes: MAX_RESPONSE_BYTES,
     });
   } catch (error) {
-    throw new RegistrationFailed(`The LMS at ${new URL(url).host} could not be reached (${(error as Error).message}).`);
+    // The sentence names the host and the rule, never what a foreign server answered.
+    if (error instanceof PlatformRequestError) throw new RegistrationFailed(`The LMS could not be asked: ${error.message}`);
+    throw error;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_RESPONSE_BYTES) {
-      response.body.destroy();
-      throw new RegistrationFailed('The LMS answered with more data than a registration needs.');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new RegistrationFailed(`The LMS refused the registration (HTTP ${response.statusCode}).`);
+  if (response.status < 200 || response.status >= 300) {
+    throw new RegistrationFailed(`The LMS refused the registration (HTTP ${response.status}).`);
   }
   try {
-    return JSON.parse(text);
+    return JSON.parse(response.body);
   } catch {
     throw new RegistrationFailed('The LMS answered with something that is not JSON.');
   }

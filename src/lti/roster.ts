@@ -2,15 +2,17 @@
 // (https://www.imsglobal.org/spec/lti-nrps/v2p0): every page followed through Link rel="next", kept a few
 // minutes per process so that a dashboard refresh does not call the LMS each time.
 import type { Provider } from 'ltijs';
-import { request } from 'undici';
 import { z } from 'zod';
 import { accessTokenWithin } from './access-token.js';
+import { platformRequest } from './platform-http.js';
 
 export const NRPS_SCOPE = 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly';
 const MEDIA_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json';
 const CACHE_MS = 5 * 60_000;
 const MAX_PAGES = 200;
 const TIMEOUT_MS = 15_000;
+/** A page of a few hundred members is tens of kilobytes; a class of thousands comes in several pages. */
+const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
 const member = z.object({
   user_id: z.string().min(1),
@@ -66,12 +68,12 @@ export async function fetchRoster(
   for (let page = 0; url && page < MAX_PAGES; page += 1) {
     let response;
     try {
-      response = await request(url, { headers: { authorization: `Bearer ${token}`, accept: MEDIA_TYPE }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+      response = await platformRequest(url, { headers: { authorization: `Bearer ${token}`, accept: MEDIA_TYPE }, timeoutMs: TIMEOUT_MS, maxBytes: MAX_PAGE_BYTES });
     } catch (error) {
       throw new RosterUnavailable(`The LMS roster did not answer: ${(error as Error).message}`);
     }
-    const text = await response.body.text();
-    if (response.statusCode !== 200) throw new RosterUnavailable(`The LMS roster answered HTTP ${response.statusCode}.`);
+    const text = response.body;
+    if (response.status !== 200) throw new RosterUnavailable(`The LMS roster answered HTTP ${response.status}.`);
     let parsed;
     try {
       parsed = container.parse(JSON.parse(text));

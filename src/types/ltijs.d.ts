@@ -84,6 +84,10 @@ declare module 'ltijs' {
     platformActive(active?: boolean): Promise<boolean>;
     platformPublicKey(): Promise<string | false>;
     platformAccessToken(scopes: string): Promise<{ access_token: string; token_type: string; expires_in: number; scope?: string }>;
+    platformPrivateKey(): Promise<string>;
+    platformAuthorizationServer(): Promise<string>;
+    platformAccessTokenEndpoint(): Promise<string>;
+    platformAuthConfig(): Promise<{ method: 'RSA_KEY' | 'JWK_KEY' | 'JWK_SET'; key: unknown }>;
     platformJSON(): Promise<{
       id: string;
       url: string;

@@ -1,0 +1,222 @@
+// Every request the tool makes to an address a platform named (its configuration, registration endpoint, keys,
+// token, AGS and NRPS URLs) goes through here, because a platform, or whoever pretends to be one during dynamic
+// registration, chooses those addresses: without rules they make the tool a proxy into its own network
+// (loopback admin ports, 169.254.169.254 cloud metadata, the school's private hosts) or hold it for ever.
+// The rules: a deadline over headers and body together, a size limit on the answer, and a connection only to an
+// address outside the forbidden ranges below unless the administrator allows that range
+// (PLATFORM_PRIVATE_NETWORKS). The address is checked where the socket connects (a lookup hook on the undici
+// Agent), so a name that resolves to a public address when checked and to 127.0.0.1 when used (DNS rebinding)
+// still cannot reach loopback; redirects are followed by hand (GET only), each hop through the same check.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+
+/** Address ranges no platform is expected at. IPv4-mapped IPv6 forms (::ffff:a.b.c.d) match the IPv4 rules. */
+const FORBIDDEN_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
+  ['0.0.0.0', 8, 'ipv4'], // "this network"; 0.0.0.0 reaches the local host on Linux
+  ['10.0.0.0', 8, 'ipv4'], // RFC 1918
+  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT, RFC 6598
+  ['127.0.0.0', 8, 'ipv4'], // loopback
+  ['169.254.0.0', 16, 'ipv4'], // link-local, cloud metadata services (169.254.169.254)
+  ['172.16.0.0', 12, 'ipv4'], // RFC 1918
+  ['192.0.0.0', 24, 'ipv4'], // IETF protocol assignments
+  ['192.168.0.0', 16, 'ipv4'], // RFC 1918
+  ['198.18.0.0', 15, 'ipv4'], // benchmarking
+  ['224.0.0.0', 4, 'ipv4'], // multicast
+  ['240.0.0.0', 4, 'ipv4'], // reserved, broadcast
+  ['::', 96, 'ipv6'], // unspecified, loopback (::1) and the old IPv4-compatible forms
+  ['fe80::', 10, 'ipv6'], // link-local
+  ['fc00::', 7, 'ipv6'], // unique local (fd00:ec2::254 is AWS's metadata service)
+  ['ff00::', 8, 'ipv6'], // multicast
+  ['64:ff9b::', 96, 'ipv6'], // NAT64: reaches IPv4 addresses through a gateway
+];
+
+const forbidden = new BlockList();
+for (const [address, prefix, family] of FORBIDDEN_RANGES) forbidden.addSubnet(address, prefix, family);
+
+/** `a.b.c.d/n` or `x:y::/n`; null when malformed. */
+export function parseCidr(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
+  const match = value.trim().match(/^([^/]+)\/(\d{1,3})$/);
+  if (!match) return null;
+  const version = isIP(match[1]!);
+  const prefix = Number(match[2]);
+  if (version === 0 || prefix > (version === 4 ? 32 : 128)) return null;
+  return { address: match[1]!, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+let allowed = new BlockList();
+let allowedList: string[] = [];
+
+/** Sets the private ranges platforms may be reached in (PLATFORM_PRIVATE_NETWORKS, default in config.ts); once at start-up. */
+export function allowPlatformNetworks(cidrs: string[]): void {
+  const next = new BlockList();
+  for (const cidr of cidrs) {
+    const parsed = parseCidr(cidr);
+    if (!parsed) throw new Error(`Not a network in CIDR form: ${cidr}`);
+    next.addSubnet(parsed.address, parsed.prefix, parsed.family);
+  }
+  allowed = next;
+  allowedList = [...cidrs];
+}
+
+export function allowedPlatformNetworks(): string[] {
+  return [...allowedList];
+}
+
+/** Whether the tool may connect to this IP address for a platform. */
+export function addressAllowed(address: string): boolean {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  return allowed.check(address, family) || !forbidden.check(address, family);
+}
+
+export type PlatformRequestFailure = 'forbidden-address' | 'unreachable' | 'timeout' | 'too-large' | 'too-many-redirects' | 'bad-url';
+
+/** A request that did not get an answer. `message` is a sentence for an administrator; it never quotes the answer. */
+export class PlatformRequestError extends Error {
+  constructor(
+    readonly kind: PlatformRequestFailure,
+    readonly host: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PlatformRequestError';
+  }
+}
+
+class ForbiddenAddress extends Error {
+  constructor(readonly address: string) {
+    super(`the address ${address} is in a private or reserved network`);
+    this.name = 'ForbiddenAddress';
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** dns.lookup, refusing a name any of whose addresses is forbidden (an attacker's DNS may answer a mix). */
+function guardedLookup(hostname: string, options: { all?: boolean; family?: number | string; hints?: number }, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const refused = addresses.find((entry) => !addressAllowed(entry.address));
+    if (refused) return callback(Object.assign(new ForbiddenAddress(refused.address), { code: 'EFORBIDDENADDRESS' }), []);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+    callback(null, first.address, first.family);
+  });
+}
+
+const agent = new Agent({ connect: { lookup: guardedLookup as never }, keepAliveTimeout: 10_000 });
+
+export interface PlatformRequest {
+  method?: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The whole exchange: connecting, the headers and the last byte of the body. */
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** GET only; each hop passes the same address rules. */
+  maxRedirects?: number;
+}
+
+export interface PlatformAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The address that answered (differs from the one asked after a redirect). */
+  url: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+function causeOf(error: unknown): unknown {
+  let current = error as { cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    if (current instanceof ForbiddenAddress) return current;
+    current = current.cause as { cause?: unknown } | undefined;
+  }
+  return error;
+}
+
+function forbiddenError(host: string, address: string): PlatformRequestError {
+  return new PlatformRequestError(
+    'forbidden-address',
+    host,
+    `The tool does not connect to ${host}: its address (${address}) is in a private, loopback or link-local network. An administrator who runs the LMS there can allow that network with PLATFORM_PRIVATE_NETWORKS.`,
+  );
+}
+
+/** Refuses an address given as an IP literal before connecting: the socket does no lookup for those. */
+function checkLiteral(url: URL): void {
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && !addressAllowed(literal)) throw forbiddenError(url.host, literal);
+}
+
+async function once(url: URL, init: PlatformRequest, signal: AbortSignal, timeoutMs: number, maxBytes: number): Promise<PlatformAnswer> {
+  checkLiteral(url);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(url, {
+      method: init.method ?? 'GET',
+      headers: init.headers ?? {},
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      dispatcher: agent,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  } catch (error) {
+    const cause = causeOf(error);
+    if (cause instanceof ForbiddenAddress) throw forbiddenError(url.host, cause.address);
+    if (signal.aborted) throw new PlatformRequestError('timeout', url.host, `${url.host} did not answer within ${timeoutMs / 1000} s.`);
+    throw new PlatformRequestError('unreachable', url.host, `${url.host} could not be reached.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw new PlatformRequestError('too-large', url.host, `${url.host} answered with more than ${Math.round(maxBytes / 1024)} KB, more than this request needs.`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof PlatformRequestError) throw error;
+    if (signal.aborted) throw new PlatformRequestError('timeout', url.host, `${url.host} did not finish its answer within ${timeoutMs / 1000} s.`);
+    throw new PlatformRequestError('unreachable', url.host, `${url.host} broke off its answer.`);
+  }
+  return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), url: url.toString() };
+}
+
+/**
+ * One request to a platform under the rules above. Resolves with any HTTP status (the caller judges it);
+ * rejects with a PlatformRequestError when no answer could be had within the rules.
+ */
+export async function platformRequest(address: string, init: PlatformRequest = {}): Promise<PlatformAnswer> {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new PlatformRequestError('bad-url', '', 'The address the LMS gave is not a URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `The address the LMS gave for ${url.host} is not http or https.`);
+  const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const redirects = (init.method ?? 'GET') === 'GET' ? (init.maxRedirects ?? 3) : 0;
+  for (let hop = 0; ; hop += 1) {
+    const answer = await once(url, init, signal, timeoutMs, maxBytes);
+    const location = answer.headers.location;
+    if (answer.status < 300 || answer.status >= 400 || typeof location !== 'string' || redirects === 0) return answer;
+    if (hop >= redirects) throw new PlatformRequestError('too-many-redirects', url.host, `${url.host} redirected more than ${redirects} times.`);
+    const next = new URL(location, url);
+    if (next.protocol !== 'https:' && next.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `${url.host} redirected to an address that is not http or https.`);
+    // A credential meant for one host is not handed to the host a redirect names.
+    if (next.origin !== url.origin && init.headers) {
+      init = { ...init, headers: Object.fromEntries(Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization')) };
+    }
+    url = next;
+  }
+}
