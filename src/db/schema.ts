@@ -71,6 +71,10 @@ export interface OidcStateTable {
   state: string;
   issuer: string;
   expires_at: Date;
+  /** lti_storage_target of the login, where the state is also kept in the LMS's window; null: no platform storage. */
+  storage_target: string | null;
+  /** The origin that frame answers from (the LMS's authorization endpoint's). */
+  storage_origin: string | null;
 }
 
 export interface AssignmentTable {

@@ -36,8 +36,8 @@ export class CookieJar {
   }
 }
 
-async function send(url: string, init: { method?: 'GET' | 'POST'; form?: Record<string, string>; jar: CookieJar }): Promise<AgentResponse> {
-  const headers: Record<string, string> = {};
+async function send(url: string, init: { method?: 'GET' | 'POST'; form?: Record<string, string>; jar: CookieJar; headers?: Record<string, string> }): Promise<AgentResponse> {
+  const headers: Record<string, string> = { ...init.headers };
   const cookie = init.jar.header();
   if (cookie) headers.cookie = cookie;
   if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -58,7 +58,7 @@ async function follow(first: AgentResponse, jar: CookieJar): Promise<AgentRespon
 function formFields(html: string): { action: string; fields: Record<string, string> } | null {
   const action = html.match(/<form[^>]*action="([^"]*)"/i)?.[1];
   if (!action) return null;
-  const decode = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const decode = decodeHtml;
   const fields: Record<string, string> = {};
   for (const match of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi)) fields[decode(match[1]!)] = decode(match[2]!);
   return { action: decode(action), fields };
@@ -76,19 +76,38 @@ export interface LaunchOptions {
   dropCookies?: boolean;
   /** Change the posted fields (a missing state, for one). */
   editForm?: (fields: Record<string, string>) => Record<string, string>;
+  /**
+   * Offer LTI platform storage at login (lti_storage_target), and play the browser's part of it: go on where the
+   * tool's page would after lti.put_data, and post the launch on from the tool's page after lti.get_data.
+   */
+  storageTarget?: string;
+}
+
+const decodeHtml = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The address the tool's platform-storage page goes on to once the LMS kept the state (its data-next). */
+function storageNext(html: string): string | null {
+  const next = html.match(/id="lti-storage"[^>]*data-next="([^"]+)"/)?.[1];
+  return next ? decodeHtml(next) : null;
 }
 
 export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, options: LaunchOptions): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
-  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}) }), { jar });
-  if (login.status < 300 || login.status >= 400 || !login.headers.location) return { ...login, idToken: '', state: '', ltik: null };
-  const authorization = await send(new URL(String(login.headers.location), login.url).toString(), { jar });
+  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}) }), { jar });
+  const next = login.status === 200 && options.storageTarget ? storageNext(login.body) : login.headers.location ? String(login.headers.location) : null;
+  if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400))) return { ...login, idToken: '', state: '', ltik: null };
+  const authorization = await send(new URL(next, login.url).toString(), { jar });
   const form = formFields(authorization.body);
   if (authorization.status !== 200 || !form) return { ...authorization, idToken: '', state: '', ltik: null };
   const idToken = options.replaceIdToken ? await options.replaceIdToken(form.fields.id_token ?? '') : (form.fields.id_token ?? '');
   if (options.dropCookies) jar.clear();
   const fields = options.editForm ? options.editForm({ ...form.fields, id_token: idToken }) : { ...form.fields, id_token: idToken };
-  const posted = await send(form.action, { method: 'POST', form: fields, jar });
+  let posted = await send(form.action, { method: 'POST', form: fields, jar });
+  const check = options.storageTarget && posted.status === 200 && posted.body.includes('id="lti-launch"') ? formFields(posted.body) : null;
+  if (check) {
+    const action = new URL(check.action, posted.url);
+    posted = await send(action.toString(), { method: 'POST', form: check.fields, jar, headers: { origin: action.origin } });
+  }
   const final = await follow(posted, jar);
   const location = posted.headers.location ? String(posted.headers.location) : '';
   const ltik = new URL(location || final.url, final.url).searchParams.get('ltik');

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
 import { judgeScore } from './ags-rules.js';
-import { AUTO_POST_SCRIPT, renderHome, renderAutoPost, escapeHtml } from './page.js';
+import { AUTO_POST_SCRIPT, PLATFORM_STORAGE_SCRIPT, renderFrame, renderHome, renderAutoPost, escapeHtml } from './page.js';
 import {
   DEFAULT_COURSE,
   DEFAULT_USERS,
@@ -47,7 +47,8 @@ export interface DevPlatform {
   addResourceLink(link: { id: string; title: string; custom?: Record<string, string>; lineItem?: Omit<LineItem, 'id' | 'resourceLinkId'> }): ResourceLink;
   resourceLinks(): ResourceLink[];
   lineItems(): LineItem[];
-  loginInitiationUrl(options: { userId: string; resourceLinkId?: string; messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' }): string;
+  /** storageTarget: the login offers LTI platform storage (lti_storage_target), as Canvas does. */
+  loginInitiationUrl(options: { userId: string; resourceLinkId?: string; messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'; storageTarget?: string }): string;
   gradebook(): GradebookRow[];
   scoreLog(): ScoreLogEntry[];
   attempts(lineItemId: string, userId: string): number;
@@ -182,11 +183,24 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   const form = express.urlencoded({ extended: false, limit: '256kb' });
 
   router.get('/', (_req, res) => {
-    res.send(renderHome({ course, users: [...people.values()], links: [...links.values()], gradebook: gradebook(), loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl({ userId, resourceLinkId, messageType }) }));
+    res.send(renderHome({ course, users: [...people.values()], links: [...links.values()], gradebook: gradebook(), loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl({ userId, resourceLinkId, messageType }), frameUrl: (userId, resourceLinkId, messageType) => `${issuer}/frame?${new URLSearchParams({ user: userId, type: messageType, ...(resourceLinkId ? { link: resourceLinkId } : {}) })}` }));
   });
 
   router.get('/auto-post.js', (_req, res) => {
     res.type('text/javascript').send(AUTO_POST_SCRIPT);
+  });
+
+  router.get('/platform-storage.js', (_req, res) => {
+    res.type('text/javascript').send(PLATFORM_STORAGE_SCRIPT);
+  });
+
+  // A launch as an LMS shows it: the tool in a frame of this page, which answers its platform-storage messages.
+  router.get('/frame', (req, res) => {
+    const q = req.query as Record<string, string | undefined>;
+    if (!q.user || !people.has(q.user)) return void res.status(400).send('<!doctype html><title>Unknown user</title><p>No such user.</p>');
+    const messageType = q.type === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
+    const login = loginInitiationUrl({ userId: q.user, messageType, storageTarget: '_parent', ...(q.link ? { resourceLinkId: q.link } : {}) });
+    res.send(renderFrame(login, `${issuer}/platform-storage.js`));
   });
 
   router.get('/jwks', (_req, res) => {
@@ -394,7 +408,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     res.json({ ...body, client_id: clientId, 'https://purl.imsglobal.org/spec/lti-tool-configuration': { ...config, deployment_id: deploymentId } });
   });
 
-  function loginInitiationUrl(init: { userId: string; resourceLinkId?: string; messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' }): string {
+  function loginInitiationUrl(init: { userId: string; resourceLinkId?: string; messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'; storageTarget?: string }): string {
     const url = new URL(options.tool.loginUrl);
     const hint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}) };
     url.searchParams.set('iss', issuer);
@@ -403,6 +417,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     url.searchParams.set('lti_message_hint', Buffer.from(JSON.stringify(hint)).toString('base64url'));
     url.searchParams.set('client_id', clientId);
     url.searchParams.set('lti_deployment_id', deploymentId);
+    if (init.storageTarget) url.searchParams.set('lti_storage_target', init.storageTarget);
     return url.toString();
   }
 

@@ -8,6 +8,43 @@ export function escapeHtml(value: unknown): string {
 /** The script that sends the form on; served as a file, so pages with a script-src 'self' policy run it. */
 export const AUTO_POST_SCRIPT = "document.getElementById('launch').submit();\n";
 
+/**
+ * The LMS side of LTI platform storage (https://www.imsglobal.org/spec/lti-pm-s/v0p1): the launch page frames the
+ * tool and answers its lti.put_data / lti.get_data messages, keeping values per tool origin for this browser tab.
+ */
+export const PLATFORM_STORAGE_SCRIPT = `(function () {
+  var frame = document.getElementById('tool-frame');
+  window.addEventListener('message', function (event) {
+    var data = event.data || {};
+    if (!frame || event.source !== frame.contentWindow || typeof data.subject !== 'string') return;
+    var reply = { message_id: data.message_id, key: data.key };
+    var slot = 'lti-storage\\n' + event.origin + '\\n' + data.key;
+    if (data.subject === 'lti.capabilities') {
+      reply = { subject: 'lti.capabilities.response', message_id: data.message_id, supported_messages: [{ subject: 'lti.put_data' }, { subject: 'lti.get_data' }] };
+    } else if (data.subject === 'lti.put_data') {
+      sessionStorage.setItem(slot, String(data.value));
+      reply.subject = 'lti.put_data.response';
+      reply.value = data.value;
+    } else if (data.subject === 'lti.get_data') {
+      var value = sessionStorage.getItem(slot);
+      reply.subject = 'lti.get_data.response';
+      if (value === null) reply.error = { code: 'bad_request', message: 'no such key' };
+      else reply.value = value;
+    } else {
+      return;
+    }
+    event.source.postMessage(reply, event.origin);
+  });
+})();
+`;
+
+/** The page a launch opens in: the tool framed, as an LMS shows it, with platform storage. */
+export function renderFrame(loginUrl: string, scriptUrl: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev platform: tool</title></head>
+<body style="margin: 0"><iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" style="border: 0; width: 100vw; height: 100vh"></iframe>
+<script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
+}
+
 /** The form_post response of the OIDC login (OpenID Connect Form Post Response Mode), sent on by itself. */
 export function renderAutoPost(action: string, fields: Record<string, string>, scriptUrl: string): string {
   const inputs = Object.entries(fields)
@@ -24,11 +61,13 @@ export function renderHome(view: {
   links: ResourceLink[];
   gradebook: Array<Score & { label: string }>;
   loginUrl(userId: string, resourceLinkId: string | undefined, messageType: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'): string;
+  /** The same launch framed, with platform storage (as Canvas launches). */
+  frameUrl(userId: string, resourceLinkId: string | undefined, messageType: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'): string;
 }): string {
   const instructors = view.users.filter((u) => u.roles.some((r) => r.endsWith('#Instructor') || r.endsWith('#Administrator')));
   const linkRows = view.links
     .map((link) => `<li><strong>${escapeHtml(link.title)}</strong>: ${view.users
-      .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">open as ${escapeHtml(u.name)}</a>`)
+      .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">open as ${escapeHtml(u.name)}</a> (<a href="${escapeHtml(view.frameUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">framed</a>)`)
       .join(' · ')}</li>`)
     .join('');
   const addButtons = instructors

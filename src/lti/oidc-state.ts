@@ -6,11 +6,35 @@ import type { DatabaseSchema } from '../db/index.js';
 
 const STATE_LIFETIME_SECONDS = 600;
 
-export async function recordState(db: Kysely<DatabaseSchema>, state: string, issuer: string): Promise<void> {
+/** Where the login asked to keep the state in the LMS's window too (LTI platform storage). */
+export interface StateStorage {
+  target: string;
+  origin: string;
+}
+
+export async function recordState(db: Kysely<DatabaseSchema>, state: string, issuer: string, storage: StateStorage | null = null): Promise<void> {
   await db
     .insertInto('oidc_state')
-    .values({ state, issuer, expires_at: sql<Date>`now() + make_interval(secs => ${STATE_LIFETIME_SECONDS})` })
+    .values({
+      state,
+      issuer,
+      expires_at: sql<Date>`now() + make_interval(secs => ${STATE_LIFETIME_SECONDS})`,
+      storage_target: storage?.target ?? null,
+      storage_origin: storage?.origin ?? null,
+    })
     .execute();
+}
+
+/** The platform storage a live state was issued with, without using the state up; undefined when unknown. */
+export async function stateStorage(db: Kysely<DatabaseSchema>, state: string): Promise<StateStorage | null | undefined> {
+  const row = await db
+    .selectFrom('oidc_state')
+    .select(['storage_target', 'storage_origin'])
+    .where('state', '=', state)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return row.storage_target && row.storage_origin ? { target: row.storage_target, origin: row.storage_origin } : null;
 }
 
 /** The issuer the state was issued for, removing it; null when unknown, expired or already used. */

@@ -2,6 +2,7 @@
 // routes of the design (`/lti/login`, `/lti/launch`, `/lti/keys`, `/lti/register`), mounted by the web part.
 import ltijs, { type LtiErrorHandler, type LtiHandler, type Provider } from 'ltijs';
 import type pg from 'pg';
+import { useLaunchKeys } from './platform-keys.js';
 import { PostgresLtiStorage, type StorageLogger } from './storage.js';
 
 export const LTI_MOUNT_PATH = '/lti';
@@ -55,6 +56,8 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
       cors: false,
     },
   );
+  // Launches are verified with the keys the guard fetched under a deadline, not fetched again by ltijs.
+  useLaunchKeys(provider);
   provider.onConnect(options.onLaunch);
   provider.onDeepLinking(options.onDeepLinking);
   provider.onInvalidToken(options.onRejectedLaunch);

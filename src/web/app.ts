@@ -79,7 +79,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     const { provider, storage } = deps.lti;
     const session = { db: database.db, storage, encryptionKey: settings.encryptionKey };
     const urls = toolUrls(settings.publicUrl);
-    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger }));
+    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
     app.use(
       LTI_MOUNT_PATH,
       registrationRoutes({

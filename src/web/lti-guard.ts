@@ -6,11 +6,12 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
-import { consumeState, recordState } from '../lti/oidc-state.js';
-import { LTI_ROUTES } from '../lti/provider.js';
+import { consumeState, recordState, stateStorage } from '../lti/oidc-state.js';
+import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
+import { PlatformKeysUnavailable, keysUrlOf, platformKey, withLaunchKey, type Jwk } from '../lti/platform-keys.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
-import { sendMessage } from './views.js';
+import { render, sendMessage } from './views.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
@@ -24,7 +25,20 @@ const LTIJS_ANSWER_DEADLINE_MS = 30_000;
 const launchBody = z.object({
   id_token: z.string().min(1).max(60_000),
   state: z.string().min(1).max(200),
+  /** Set by the tool's own page once the LMS's platform storage held this launch's state. */
+  lti_storage_checked: z.literal('1').optional(),
 });
+
+/** A login initiation is a handful of short parameters. */
+const MAX_LOGIN_BODY = '16kb';
+
+/** `_parent` or a frame's name in the LMS's window. */
+const STORAGE_TARGET = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The key the state is kept under in the LMS's platform storage. */
+const storageKey = (state: string) => `lti_state_${state}`;
+
+const ANOTHER_BROWSER = 'This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.';
 
 const idTokenClaims = z.object({
   iss: z.string().min(1),
@@ -33,9 +47,9 @@ const idTokenClaims = z.object({
   'https://purl.imsglobal.org/spec/lti/claim/deployment_id': z.string().min(1),
 });
 
-/** Reads a JWT's payload without verifying it: only to decide whether to refuse early, never to trust. */
-function peekPayload(jwt: string): unknown {
-  const part = jwt.split('.')[1];
+/** Reads a JWT's header or payload without verifying it: only to decide whether to refuse early, never to trust. */
+function peekPart(jwt: string, index: 0 | 1): unknown {
+  const part = jwt.split('.')[index];
   if (!part) return null;
   try {
     return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
@@ -58,10 +72,13 @@ export interface GuardOptions {
   db: Kysely<DatabaseSchema>;
   encryptionKey: string;
   logger: Logger;
+  /** The tool's own address: the platform-storage page posts the launch on from this origin. */
+  publicUrl: string;
 }
 
 export function ltiGuard(options: GuardOptions): Router {
   const { db, logger } = options;
+  const toolOrigin = new URL(options.publicUrl).origin;
   const router = Router();
 
   router.use((req, res, next) => {
@@ -74,23 +91,31 @@ export function ltiGuard(options: GuardOptions): Router {
     next();
   });
 
-  router.all(LTI_ROUTES.login, (_req: Request, res: Response, next: NextFunction) => {
+  router.all(LTI_ROUTES.login, express.urlencoded({ extended: false, limit: MAX_LOGIN_BODY }), (req: Request, res: Response, next: NextFunction) => {
+    // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
+    if (req.body !== undefined) (req as Request & { _body?: boolean })._body = true;
+    const params = { ...(req.query as Record<string, unknown>), ...((req.body as Record<string, unknown> | undefined) ?? {}) };
+    const storageTarget = typeof params.lti_storage_target === 'string' && STORAGE_TARGET.test(params.lti_storage_target) ? params.lti_storage_target : null;
     // ltijs names its state cookie "state<state>" and redirects right after; hold the redirect until stored.
-    let stored: Promise<void> = Promise.resolve();
+    let issued: { state: string; issuer: string } | null = null;
     const setCookie = res.cookie.bind(res);
     res.cookie = ((name: string, value: unknown, cookieOptions?: express.CookieOptions) => {
-      if (name.startsWith('state') && typeof value === 'string') {
-        stored = recordState(db, name.slice('state'.length), value);
-      }
+      if (name.startsWith('state') && typeof value === 'string') issued = { state: name.slice('state'.length), issuer: value };
       return cookieOptions ? setCookie(name, value, cookieOptions) : setCookie(name, value);
     }) as Response['cookie'];
     const redirect = res.redirect.bind(res) as (url: string) => void;
     res.redirect = ((url: string) => {
+      const state = issued as { state: string; issuer: string } | null;
+      // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
+      const storage = state && storageTarget && URL.canParse(url) ? { target: storageTarget, origin: new URL(url).origin } : null;
+      const stored = state ? recordState(db, state.state, state.issuer, storage) : Promise.resolve();
       // After the answer deadline the guard above has answered already: nothing more is sent.
       stored
         .then(
           () => {
-            if (!res.headersSent) redirect(url);
+            if (res.headersSent) return;
+            if (!storage || !state) return redirect(url);
+            res.send(render('platform-storage', { mode: 'put', target: storage.target, origin: storage.origin, key: storageKey(state.state), value: state.state, next: url }));
           },
           (error: unknown) => {
             logger.error({ err: error }, 'Could not store the OIDC state');
@@ -110,10 +135,30 @@ export function ltiGuard(options: GuardOptions): Router {
       logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
       return refuse(res, 400, 'The launch from your LMS was incomplete. Open the assignment again from your course.');
     }
-    const claims = idTokenClaims.safeParse(peekPayload(body.data.id_token));
+    const claims = idTokenClaims.safeParse(peekPart(body.data.id_token, 1));
     if (!claims.success) {
       logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
       return refuse(res, 401, 'The launch from your LMS could not be read. Open the assignment again from your course.');
+    }
+    // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
+    // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
+    const storage = await stateStorage(db, body.data.state);
+    if (storage && !body.data.lti_storage_checked) {
+      res.send(
+        render('platform-storage', {
+          mode: 'get',
+          target: storage.target,
+          origin: storage.origin,
+          key: storageKey(body.data.state),
+          value: body.data.state,
+          launch: { action: `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`, idToken: body.data.id_token, state: body.data.state },
+        }),
+      );
+      return;
+    }
+    if (storage && req.headers.origin !== toolOrigin) {
+      logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
+      return refuse(res, 403, ANOTHER_BROWSER);
     }
     const issuer = await consumeState(db, body.data.state);
     if (issuer === null) {
@@ -135,15 +180,42 @@ export function ltiGuard(options: GuardOptions): Router {
     if (!deployment.active) {
       return refuse(res, 403, 'The tool is switched off for this LMS. Ask your LMS administrator.');
     }
+    // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
+    // ltijs verifies the token with it.
+    const kid = z.object({ kid: z.string().min(1).max(500) }).safeParse(peekPart(body.data.id_token, 0));
+    const jwksUrl = await keysUrlOf(db, deployment.platformId);
+    if (!kid.success || !jwksUrl) {
+      logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
+      return refuse(res, 401, 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.');
+    }
+    let key: Jwk | null;
+    try {
+      key = await platformKey(jwksUrl, kid.data.kid);
+    } catch (error) {
+      if (!(error instanceof PlatformKeysUnavailable)) throw error;
+      logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
+      return refuse(res, 503, `The LMS's signing keys could not be fetched from ${error.host}; try again in a minute or ask the administrator to check the keys URL.`);
+    }
+    if (!key) {
+      logger.warn({ issuer: iss, reason: 'the platform has no key with the token\'s key id' }, 'LTI launch refused');
+      return refuse(res, 401, 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.');
+    }
     const cookieName = `state${body.data.state}`;
     const cookieHeader = req.headers.cookie ?? '';
-    if (!cookieHeader.split(/;\s*/).some((pair) => pair.startsWith(`${cookieName}=`))) {
+    const stateCookies = cookieHeader.split(/;\s*/).filter((pair) => pair.startsWith('state')).map((pair) => pair.split('=')[0]);
+    // Login CSRF: a browser that keeps the tool's state cookies but not this state's did not start this launch
+    // (someone else's login, posted here). A browser with none gets the stored state's word (iframes drop them).
+    if (stateCookies.length > 0 && !stateCookies.includes(cookieName)) {
+      logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
+      return refuse(res, 401, ANOTHER_BROWSER);
+    }
+    if (!stateCookies.includes(cookieName)) {
       const cookie = `${cookieName}=${encodeURIComponent(signedCookie(iss, options.encryptionKey))}`;
       req.headers.cookie = cookieHeader ? `${cookieHeader}; ${cookie}` : cookie;
     }
     // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
     (req as Request & { _body?: boolean })._body = true;
-    next();
+    withLaunchKey({ issuer: iss, clientId, jwksUrl, key }, () => next());
   });
 
   return router;

@@ -1,0 +1,153 @@
+// The platforms' public keys (their JWKS), for verifying launches. ltijs fetches a platform's JWKS on every launch
+// through got, with no deadline and no cache (ltijs 5.9.9 dist/Utils/Auth.js, validateToken): each launch costs the
+// LMS a request, and an LMS whose keys URL hangs stalls every launch from it. Here the keys are fetched through
+// platform-http (deadline, size limit, address rules), kept five minutes, and fetched again early only when a
+// launch names a key id the cached set lacks (a platform rotating its keys), at most every ten seconds per URL so
+// that a flood of made-up key ids cannot turn the tool against the LMS.
+//
+// ltijs still verifies every launch itself (signature, RS256, audience, age, nonce, LTI claims): the guard puts the
+// key it found for the token's kid in an async context, and the provider hands ltijs that key instead of the keys
+// URL (see useLaunchKeys). Nothing ltijs checks is skipped.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import { z } from 'zod';
+import type { DatabaseSchema } from '../db/index.js';
+import { PlatformRequestError, platformRequest } from './platform-http.js';
+
+const FRESH_MS = 5 * 60_000;
+const REFETCH_FLOOR_MS = 10_000;
+/** When the LMS cannot be reached, keys fetched within the last hour still verify its launches. */
+const STALE_LIMIT_MS = 60 * 60_000;
+/** Well inside ltijs's 10 s id_token age, so the person gets the page below rather than an expired launch. */
+export const KEYS_TIMEOUT_MS = 5_000;
+const MAX_KEYS_BYTES = 256 * 1024;
+
+const jwk = z.object({ kid: z.string().optional(), kty: z.string() }).passthrough();
+const keySet = z.object({ keys: z.array(z.unknown()) });
+
+export type Jwk = z.infer<typeof jwk>;
+
+interface CachedSet {
+  keys: Jwk[];
+  fetchedAt: number;
+}
+
+export class PlatformKeysUnavailable extends Error {
+  constructor(
+    readonly host: string,
+    reason: string,
+  ) {
+    super(`The LMS's signing keys could not be fetched from ${host}: ${reason}`);
+    this.name = 'PlatformKeysUnavailable';
+  }
+}
+
+const cache = new Map<string, CachedSet>();
+const fetching = new Map<string, Promise<CachedSet>>();
+
+async function download(url: string): Promise<CachedSet> {
+  const host = URL.canParse(url) ? new URL(url).host : url;
+  let answer;
+  try {
+    answer = await platformRequest(url, { headers: { accept: 'application/json' }, timeoutMs: KEYS_TIMEOUT_MS, maxBytes: MAX_KEYS_BYTES });
+  } catch (error) {
+    throw new PlatformKeysUnavailable(host, error instanceof PlatformRequestError ? error.message : 'the request failed.');
+  }
+  if (answer.status !== 200) throw new PlatformKeysUnavailable(host, `it answered HTTP ${answer.status}.`);
+  let parsed;
+  try {
+    parsed = keySet.parse(JSON.parse(answer.body));
+  } catch {
+    throw new PlatformKeysUnavailable(host, 'its answer is not a key set.');
+  }
+  // One odd entry does not hide the platform's other keys.
+  const keys = parsed.keys.flatMap((entry) => {
+    const key = jwk.safeParse(entry);
+    return key.success ? [key.data] : [];
+  });
+  return { keys, fetchedAt: Date.now() };
+}
+
+/** Fetches the set once however many launches wait for it. */
+function refresh(url: string): Promise<CachedSet> {
+  let pending = fetching.get(url);
+  if (!pending) {
+    pending = download(url)
+      .then((set) => {
+        cache.set(url, set);
+        return set;
+      })
+      .finally(() => fetching.delete(url));
+    fetching.set(url, pending);
+  }
+  return pending;
+}
+
+/**
+ * The platform's key with this kid, or null when its key set has none (after one early refetch, within the floor).
+ * Throws PlatformKeysUnavailable when no key set can be had at all.
+ */
+export async function platformKey(jwksUrl: string, kid: string): Promise<Jwk | null> {
+  let set = cache.get(jwksUrl);
+  if (!set || Date.now() - set.fetchedAt > FRESH_MS) {
+    try {
+      set = await refresh(jwksUrl);
+    } catch (error) {
+      if (!set || Date.now() - set.fetchedAt > STALE_LIMIT_MS) throw error;
+    }
+  }
+  const found = set.keys.find((key) => key.kid === kid);
+  if (found) return found;
+  if (Date.now() - set.fetchedAt < REFETCH_FLOOR_MS) return null;
+  set = await refresh(jwksUrl);
+  return set.keys.find((key) => key.kid === kid) ?? null;
+}
+
+/** Forgets every cached key set (tests; an administrator changing a keys URL needs nothing: the URL is the key). */
+export function forgetPlatformKeys(): void {
+  cache.clear();
+}
+
+/** The keys URL our registration holds for a platform. */
+export async function keysUrlOf(db: Kysely<DatabaseSchema>, platformId: string): Promise<string | null> {
+  const row = await db.selectFrom('platform').select('jwks_url').where('id', '=', platformId).executeTakeFirst();
+  return row?.jwks_url ?? null;
+}
+
+interface LaunchKey {
+  issuer: string;
+  clientId: string;
+  jwksUrl: string;
+  key: Jwk;
+}
+
+const launchKey = new AsyncLocalStorage<LaunchKey>();
+
+/** Runs the rest of a launch's handling (ltijs's validation) with the key the guard found for its token. */
+export function withLaunchKey<T>(key: LaunchKey, work: () => T): T {
+  return launchKey.run(key, work);
+}
+
+/**
+ * Makes ltijs verify launches with the key the guard fetched: during a launch, the platform ltijs looks up answers
+ * its auth configuration with that one key (ltijs's JWK_KEY method) instead of the keys URL (JWK_SET, which ltijs
+ * would fetch itself). A platform other than the one the guard checked gets no key at all, so ltijs refuses the
+ * launch rather than fetch anything. Outside a launch nothing changes.
+ */
+export function useLaunchKeys(provider: Provider): void {
+  const original = provider.getPlatform.bind(provider) as (...args: unknown[]) => Promise<unknown>;
+  const wrapped = async (...args: unknown[]): Promise<unknown> => {
+    const found = await original(...args);
+    const current = launchKey.getStore();
+    if (!current || !found || Array.isArray(found)) return found;
+    const platform = found as { platformAuthConfig(...a: unknown[]): Promise<{ method: string; key: unknown }> };
+    const config = await platform.platformAuthConfig();
+    if (config.method !== 'JWK_SET') return found;
+    const matches = args[0] === current.issuer && args[1] === current.clientId && config.key === current.jwksUrl;
+    const own = platform.platformAuthConfig.bind(platform);
+    platform.platformAuthConfig = async (...a: unknown[]) => (a.length > 0 ? own(...a) : { method: 'JWK_KEY', key: matches ? current.key : undefined });
+    return found;
+  };
+  (provider as unknown as { getPlatform: typeof wrapped }).getPlatform = wrapped;
+}
