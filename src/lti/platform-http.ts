@@ -220,3 +220,25 @@ export async function platformRequest(address: string, init: PlatformRequest = {
     url = next;
   }
 }
+
+/**
+ * Checks, without asking it anything, that the tool may reach the host of a URL a platform names (dynamic
+ * registration refuses a configuration whose keys, token or login URL it could never use). Where the URL is
+ * fetched later the same rule is applied again at connection time, so a name that changes its address meanwhile
+ * gains nothing.
+ */
+export async function assertPlatformAddress(address: string): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new PlatformRequestError('bad-url', '', 'The address the LMS gave is not a URL.');
+  }
+  checkLiteral(url);
+  if (isIP(url.hostname.replace(/^\[|\]$/g, ''))) return;
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {
+    dnsLookup(url.hostname, { all: true }, (error, found) => (error ? reject(new PlatformRequestError('unreachable', url.host, `${url.host} has no address the tool can find.`)) : resolve(found)));
+  });
+  const refused = addresses.find((entry) => !addressAllowed(entry.address));
+  if (refused) throw forbiddenError(url.host, refused.address);
+}
