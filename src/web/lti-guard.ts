@@ -127,6 +127,27 @@ export function ltiGuard(options: GuardOptions): Router {
     next();
   });
 
+  // ltijs takes an id_token posted to any of its paths, as a form or as JSON, and there validates it past these
+  // checks and fetches the platform's keys itself. Launches come as a form post (OIDC form_post response mode) to
+  // the launch address (the redirect URI registered with the LMS), and nowhere else.
+  const parsers = { form: express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }), json: express.json({ limit: MAX_LAUNCH_BODY }) };
+  router.post(/.*/, (req, res, next) => {
+    if (req.path === LTI_ROUTES.login) return next();
+    const kind = req.is('application/x-www-form-urlencoded') ? 'form' : req.is('application/json') ? 'json' : null;
+    if (!kind) return next();
+    parsers[kind](req, res, (error?: unknown) => {
+      if (error) return next(error);
+      // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
+      (req as Request & { _body?: boolean })._body = true;
+      const carriesToken = typeof req.body === 'object' && req.body !== null && 'id_token' in req.body;
+      if (carriesToken && (req.path !== LTI_ROUTES.launch || kind !== 'form')) {
+        logger.warn({ path: req.path, reason: 'id_token posted outside the launch form' }, 'LTI launch refused');
+        return refuse(res, 400, 'Launches come from your LMS to the tool\'s launch address. Open the assignment again from your course.');
+      }
+      next();
+    });
+  });
+
   router.post(LTI_ROUTES.launch, express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }), async (req, res, next) => {
     // Requests that carry an ltik instead of an id_token are ltijs's to judge.
     if (req.body?.id_token === undefined) return next();
