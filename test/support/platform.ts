@@ -21,16 +21,17 @@ export interface ServedPlatform extends TestPlatform {
   app: express.Express;
 }
 
-type PlatformOptions = { rules?: PlatformRules; clientId?: string; deploymentId?: string; course?: Course };
+type PlatformOptions = { rules?: PlatformRules; clientId?: string; deploymentId?: string; course?: Course; /** 127.0.0.1 unless told (another loopback address stands for another host). */ host?: string };
 
-/** A platform on 127.0.0.1 for the tool at `toolUrl`, not registered anywhere yet. */
+/** A platform on 127.0.0.1 (or options.host) for the tool at `toolUrl`, not registered anywhere yet. */
 export async function servePlatform(toolUrl: string, options: PlatformOptions = {}): Promise<ServedPlatform> {
   const app = express();
-  const server: Server = app.listen(0, '127.0.0.1');
+  const host = options.host ?? '127.0.0.1';
+  const server: Server = app.listen(0, host);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const baseUrl = `http://127.0.0.1:${port}/lms`;
+  const baseUrl = `http://${host}:${port}/lms`;
   const urls = toolUrls(toolUrl);
   const platform = await createDevPlatform({
     baseUrl,

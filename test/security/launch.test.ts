@@ -1,0 +1,243 @@
+// Attacks on the launch: replayed tokens and nonces, a state that is not this launch's, login CSRF (someone else's
+// login posted from the victim's browser) where the browser keeps the state cookie or the LMS offers platform
+// storage, a deployment the platform never registered, roles forged by another registered platform, and a
+// platform whose keys URL hangs or is flooded with made-up key ids. Each must end on a page that says why, with no
+// session.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import express from 'express';
+import { SignJWT, generateKeyPair } from 'jose';
+import { request } from 'undici';
+import { CookieJar, launch } from '../../src/devplatform/agent.js';
+import { saveRegistration } from '../../src/lti/registrations.js';
+import { launchClaims, payloadOf } from '../support/id-token.js';
+import { servePlatform, startTestPlatform, type ServedPlatform, type TestPlatform } from '../support/platform.js';
+import { startTestTool, type TestTool } from '../support/tool.js';
+
+/** What a person reads on the page. */
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+const NOT_VERIFIED = /The launch from your LMS could not be verified/;
+const ANOTHER_BROWSER = /This launch was not started in this browser, so the tool did not sign you in/;
+
+let tool: TestTool;
+let lmsA: TestPlatform;
+let lmsB: TestPlatform;
+const servers: Array<{ close(): unknown }> = [];
+
+before(async () => {
+  tool = await startTestTool();
+  lmsA = await startTestPlatform(tool, { clientId: 'client-a' });
+  lmsB = await startTestPlatform(tool, { clientId: 'client-b' });
+  for (const lms of [lmsA, lmsB]) lms.platform.addResourceLink({ id: 'essay', title: 'Essay' });
+});
+after(async () => {
+  for (const server of servers) await server.close();
+  await lmsA.close();
+  await lmsB.close();
+  await tool.stop();
+});
+
+async function sessions(): Promise<number> {
+  const { rows } = await tool.tool.database.pool.query<{ n: string }>("SELECT count(*) AS n FROM lti_record WHERE collection = 'idtoken'");
+  return Number(rows[0]!.n);
+}
+
+/** A launch that must fail: its status and sentence, and no session stored. */
+async function refused(attempt: () => Promise<{ status: number; body: string; ltik?: string | null }>, status: number, sentence: RegExp): Promise<void> {
+  const before = await sessions();
+  const result = await attempt();
+  assert.equal(result.status, status, text(result.body));
+  assert.match(text(result.body), sentence);
+  assert.ok(!result.ltik, 'the attack got a session');
+  assert.equal(await sessions(), before, 'a session was stored');
+}
+
+async function get(url: string, jar: CookieJar): Promise<{ status: number; location: string | null; body: string }> {
+  const response = await request(url, { headers: jar.header() ? { cookie: jar.header() } : {} });
+  jar.store(response.headers['set-cookie']);
+  return { status: response.statusCode, location: response.headers.location ? String(response.headers.location) : null, body: await response.body.text() };
+}
+
+async function post(url: string, form: Record<string, string>, jar: CookieJar, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const response = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(jar.header() ? { cookie: jar.header() } : {}), ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+  jar.store(response.headers['set-cookie']);
+  return { status: response.statusCode, body: await response.body.text() };
+}
+
+const field = (html: string, name: string) => html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1] ?? '';
+
+/**
+ * The attacker's half of login CSRF: a whole login in the attacker's own browser, up to the id_token the LMS posts
+ * back, which the attacker keeps instead of posting.
+ */
+async function attackersLaunch(lms: TestPlatform, options: { storageTarget?: string } = {}): Promise<{ idToken: string; state: string; action: string }> {
+  const jar = new CookieJar();
+  const login = await get(lms.platform.loginInitiationUrl({ userId: 'student-2', resourceLinkId: 'essay', ...options }), jar);
+  const next = options.storageTarget ? login.body.match(/data-next="([^"]+)"/)?.[1]?.replace(/&amp;/g, '&') : login.location;
+  assert.ok(next, `the login did not go on to the LMS: ${login.status}`);
+  const authorization = await get(new URL(next, tool.url).toString(), jar);
+  return { idToken: field(authorization.body, 'id_token'), state: field(authorization.body, 'state'), action: `${tool.url}/lti/launch` };
+}
+
+describe('replays', () => {
+  test('a replayed id_token, in a new login of its own, is refused', async () => {
+    const first = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    assert.equal(first.status, 200);
+    await refused(() => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: () => first.idToken }), 401, NOT_VERIFIED);
+  });
+
+  test("a fresh token that reuses a used token's nonce is refused", async () => {
+    const first = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    assert.equal(first.status, 200);
+    const usedNonce = payloadOf(first.idToken).nonce;
+    await refused(
+      () => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: (idToken) => lmsA.platform.sign({ ...payloadOf(idToken), nonce: usedNonce }) }),
+      401,
+      NOT_VERIFIED,
+    );
+  });
+
+  test('a state used once cannot carry a second launch', async () => {
+    const first = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    await refused(() => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', editForm: (fields) => ({ ...fields, state: first.state }) }), 401, /This launch has expired or was already used/);
+  });
+});
+
+describe('a state that is not this launch\'s', () => {
+  test("another platform's state under this platform's token is refused", async () => {
+    const other = await attackersLaunch(lmsB);
+    await refused(() => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', editForm: (fields) => ({ ...fields, state: other.state }) }), 401, NOT_VERIFIED);
+  });
+
+  test('login CSRF, state cookie: a launch whose login happened in another browser is refused by a browser that keeps its own', async () => {
+    const attacker = await attackersLaunch(lmsA);
+    // The victim's browser started a launch of its own moments ago and keeps the tool's state cookie.
+    const victim = new CookieJar();
+    const victimsLogin = await get(lmsA.platform.loginInitiationUrl({ userId: 'student-1', resourceLinkId: 'essay' }), victim);
+    assert.equal(victimsLogin.status, 302);
+    assert.match(victim.header(), /state/);
+    // The attacker's page makes the victim's browser post the attacker's launch.
+    await refused(() => post(attacker.action, { id_token: attacker.idToken, state: attacker.state }, victim, { origin: 'https://attacker.example' }), 401, ANOTHER_BROWSER);
+  });
+
+  test('login CSRF, platform storage: the launch is only taken on from the tool\'s own page, after the LMS window had its state', async () => {
+    // The honest path works: the LMS keeps the state and the tool's page finds it.
+    const honest = await launch(lmsA.platform, { userId: 'instructor-1', resourceLinkId: 'essay', storageTarget: '_parent', dropCookies: true });
+    assert.equal(honest.status, 200, text(honest.body));
+    assert.ok(honest.ltik, text(honest.body));
+
+    const attacker = await attackersLaunch(lmsA, { storageTarget: '_parent' });
+    assert.ok(attacker.idToken && attacker.state);
+    const victim = new CookieJar(); // third-party cookies blocked: none at all
+    // Posted from the attacker's page: the tool answers with its checking page (the LMS window of the victim holds
+    // no such state, and its script goes no further), not with a session.
+    await refused(() => post(attacker.action, { id_token: attacker.idToken, state: attacker.state }, victim, { origin: 'https://attacker.example' }), 200, /Checking with your LMS that this launch was started here/);
+    // Posting the checked form directly from the attacker's page is refused, with or without an Origin header.
+    for (const headers of [{ origin: 'https://attacker.example' }, { origin: 'null' }, {}] as Array<Record<string, string>>) {
+      await refused(() => post(attacker.action, { id_token: attacker.idToken, state: attacker.state, lti_storage_checked: '1' }, victim, headers), 403, ANOTHER_BROWSER);
+    }
+  });
+});
+
+describe('a launch that goes around the checks', () => {
+  test('an id_token posted as JSON, or to another address under /lti, is refused before ltijs sees it', async () => {
+    const attacker = await attackersLaunch(lmsA);
+    const jar = new CookieJar();
+    const asJson = await request(attacker.action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id_token: attacker.idToken, state: attacker.state }) });
+    await refused(async () => ({ status: asJson.statusCode, body: await asJson.body.text() }), 400, /Launches come from your LMS to the tool's launch address/);
+    await refused(() => post(`${tool.url}/lti/elsewhere`, { id_token: attacker.idToken, state: attacker.state }, jar), 400, /Launches come from your LMS to the tool's launch address/);
+  });
+});
+
+describe('who the token says it comes from', () => {
+  test('a deployment id the platform never registered', async () => {
+    await refused(
+      () => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: (idToken) => lmsA.platform.sign({ ...payloadOf(idToken), 'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-of-nobody' }) }),
+      403,
+      /This LMS \(or this deployment of the tool in it\) is not registered with the tool/,
+    );
+  });
+
+  test("roles forged by another registered platform: B signs an instructor's token in A's name", async () => {
+    await refused(
+      () =>
+        launch(lmsA.platform, {
+          userId: 'student-1',
+          resourceLinkId: 'essay',
+          replaceIdToken: (idToken) => lmsB.platform.sign({ ...launchClaims(lmsA.platform), nonce: payloadOf(idToken).nonce, sub: 'student-1' }),
+        }),
+      401,
+      NOT_VERIFIED,
+    );
+  });
+});
+
+describe("the platform's keys", () => {
+  async function platformWithKeysAt(clientId: string, keysUrl: (platform: ServedPlatform) => string): Promise<ServedPlatform> {
+    const lms = await servePlatform(tool.url, { clientId });
+    servers.push(lms);
+    lms.platform.addResourceLink({ id: 'essay', title: 'Essay' });
+    await saveRegistration({ db: tool.tool.database.db, provider: tool.tool.lti.provider }, { ...lms.platform.registration(), jwksUrl: keysUrl(lms) }, 'cli');
+    return lms;
+  }
+
+  async function listen(app: express.Express): Promise<string> {
+    const server: Server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push({ close: () => (server.closeAllConnections(), new Promise((resolve) => server.close(resolve))) });
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  }
+
+  test('a keys URL that hangs: the launch gets a page that says so, within the launch deadline', async () => {
+    const hanging = express();
+    hanging.get('/jwks', () => undefined);
+    const base = await listen(hanging);
+    const lms = await platformWithKeysAt('client-hang', () => `${base}/jwks`);
+    const started = Date.now();
+    await refused(() => launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' }), 503, /The LMS's signing keys could not be fetched from 127\.0\.0\.1:\d+; try again in a minute or ask the administrator to check the keys URL/);
+    // ltijs takes an id_token for 10 s; the page comes before a person would give up, and before that.
+    assert.ok(Date.now() - started < 10_000, `the page came after ${Date.now() - started} ms`);
+  });
+
+  test('a flood of launches with made-up key ids asks the LMS for its keys at most twice', async () => {
+    let asked = 0;
+    const counting = express();
+    let keysOf: ServedPlatform | undefined;
+    counting.get('/jwks', async (_req, res) => {
+      asked += 1;
+      res.json(await (await fetch(`${keysOf!.url}/jwks`)).json());
+    });
+    const base = await listen(counting);
+    const lms = await platformWithKeysAt('client-flood', () => `${base}/jwks`);
+    keysOf = lms;
+    const honest = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    assert.equal(honest.status, 200, text(honest.body));
+    assert.equal(asked, 1);
+    const { privateKey } = await generateKeyPair('RS256');
+    for (let i = 0; i < 20; i += 1) {
+      await refused(
+        () =>
+          launch(lms.platform, {
+            userId: 'student-1',
+            resourceLinkId: 'essay',
+            replaceIdToken: (idToken) => new SignJWT(payloadOf(idToken)).setProtectedHeader({ alg: 'RS256', kid: `made-up-${i}` }).sign(privateKey),
+          }),
+        401,
+        NOT_VERIFIED,
+      );
+    }
+    assert.ok(asked <= 2, `the LMS was asked for its keys ${asked} times`);
+  });
+});
