@@ -177,7 +177,11 @@ export function ltiGuard(options: GuardOptions): Router {
       );
       return;
     }
-    if (storage && req.headers.origin !== toolOrigin) {
+    // The tool's pages send no Referer, so browsers send `Origin: null` on their posts; Sec-Fetch-Site says
+    // same-origin all the same. Without it (older browsers), the Origin must be the tool's own.
+    const fetchSite = req.headers['sec-fetch-site'];
+    const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
+    if (storage && !fromToolPage) {
       logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
       return refuse(res, 403, ANOTHER_BROWSER);
     }
