@@ -14,16 +14,10 @@ import { CookieJar, launch } from '../../src/devplatform/agent.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
 import { launchClaims, payloadOf } from '../support/id-token.js';
 import { servePlatform, startTestPlatform, type ServedPlatform, type TestPlatform } from '../support/platform.js';
+import { pageText } from '../support/page-text.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
-/** What a person reads on the page. */
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
+const text = pageText;
 const NOT_VERIFIED = /The launch from your LMS could not be verified/;
 const ANOTHER_BROWSER = /This launch was not started in this browser, so the tool did not sign you in/;
 

@@ -16,16 +16,10 @@ import { toolUrls } from '../../src/lti/provider.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
 import { fetchRoster } from '../../src/lti/roster.js';
 import { servePlatform, type ServedPlatform } from '../support/platform.js';
+import { pageText } from '../support/page-text.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
-/** What a person reads on the page. */
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
+const text = pageText;
 const REFUSED = /does not connect to .*private, loopback or link-local network.*PLATFORM_PRIVATE_NETWORKS/;
 
 let tool: TestTool;
