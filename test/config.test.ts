@@ -70,6 +70,9 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
   ['CHECKER_PASSWORD', { CHECKER_URL: 'https://checker.example.com', CHECKER_USERNAME: 'a@b.c' }, /required when CHECKER_URL is set/],
   ['CALLBACK_SECRET', { CALLBACK_SECRET: 'short' }, /24 to 128/],
   ['POLL_SCHEDULE_SECONDS', { POLL_SCHEDULE_SECONDS: '60,soon' }, /comma-separated/],
+  ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0' }, /CIDR form/],
+  ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0/33' }, /CIDR form/],
+  ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: 'moodle.school.edu/24' }, /CIDR form/],
 ];
 for (const [variable, env, detail] of refusals) {
   test(`refuses a bad ${variable} (${JSON.stringify(env)}) and names it`, () => {
