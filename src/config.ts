@@ -1,9 +1,9 @@
 // Every setting of the tool comes from the environment, parsed here once. Nothing else reads process.env.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseCidr } from './lti/platform-http.js';
 
 export type Role = 'all' | 'web' | 'worker';
 
@@ -107,7 +107,7 @@ const schema = z.object({
       .string()
       .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
       .refine(
-        (list) => list.every((cidr) => /^[^/]+\/\d{1,3}$/.test(cidr) && isIP(cidr.split('/')[0]!) !== 0 && Number(cidr.split('/')[1]) <= (isIP(cidr.split('/')[0]!) === 4 ? 32 : 128)),
+        (list) => list.every((cidr) => parseCidr(cidr) !== null),
         'must be `none` or networks in CIDR form separated by commas, e.g. 10.20.0.0/16,fd00:1::/64',
       )
       .optional(),

@@ -45,7 +45,6 @@ export function parseCidr(value: string): { address: string; prefix: number; fam
 }
 
 let allowed = new BlockList();
-let allowedList: string[] = [];
 
 /** Sets the private ranges platforms may be reached in (PLATFORM_PRIVATE_NETWORKS, default in config.ts); once at start-up. */
 export function allowPlatformNetworks(cidrs: string[]): void {
@@ -56,11 +55,6 @@ export function allowPlatformNetworks(cidrs: string[]): void {
     next.addSubnet(parsed.address, parsed.prefix, parsed.family);
   }
   allowed = next;
-  allowedList = [...cidrs];
-}
-
-export function allowedPlatformNetworks(): string[] {
-  return [...allowedList];
 }
 
 /** Whether the tool may connect to this IP address for a platform. */
