@@ -1,6 +1,8 @@
-// Checks in front of ltijs. At login: remember the state ltijs issues. At launch: refuse, before ltijs stores
-// anything, a launch whose state the tool did not issue (or already used), or whose issuer, client or
-// deployment is not registered; then vouch for the state when the browser did not bring its cookie back.
+// Checks in front of ltijs. At login: remember the state ltijs issues, and keep it in the LMS's window where the
+// LMS offers platform storage. At launch: refuse, before ltijs stores anything, a launch whose state the tool did
+// not issue (or already used), that another browser started (platform storage, state cookies), whose issuer,
+// client or deployment is not registered, or whose platform's key cannot be had under a deadline; then vouch for
+// the state when the browser did not bring its cookie back, and hand ltijs the key to verify the token with.
 import { createHmac } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Kysely } from 'kysely';
