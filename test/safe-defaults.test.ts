@@ -1,0 +1,138 @@
+// A person who starts the tool to try it must not expose it: with no settings it listens on loopback only, the
+// dev platform answers people on this machine only (a forged X-Forwarded-For or a proxy on this machine does not
+// make a stranger local), the switch that opens it warns once, and production never mounts it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { request } from 'node:http';
+import { startToolProcess } from './support/process.js';
+import { createTestDatabase, type TestDatabase } from './support/db.js';
+import { startTestTool, type TestTool } from './support/tool.js';
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'olti-safe-'));
+  dirs.push(dir);
+  return dir;
+}
+after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** An IPv4 address of this machine that is not loopback: how another machine on the network would reach it. */
+const otherAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
+const noOtherAddress = otherAddress ? false : 'this machine has no non-loopback IPv4 address to test from';
+
+/** The status of a GET, or the connection error's code when nothing answers. */
+async function statusOf(url: string, headers: Record<string, string> = {}): Promise<number | string> {
+  try {
+    const response = await fetch(url, { headers, redirect: 'manual' });
+    await response.arrayBuffer();
+    return response.status;
+  } catch (error) {
+    return String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+  }
+}
+
+/** A GET with a Host header of our choosing (fetch does not let a script set Host). */
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const warningsAbout = (output: string, pattern: RegExp) => output.split('\n').filter((line) => line.includes('"level":40') && pattern.test(line));
+
+const logOf = (tool: TestTool) => tool.logs.join('\n');
+
+/** A database for the tool processes started below (ltijs allows one tool per process, so the others are children). */
+let database: TestDatabase | undefined;
+after(async () => database?.drop());
+async function childTool(env: Record<string, string>) {
+  database ??= await createTestDatabase();
+  return startToolProcess({ ...database.env, ...env }, { cwd: freshDir() });
+}
+
+describe('a fresh start with no settings', { skip: noOtherAddress }, () => {
+  test('answers /dev on 127.0.0.1 and ::1, and does not listen on the machine\'s other address', async () => {
+    const tool = await startToolProcess({}, { cwd: freshDir() });
+    try {
+      assert.equal(await statusOf(`${tool.url}/dev/`), 200);
+      assert.equal(await statusOf(`http://[::1]:${tool.port}/dev/`), 200);
+      assert.equal(await statusOf(`http://localhost:${tool.port}/dev/`), 200);
+      assert.equal(await statusOf(`http://${otherAddress}:${tool.port}/dev/`), 'ECONNREFUSED');
+      assert.equal(await statusOf(`http://${otherAddress}:${tool.port}/healthz`), 'ECONNREFUSED');
+      // Even on loopback: a request through a proxy (it says so) or under another site's name (DNS rebinding).
+      assert.equal(await statusOf(`${tool.url}/dev/`, { 'x-forwarded-for': '203.0.113.9' }), 403);
+      assert.equal(await statusOf(`${tool.url}/dev/`, { forwarded: 'for=203.0.113.9' }), 403);
+      assert.equal(await statusWithHost(`${tool.url}/dev/`, `attacker.example:${tool.port}`), 403);
+      assert.equal(await statusWithHost(`${tool.url}/dev/`, `localhost:${tool.port}`), 200);
+      assert.match(tool.output(), /"dynamicRegistration":"open"/);
+      assert.deepEqual(warningsAbout(tool.output(), /dev platform|DEV_PLATFORM/i), []);
+    } finally {
+      assert.equal(await tool.stop(), 0);
+    }
+  });
+});
+
+describe('listening on the network', { skip: noOtherAddress }, () => {
+  test('HOST=0.0.0.0: /dev refuses the other address, forged X-Forwarded-For or not; registration waits for approval; one warning', async () => {
+    const tool = await startTestTool({ HOST: '0.0.0.0' });
+    try {
+      const port = new URL(tool.url).port;
+      assert.equal(await statusOf(`${tool.url}/dev/`), 200);
+      assert.equal(await statusOf(`http://${otherAddress}:${port}/healthz`), 200, 'the tool listens on the other address');
+      for (const path of ['/dev/', '/dev/jwks', '/dev/auth', '/dev/token', '/dev/.well-known/openid-configuration']) {
+        assert.equal(await statusOf(`http://${otherAddress}:${port}${path}`), 403, path);
+        assert.equal(await statusOf(`http://${otherAddress}:${port}${path}`, { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' }), 403, `${path} with forged headers`);
+        assert.equal(await statusWithHost(`http://${otherAddress}:${port}${path}`, `127.0.0.1:${port}`), 403, `${path} with a loopback Host`);
+      }
+      const refused = await fetch(`http://${otherAddress}:${port}/dev/`, { headers: { accept: 'application/json' } });
+      assert.deepEqual(await refused.json(), { error: 'The dev platform answers only to a browser on the machine the tool runs on. To open it to the network, start the tool with DEV_PLATFORM=on.' });
+      assert.equal(tool.config.dynamicRegistration, 'approve');
+      assert.equal(warningsAbout(logOf(tool), /reachable from the network; the dev platform at \/dev still answers only/).length, 1);
+    } finally {
+      await tool.stop();
+    }
+  });
+
+  test('DEV_PLATFORM=on with HOST=0.0.0.0 opens /dev to the network and warns once', async () => {
+    const tool = await childTool({ HOST: '0.0.0.0', DEV_PLATFORM: 'on' });
+    try {
+      assert.equal(await statusOf(`http://${otherAddress}:${tool.port}/dev/`), 200);
+      const warnings = warningsAbout(tool.output(), /DEV_PLATFORM=on and HOST=0\.0\.0\.0: anyone who can reach this address can open \/dev/);
+      assert.equal(warnings.length, 1, tool.output());
+    } finally {
+      assert.equal(await tool.stop(), 0);
+    }
+  });
+});
+
+test('production never mounts /dev, whatever DEV_PLATFORM says, and says so', async () => {
+  const tool = await childTool({
+    NODE_ENV: 'production',
+    DEV_PLATFORM: 'on',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: 'https://lti.example.edu',
+    ENCRYPTION_KEY: 'e'.repeat(64),
+    CALLBACK_SECRET: 'c'.repeat(32),
+    CHECKER_URL: 'http://127.0.0.1:9',
+    CHECKER_USERNAME: 'service@example.edu',
+    CHECKER_PASSWORD: 'not-used-in-this-test',
+  });
+  try {
+    assert.equal(await statusOf(`${tool.url}/dev/`), 404);
+    assert.equal(await statusOf(`${tool.url}/dev/jwks`), 404);
+    assert.equal(await statusOf(`${tool.url}/healthz`), 200);
+    assert.equal(warningsAbout(tool.output(), /DEV_PLATFORM=on is ignored in production/).length, 1);
+  } finally {
+    assert.equal(await tool.stop(), 0);
+  }
+});
