@@ -62,16 +62,18 @@ async function mountDevPlatform(config: Config, database: Database, lti: LtiSetu
     logger.warn({ reason: (error as Error).message }, 'The dev platform is not mounted: PUBLIC_URL must be https or localhost');
     return [];
   }
+  // Reachable from elsewhere: listening beyond loopback, or (behind a proxy on this machine) through PUBLIC_URL.
   const exposed = config.listenHosts.filter((host) => !isLoopbackName(host));
-  if (config.devPlatform === 'on' && exposed.length > 0) {
+  const reachableAs = exposed.length > 0 ? `HOST=${exposed.join(', ')}` : config.loopbackOnly ? null : `PUBLIC_URL=${config.publicUrl}`;
+  if (reachableAs && config.devPlatform === 'on') {
     logger.warn(
-      { host: exposed.join(', '), devPlatform: 'on' },
-      `DEV_PLATFORM=on and HOST=${exposed.join(', ')}: anyone who can reach this address can open /dev, sign in as the demo LMS's administrator and instructor, and see every submission. Use it only on a network you trust, never in production.`,
+      { reachableAs, devPlatform: 'on' },
+      `DEV_PLATFORM=on and ${reachableAs}: anyone who can reach this address can open /dev, sign in as the demo LMS's administrator and instructor, and see every submission. Use it only on a network you trust, never in production.`,
     );
-  } else if (exposed.length > 0) {
+  } else if (reachableAs) {
     logger.warn(
-      { host: exposed.join(', '), devPlatform: 'loopback' },
-      `HOST=${exposed.join(', ')} is reachable from the network; the dev platform at /dev still answers only to browsers on this machine (DEV_PLATFORM=on opens it, DEV_PLATFORM=off removes it).`,
+      { reachableAs, devPlatform: 'loopback' },
+      `${reachableAs} is reachable from the network; the dev platform at /dev still answers only to browsers on this machine (DEV_PLATFORM=on opens it, DEV_PLATFORM=off removes it).`,
     );
   }
   if (config.devPlatform === 'on') return [{ path: '/dev', router: platform.router }];
