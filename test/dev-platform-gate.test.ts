@@ -2,43 +2,15 @@
 // request from the machine's other address is refused whatever it claims (X-Forwarded-For, X-Real-IP, a loopback
 // Host), while this machine's browser still gets in; dynamic registration waits for approval; one warning.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
-import { networkInterfaces } from 'node:os';
 import { after, before, test } from 'node:test';
+import { otherAddress, statusOf, statusWithHost } from './support/probe.js';
 import { startTestTool, type TestTool } from './support/tool.js';
-
-/** An IPv4 address of this machine that is not loopback: how another machine on the network would reach it. */
-const otherAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
 
 let tool: TestTool | undefined;
 before(async () => {
   if (otherAddress) tool = await startTestTool({ HOST: '0.0.0.0' });
 });
 after(async () => tool?.stop());
-
-async function statusOf(url: string, headers: Record<string, string> = {}): Promise<number | string> {
-  try {
-    const response = await fetch(url, { headers, redirect: 'manual' });
-    await response.arrayBuffer();
-    return response.status;
-  } catch (error) {
-    return String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
-  }
-}
-
-/** A GET with a Host header of our choosing (fetch does not let a script set Host). */
-function statusWithHost(url: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 test('HOST=0.0.0.0: /dev refuses the other address, forged X-Forwarded-For or not; registration waits for approval; one warning', { skip: otherAddress ? false : 'this machine has no non-loopback IPv4 address to test from' }, async () => {
   const running = tool!;

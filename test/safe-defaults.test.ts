@@ -3,14 +3,14 @@
 // make a stranger local), the switch that opens it warns once, and production never mounts it.
 // (The gate against other machines with HOST=0.0.0.0: test/dev-platform-gate.test.ts.)
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { request } from 'node:http';
-import { startToolProcess } from './support/process.js';
-import { randomBytes } from 'node:crypto';
+import { otherAddress, statusOf, statusWithHost } from './support/probe.js';
 import pg from 'pg';
+import { startToolProcess } from './support/process.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -20,34 +20,7 @@ function freshDir(): string {
 }
 after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** An IPv4 address of this machine that is not loopback: how another machine on the network would reach it. */
-const otherAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
 const noOtherAddress = otherAddress ? false : 'this machine has no non-loopback IPv4 address to test from';
-
-/** The status of a GET, or the connection error's code when nothing answers. */
-async function statusOf(url: string, headers: Record<string, string> = {}): Promise<number | string> {
-  try {
-    const response = await fetch(url, { headers, redirect: 'manual' });
-    await response.arrayBuffer();
-    return response.status;
-  } catch (error) {
-    return String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
-  }
-}
-
-/** A GET with a Host header of our choosing (fetch does not let a script set Host). */
-function statusWithHost(url: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const warningsAbout = (output: string, pattern: RegExp) => output.split('\n').filter((line) => line.includes('"level":40') && pattern.test(line));
 
