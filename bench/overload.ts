@@ -20,9 +20,10 @@ interface Tally {
   otherStatuses: Map<number, number>;
   networkErrors: number;
   firstSurprise: string | null;
+  firstServerError: string | null;
 }
 
-const tally = (): Tally => ({ admitted: [], busy: 0, busyWithoutRetryAfter: 0, htmlToJson: 0, otherServerErrors: 0, otherStatuses: new Map(), networkErrors: 0, firstSurprise: null });
+const tally = (): Tally => ({ admitted: [], busy: 0, busyWithoutRetryAfter: 0, htmlToJson: 0, otherServerErrors: 0, otherStatuses: new Map(), networkErrors: 0, firstSurprise: null, firstServerError: null });
 
 function count(t: Tally, status: number, started: number, headers: Record<string, unknown>, body: string, json: boolean): void {
   if (json && /^\s*</.test(body)) t.htmlToJson += 1;
@@ -33,7 +34,7 @@ function count(t: Tally, status: number, started: number, headers: Record<string
   }
   if (status >= 500) {
     t.otherServerErrors += 1;
-    t.firstSurprise ??= `${status}: ${body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 160)}`;
+    t.firstServerError ??= `${status}: ${body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 160)}`;
     return;
   }
   if (status >= 200 && status < 400) t.admitted.push(performance.now() - started);
@@ -48,7 +49,7 @@ function rows(what: string, t: Tally, total: number, goal: string): Row[] {
   return [
     { what: `${what}: admitted, p50 / p99`, figure: `${t.admitted.length} of ${total}, ${ms(percentile(t.admitted, 50))} / ${ms(percentile(t.admitted, 99))}`, goal },
     { what: `${what}: answered 503 at once (without Retry-After)`, figure: `${t.busy} (${t.busyWithoutRetryAfter})` },
-    { what: `${what}: HTML bodies to JSON clients; other 5xx; other answers; network errors`, figure: `${t.htmlToJson}; ${t.otherServerErrors}; ${others || 0}; ${t.networkErrors}${t.firstSurprise ? ` (first: ${t.firstSurprise})` : ''}`, goal: '0; 0' },
+    { what: `${what}: HTML bodies to JSON clients; other 5xx; other answers; network errors`, figure: `${t.htmlToJson}; ${t.otherServerErrors}; ${others || 0}; ${t.networkErrors}${t.firstServerError ? ` (first 5xx: ${t.firstServerError})` : ''}${t.firstSurprise ? ` (first other: ${t.firstSurprise})` : ''}`, goal: '0; 0' },
   ];
 }
 
@@ -66,7 +67,7 @@ export async function overloadBench(): Promise<Row[]> {
         count(launches, result.status, started, result.headers, result.body, false);
       } catch (error) {
         launches.networkErrors += 1;
-        launches.firstSurprise ??= (error as Error).message;
+        launches.firstSurprise ??= `${(error as Error).message} (${(error as { code?: string }).code ?? ''})`;
       }
     });
 

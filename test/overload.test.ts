@@ -230,6 +230,17 @@ describe('slow clients', () => {
     }
   });
 
+  test('a connection that never sends a byte is closed at the headers limit', async () => {
+    const socket = connect(port(), '127.0.0.1');
+    socket.on('error', () => undefined);
+    const started = Date.now();
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
+    const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 15_000))]);
+    socket.destroy();
+    assert.notEqual(after, -1, 'the silent connection was still open after 15 s');
+    assert.ok(after >= HEADERS_TIMEOUT_MS - 200 && after <= HEADERS_TIMEOUT_MS + 2500, `closed after ${after} ms (limit ${HEADERS_TIMEOUT_MS} ms)`);
+  });
+
   test('an upload that stops sending is cut off: a 408, the connection closed, no row and no file', async () => {
     const before = await submissionCount();
     const content = essay('stalled');

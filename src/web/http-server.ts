@@ -35,6 +35,11 @@ function newServer(app: RequestListener, limits: ServerLimits): Server {
     app,
   );
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // Node's header and request limits start at a request's first byte: a connection that never sends one would
+  // be held for ever. It gets the headers' limit for that first byte; the request, once it comes, clears it (a
+  // socket inactivity limit beyond that would cut long answers, such as a report still being fetched).
+  server.on('connection', (socket) => socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy()));
+  server.on('request', (req) => req.socket.setTimeout(0));
   return server;
 }
 
