@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each beside its anchor measured in the same run, printed as one table.
 // Benchmarks are not tests: they measure and print, and a slow machine makes numbers smaller, not a failure.
 //   BENCH_SCALE=0.1 npm run bench          a tenth of the issue's figures (counts, the surge's window), for a quick look
-//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, storm)
+//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, storm, overload)
 //   BENCH_SURGE_TIMEOUT_S=600              how long the surge may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
 //   BENCH_TOOL_NODE_OPTIONS='--import ./profiler.mjs'  extra Node options for the tool's process (profiling)
@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import { callbackStormBench } from './callback-storm.js';
 import { intakeBench } from './intake.js';
 import { launchBench } from './launch.js';
+import { overloadBench } from './overload.js';
 import { SCALE, type Row } from './lib.js';
 import { surgeBench } from './surge.js';
 import { uploadMemoryBench } from './upload-memory.js';
@@ -20,6 +21,7 @@ const benches: Array<[string, string, () => Promise<Row[]>]> = [
   ['surge', 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
   ['surge', 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
   ['storm', 'Callback storm (PostgreSQL)', callbackStormBench],
+  ['overload', 'Overload, default admission limits (PostgreSQL)', overloadBench],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());

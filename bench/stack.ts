@@ -43,6 +43,8 @@ export interface Stack {
   sandbox: Sandbox;
   platform: RemotePlatform;
   callbackUrl: string;
+  /** The essay's path in the tool, e.g. /assignments/<id>. */
+  assignmentPath: string;
   /** PostgreSQL only: a pool on the tool's database, to read what happened. */
   pool: pg.Pool | null;
   launchStudents(first: number, count: number, concurrency?: number): Promise<string[]>;
@@ -147,6 +149,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       sandbox,
       platform,
       callbackUrl,
+      assignmentPath,
       pool,
       async launchStudents(first, count, concurrency = 20) {
         const ltiks: string[] = new Array(count);

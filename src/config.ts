@@ -4,13 +4,18 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './lti/platform-http.js';
+import { isLoopbackName, LOOPBACK_HOSTS } from './loopback.js';
 
 export type Role = 'all' | 'web' | 'worker';
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   production: boolean;
-  host: string;
+  /** The addresses the HTTP server listens on: HOST, or else loopback (127.0.0.1 and ::1) outside production and
+   * every interface in production. */
+  listenHosts: string[];
+  /** Nobody off this machine can reach the tool: it listens on loopback only and PUBLIC_URL names this machine. */
+  loopbackOnly: boolean;
   port: number;
   /** The address people and platforms use to reach the tool, without a trailing slash. */
   publicUrl: string;
@@ -26,6 +31,16 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** open: platforms registered dynamically can launch at once; approve: an administrator switches them on; off. */
   dynamicRegistration: 'open' | 'approve' | 'off';
+  /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
+   * (always 'off' in production, whatever DEV_PLATFORM says). */
+  devPlatform: 'loopback' | 'on' | 'off';
+  /** DEV_PLATFORM as given, so start-up can say when production ignored it. */
+  devPlatformRequested: 'loopback' | 'on' | 'off' | null;
+  /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
+  admission: { launch: number; upload: number; callback: number; pages: number };
+  /** HTTP server limits against slow clients: whole headers, whole request, idle keep-alive, and an upload's body
+   * sending nothing. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; uploadIdleTimeoutMs: number };
   /** The tool's name as LMS administrators and instructors see it. */
   toolName: string;
   /** The default service account; null URL: the sandbox runs in-process and stands in for the service. */
@@ -73,7 +88,7 @@ const postgresUrl = z.string().refine(
 
 const schema = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
-  HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('0.0.0.0')),
+  HOST: optionalString,
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   PUBLIC_URL: optionalString,
   DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
@@ -99,6 +114,15 @@ const schema = z.object({
   JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(12)),
   JOB_EXPIRE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(3600).default(300)),
   JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(4)),
+  DEV_PLATFORM: z.preprocess(emptyToUndefined, z.enum(['on', 'off', 'loopback']).optional()),
+  CONCURRENT_LAUNCHES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  CONCURRENT_UPLOADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  CONCURRENT_CALLBACKS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  CONCURRENT_PAGES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(20_000)),
+  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(3_600_000).default(300_000)),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(5000)),
+  UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(30_000)),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
   // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
   PLATFORM_PRIVATE_NETWORKS: z.preprocess(
@@ -195,6 +219,13 @@ function resolveGeneratedSecret(variable: string, fileName: string, production: 
   return secret;
 }
 
+/** HOST as given (`localhost` meaning both loopback addresses), or the default for the environment. */
+function listenHostsFor(host: string | undefined, production: boolean): string[] {
+  if (host === undefined) return production ? ['0.0.0.0'] : [...LOOPBACK_HOSTS];
+  if (host.toLowerCase() === 'localhost') return [...LOOPBACK_HOSTS];
+  return [host];
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, env);
@@ -221,10 +252,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && !values.CHECKER_URL) {
     throw new ConfigError('CHECKER_URL', 'is required in production: the address of the checking service (the sandbox is for trying the tool).');
   }
+  if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request.`);
+  }
+  const listenHosts = listenHostsFor(values.HOST, production);
+  // Behind a reverse proxy on the same machine the tool listens on loopback, yet the world reaches it through
+  // PUBLIC_URL: only when both name this machine is the instance private.
+  const loopbackOnly = !production && listenHosts.every(isLoopbackName) && isLoopbackName(new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''));
+  // Every in-flight request may hold a database connection; a few per connection keep it busy without a queue
+  // long enough to push p99 past seconds. Uploads and pages spend most of their time on the network, so more.
+  const pool = values.DATABASE_POOL_SIZE;
   return {
     nodeEnv: values.NODE_ENV,
     production,
-    host: values.HOST,
+    listenHosts,
+    loopbackOnly,
     port: values.PORT,
     publicUrl,
     databaseUrl: values.DATABASE_URL ?? null,
@@ -235,7 +277,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     role: values.ROLE,
     logLevel: values.LOG_LEVEL,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
-    dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (production ? 'approve' : 'open'),
+    // 'open' lets anyone who reaches /lti/register add a platform that can launch at once: only for a private instance.
+    dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (loopbackOnly ? 'open' : 'approve'),
+    devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),
+    devPlatformRequested: values.DEV_PLATFORM ?? null,
+    admission: {
+      launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,
+      upload: values.CONCURRENT_UPLOADS ?? 4 * pool,
+      callback: values.CONCURRENT_CALLBACKS ?? 4 * pool,
+      pages: values.CONCURRENT_PAGES ?? 4 * pool,
+    },
+    http: {
+      headersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      uploadIdleTimeoutMs: values.UPLOAD_IDLE_TIMEOUT_MS,
+    },
     toolName: values.TOOL_NAME,
     checker: { url: values.CHECKER_URL ?? null, username: values.CHECKER_USERNAME ?? null, password: values.CHECKER_PASSWORD ?? null },
     checkerTimeoutMs: values.CHECKER_TIMEOUT_MS,
@@ -243,10 +300,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
     adminToken: values.ADMIN_TOKEN ?? null,
     sandboxDelayMs: values.SANDBOX_DELAY_MS,
-    // Development talks to platforms on loopback (the dev platform at http://localhost:PORT/dev, the tests' on
-    // 127.0.0.1); in production a loopback address named by a platform is an attack, so nothing is allowed there
-    // unless the administrator lists it.
-    platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (production ? [] : ['127.0.0.0/8', '::1/128']),
+    // A private instance talks to platforms on loopback (the dev platform at http://localhost:PORT/dev, the tests'
+    // on 127.0.0.1). Once strangers can reach the tool (production, or a HOST or PUBLIC_URL off this machine), a
+    // loopback address named by a platform is an attack on the tool's host: nothing is allowed there unless the
+    // administrator lists it.
+    platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (loopbackOnly ? ['127.0.0.0/8', '::1/128'] : []),
     jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT, expireSeconds: values.JOB_EXPIRE_SECONDS, concurrency: values.JOB_CONCURRENCY },
   };
 }

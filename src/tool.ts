@@ -1,9 +1,8 @@
 // The composition root: from a Config to a running tool (database, migrations, ltijs, the checking service or
 // its sandbox, the job workers, the HTTP server), and back down.
-import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Router } from 'express';
+import { Router } from 'express';
 import { connectChecker, PaperServices, type Connect, type PaperService } from './checker/index.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Database } from './db/index.js';
@@ -15,7 +14,10 @@ import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
 import { DEMO_USER, startSandbox, type Sandbox } from './sandbox/index.js';
+import { isLoopbackName } from './loopback.js';
 import { createWebApp } from './web/app.js';
+import { closeServers, listenOnHosts } from './web/http-server.js';
+import { localClientsOnly } from './web/local-only.js';
 import { launchHandlers } from './web/launch.js';
 import { startWorker } from './worker.js';
 
@@ -46,7 +48,10 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
   return { service: connect({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password }), sandbox };
 }
 
-/** Outside production: the dev platform at /dev, registered with the tool, with one demo activity. */
+/**
+ * Outside production (and unless DEV_PLATFORM=off): the dev platform at /dev, registered with the tool, with one
+ * demo activity. It answers people on this machine only unless DEV_PLATFORM=on.
+ */
 async function mountDevPlatform(config: Config, database: Database, lti: LtiSetup, logger: Logger): Promise<Array<{ path: string; router: Router }>> {
   const urls = toolUrls(config.publicUrl);
   const platform = await createDevPlatform({ baseUrl: `${config.publicUrl}/dev`, rules: 'spec', tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys } });
@@ -58,7 +63,24 @@ async function mountDevPlatform(config: Config, database: Database, lti: LtiSetu
     logger.warn({ reason: (error as Error).message }, 'The dev platform is not mounted: PUBLIC_URL must be https or localhost');
     return [];
   }
-  return [{ path: '/dev', router: platform.router }];
+  // Reachable from elsewhere: listening beyond loopback, or (behind a proxy on this machine) through PUBLIC_URL.
+  const exposed = config.listenHosts.filter((host) => !isLoopbackName(host));
+  const reachableAs = exposed.length > 0 ? `HOST=${exposed.join(', ')}` : config.loopbackOnly ? null : `PUBLIC_URL=${config.publicUrl}`;
+  if (reachableAs && config.devPlatform === 'on') {
+    logger.warn(
+      { reachableAs, devPlatform: 'on' },
+      `DEV_PLATFORM=on and ${reachableAs}: anyone who can reach this address can open /dev, sign in as the demo LMS's administrator and instructor, and see every submission. Use it only on a network you trust, never in production.`,
+    );
+  } else if (reachableAs) {
+    logger.warn(
+      { reachableAs, devPlatform: 'loopback' },
+      `${reachableAs} is reachable from the network; the dev platform at /dev still answers only to browsers on this machine (DEV_PLATFORM=on opens it, DEV_PLATFORM=off removes it).`,
+    );
+  }
+  if (config.devPlatform === 'on') return [{ path: '/dev', router: platform.router }];
+  const gated = Router();
+  gated.use(localClientsOnly({ publicUrl: config.publicUrl, what: 'The dev platform', switchName: 'DEV_PLATFORM=on' }), platform.router);
+  return [{ path: '/dev', router: gated }];
 }
 
 export async function startTool(config: Config, logger: Logger): Promise<RunningTool> {
@@ -70,7 +92,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     embedded: 'serve',
     onPoolError: (error) => logger.warn({ err: error }, 'A database connection failed; the pool will open a new one'),
   });
-  let server: Server | undefined;
+  let servers: Server[] = [];
   let lti: LtiSetup | undefined;
   let sandbox: Sandbox | null = null;
   let worker: { stop(): void } | undefined;
@@ -88,7 +110,10 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     if (config.role !== 'web') {
       worker = await startWorker({ db: database.db, jobs, services, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger });
     }
-    const mounts = config.role !== 'worker' && !config.production ? await mountDevPlatform(config, database, lti, logger) : [];
+    if (config.production && config.devPlatformRequested === 'on') {
+      logger.warn('DEV_PLATFORM=on is ignored in production: the dev platform is never mounted there');
+    }
+    const mounts = config.role !== 'worker' && config.devPlatform !== 'off' ? await mountDevPlatform(config, database, lti, logger) : [];
     const app = createWebApp({
       settings: config,
       database,
@@ -97,14 +122,15 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       ...(config.role !== 'worker' ? { lti, jobs, services } : {}),
       mounts,
     });
-    server = app.listen(config.port, config.host);
-    await once(server, 'listening');
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
+    const listening = await listenOnHosts(app, { hosts: config.listenHosts, port: config.port, logger, limits: config.http });
+    servers = listening.servers;
+    const port = listening.port;
     logger.info(
       {
         role: config.role,
+        listen: config.listenHosts,
         publicUrl: config.publicUrl,
+        dynamicRegistration: config.dynamicRegistration,
         database: database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL',
         lti: toolUrls(config.publicUrl),
         ...(mounts.length > 0 ? { devPlatform: `${config.publicUrl}/dev` } : {}),
@@ -119,11 +145,10 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     }, 60_000);
     housekeeping.unref();
 
-    const listening = server;
     const running = lti;
     let closing: Promise<void> | undefined;
     return {
-      listenUrl: `http://127.0.0.1:${port}`,
+      listenUrl: listening.localUrl,
       database,
       lti: running,
       jobs,
@@ -132,7 +157,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       close() {
         clearInterval(housekeeping);
         worker?.stop();
-        closing ??= shutDown(listening, config.shutdownTimeoutMs, async () => {
+        closing ??= closeServers(listening.servers, config.shutdownTimeoutMs).then(async () => {
           await jobs.stop(config.shutdownTimeoutMs);
           await running.provider.close({ silent: true });
           await sandbox?.close();
@@ -143,21 +168,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     };
   } catch (error) {
     worker?.stop();
-    server?.close();
+    servers.forEach((server) => server.close());
     await jobs.stop(0).catch(() => undefined);
     await lti?.provider.close({ silent: true }).catch(() => undefined);
     await sandbox?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }
-}
-
-/** Stops accepting, lets requests in flight finish (up to the timeout), then releases the rest. */
-async function shutDown(server: Server, timeoutMs: number, release: () => Promise<void>): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  await closed;
-  clearTimeout(timer);
-  await release();
 }

@@ -82,3 +82,63 @@ for (const [variable, env, detail] of refusals) {
     );
   });
 }
+
+test('safe defaults: loopback only, the dev platform for this machine, open registration only while private', () => {
+  const local = loadConfig({ DATA_DIR: join(dir, 'safe') });
+  assert.deepEqual(local.listenHosts, ['127.0.0.1', '::1']);
+  assert.equal(local.loopbackOnly, true);
+  assert.equal(local.devPlatform, 'loopback');
+  assert.equal(local.dynamicRegistration, 'open');
+  assert.deepEqual(local.platformPrivateNetworks, ['127.0.0.0/8', '::1/128'], 'a private instance reaches the dev platform on loopback');
+  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: 'localhost' }).listenHosts, ['127.0.0.1', '::1']);
+
+  // Reachable from elsewhere: listening on the network, or reached through a proxy at a public name.
+  const exposed = loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0' });
+  assert.deepEqual(exposed.listenHosts, ['0.0.0.0']);
+  assert.equal(exposed.loopbackOnly, false);
+  assert.equal(exposed.dynamicRegistration, 'approve');
+  assert.equal(exposed.devPlatform, 'loopback');
+  assert.deepEqual(exposed.platformPrivateNetworks, [], 'a platform URL on loopback is refused once strangers can reach the tool');
+  assert.deepEqual(
+    loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0', PLATFORM_PRIVATE_NETWORKS: '10.20.0.0/16, fd00:1::/64' }).platformPrivateNetworks,
+    ['10.20.0.0/16', 'fd00:1::/64'],
+  );
+  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'safe'), PLATFORM_PRIVATE_NETWORKS: 'none' }).platformPrivateNetworks, []);
+  const proxied = loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '127.0.0.1', PUBLIC_URL: 'https://lti.example.edu' });
+  assert.equal(proxied.loopbackOnly, false);
+  assert.equal(proxied.dynamicRegistration, 'approve');
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0', DYNAMIC_REGISTRATION: 'open' }).dynamicRegistration, 'open');
+
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'safe'), DEV_PLATFORM: 'on' }).devPlatform, 'on');
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'safe'), DEV_PLATFORM: 'off' }).devPlatform, 'off');
+  const production = loadConfig({
+    NODE_ENV: 'production',
+    DEV_PLATFORM: 'on',
+    PUBLIC_URL: 'https://lti.example.edu',
+    ENCRYPTION_KEY: 'p'.repeat(64),
+    CHECKER_URL: 'https://checker.example.com',
+    CHECKER_USERNAME: 'lti@example.edu',
+    CHECKER_PASSWORD: 'service-password',
+    CALLBACK_SECRET: 'c'.repeat(32),
+    DATA_DIR: join(dir, 'prod-safe'),
+  });
+  assert.equal(production.devPlatform, 'off', 'production never mounts the dev platform');
+  assert.equal(production.devPlatformRequested, 'on');
+  assert.deepEqual(production.listenHosts, ['0.0.0.0']);
+  assert.equal(production.dynamicRegistration, 'approve');
+  assert.deepEqual(production.platformPrivateNetworks, []);
+});
+
+test('admission limits follow the pool size unless set; server timeouts have defaults and keep their order', () => {
+  const config = loadConfig({ DATA_DIR: join(dir, 'limits'), DATABASE_POOL_SIZE: '5' });
+  assert.deepEqual(config.admission, { launch: 10, upload: 20, callback: 20, pages: 20 });
+  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_LAUNCHES: '3', CONCURRENT_PAGES: '7' }).admission, { launch: 3, upload: 40, callback: 40, pages: 7 });
+  assert.deepEqual(config.http, { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5000, uploadIdleTimeoutMs: 30_000 });
+  assert.throws(
+    () => loadConfig({ DATA_DIR: join(dir, 'limits'), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    (error: unknown) => error instanceof ConfigError && error.variable === 'HTTP_HEADERS_TIMEOUT_MS' && /must not exceed HTTP_REQUEST_TIMEOUT_MS/.test(error.message),
+  );
+  for (const [variable, value] of [['DEV_PLATFORM', 'yes'], ['CONCURRENT_UPLOADS', '0'], ['UPLOAD_IDLE_TIMEOUT_MS', '10']] as const) {
+    assert.throws(() => loadConfig({ DATA_DIR: join(dir, 'limits'), [variable]: value }), (error: unknown) => error instanceof ConfigError && error.variable === variable);
+  }
+});

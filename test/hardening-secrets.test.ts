@@ -1,7 +1,9 @@
-// Secrets stay secret: a whole flow (launches, settings, a submission scored and graded, its report, the admin page
-// with a service account added and tested, refused launches and callbacks) runs with every log line kept, and no
-// password, token, key or session key appears in a log line, nor in a page served to anyone who should not have
-// it. (An administrator's page shows the callback address, secret included, for the service operator; a page
+// Secrets stay secret: a whole flow (launches, settings, a submission scored and graded through a failing gradebook,
+// its report, the admin page with a service account added and tested, refused launches and callbacks) runs at
+// LOG_LEVEL=trace with every log line kept, and no password, token, client assertion, key or session key appears
+// in a log line, nor in a page served to anyone who should not have it. The tokens are read from the run: the
+// id_tokens the platform signed, the client assertions its token endpoint received and the access tokens it
+// issued, and the login tokens the checking service handed out. (An administrator's page shows the callback address, secret included, for the service operator; a page
 // carries its own user's session key, or the admin token that opened it, in its links and forms.)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -43,6 +45,8 @@ before(async () => {
     ADMIN_TOKEN,
     ENCRYPTION_KEY,
     JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+    LOG_LEVEL: 'trace',
     POLL_SCHEDULE_SECONDS: '1,2',
   });
   lms = await startTestPlatform(tool);
@@ -88,15 +92,25 @@ test('no secret in any log line or page, through a whole flow', { timeout: 120_0
 
   // A student: the page, a paper, its receipt and status, scored and graded, the report.
   const student = await launchAs('student', 'student-1');
+  // The gradebook fails until the grade job has logged its failure (with whatever the error carries).
+  const gradeTrouble = (line: string) => /"level":(40|50)/.test(line) && /gradebook|grade/i.test(line);
+  lms.platform.setFaults({ agsStatus: 500 });
+  const healing = (async () => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !tool.logs.some(gradeTrouble)) await new Promise((resolve) => setTimeout(resolve, 200));
+    lms.platform.setFaults({});
+  })();
   const upload = new FormData();
   upload.append('file', new Blob([essay('secrets flow')]), 'essay.txt');
   const receipt = (await (await visit('student', withLtik(`${assignment}/submissions`, student), { method: 'POST', body: upload, headers: { accept: 'application/json' } })).json()) as { submissionId: string };
+  await healing;
   assert.deepEqual(await settle(tool.tool.database.db, [receipt.submissionId], 60_000), []);
   await visit('student', withLtik(`${assignment}/submissions/${receipt.submissionId}/receipt`, student));
   await visit('student', withLtik(`${assignment}/my-submissions`, student));
   await visit('student', withLtik(assignment, student));
   const report = await visit('student', withLtik(`/reports/${receipt.submissionId}/similarity`, student));
-  await visit('student', report.headers.get('location')!);
+  const reportLink = report.headers.get('location')!;
+  await visit('student', reportLink);
   for (const path of ['dashboard', 'export.csv', `submissions/${receipt.submissionId}/history`]) await visit('teacher', withLtik(`${assignment}/${path}`, teacher));
 
   // Administrators: the token, a service account added and tested, and an LMS administrator's launch.
@@ -126,7 +140,17 @@ test('no secret in any log line or page, through a whole flow', { timeout: 120_0
     ...[...ltiks].map(([who, ltik]) => ({ name: `${who}'s session key`, value: ltik, mayShow: (page: { who: string }) => page.who === who })),
     ...idTokens.filter(Boolean).map((value, i) => ({ name: `id_token ${i + 1}`, value })),
     ...tokens.map((value, i) => ({ name: `AGS access token ${i + 1}`, value })),
+    ...lms.platform.tokenExchanges().flatMap((exchange, i) => [
+      { name: `client assertion ${i + 1}`, value: exchange.clientAssertion },
+      ...(exchange.accessToken ? [{ name: `access token ${i + 1} issued by the platform`, value: exchange.accessToken }] : []),
+    ]),
+    ...sandbox.issuedTokens().map((value, i) => ({ name: `checking-service login token ${i + 1}`, value })),
+    // The report link's signature is the student's to follow (it came in a redirect), never the log's.
+    { name: 'report link signature', value: new URL(reportLink, tool.url).searchParams.get('signature')!, mayShow: () => true },
   ];
+  assert.ok(lms.platform.tokenExchanges().length > 0 && sandbox.issuedTokens().length > 0, 'the run exchanged no tokens to search for');
+  assert.ok(tool.logs.some((line) => line.includes('"level":20')), 'no debug lines (the request log) were searched');
+  assert.ok(tool.logs.some(gradeTrouble), 'the failing gradebook left no warning or error to search');
   const leaks: string[] = [];
   for (const secret of secrets) {
     for (const line of tool.logs) if (line.includes(secret.value)) leaks.push(`${secret.name} in the log: ${line.slice(0, 300)}`);

@@ -14,7 +14,8 @@ let tool: TestTool;
 let lms: TestPlatform;
 
 before(async () => {
-  tool = await startTestTool();
+  // 50 launches at once below test the storage's atomicity, not admission: room for all of them.
+  tool = await startTestTool({ CONCURRENT_LAUNCHES: '100' });
   lms = await startTestPlatform(tool);
   lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
   lms.platform.addUser({ id: 'mentor-1', name: 'Pat Parent', email: 'pat@example.edu', roles: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'] });

@@ -58,6 +58,8 @@ export interface DevPlatform {
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests(): number;
   deepLinkResults(): Array<{ resourceLinkId: string; contentItems: unknown[] }>;
+  /** Every client assertion the token endpoint received and the access token it gave for it (null: refused). */
+  tokenExchanges(): Array<{ clientAssertion: string; accessToken: string | null }>;
   /** Signs any payload with the platform's key (tests forge launches with it or with another key). */
   sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
   /** The address an LMS administrator opens to register the tool dynamically (tool URL + configuration + token). */
@@ -99,6 +101,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   const attemptCounts = new Map<string, number>();
   const log: ScoreLogEntry[] = [];
   const tokens = new Map<string, AccessToken>();
+  const exchanges: Array<{ clientAssertion: string; accessToken: string | null }> = [];
   const deepLinks: Array<{ resourceLinkId: string; contentItems: unknown[] }> = [];
   let nextItem = 1;
 
@@ -240,6 +243,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
       const { payload } = await jwtVerify(body.client_assertion, toolKeys, { issuer: clientId, subject: clientId, audience: tokenUrl });
       if (!payload.jti) throw new Error('jti missing');
     } catch {
+      exchanges.push({ clientAssertion: body.client_assertion, accessToken: null });
       return void res.status(401).json({ error: 'invalid_client' });
     }
     const requested = String(body.scope ?? '').split(' ').filter(Boolean);
@@ -247,6 +251,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     if (granted.length === 0) return void res.status(400).json({ error: 'invalid_scope' });
     const token = randomBytes(24).toString('base64url');
     tokens.set(token, { token, scopes: granted, expiresAt: Date.now() + 3600_000 });
+    exchanges.push({ clientAssertion: body.client_assertion, accessToken: token });
     res.json({ access_token: token, token_type: 'Bearer', expires_in: 3600, scope: granted.join(' ') });
   });
 
@@ -442,6 +447,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     setFaults: (next) => void (faults = next),
     heldRequests: () => held,
     deepLinkResults: () => [...deepLinks],
+    tokenExchanges: () => [...exchanges],
     sign,
     registrationUrl: (toolRegisterUrl: string) => {
       const url = new URL(toolRegisterUrl);

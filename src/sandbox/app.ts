@@ -30,6 +30,7 @@ export function createSandboxApp(config: SandboxConfig, faults: SandboxFaults = 
     clock: new Clock(config.utcOffsetMinutes),
     faults: { current: faults },
     stats: { uploads: 0, callbacksSent: 0, requests: 0 },
+    issuedTokens: [],
     timers: new Timers(),
   };
   const views = createViews(ctx);

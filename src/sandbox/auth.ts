@@ -31,6 +31,7 @@ export function createAuth(ctx: SandboxContext): { login: RequestHandler; requir
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + ctx.config.tokenTtlSeconds)
       .sign(secret);
+    ctx.issuedTokens.push(token);
     res.json({ token, role: 'teacher', username: account.email, name: account.name, in_flag: false, ai_flag: true, mfa: false, id: account.id, con_type: null });
   };
 

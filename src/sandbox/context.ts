@@ -94,6 +94,8 @@ export interface SandboxContext {
   clock: Clock;
   faults: { current: SandboxFaults };
   stats: SandboxStats;
+  /** Every login token handed out, so that a test can search the tool's logs for them. */
+  issuedTokens: string[];
   timers: Timers;
 }
 

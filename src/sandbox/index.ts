@@ -42,6 +42,8 @@ export interface Sandbox {
   /** Replaces the fault switches at run time. */
   setFaults(faults: SandboxFaults): void;
   stats(): { uploads: number; callbacksSent: number; papers: number; requests: number };
+  /** The login tokens it has handed out (for tests that look for them where they must not be). */
+  issuedTokens(): string[];
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     users,
     setFaults: (faults) => void (context.faults.current = checkFaults(faults)),
     stats: () => ({ ...context.stats, papers: context.store.papers.size }),
+    issuedTokens: () => [...context.issuedTokens],
     async close() {
       sandbox.stop();
       server.closeAllConnections();

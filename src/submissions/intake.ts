@@ -21,7 +21,7 @@ export interface ReceivedFile {
 
 export class IntakeError extends Error {
   constructor(
-    readonly status: 400 | 413 | 415,
+    readonly status: 400 | 408 | 413 | 415,
     message: string,
   ) {
     super(message);
@@ -44,7 +44,10 @@ function tooLarge(maxBytes: number): IntakeError {
   return new IntakeError(413, `The file is larger than this assignment allows (${Math.round(maxBytes / 1024 / 1024)} MB at most).`);
 }
 
-export async function receiveUpload(req: IncomingMessage, options: { maxBytes: number; tempDir: string }): Promise<ReceivedFile> {
+/** A body that sends nothing for this long is taken as abandoned (a stalled client, or one holding the socket). */
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+
+export async function receiveUpload(req: IncomingMessage, options: { maxBytes: number; tempDir: string; idleTimeoutMs?: number }): Promise<ReceivedFile> {
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
     throw new IntakeError(415, 'Send the file as a form upload (multipart/form-data) in a field named "file".');
   }
@@ -65,9 +68,18 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
     let tempPath: string | null = null;
     let source: Readable | null = null;
     let writer: WriteStream | null = null;
+    const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    let idle: NodeJS.Timeout | undefined;
+    const stalled = () =>
+      fail(new IntakeError(408, `The upload stopped: nothing arrived for ${Math.round(idleMs / 1000)} seconds, so it was cut off and nothing was kept. Please send the file again.`));
+    const touch = () => {
+      clearTimeout(idle);
+      if (!settled) idle = setTimeout(stalled, idleMs);
+    };
     const fail = (error: IntakeError) => {
       if (settled) return;
       settled = true;
+      clearTimeout(idle);
       req.unpipe(parser);
       // The rest of the body is read and dropped, never stored, so that the browser gets the answer
       // (a server that stops reading makes it report a broken connection instead).
@@ -127,12 +139,15 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
         (file) => {
           if (settled) return;
           settled = true;
+          clearTimeout(idle);
           resolve(file);
         },
         () => undefined,
       );
     });
     req.on('aborted', () => fail(new IntakeError(400, 'The upload was interrupted. Please try again.')));
+    req.on('data', touch);
+    touch();
     req.pipe(parser);
   });
 }

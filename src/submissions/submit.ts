@@ -15,7 +15,7 @@ import { attemptsOf, canSubmit, receiptOf, recordSubmission, type Receipt } from
 
 export class SubmitRefused extends Error {
   constructor(
-    readonly status: 400 | 409 | 413 | 415 | 422,
+    readonly status: 400 | 408 | 409 | 413 | 415 | 422,
     message: string,
   ) {
     super(message);
@@ -27,6 +27,8 @@ export interface SubmitDeps {
   db: Kysely<DatabaseSchema>;
   jobs: Jobs;
   uploadDir: string;
+  /** An upload whose body sends nothing for this long is cut off (and nothing of it is kept). */
+  uploadIdleTimeoutMs?: number;
   logger: { warn(details: object, message: string): void };
 }
 
@@ -53,7 +55,7 @@ export async function submitPaper(deps: SubmitDeps, assignment: Assignment, user
 
   let file;
   try {
-    file = await receiveUpload(req, { maxBytes: settings.maxFileMb * 1024 * 1024, tempDir: join(deps.uploadDir, 'incoming') });
+    file = await receiveUpload(req, { maxBytes: settings.maxFileMb * 1024 * 1024, tempDir: join(deps.uploadDir, 'incoming'), ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}) });
   } catch (error) {
     if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.message);
     throw error;

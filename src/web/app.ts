@@ -21,6 +21,7 @@ import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
 import { sendMessage } from './views.js';
+import { admission, type AdmissionLimits } from './admission.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -33,6 +34,10 @@ export interface WebSettings {
   dynamicRegistration: 'open' | 'approve' | 'off';
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };
+  /** Requests of each class worked on at once (src/web/admission.ts). */
+  admission: AdmissionLimits;
+  /** An upload whose body sends nothing for this long is cut off. */
+  http: { uploadIdleTimeoutMs: number };
 }
 
 export interface WebDependencies {
@@ -73,6 +78,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
   app.use(requestLog(logger));
   // Health checks first: they must not wait for the framing list the security headers read from the database.
   app.use(healthRoutes(database));
+  // Past the health checks, which are never limited; before anything that waits on the database.
+  app.use(admission(settings.admission, logger).middleware);
   app.use(securityHeaders(() => platformOrigins(database.db)));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   if (deps.lti) {
@@ -97,7 +104,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     if (deps.jobs && deps.services) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
       app.use(callbackRoutes({ db: database.db, jobs: deps.jobs, secret: settings.callbackSecret, logger }));
-      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, logger }));
+      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, logger }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, logger }));
       app.use(
         adminRoutes({
@@ -122,6 +129,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
   app.use((_req, res) => {
     sendMessage(res, 404, 'Not found', 'There is no page at this address.');
   });
+  // Pages and JSON clients alike: sendMessage answers `{ error }` to a client that reads JSON (an upload's script,
+  // the status poll), never an HTML page it cannot show.
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     // PostgreSQL cannot store a NUL character (in text or JSON): what was sent is at fault, not the tool.
     const unstorable = ['22P05', '22021'].includes(String((error as { code?: unknown }).code));

@@ -26,6 +26,9 @@ export function submissionRoutes(deps: SubmitDeps & { db: Kysely<DatabaseSchema>
       res.status(result.duplicate ? 200 : 201).json({ ...result.receipt, duplicate: result.duplicate });
     } catch (error) {
       if (!(error instanceof SubmitRefused)) throw error;
+      // A stalled upload will not send the rest of its body: close the connection after the answer rather than
+      // keep the socket waiting for it.
+      if (error.status === 408) res.setHeader('Connection', 'close');
       if (wantsPage) {
         return void sendMessage(res, error.status, 'Not submitted', error.message);
       }
