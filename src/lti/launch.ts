@@ -128,10 +128,10 @@ export interface LaunchIdentity {
 }
 
 /**
- * Stores the user, the course and the user's roles in it as this launch states them, all or nothing.
- * `newFrameOrigin`: the launch showed a host the platform frames the tool from that was not known before.
+ * Stores the user, the course and the user's roles in it as this launch states them, all or nothing, and the host
+ * the platform showed the tool from (which may frame that platform's sessions from then on).
  */
-export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity & { newFrameOrigin: boolean }> {
+export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity> {
   return db.transaction().execute(async (trx) => {
     const platform = await trx
       .selectFrom('platform')
@@ -140,21 +140,20 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .where('client_id', '=', launch.clientId)
       .executeTakeFirstOrThrow();
     const now = new Date();
-    const framed = launch.frameOrigin
-      ? await sql<{ origin: string }>`
-          INSERT INTO platform_frame_origin (platform_id, origin)
-          SELECT ${platform.id}, ${launch.frameOrigin}
-           WHERE (SELECT count(*) FROM platform_frame_origin WHERE platform_id = ${platform.id}) < ${MAX_FRAME_ORIGINS_PER_PLATFORM}
-          ON CONFLICT DO NOTHING RETURNING origin`.execute(trx)
-      : undefined;
-    const newFrameOrigin = (framed?.rows.length ?? 0) > 0;
+    if (launch.frameOrigin) {
+      await sql`
+        INSERT INTO platform_frame_origin (platform_id, origin)
+        SELECT ${platform.id}, ${launch.frameOrigin}
+         WHERE (SELECT count(*) FROM platform_frame_origin WHERE platform_id = ${platform.id}) < ${MAX_FRAME_ORIGINS_PER_PLATFORM}
+        ON CONFLICT DO NOTHING`.execute(trx);
+    }
     const user = await trx
       .insertInto('lti_user')
       .values({ platform_id: platform.id, subject: launch.subject, name: launch.name, email: launch.email })
       .onConflict((oc) => oc.columns(['platform_id', 'subject']).doUpdateSet({ name: launch.name, email: launch.email, updated_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null, newFrameOrigin };
+    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null };
     const course = await trx
       .insertInto('course')
       .values({
@@ -172,6 +171,6 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .values({ course_id: course.id, user_id: user.id, roles: launch.roles })
       .onConflict((oc) => oc.columns(['course_id', 'user_id']).doUpdateSet({ roles: launch.roles, updated_at: now }))
       .execute();
-    return { platformId: platform.id, userId: user.id, courseId: course.id, newFrameOrigin };
+    return { platformId: platform.id, userId: user.id, courseId: course.id };
   });
 }

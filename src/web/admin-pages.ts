@@ -15,7 +15,7 @@ import { queueGradeResync } from '../grades/resync.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
-import { ltikOf } from './session.js';
+import { allowSessionFraming, ltikOf } from './session.js';
 import { render } from './views.js';
 
 export interface AdminDeps extends InstructorDeps {
@@ -57,6 +57,8 @@ function requireAdmin(deps: AdminDeps) {
       if (typeof session === 'object' && session.launch.platformAdmin) {
         res.locals.adminCredential = { field: 'ltik', value: ltik };
         res.locals.adminScope = { platformId: session.platformId } satisfies AdminScope;
+        // Opened in a session: its own platform may frame the page. With ADMIN_TOKEN, only the tool itself.
+        await allowSessionFraming(deps, res, session);
         return next();
       }
     }

@@ -14,7 +14,7 @@ import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
 import type { PaperServices } from '../checker/index.js';
-import { platformOrigins, securityHeaders } from './security-headers.js';
+import { securityHeaders } from './security-headers.js';
 import { refuseCrossSiteForms } from './cross-site.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
@@ -71,9 +71,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
-  // Health checks first: they must not wait for the framing list the security headers read from the database.
   app.use(healthRoutes(database));
-  app.use(securityHeaders(() => platformOrigins(database.db)));
+  app.use(securityHeaders());
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   if (deps.lti) {
     const { provider, storage } = deps.lti;
