@@ -29,7 +29,7 @@ describe('LTI Dynamic Registration', () => {
     assert.equal(page.status, 200, await page.clone().text());
     const body = await page.text();
     assert.match(text(body), /The tool is registered/);
-    assert.match(body, /<script src="\/static\/registration-done.js"><\/script>/);
+    assert.match(body, /<script src="\/static\/registration-close.js"><\/script>/);
     const sent = lms.platform.dynamicRegistrations()[0]!;
     assert.equal(sent.initiate_login_uri, toolUrls(tool.url).login);
     assert.equal(sent.jwks_uri, toolUrls(tool.url).keys);

@@ -167,7 +167,8 @@ export function adminRoutes(deps: AdminDeps): Router {
       const issue = input.error.issues[0]!;
       return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);
     }
-    await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin');
+    // Only the installation's administrator comes here (ADMIN_TOKEN): a change of the platform's URLs is logged as theirs.
+    await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin', { audit: deps.logger });
     await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
   });
 

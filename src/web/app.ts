@@ -31,6 +31,7 @@ export interface WebSettings {
   callbackSecret: string;
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
+  production: boolean;
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };
 }
@@ -85,6 +86,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
         store: { db: database.db, provider },
         tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
         mode: settings.dynamicRegistration,
+        production: settings.production,
+        publicUrl: settings.publicUrl,
         logger,
       }),
     );
