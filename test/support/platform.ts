@@ -36,7 +36,7 @@ export async function servePlatform(toolUrl: string, options: PlatformOptions = 
     baseUrl,
     clientId: options.clientId ?? 'tool-client',
     deploymentId: options.deploymentId ?? 'deployment-1',
-    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys },
+    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
     rules: options.rules ?? 'spec',
     ...(options.course ? { course: options.course } : {}),
   });
