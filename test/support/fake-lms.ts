@@ -64,7 +64,7 @@ export function configurationFor(issuer: string, origin: string): Record<string,
  */
 export async function openRegistration(toolUrl: string, openidConfiguration: string, from = '127.0.0.1'): Promise<{ status: number; text: string; csp: string }> {
   const url = `${toolUrl}/lti/register?openid_configuration=${encodeURIComponent(openidConfiguration)}`;
-  const dispatcher = new Agent({ connect: { localAddress: from } });
+  const dispatcher = new Agent({ localAddress: from });
   try {
     const response = await request(url, { dispatcher });
     const body = await response.body.text();
