@@ -30,9 +30,14 @@ export function securityHeaders(): RequestHandler {
 export function allowFramingBy(res: Response, origins: readonly string[]): void {
   const current = res.getHeader('Content-Security-Policy');
   if (typeof current !== 'string') return;
-  const added = origins.filter((origin) => !current.includes(` ${origin}`));
-  if (added.length === 0) return;
-  res.setHeader('Content-Security-Policy', current.replace(/frame-ancestors ([^;]*)/, (directive) => `${directive} ${added.join(' ')}`));
+  res.setHeader(
+    'Content-Security-Policy',
+    current.replace(/frame-ancestors ([^;]*)/, (_directive, sources: string) => {
+      // Compared as whole sources: http://host:3791 is not already allowed because http://host:37913 is.
+      const listed = sources.split(' ').filter(Boolean);
+      return `frame-ancestors ${[...new Set([...listed, ...origins])].join(' ')}`;
+    }),
+  );
 }
 
 /**
