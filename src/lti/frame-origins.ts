@@ -39,3 +39,13 @@ export async function platformFrameOrigins(db: Kysely<DatabaseSchema>, platformI
   }
   return [...origins].sort();
 }
+
+/**
+ * The frame origins of the active platform a launch names (issuer and client id, read before the launch is
+ * verified), for a refusal page that shows one sentence: the LMS's iframe shows the sentence instead of the
+ * browser's "refused to connect". Empty for a platform the tool does not know or that is switched off.
+ */
+export async function claimedPlatformFrameOrigins(db: Kysely<DatabaseSchema>, claim: { issuer: string; clientId: string }): Promise<string[]> {
+  const platform = await db.selectFrom('platform').select('id').where('issuer', '=', claim.issuer).where('client_id', '=', claim.clientId).executeTakeFirst();
+  return platform ? platformFrameOrigins(db, platform.id) : [];
+}

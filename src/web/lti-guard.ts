@@ -6,10 +6,12 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
 import { consumeState, recordState } from '../lti/oidc-state.js';
 import { LTI_ROUTES } from '../lti/provider.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
+import { allowFramingBy } from './security-headers.js';
 import { sendMessage } from './views.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
@@ -115,17 +117,23 @@ export function ltiGuard(options: GuardOptions): Router {
       logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
       return refuse(res, 401, 'The launch from your LMS could not be read. Open the assignment again from your course.');
     }
-    const issuer = await consumeState(db, body.data.state);
-    if (issuer === null) {
-      logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
-      return refuse(res, 401, 'This launch has expired or was already used. Open the assignment again from your course.');
-    }
     const { iss, aud, azp } = claims.data;
     const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
     const deploymentId = claims.data['https://purl.imsglobal.org/spec/lti/claim/deployment_id'];
+    // A refusal below is one sentence: the active platform the token names may frame it, so that its iframe shows
+    // the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
+    const refuseFramed = async (status: number, message: string) => {
+      allowFramingBy(res, await claimedPlatformFrameOrigins(db, { issuer: iss, clientId }));
+      refuse(res, status, message);
+    };
+    const issuer = await consumeState(db, body.data.state);
+    if (issuer === null) {
+      logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
+      return refuseFramed(401, 'This launch has expired or was already used. Open the assignment again from your course.');
+    }
     if (issuer !== iss) {
       logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
-      return refuse(res, 401, 'The launch from your LMS could not be verified. Open the assignment again from your course.');
+      return refuseFramed(401, 'The launch from your LMS could not be verified. Open the assignment again from your course.');
     }
     const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
     if (!deployment) {

@@ -70,6 +70,12 @@ describe('who may frame the pages', () => {
     assert.deepEqual(frameAncestors(admin.headers.get('content-security-policy')), ["'self'", originOf(schoolA)]);
   });
 
+  test("a refused launch's sentence may be framed by the active platform the launch names, and by no other", async () => {
+    const expired = await launch(schoolA.platform, { userId: 'instructor-1', resourceLinkId: 'essay', editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }) });
+    assert.equal(expired.status, 401);
+    assert.deepEqual(frameAncestors(expired.headers['content-security-policy']), ["'self'", originOf(schoolA)]);
+  });
+
   test('a page with no session (not found, a refused session key) may be framed by the tool alone', async () => {
     for (const path of ['/no-such-page', '/assignments/00000000-0000-0000-0000-000000000000?ltik=forged']) {
       const answer = await fetch(`${tool.url}${path}`);
