@@ -34,7 +34,7 @@ async function fakeLms(options: Parameters<typeof serveFakeLms>[0]): Promise<Fak
 const registeredCount = async () => (await listRegistrations(tool.tool.database.db)).length;
 
 describe('look-alike issuers are refused, before the tool posts anything to the LMS', () => {
-  test('a longer port: a configuration at http://127.0.0.1:41230 naming the issuer http://127.0.0.1:4123', async () => {
+  test('a longer port: a configuration at http://127.0.0.1:<port> naming the issuer with that port less its last digit (41230 for 4123)', async () => {
     const lms = await fakeLms({ configuration: (origin) => configurationFor(origin.slice(0, -1), origin) });
     const before = await registeredCount();
     const answer = await openRegistration(tool.url, lms.configurationUrl, '127.0.0.11');
@@ -123,6 +123,19 @@ describe('a registration never replaces another', () => {
     assert.deepEqual(await snapshot(), first, 'the keys, URLs, deployments or state of the registered LMS changed');
     assert.ok(tool.logs.some((line) => line.includes('Dynamic registration failed') && line.includes('already registered')));
     assert.ok(!tool.logs.some((line) => line.includes('Platform registered dynamically') && line.includes('attacker-deployment')));
+  });
+
+  test("ltijs's record is decided on too: a platform ltijs knows (though our table does not) is not rewritten", async () => {
+    const lms = await fakeLms({ configuration: (origin) => configurationFor(origin, origin), answer: { clientId: 'ltijs-only', deploymentId: 'd1' } });
+    const provider = tool.tool.lti!.provider;
+    const keys = 'http://127.0.0.1:9/kept-keys';
+    await provider.registerPlatform({ url: lms.origin, clientId: 'ltijs-only', name: 'Known to ltijs', authenticationEndpoint: 'http://127.0.0.1:9/auth', accesstokenEndpoint: 'http://127.0.0.1:9/token', authConfig: { method: 'JWK_SET', key: keys } });
+    const answer = await openRegistration(tool.url, lms.configurationUrl, '127.0.0.13');
+    assert.equal(answer.status, 409, answer.text);
+    const kept = await provider.getPlatform(lms.origin, 'ltijs-only');
+    assert.ok(kept);
+    assert.deepEqual((await kept.platformJSON()).authConfig, { method: 'JWK_SET', key: keys });
+    assert.equal((await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'ltijs-only'), false, 'a half registration was left in our table');
   });
 
   test("a launch signed with the second one's key is refused; the first LMS's launches keep working", async () => {
