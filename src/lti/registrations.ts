@@ -52,6 +52,20 @@ export interface RegistrationAuditLog {
   info(fields: Record<string, unknown>, message: string): void;
 }
 
+function platformRow(values: RegistrationInput, registeredBy: RegisteredBy, active: boolean) {
+  return {
+    name: values.name,
+    issuer: values.issuer,
+    client_id: values.clientId,
+    auth_url: values.authUrl,
+    token_url: values.tokenUrl,
+    jwks_url: values.jwksUrl,
+    authorization_server: values.authorizationServer ?? null,
+    registered_by: registeredBy,
+    active,
+  };
+}
+
 function ltijsPlatform(values: RegistrationInput) {
   return {
     url: values.issuer,
@@ -88,18 +102,8 @@ export async function saveRegistration(
   const row = await store.db.transaction().execute(async (trx) => {
     const platform = await trx
       .insertInto('platform')
-      .values({
-        name: values.name,
-        issuer: values.issuer,
-        client_id: values.clientId,
-        auth_url: values.authUrl,
-        token_url: values.tokenUrl,
-        jwks_url: values.jwksUrl,
-        authorization_server: values.authorizationServer ?? null,
-        registered_by: registeredBy,
-        // A new registration takes the given state; an existing one keeps the state an administrator chose.
-        active: options.active ?? true,
-      })
+      // A new registration takes the given state; an existing one keeps the state an administrator chose.
+      .values(platformRow(values, registeredBy, options.active ?? true))
       .onConflict((oc) =>
         oc.columns(['issuer', 'client_id']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
@@ -159,17 +163,7 @@ export async function createRegistration(
     // The unique (issuer, client_id) decides between two registrations racing for the same pair.
     const platform = await trx
       .insertInto('platform')
-      .values({
-        name: values.name,
-        issuer: values.issuer,
-        client_id: values.clientId,
-        auth_url: values.authUrl,
-        token_url: values.tokenUrl,
-        jwks_url: values.jwksUrl,
-        authorization_server: values.authorizationServer ?? null,
-        registered_by: registeredBy,
-        active: options.active,
-      })
+      .values(platformRow(values, registeredBy, options.active))
       .onConflict((oc) => oc.columns(['issuer', 'client_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
