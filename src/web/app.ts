@@ -79,7 +79,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
     const { provider, storage } = deps.lti;
     const session = { db: database.db, storage, encryptionKey: settings.encryptionKey };
     const urls = toolUrls(settings.publicUrl);
-    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger }));
+    // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
+    // (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
     app.use(
       LTI_MOUNT_PATH,
       registrationRoutes({
@@ -91,6 +92,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
         logger,
       }),
     );
+    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger }));
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));

@@ -89,7 +89,9 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
         deps.logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');
         return fail(res, error.status, error.message, error.lmsOrigin);
       }
-      throw error;
+      // Still a page the panel can show, with its Close button, rather than the tool's general error page.
+      deps.logger.error({ err: error }, 'Dynamic registration failed on the tool\'s side');
+      return fail(res, 500, 'The tool could not finish the registration because of a problem on its side. Start the registration again from your LMS in a moment.');
     }
   });
   return router;
