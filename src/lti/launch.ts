@@ -1,8 +1,9 @@
 // What the tool takes from a validated launch, and the people and course it records from it.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { learnFrameOrigin, webOrigin } from './frame-origins.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
 
 /** The claims the tool relies on, checked again here: ltijs validates the signature, not the shape. */
@@ -53,32 +54,6 @@ export interface Launch {
   /** The origin the LMS shows the tool from, when the launch tells it (its return URL's). */
   frameOrigin: string | null;
 }
-
-/**
- * A host name as DNS has them, or an IP address: the only hosts an origin may name, since origins go into the
- * frame-ancestors header, where a `*` would let any site frame the tool and a `;` or `,` would rewrite the policy
- * (the URL parser lets both through in a host).
- */
-const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$|^\[[0-9a-f:.]+\]$/;
-
-/** The origin of an http(s) address with a plain host; null for anything else (absent, malformed, another scheme). */
-export function webOrigin(value: string | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    // A host name is at most 253 characters, each label 63: the origin goes into every answer's header.
-    const plain = PLAIN_HOST.test(url.hostname) && url.hostname.length <= 253 && url.hostname.split('.').every((label) => label.length <= 63);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && plain ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Hosts learnt from one platform's launches that may frame the tool. A school's LMS shows the tool from one host
- * or a few; the bound keeps a platform's launches from growing the header without end.
- */
-export const MAX_FRAME_ORIGINS_PER_PLATFORM = 20;
 
 export class LaunchShapeError extends Error {
   constructor(detail: string) {
@@ -140,13 +115,7 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .where('client_id', '=', launch.clientId)
       .executeTakeFirstOrThrow();
     const now = new Date();
-    if (launch.frameOrigin) {
-      await sql`
-        INSERT INTO platform_frame_origin (platform_id, origin)
-        SELECT ${platform.id}, ${launch.frameOrigin}
-         WHERE (SELECT count(*) FROM platform_frame_origin WHERE platform_id = ${platform.id}) < ${MAX_FRAME_ORIGINS_PER_PLATFORM}
-        ON CONFLICT DO NOTHING`.execute(trx);
-    }
+    if (launch.frameOrigin) await learnFrameOrigin(trx, platform.id, launch.frameOrigin);
     const user = await trx
       .insertInto('lti_user')
       .values({ platform_id: platform.id, subject: launch.subject, name: launch.name, email: launch.email })
