@@ -23,6 +23,7 @@ let strangerUrl = '';
 /** Every console line of every page: a refused frame or a blocked script shows here. */
 const consoleLines: string[] = [];
 
+const REGISTRATION_MS = 90_000;
 const frameAncestors = (csp: string | undefined) => /frame-ancestors ([^;]*)/.exec(csp ?? '')?.[1]?.split(' ') ?? [];
 
 async function watchedPage(): Promise<Page> {
@@ -61,12 +62,13 @@ describe('the registration page inside the LMS panel', () => {
   test('the panel on the LMS origin shows the tool\'s answer, the registration completes, and the close message closes the panel', async () => {
     assert.notEqual(new URL(lms.url).origin, new URL(tool.url).origin, 'the LMS and the tool are on different origins');
     const page = await watchedPage();
-    const answer = page.waitForResponse((response) => response.url().startsWith(`${tool.url}/lti/register`));
-    await page.goto(`${lms.url}/register-tool`);
+    // A registration makes a key pair and two calls to the LMS: on a busy machine it takes tens of seconds.
+    const answer = page.waitForResponse((response) => response.url().startsWith(`${tool.url}/lti/register`), { timeout: REGISTRATION_MS });
+    await page.goto(`${lms.url}/register-tool`, { waitUntil: 'domcontentloaded' });
     const response = await answer;
     assert.equal(response.status(), 200);
     assert.deepEqual(frameAncestors(response.headers()['content-security-policy']), ["'self'", new URL(lms.url).origin]);
-    await page.getByText('The tool closed its registration panel.').waitFor({ timeout: 15_000 });
+    await page.getByText('The tool closed its registration panel.').waitFor({ timeout: REGISTRATION_MS });
     assert.equal(await page.locator('#registration-panel').count(), 0, 'the panel is closed');
     await screenshot(page, 'registration-panel-closed');
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'panel-client');
@@ -75,9 +77,9 @@ describe('the registration page inside the LMS panel', () => {
 
   test('a registration the tool refuses (the LMS is registered already) shows its sentence in the panel; Close closes it', async () => {
     const page = await watchedPage();
-    await page.goto(`${lms.url}/register-tool`);
+    await page.goto(`${lms.url}/register-tool`, { waitUntil: 'domcontentloaded' });
     const panel = page.frameLocator('#registration-panel');
-    await panel.getByText(/This LMS is already registered with the tool/).waitFor({ timeout: 15_000 });
+    await panel.getByText(/This LMS is already registered with the tool/).waitFor({ timeout: REGISTRATION_MS });
     assert.match(await panel.locator('main').textContent() ?? '', /An administrator of the tool can remove or update the existing registration/);
     await screenshot(page, 'registration-panel-refused');
     await panel.getByRole('button', { name: 'Close' }).click();
@@ -87,9 +89,9 @@ describe('the registration page inside the LMS panel', () => {
   test('a registration that fails before the LMS is known (its configuration cannot be read) shows its sentence in any frame; Close posts the message', async () => {
     const page = await watchedPage();
     const register = `${tool.url}/lti/register?openid_configuration=${encodeURIComponent('http://127.0.0.1:1/.well-known/openid-configuration')}`;
-    await page.goto(`${strangerUrl}/?src=${encodeURIComponent(register)}`);
+    await page.goto(`${strangerUrl}/?src=${encodeURIComponent(register)}`, { waitUntil: 'domcontentloaded' });
     const panel = page.frameLocator('#panel');
-    await panel.getByText(/could not read your LMS's configuration/).waitFor({ timeout: 15_000 });
+    await panel.getByText(/could not read your LMS's configuration/).waitFor({ timeout: REGISTRATION_MS });
     await panel.getByRole('button', { name: 'Close' }).click();
     await page.waitForFunction(() => document.title === 'closed');
   });
