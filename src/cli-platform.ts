@@ -18,7 +18,8 @@ export class UsageError extends Error {}
 const HELP = `Usage:
   npm run cli -- platform add --name NAME --issuer URL --client-id ID --deployment-id ID
                              --auth-url URL --token-url URL --jwks-url URL [--authorization-server URL]
-      Registers an LMS, or updates the registration with the same issuer and client id (adding the deployment).
+      Registers an LMS, or updates the registration with the same issuer and client id (adding the deployment);
+      a change of its login, token or keys URL is logged.
   npm run cli -- platform list
   npm run cli -- platform activate ID | deactivate ID
   npm run cli -- platform remove --issuer URL --client-id ID
@@ -129,7 +130,9 @@ export async function platformCommand(database: Database, config: Config, args: 
       const flag = { clientId: '--client-id', deploymentId: '--deployment-id', authUrl: '--auth-url', tokenUrl: '--token-url', jwksUrl: '--jwks-url', authorizationServer: '--authorization-server' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
       throw new UsageError(`${flag}: ${issue.message === 'Invalid input: expected string, received undefined' ? 'is required' : issue.message}.\n\n${HELP}`);
     }
-    const registration = await saveRegistration({ db: database.db, provider }, input.data, 'cli');
+    // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.
+    const audit = createLogger({ level: 'info', destination: process.stderr as never });
+    const registration = await saveRegistration({ db: database.db, provider }, input.data, 'cli', { audit });
     console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config.publicUrl)}`);
   } finally {
     await provider.close({ silent: true });

@@ -54,7 +54,7 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
  */
 async function mountDevPlatform(config: Config, database: Database, lti: LtiSetup, logger: Logger): Promise<Array<{ path: string; router: Router }>> {
   const urls = toolUrls(config.publicUrl);
-  const platform = await createDevPlatform({ baseUrl: `${config.publicUrl}/dev`, rules: 'spec', tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys } });
+  const platform = await createDevPlatform({ baseUrl: `${config.publicUrl}/dev`, rules: 'spec', tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register } });
   platform.addResourceLink({ id: 'demo-essay', title: 'Demo essay', lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' } });
   try {
     await saveRegistration({ db: database.db, provider: lti.provider }, platform.registration(), 'dev-platform');

@@ -9,11 +9,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import { launch } from '../src/devplatform/agent.js';
 import { saveRegistration } from '../src/lti/registrations.js';
 import { DEMO_USER } from '../src/sandbox/index.js';
 import { launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
 import { call, login } from './fixtures/sandbox/client.js';
-import { startTestPlatform, type TestPlatform } from './support/platform.js';
+import { startTestPlatform, type ServedPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
 // What the functions handed to the page see: the browser's globals (this project compiles without the DOM library).
@@ -27,21 +28,24 @@ const essay = (topic: string) =>
 const original = essay('glaciers and the long retreat of ice');
 
 let tool: TestTool;
-let lms: TestPlatform;
+let lms: ServedPlatform;
 let browser: Browser;
 const contexts = new Map<string, BrowserContext>();
 const cspErrors: string[] = [];
-/** Pages framing the tool: one on a registered platform's origin, one on a site the tool does not know. */
+/** Pages framing the tool: one on another registered platform's origin, one on a site the tool does not know. */
 const framers: Server[] = [];
 let registeredFramer = '';
 let strangerFramer = '';
 
+/** A page that frames the address in its `src` query parameter. */
+function framingPage(req: { url?: string }, res: { setHeader(name: string, value: string): unknown; end(body: string): unknown }): void {
+  const target = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
+  res.setHeader('content-type', 'text/html');
+  res.end(`<!doctype html><html lang="en"><title>LMS</title><iframe title="tool" src="${target.replace(/"/g, '')}" width="800" height="400"></iframe></html>`);
+}
+
 async function framer(): Promise<string> {
-  const server = createServer((req, res) => {
-    const target = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><html lang="en"><title>LMS</title><iframe title="tool" src="${target.replace(/"/g, '')}" width="800" height="400"></iframe></html>`);
-  });
+  const server = createServer(framingPage);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   framers.push(server);
@@ -80,6 +84,7 @@ async function assertAccessible(page: Page, name: string): Promise<void> {
 before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '1000', POLL_SCHEDULE_SECONDS: '2,2,5', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', ADMIN_TOKEN });
   lms = await startTestPlatform(tool);
+  lms.app.get('/framer', framingPage);
   registeredFramer = await framer();
   strangerFramer = await framer();
   await saveRegistration(
@@ -329,22 +334,31 @@ describe('the pages in a browser', () => {
     assert.deepEqual(cspErrors, []);
   });
 
-  test('a registered platform may frame the tool; another site may not', async () => {
+  test("a session's page may be framed by its own platform; another registered platform or another site may not", async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const target = encodeURIComponent(`${tool.url}/no-such-page`);
-      await page.goto(`${registeredFramer}/?src=${target}`);
-      const framed = page.frameLocator('iframe').getByRole('heading', { name: 'Not found' });
+      const link = lms.platform.resourceLinks()[0]!;
+      const session = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: link.id });
+      assert.ok(session.ltik, 'the instructor has a session');
+      const sessionPage = new URL(session.url);
+      sessionPage.searchParams.set('ltik', session.ltik);
+      const target = encodeURIComponent(sessionPage.toString());
+      await page.goto(`${new URL(lms.url).origin}/framer?src=${target}`);
+      const framed = page.frameLocator('iframe').getByRole('heading', { level: 1 });
       await framed.waitFor();
 
-      const refusals: string[] = [];
-      page.on('console', (message) => refusals.push(message.text()));
-      await page.goto(`${strangerFramer}/?src=${target}`);
-      const refused = () => refusals.some((text) => text.includes(`Framing '${tool.url}/'`) && /frame-ancestors .*blocked/.test(text));
-      for (const deadline = Date.now() + 10_000; !refused() && Date.now() < deadline; ) await page.waitForTimeout(100);
-      assert.ok(refused(), `no frame-ancestors refusal in the console:\n${refusals.join('\n')}`);
-      assert.equal(await page.frameLocator('iframe').getByRole('heading', { name: 'Not found' }).count(), 0);
+      for (const other of [registeredFramer, strangerFramer]) {
+        const refusals: string[] = [];
+        const listener = (message: ConsoleMessage) => void refusals.push(message.text());
+        page.on('console', listener);
+        await page.goto(`${other}/?src=${target}`);
+        const refused = () => refusals.some((text) => text.includes(`Framing '${tool.url}/'`) && /frame-ancestors .*blocked/.test(text));
+        for (const deadline = Date.now() + 10_000; !refused() && Date.now() < deadline; ) await page.waitForTimeout(100);
+        assert.ok(refused(), `no frame-ancestors refusal in the console for ${other}:\n${refusals.join('\n')}`);
+        assert.equal(await page.frameLocator('iframe').getByRole('heading', { level: 1 }).count(), 0);
+        page.off('console', listener);
+      }
     } finally {
       await context.close();
     }

@@ -29,7 +29,7 @@ describe('LTI Dynamic Registration', () => {
     assert.equal(page.status, 200, await page.clone().text());
     const body = await page.text();
     assert.match(text(body), /The tool is registered/);
-    assert.match(body, /<script src="\/static\/registration-done.js"><\/script>/);
+    assert.match(body, /<script src="\/static\/registration-close.js"><\/script>/);
     const sent = lms.platform.dynamicRegistrations()[0]!;
     assert.equal(sent.initiate_login_uri, toolUrls(tool.url).login);
     assert.equal(sent.jwks_uri, toolUrls(tool.url).keys);
@@ -89,7 +89,7 @@ describe('deep linking', () => {
 });
 
 describe('registration by hand with the CLI', () => {
-  test('platform add registers (and adding again adds a deployment), list shows it with the URLs to paste, remove removes it', async () => {
+  test('platform add registers (and adding again adds a deployment, changing a URL is logged), list shows it with the URLs to paste, remove removes it', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
     const args = ['platform', 'add', '--name', 'Moodle by hand', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client', '--deployment-id', '1', '--auth-url', 'https://moodle.example.edu/mod/lti/auth.php', '--token-url', 'https://moodle.example.edu/mod/lti/token.php', '--jwks-url', 'https://moodle.example.edu/mod/lti/certs.php'];
     const added = await runToExit('cli.ts', args, env);
@@ -97,6 +97,14 @@ describe('registration by hand with the CLI', () => {
     assert.match(added.stdout, /Initiate login URL \(OpenID Connect\): +http:\/\/127\.0\.0\.1:\d+\/lti\/login/);
     const again = await runToExit('cli.ts', args.map((a) => (a === '1' ? '2' : a)), env);
     assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /Platform URLs changed/, 'adding a deployment changed no URL');
+    // An administrator's change of a platform's URL is written down, with what changed and who changed it.
+    const moved = await runToExit('cli.ts', args.map((a) => (a.endsWith('/token.php') ? 'https://moodle.example.edu/mod/lti/token2.php' : a)), env);
+    assert.equal(moved.code, 0, moved.stderr);
+    const entry = moved.stderr.split('\n').find((line) => line.includes('Platform URLs changed by an administrator'));
+    assert.ok(entry, moved.stderr);
+    assert.deepEqual(JSON.parse(entry).changes, [{ what: 'token URL', was: 'https://moodle.example.edu/mod/lti/token.php', now: 'https://moodle.example.edu/mod/lti/token2.php' }]);
+    assert.equal(JSON.parse(entry).by, 'cli');
     const listed = await runToExit('cli.ts', ['platform', 'list'], env);
     assert.match(listed.stdout, /Moodle by hand \(active\)[\s\S]*deployments: +1, 2/);
     const wrong = await runToExit('cli.ts', ['platform', 'add', '--name', 'x', '--issuer', 'https://x', '--client-id', 'c', '--deployment-id', 'd', '--auth-url', 'http://x.example/a', '--token-url', 'https://x/t', '--jwks-url', 'https://x/k'], env);

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from 'jose';
 import { judgeScore } from './ags-rules.js';
-import { AUTO_POST_SCRIPT, PLATFORM_STORAGE_SCRIPT, renderFrame, renderHome, renderAutoPost, escapeHtml } from './page.js';
+import { AUTO_POST_SCRIPT, PLATFORM_STORAGE_SCRIPT, REGISTRATION_PANEL_SCRIPT, renderAutoPost, renderFrame, renderHome, renderRegistrationPanel, escapeHtml } from './page.js';
 import {
   DEFAULT_COURSE,
   DEFAULT_USERS,
@@ -28,7 +28,8 @@ export interface DevPlatformOptions {
   baseUrl: string;
   clientId?: string;
   deploymentId?: string;
-  tool: { loginUrl: string; launchUrl: string; jwksUrl: string };
+  /** registerUrl: the tool's LTI Dynamic Registration address, which the page at /register-tool opens in its panel. */
+  tool: { loginUrl: string; launchUrl: string; jwksUrl: string; registerUrl?: string };
   rules?: PlatformRules;
   course?: Course;
   users?: DevUser[];
@@ -186,7 +187,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   const form = express.urlencoded({ extended: false, limit: '256kb' });
 
   router.get('/', (_req, res) => {
-    res.send(renderHome({ course, users: [...people.values()], links: [...links.values()], gradebook: gradebook(), loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl({ userId, resourceLinkId, messageType }), frameUrl: (userId, resourceLinkId, messageType) => `${issuer}/frame?${new URLSearchParams({ user: userId, type: messageType, ...(resourceLinkId ? { link: resourceLinkId } : {}) })}` }));
+    res.send(renderHome({ registerPage: options.tool.registerUrl ? `${issuer}/register-tool` : null, course, users: [...people.values()], links: [...links.values()], gradebook: gradebook(), loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl({ userId, resourceLinkId, messageType }), frameUrl: (userId, resourceLinkId, messageType) => `${issuer}/frame?${new URLSearchParams({ user: userId, type: messageType, ...(resourceLinkId ? { link: resourceLinkId } : {}) })}` }));
   });
 
   router.get('/auto-post.js', (_req, res) => {
@@ -413,6 +414,27 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     res.json({ ...body, client_id: clientId, 'https://purl.imsglobal.org/spec/lti-tool-configuration': { ...config, deployment_id: deploymentId } });
   });
 
+  // What an LMS administrator sees when registering a tool by URL, as Moodle shows it: the tool's registration page
+  // in a panel (an iframe) of the platform's own page, on the platform's origin, which the platform closes when the
+  // tool posts org.imsglobal.lti.close (https://www.imsglobal.org/spec/lti-dr/v1p0#step-4-registration-completed-and-activation).
+  router.get('/registration-panel.js', (_req, res) => {
+    res.type('text/javascript').send(REGISTRATION_PANEL_SCRIPT);
+  });
+  router.get('/register-tool', (_req, res) => {
+    if (!options.tool.registerUrl) return void res.status(404).send('<!doctype html><title>Not set up</title><p>This platform does not know the tool\'s registration address.</p>');
+    const panelUrl = registrationUrl(options.tool.registerUrl);
+    // The platform's own policy for this page (it replaces any the host app set): its script, and a frame of the tool.
+    res.setHeader('Content-Security-Policy', `default-src 'none'; script-src 'self'; frame-src ${new URL(panelUrl).origin}; frame-ancestors 'self'; base-uri 'none'`);
+    res.send(renderRegistrationPanel(panelUrl, `${issuer}/registration-panel.js`));
+  });
+
+  function registrationUrl(toolRegisterUrl: string): string {
+    const url = new URL(toolRegisterUrl);
+    url.searchParams.set('openid_configuration', `${issuer}/.well-known/openid-configuration`);
+    url.searchParams.set('registration_token', registrationToken);
+    return url.toString();
+  }
+
   function loginInitiationUrl(init: { userId: string; resourceLinkId?: string; messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'; storageTarget?: string }): string {
     const url = new URL(options.tool.loginUrl);
     const hint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}) };
@@ -449,12 +471,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     deepLinkResults: () => [...deepLinks],
     tokenExchanges: () => [...exchanges],
     sign,
-    registrationUrl: (toolRegisterUrl: string) => {
-      const url = new URL(toolRegisterUrl);
-      url.searchParams.set('openid_configuration', `${issuer}/.well-known/openid-configuration`);
-      url.searchParams.set('registration_token', registrationToken);
-      return url.toString();
-    },
+    registrationUrl,
     dynamicRegistrations: () => [...dynamicRegistrations],
   };
 }

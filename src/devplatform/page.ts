@@ -55,7 +55,33 @@ export function renderAutoPost(action: string, fields: Record<string, string>, s
 <script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
 }
 
+/**
+ * The registration panel's script: waits for the tool's close message from the panel (and from nowhere else), then
+ * closes the panel and says so, as Moodle does before it lists the new tool.
+ */
+export const REGISTRATION_PANEL_SCRIPT = `window.addEventListener('message', function (event) {
+  var panel = document.getElementById('registration-panel');
+  if (!panel || event.source !== panel.contentWindow) return;
+  if (!event.data || event.data.subject !== 'org.imsglobal.lti.close') return;
+  panel.remove();
+  var status = document.getElementById('registration-status');
+  status.textContent = 'The tool closed its registration panel.';
+  document.body.setAttribute('data-closed', 'true');
+});
+`;
+
+/** The administrator's "register a tool by URL" page with the tool's registration page in a panel. */
+export function renderRegistrationPanel(panelUrl: string, scriptUrl: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev platform: register a tool</title>
+<script src="${escapeHtml(scriptUrl)}"></script></head><body>
+<h1>Register a tool (LTI Dynamic Registration)</h1>
+<p id="registration-status" role="status">The tool's registration page is open below; the platform waits for it to close.</p>
+<iframe id="registration-panel" title="The tool's registration" src="${escapeHtml(panelUrl)}" width="900" height="500"></iframe>
+</body></html>`;
+}
+
 export function renderHome(view: {
+  registerPage: string | null;
   course: Course;
   users: DevUser[];
   links: ResourceLink[];
@@ -82,6 +108,7 @@ export function renderHome(view: {
 <p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
 <h2>Activities</h2>${view.links.length ? `<ul>${linkRows}</ul>` : '<p>No activity yet: add the tool first.</p>'}
 <p>${addButtons}</p>
+${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
 ${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
 </body></html>`;

@@ -3,8 +3,8 @@
 // registers itself at the platform's registration endpoint, and stores the client id and deployment id the
 // platform answers with. ltijs has its own flow, but it drops the deployment id and sets no timeouts.
 import { z } from 'zod';
-import { PlatformRequestError, platformRequest } from './platform-http.js';
-import { saveRegistration, type Registration, type RegistrationStore } from './registrations.js';
+import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
+import { countPendingRegistrations, createRegistration, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -35,11 +35,67 @@ const registrationResponse = z.object({
   'https://purl.imsglobal.org/spec/lti-tool-configuration': z.object({ deployment_id: z.string().min(1).optional() }).partial().optional(),
 });
 
+/**
+ * Pending registrations (waiting for an administrator) the tool keeps at most: past it, new ones are refused
+ * before the LMS is asked anything, so that nobody can fill the admin page (and the platform table) by registering
+ * in a loop.
+ */
+export const MAX_PENDING_REGISTRATIONS = 20;
+
+/**
+ * A registration that did not happen. `message` is for the administrator's page: it names what failed in the
+ * tool's own words, never what a foreign server answered (no HTTP status, no field name of its answer), so the page
+ * is no oracle for probing other servers. `detail` is for the log only. `lmsOrigin`: the origin of the LMS once its
+ * configuration address has been validated, which may then frame the answer; null before that.
+ */
 export class RegistrationFailed extends Error {
-  constructor(message: string) {
+  readonly detail: string | undefined;
+  readonly lmsOrigin: string | null;
+  readonly status: number;
+  constructor(message: string, options: { status?: number; detail?: string; lmsOrigin?: string | null } = {}) {
     super(message);
     this.name = 'RegistrationFailed';
+    this.status = options.status ?? 502;
+    this.detail = options.detail;
+    this.lmsOrigin = options.lmsOrigin ?? null;
   }
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Text before an @ in the authority: the browser and undici treat it as credentials and go to the host after it. */
+const hasUserInfo = (url: URL) => url.username !== '' || url.password !== '';
+
+/**
+ * Why an LMS's configuration address does not belong to the issuer its configuration names, or null when it does.
+ * The one home of this rule. Both are parsed as URLs (never compared as strings: `https://lms.school.edu@evil.example/`
+ * starts with `https://lms.school.edu` and goes to evil.example): no user info in either, the same origin (scheme,
+ * host and port), and the configuration's path is the issuer's path or below it. The issuer is https, or http on a
+ * loopback host outside production.
+ * https://www.imsglobal.org/spec/lti-dr/v1p0#issuer-and-openid-configuration-url-match
+ */
+export function issuerMismatch(issuer: string, openidConfiguration: string, options: { production: boolean }): string | null {
+  let issuerUrl: URL;
+  let configurationUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+    configurationUrl = new URL(openidConfiguration);
+  } catch {
+    return 'The issuer or the configuration address is not a URL.';
+  }
+  if (hasUserInfo(issuerUrl) || hasUserInfo(configurationUrl)) {
+    return 'The issuer or the configuration address carries a user name or password (text before an @), which the tool does not accept.';
+  }
+  if (issuerUrl.origin !== configurationUrl.origin || issuerUrl.origin === 'null') {
+    return 'The configuration address is not on the issuer\'s own host: the scheme, host and port must be the same.';
+  }
+  const base = issuerUrl.pathname.replace(/\/+$/, '');
+  if (configurationUrl.pathname !== base && !configurationUrl.pathname.startsWith(`${base}/`)) {
+    return 'The configuration address is not under the issuer\'s path.';
+  }
+  const secure = issuerUrl.protocol === 'https:' || (!options.production && issuerUrl.protocol === 'http:' && LOOPBACK_HOSTS.has(issuerUrl.hostname));
+  if (!secure) return options.production ? 'The issuer is not an https address.' : 'The issuer is not an https address (plain http is accepted for localhost only, outside production).';
+  return null;
 }
 
 export interface ToolDescription {
@@ -65,17 +121,14 @@ async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: st
       maxBytes: MAX_RESPONSE_BYTES,
     });
   } catch (error) {
-    // The sentence names the host and the rule, never what a foreign server answered.
-    if (error instanceof PlatformRequestError) throw new RegistrationFailed(`The LMS could not be asked: ${error.message}`);
-    throw error;
+    throw error instanceof PlatformRequestError ? error : new Error(`request failed: ${(error as Error).message}`);
   }
-  if (response.status < 200 || response.status >= 300) {
-    throw new RegistrationFailed(`The LMS refused the registration (HTTP ${response.status}).`);
-  }
+  // For the log only (see ask): the page never tells what a foreign server answered.
+  if (response.status < 200 || response.status >= 300) throw new Error(`HTTP ${response.status}`);
   try {
     return JSON.parse(response.body);
   } catch {
-    throw new RegistrationFailed('The LMS answered with something that is not JSON.');
+    throw new Error('the answer is not JSON');
   }
 }
 
@@ -107,49 +160,107 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
   };
 }
 
+/** Calls fetchJson and turns any failure into the tool's own sentence for `step`, keeping the detail for the log. */
+async function ask(step: string, url: string, init: Parameters<typeof fetchJson>[1], lmsOrigin: string | null): Promise<unknown> {
+  try {
+    return await fetchJson(url, init);
+  } catch (error) {
+    // What the tool itself found (the address rule and its setting, a deadline, a size limit) helps the administrator
+    // and tells nothing a foreign server said; anything else stays in the log, so the page is no probe of other servers.
+    const own = error instanceof PlatformRequestError ? ` ${error.message}` : '';
+    throw new RegistrationFailed(`${step}${own}`, { detail: (error as Error).message, lmsOrigin });
+  }
+}
+
 export async function registerDynamically(
   store: RegistrationStore,
   tool: ToolDescription,
   params: { openidConfiguration: string; registrationToken?: string },
-): Promise<Registration> {
+  options: { production: boolean },
+): Promise<{ registration: Registration; productFamily: string | null }> {
+  // User info is refused before anything is fetched: the request would go to the host after the @.
+  if (hasUserInfo(new URL(params.openidConfiguration))) {
+    throw new RegistrationFailed(
+      'The configuration address your LMS gave carries a user name or password (text before an @), which the tool does not accept. Start the registration from your LMS again.',
+      { status: 400 },
+    );
+  }
+  const token = params.registrationToken ? { token: params.registrationToken } : {};
   const configuration = platformConfiguration.safeParse(
-    await fetchJson(params.openidConfiguration, { method: 'GET', ...(params.registrationToken ? { token: params.registrationToken } : {}) }),
+    await ask(
+      'The tool could not read your LMS\'s configuration from the address the LMS gave. Check that the tool can reach the LMS, and start the registration again from the LMS.',
+      params.openidConfiguration,
+      { method: 'GET', ...token },
+      null,
+    ),
   );
   if (!configuration.success) {
-    throw new RegistrationFailed(`The LMS's configuration is missing ${configuration.error.issues[0]!.path.join('.') || 'required fields'}.`);
+    throw new RegistrationFailed('Your LMS\'s configuration is not one the tool can use for LTI Dynamic Registration. Register the tool by hand instead.', {
+      detail: `invalid configuration: ${configuration.error.issues[0]!.path.join('.')}`,
+    });
   }
   const platform = configuration.data;
-  // Dynamic Registration 3.5.1: the configuration URL must belong to the issuer it names.
-  if (!params.openidConfiguration.startsWith(platform.issuer)) {
-    throw new RegistrationFailed('The LMS configuration names an issuer that does not match its own address.');
+  const mismatch = issuerMismatch(platform.issuer, params.openidConfiguration, options);
+  if (mismatch) {
+    throw new RegistrationFailed(`The LMS's configuration names an issuer that its address does not belong to, so the tool did not register. ${mismatch}`, { status: 400 });
+  }
+  // From here the LMS is known: its answers may be framed by it (the registration panel in its admin page).
+  const lmsOrigin = new URL(params.openidConfiguration).origin;
+  if (tool.requireApproval && (await countPendingRegistrations(store.db)) >= MAX_PENDING_REGISTRATIONS) {
+    throw new RegistrationFailed(
+      'Too many registrations are waiting for an administrator of the tool to approve them. Ask the tool\'s administrator to approve or remove them, then start the registration again.',
+      { status: 503, lmsOrigin },
+    );
+  }
+  // The keys and token URLs are the ones the tool will fetch later: refuse now, before the LMS is asked to create
+  // anything, a configuration that points them where the tool never connects (each fetch checks again).
+  for (const url of [platform.jwks_uri, platform.token_endpoint]) {
+    try {
+      await assertPlatformAddress(url);
+    } catch (error) {
+      if (!(error instanceof PlatformRequestError)) throw error;
+      throw new RegistrationFailed(`Your LMS's keys or token address is not one the tool can use. ${error.message}`, { status: 400, lmsOrigin, detail: error.message });
+    }
   }
   const productFamily = platform['https://purl.imsglobal.org/spec/lti-platform-configuration']?.product_family_code;
   const answer = registrationResponse.safeParse(
-    await fetchJson(platform.registration_endpoint, {
-      method: 'POST',
-      body: toolConfiguration(tool, productFamily),
-      ...(params.registrationToken ? { token: params.registrationToken } : {}),
-    }),
+    await ask(
+      'Your LMS did not accept the tool\'s registration. Start the registration again from the LMS; if it keeps failing, register the tool by hand.',
+      platform.registration_endpoint,
+      { method: 'POST', body: toolConfiguration(tool, productFamily), ...token },
+      lmsOrigin,
+    ),
   );
-  if (!answer.success) throw new RegistrationFailed('The LMS accepted the registration but did not say which client id it gave the tool.');
+  if (!answer.success) {
+    throw new RegistrationFailed('Your LMS accepted the registration but did not say which client id it gave the tool. Register the tool by hand instead.', { lmsOrigin, detail: 'no client_id in the answer' });
+  }
   const deploymentId = answer.data['https://purl.imsglobal.org/spec/lti-tool-configuration']?.deployment_id;
   if (!deploymentId) {
-    throw new RegistrationFailed('The LMS did not say which deployment it created; register the tool by hand with its deployment id.');
+    throw new RegistrationFailed('Your LMS did not say which deployment it created; register the tool by hand with its deployment id.', { lmsOrigin });
   }
-  const registration = await saveRegistration(
-    store,
-    {
-      name: productFamily ? `${productFamily} at ${new URL(platform.issuer).host}` : new URL(platform.issuer).host,
-      issuer: platform.issuer,
-      clientId: answer.data.client_id,
-      deploymentId,
-      authUrl: platform.authorization_endpoint,
-      tokenUrl: platform.token_endpoint,
-      jwksUrl: platform.jwks_uri,
-      ...(platform.authorization_server ? { authorizationServer: platform.authorization_server } : {}),
-    },
-    'dynamic-registration',
-    { active: !tool.requireApproval },
-  );
-  return registration;
+  const input = {
+    name: productFamily ? `${productFamily} at ${new URL(platform.issuer).host}` : new URL(platform.issuer).host,
+    issuer: platform.issuer,
+    clientId: answer.data.client_id,
+    deploymentId,
+    authUrl: platform.authorization_endpoint,
+    tokenUrl: platform.token_endpoint,
+    jwksUrl: platform.jwks_uri,
+    ...(platform.authorization_server ? { authorizationServer: platform.authorization_server } : {}),
+  };
+  const stored = registrationInput.safeParse(input);
+  if (!stored.success) {
+    throw new RegistrationFailed('Your LMS\'s login, token or keys address is not one the tool can use (each must be https). Register the tool by hand instead.', {
+      lmsOrigin,
+      detail: `unusable URL: ${String(stored.error.issues[0]!.path[0])}`,
+    });
+  }
+  const registration = await createRegistration(store, stored.data, 'dynamic-registration', { active: !tool.requireApproval });
+  if (registration === 'exists') {
+    throw new RegistrationFailed(
+      'This LMS is already registered with the tool (the same issuer and client id), so nothing was changed. An administrator of the tool can remove or update the existing registration.',
+      { status: 409, lmsOrigin, detail: `already registered: ${platform.issuer} ${answer.data.client_id}` },
+    );
+  }
+  return { registration, productFamily: productFamily ?? null };
 }

@@ -1,8 +1,9 @@
 // What the tool takes from a validated launch, and the people and course it records from it.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { learnFrameOrigin, webOrigin } from './frame-origins.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
 
 /** The claims the tool relies on, checked again here: ltijs validates the signature, not the shape. */
@@ -54,32 +55,6 @@ export interface Launch {
   frameOrigin: string | null;
 }
 
-/**
- * A host name as DNS has them, or an IP address: the only hosts an origin may name, since origins go into the
- * frame-ancestors header, where a `*` would let any site frame the tool and a `;` or `,` would rewrite the policy
- * (the URL parser lets both through in a host).
- */
-const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$|^\[[0-9a-f:.]+\]$/;
-
-/** The origin of an http(s) address with a plain host; null for anything else (absent, malformed, another scheme). */
-export function webOrigin(value: string | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    // A host name is at most 253 characters, each label 63: the origin goes into every answer's header.
-    const plain = PLAIN_HOST.test(url.hostname) && url.hostname.length <= 253 && url.hostname.split('.').every((label) => label.length <= 63);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && plain ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Hosts learnt from one platform's launches that may frame the tool. A school's LMS shows the tool from one host
- * or a few; the bound keeps a platform's launches from growing the header without end.
- */
-export const MAX_FRAME_ORIGINS_PER_PLATFORM = 20;
-
 export class LaunchShapeError extends Error {
   constructor(detail: string) {
     super(`The launch is missing information the tool needs: ${detail}`);
@@ -128,10 +103,10 @@ export interface LaunchIdentity {
 }
 
 /**
- * Stores the user, the course and the user's roles in it as this launch states them, all or nothing.
- * `newFrameOrigin`: the launch showed a host the platform frames the tool from that was not known before.
+ * Stores the user, the course and the user's roles in it as this launch states them, all or nothing, and the host
+ * the platform showed the tool from (which may frame that platform's sessions from then on).
  */
-export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity & { newFrameOrigin: boolean }> {
+export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity> {
   return db.transaction().execute(async (trx) => {
     const platform = await trx
       .selectFrom('platform')
@@ -140,21 +115,14 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .where('client_id', '=', launch.clientId)
       .executeTakeFirstOrThrow();
     const now = new Date();
-    const framed = launch.frameOrigin
-      ? await sql<{ origin: string }>`
-          INSERT INTO platform_frame_origin (platform_id, origin)
-          SELECT ${platform.id}, ${launch.frameOrigin}
-           WHERE (SELECT count(*) FROM platform_frame_origin WHERE platform_id = ${platform.id}) < ${MAX_FRAME_ORIGINS_PER_PLATFORM}
-          ON CONFLICT DO NOTHING RETURNING origin`.execute(trx)
-      : undefined;
-    const newFrameOrigin = (framed?.rows.length ?? 0) > 0;
+    if (launch.frameOrigin) await learnFrameOrigin(trx, platform.id, launch.frameOrigin);
     const user = await trx
       .insertInto('lti_user')
       .values({ platform_id: platform.id, subject: launch.subject, name: launch.name, email: launch.email })
       .onConflict((oc) => oc.columns(['platform_id', 'subject']).doUpdateSet({ name: launch.name, email: launch.email, updated_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null, newFrameOrigin };
+    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null };
     const course = await trx
       .insertInto('course')
       .values({
@@ -172,6 +140,6 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       .values({ course_id: course.id, user_id: user.id, roles: launch.roles })
       .onConflict((oc) => oc.columns(['course_id', 'user_id']).doUpdateSet({ roles: launch.roles, updated_at: now }))
       .execute();
-    return { platformId: platform.id, userId: user.id, courseId: course.id, newFrameOrigin };
+    return { platformId: platform.id, userId: user.id, courseId: course.id };
   });
 }

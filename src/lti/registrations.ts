@@ -47,18 +47,27 @@ export interface RegistrationStore {
   provider: Provider;
 }
 
-/**
- * Adds a registration or updates the one with the same issuer and client id, adding the deployment to it.
- * Running it twice with the same values changes nothing.
- */
-export async function saveRegistration(
-  store: RegistrationStore,
-  input: RegistrationInput,
-  registeredBy: RegisteredBy,
-  options: { active?: boolean } = {},
-): Promise<Registration> {
-  const values = registrationInput.parse(input);
-  await store.provider.registerPlatform({
+/** Where a change of a platform's URLs is written down, with who made it. */
+export interface RegistrationAuditLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
+function platformRow(values: RegistrationInput, registeredBy: RegisteredBy, active: boolean) {
+  return {
+    name: values.name,
+    issuer: values.issuer,
+    client_id: values.clientId,
+    auth_url: values.authUrl,
+    token_url: values.tokenUrl,
+    jwks_url: values.jwksUrl,
+    authorization_server: values.authorizationServer ?? null,
+    registered_by: registeredBy,
+    active,
+  };
+}
+
+function ltijsPlatform(values: RegistrationInput) {
+  return {
     url: values.issuer,
     clientId: values.clientId,
     name: values.name,
@@ -66,23 +75,35 @@ export async function saveRegistration(
     accesstokenEndpoint: values.tokenUrl,
     // D2L and others sign access-token requests for an audience that differs from the token URL.
     authorizationServer: values.authorizationServer ?? values.tokenUrl,
-    authConfig: { method: 'JWK_SET', key: values.jwksUrl },
-  });
+    authConfig: { method: 'JWK_SET' as const, key: values.jwksUrl },
+  };
+}
+
+/**
+ * An administrator's explicit add or update (CLI, admin page, the dev platform at start): adds a registration or
+ * updates the one with the same issuer and client id, adding the deployment to it. Running it twice with the same
+ * values changes nothing. A change of the keys, login or token URL is logged with who made it. Dynamic
+ * registration never comes here: it may only create (`createRegistration`).
+ */
+export async function saveRegistration(
+  store: RegistrationStore,
+  input: RegistrationInput,
+  registeredBy: Exclude<RegisteredBy, 'dynamic-registration'>,
+  options: { active?: boolean; audit?: RegistrationAuditLog } = {},
+): Promise<Registration> {
+  const values = registrationInput.parse(input);
+  const before = await store.db
+    .selectFrom('platform')
+    .select(['id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server'])
+    .where('issuer', '=', values.issuer)
+    .where('client_id', '=', values.clientId)
+    .executeTakeFirst();
+  await store.provider.registerPlatform(ltijsPlatform(values));
   const row = await store.db.transaction().execute(async (trx) => {
     const platform = await trx
       .insertInto('platform')
-      .values({
-        name: values.name,
-        issuer: values.issuer,
-        client_id: values.clientId,
-        auth_url: values.authUrl,
-        token_url: values.tokenUrl,
-        jwks_url: values.jwksUrl,
-        authorization_server: values.authorizationServer ?? null,
-        registered_by: registeredBy,
-        // A new registration takes the given state; an existing one keeps the state an administrator chose.
-        active: options.active ?? true,
-      })
+      // A new registration takes the given state; an existing one keeps the state an administrator chose.
+      .values(platformRow(values, registeredBy, options.active ?? true))
       .onConflict((oc) =>
         oc.columns(['issuer', 'client_id']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
@@ -102,9 +123,76 @@ export async function saveRegistration(
       .execute();
     return platform;
   });
+  if (before) {
+    const changed = (
+      [
+        ['login URL', before.auth_url, values.authUrl],
+        ['token URL', before.token_url, values.tokenUrl],
+        ['keys URL', before.jwks_url, values.jwksUrl],
+        ['authorization server', before.authorization_server, values.authorizationServer ?? null],
+      ] as const
+    ).filter(([, was, now]) => was !== now);
+    if (changed.length > 0) {
+      options.audit?.info(
+        { platformId: row.id, issuer: values.issuer, clientId: values.clientId, by: registeredBy, changes: changed.map(([what, was, now]) => ({ what, was, now })) },
+        'Platform URLs changed by an administrator',
+      );
+    }
+  }
   const saved = await getRegistration(store.db, row.id);
   if (!saved) throw new Error('The registration disappeared while it was being saved.');
   return saved;
+}
+
+/**
+ * Dynamic registration's only write: a new platform, or nothing. When the issuer and client id are registered
+ * already (in our table, or in ltijs's records), nothing of the existing one changes and 'exists' comes back.
+ * Client ids are not secret (every login initiation carries one), so a registration that could update would let
+ * anyone who answers with a known client id take that LMS over.
+ */
+export async function createRegistration(
+  store: RegistrationStore,
+  input: RegistrationInput,
+  registeredBy: RegisteredBy,
+  options: { active: boolean },
+): Promise<Registration | 'exists'> {
+  const values = registrationInput.parse(input);
+  // Decided before either record is written: ltijs's registerPlatform would update a record it finds.
+  if (await store.provider.getPlatform(values.issuer, values.clientId)) return 'exists';
+  const row = await store.db.transaction().execute(async (trx) => {
+    // The unique (issuer, client_id) decides between two registrations racing for the same pair.
+    const platform = await trx
+      .insertInto('platform')
+      .values(platformRow(values, registeredBy, options.active))
+      .onConflict((oc) => oc.columns(['issuer', 'client_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!platform) return null;
+    await trx.insertInto('platform_deployment').values({ platform_id: platform.id, deployment_id: values.deploymentId }).execute();
+    return platform;
+  });
+  if (!row) return 'exists';
+  try {
+    await store.provider.registerPlatform(ltijsPlatform(values));
+  } catch (error) {
+    // Nothing half-written: without ltijs's record the platform could not launch anyway.
+    await store.db.deleteFrom('platform').where('id', '=', row.id).execute();
+    throw error;
+  }
+  const saved = await getRegistration(store.db, row.id);
+  if (!saved) throw new Error('The registration disappeared while it was being saved.');
+  return saved;
+}
+
+/** Dynamic registrations still waiting for an administrator to switch them on. */
+export async function countPendingRegistrations(db: Kysely<DatabaseSchema>): Promise<number> {
+  const row = await db
+    .selectFrom('platform')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('registered_by', '=', 'dynamic-registration')
+    .where('active', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'registered_by', 'active'] as const;

@@ -15,7 +15,7 @@ import { queueGradeResync } from '../grades/resync.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
-import { ltikOf } from './session.js';
+import { allowSessionFraming, ltikOf } from './session.js';
 import { render } from './views.js';
 
 export interface AdminDeps extends InstructorDeps {
@@ -57,6 +57,8 @@ function requireAdmin(deps: AdminDeps) {
       if (typeof session === 'object' && session.launch.platformAdmin) {
         res.locals.adminCredential = { field: 'ltik', value: ltik };
         res.locals.adminScope = { platformId: session.platformId } satisfies AdminScope;
+        // Opened in a session: its own platform may frame the page. With ADMIN_TOKEN, only the tool itself.
+        await allowSessionFraming(deps, res, session);
         return next();
       }
     }
@@ -165,7 +167,8 @@ export function adminRoutes(deps: AdminDeps): Router {
       const issue = input.error.issues[0]!;
       return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);
     }
-    await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin');
+    // Only the installation's administrator comes here (ADMIN_TOKEN): a change of the platform's URLs is logged as theirs.
+    await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin', { audit: deps.logger });
     await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
   });
 

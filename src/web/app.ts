@@ -14,7 +14,7 @@ import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
 import type { PaperServices } from '../checker/index.js';
-import { platformOrigins, securityHeaders } from './security-headers.js';
+import { securityHeaders } from './security-headers.js';
 import { refuseCrossSiteForms } from './cross-site.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
@@ -32,6 +32,7 @@ export interface WebSettings {
   callbackSecret: string;
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
+  production: boolean;
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };
   /** Requests of each class worked on at once (src/web/admission.ts). */
@@ -76,26 +77,29 @@ export function createWebApp(deps: WebDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
-  // Health checks first: they must not wait for the framing list the security headers read from the database.
   app.use(healthRoutes(database));
   // Past the health checks, which are never limited; before anything that waits on the database.
   app.use(admission(settings.admission, logger).middleware);
-  app.use(securityHeaders(() => platformOrigins(database.db)));
+  app.use(securityHeaders());
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   if (deps.lti) {
     const { provider, storage } = deps.lti;
     const session = { db: database.db, storage, encryptionKey: settings.encryptionKey };
     const urls = toolUrls(settings.publicUrl);
-    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
+    // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
+    // (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
     app.use(
       LTI_MOUNT_PATH,
       registrationRoutes({
         store: { db: database.db, provider },
         tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
         mode: settings.dynamicRegistration,
+        production: settings.production,
+        publicUrl: settings.publicUrl,
         logger,
       }),
     );
+    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));

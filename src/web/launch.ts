@@ -6,7 +6,7 @@ import { placeLaunch } from '../assignments/placement.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { LaunchShapeError, readLaunch, recordLaunch } from '../lti/launch.js';
 import type { Logger } from '../logger.js';
-import { allowFramingBy, frameOriginsChanged } from './security-headers.js';
+import { allowSessionFraming } from './session.js';
 import { render } from './views.js';
 
 export function assignmentPath(assignmentId: string, ltik: string): string {
@@ -25,8 +25,7 @@ export function launchHandlers(deps: { db: Kysely<DatabaseSchema>; logger: Logge
       const ltik = String(res.locals.ltik);
       const launch = readLaunch(token);
       const identity = await recordLaunch(db, launch);
-      if (identity.newFrameOrigin) frameOriginsChanged();
-      if (launch.frameOrigin) allowFramingBy(res, launch.frameOrigin);
+      await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
         res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it.'));
         return;

@@ -8,11 +8,13 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
 import { consumeState, recordState, stateStorage } from '../lti/oidc-state.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey, withLaunchKey, type Jwk } from '../lti/platform-keys.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
+import { allowFramingBy } from './security-headers.js';
 import { render, sendMessage } from './views.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
@@ -117,7 +119,13 @@ export function ltiGuard(options: GuardOptions): Router {
           () => {
             if (res.headersSent) return;
             if (!storage || !state) return redirect(url);
-            res.send(render('platform-storage', { mode: 'put', target: storage.target, origin: storage.origin, key: storageKey(state.state), value: state.state, next: url }));
+            // This page runs in the LMS's iframe: the platform the login names may frame it.
+            const claim = { issuer: state.issuer, clientId: typeof params.client_id === 'string' ? params.client_id : '' };
+            return claimedPlatformFrameOrigins(db, claim).then((origins) => {
+              if (res.headersSent) return;
+              allowFramingBy(res, origins);
+              res.send(render('platform-storage', { mode: 'put', target: storage.target, origin: storage.origin, key: storageKey(state.state), value: state.state, next: url }));
+            });
           },
           (error: unknown) => {
             logger.error({ err: error }, 'Could not store the OIDC state');
@@ -163,10 +171,22 @@ export function ltiGuard(options: GuardOptions): Router {
       logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
       return refuse(res, 401, 'The launch from your LMS could not be read. Open the assignment again from your course.');
     }
+    const { iss, aud, azp } = claims.data;
+    const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
+    const deploymentId = claims.data['https://purl.imsglobal.org/spec/lti/claim/deployment_id'];
+    // A refusal below is one sentence: the active platform the token names may frame it, so that its iframe shows
+    // the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
+    const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
+    const refuseFramed = async (status: number, message: string) => {
+      allowFramingBy(res, await framers());
+      refuse(res, status, message);
+    };
     // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
     // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
     const storage = await stateStorage(db, body.data.state);
     if (storage && !body.data.lti_storage_checked) {
+      // This page runs in the LMS's iframe, before anything is verified: the platform the token names may frame it.
+      allowFramingBy(res, await framers());
       res.send(
         render('platform-storage', {
           mode: 'get',
@@ -185,19 +205,16 @@ export function ltiGuard(options: GuardOptions): Router {
     const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
     if (storage && !fromToolPage) {
       logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
-      return refuse(res, 403, ANOTHER_BROWSER);
+      return refuseFramed(403, ANOTHER_BROWSER);
     }
     const issuer = await consumeState(db, body.data.state);
     if (issuer === null) {
       logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
-      return refuse(res, 401, 'This launch has expired or was already used. Open the assignment again from your course.');
+      return refuseFramed(401, 'This launch has expired or was already used. Open the assignment again from your course.');
     }
-    const { iss, aud, azp } = claims.data;
-    const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
-    const deploymentId = claims.data['https://purl.imsglobal.org/spec/lti/claim/deployment_id'];
     if (issuer !== iss) {
       logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
-      return refuse(res, 401, 'The launch from your LMS could not be verified. Open the assignment again from your course.');
+      return refuseFramed(401, 'The launch from your LMS could not be verified. Open the assignment again from your course.');
     }
     const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
     if (!deployment) {

@@ -1,37 +1,97 @@
-// GET /lti/register: the LMS opens it for LTI Dynamic Registration.
-import { Router } from 'express';
+// GET /lti/register: the LMS opens it for LTI Dynamic Registration, in a panel (an iframe) of its own admin page
+// (Moodle, Canvas) or a window. Every answer ends the same way: the page posts org.imsglobal.lti.close to the
+// window that opened it, at once on success, from its Close button on failure.
+// https://www.imsglobal.org/spec/lti-dr/v1p0#step-4-registration-completed-and-activation
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { RegistrationFailed, registerDynamically, type ToolDescription } from '../lti/dynamic-registration.js';
 import type { RegistrationStore } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
-import { render, sendMessage } from './views.js';
+import { allowFramingBy, allowFramingByAnyone } from './security-headers.js';
+import { render } from './views.js';
 
 const registrationQuery = z.object({
   openid_configuration: z.string().url().max(2048),
   registration_token: z.string().min(1).max(8192).optional(),
 });
 
-export function registrationRoutes(deps: { store: RegistrationStore; tool: Omit<ToolDescription, 'requireApproval'>; mode: 'open' | 'approve' | 'off'; logger: Logger }): Router {
+/**
+ * Registration attempts one source address may start in a window. Each makes the tool fetch a configuration and
+ * post to the LMS; more than a few in ten minutes is no administrator at work. Kept in the process's memory (a
+ * restart forgets it; several web processes each count their own), which bounds a flood without a table of its own.
+ * Behind a proxy every request comes from the proxy's address: the limit then holds for all callers together.
+ */
+export const REGISTRATIONS_PER_ADDRESS = 5;
+export const REGISTRATION_WINDOW_MS = 10 * 60_000;
+/** Addresses remembered at most, so that the memory of the limit stays bounded too. */
+const MAX_TRACKED_ADDRESSES = 10_000;
+
+function rateLimiter(limit: number, windowMs: number) {
+  const attempts = new Map<string, number[]>();
+  return (address: string): boolean => {
+    const now = Date.now();
+    const recent = (attempts.get(address) ?? []).filter((at) => now - at < windowMs);
+    if (recent.length >= limit) {
+      attempts.set(address, recent);
+      return false;
+    }
+    if (!attempts.has(address) && attempts.size >= MAX_TRACKED_ADDRESSES) {
+      for (const [key, times] of attempts) if (times.every((at) => now - at >= windowMs)) attempts.delete(key);
+      if (attempts.size >= MAX_TRACKED_ADDRESSES) return false;
+    }
+    attempts.set(address, [...recent, now]);
+    return true;
+  };
+}
+
+export interface RegistrationRouteDeps {
+  store: RegistrationStore;
+  tool: Omit<ToolDescription, 'requireApproval'>;
+  mode: 'open' | 'approve' | 'off';
+  production: boolean;
+  /** The tool's address, for the admin page's link on the success page. */
+  publicUrl: string;
+  logger: Logger;
+}
+
+export function registrationRoutes(deps: RegistrationRouteDeps): Router {
   const router = Router();
-  router.get('/register', async (req, res) => {
-    const fail = (status: number, message: string) =>
-      sendMessage(res, status, 'Registration failed', message);
-    if (deps.mode === 'off') return fail(403, 'Dynamic registration is switched off for this tool. Ask its administrator to register your LMS by hand.');
+  const allowed = rateLimiter(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW_MS);
+
+  /** The failure page: one sentence and a Close button. Framed by the LMS once known, else by anyone (it shows nothing else). */
+  const fail = (res: Response, status: number, message: string, lmsOrigin: string | null = null) => {
+    if (lmsOrigin) allowFramingBy(res, [lmsOrigin]);
+    else allowFramingByAnyone(res);
+    res.status(status).send(render('registration-failed', { message }));
+  };
+
+  router.get('/register', async (req: Request, res: Response) => {
+    if (deps.mode === 'off') return fail(res, 403, 'Dynamic registration is switched off for this tool. Ask its administrator to register your LMS by hand.');
     const query = registrationQuery.safeParse(req.query);
-    if (!query.success) return fail(400, 'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.');
+    if (!query.success) return fail(res, 400, 'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.');
+    if (!allowed(req.socket.remoteAddress ?? 'unknown')) {
+      deps.logger.warn({ address: req.socket.remoteAddress }, 'Dynamic registration refused: too many attempts from one address');
+      res.setHeader('Retry-After', String(Math.ceil(REGISTRATION_WINDOW_MS / 1000)));
+      return fail(res, 429, 'Too many registrations were started from your address in the last few minutes. Wait ten minutes, then start the registration again from your LMS.');
+    }
     try {
-      const registration = await registerDynamically(deps.store, { ...deps.tool, requireApproval: deps.mode === 'approve' }, {
-        openidConfiguration: query.data.openid_configuration,
-        ...(query.data.registration_token ? { registrationToken: query.data.registration_token } : {}),
-      });
+      const { registration, productFamily } = await registerDynamically(
+        deps.store,
+        { ...deps.tool, requireApproval: deps.mode === 'approve' },
+        { openidConfiguration: query.data.openid_configuration, ...(query.data.registration_token ? { registrationToken: query.data.registration_token } : {}) },
+        { production: deps.production },
+      );
       deps.logger.info({ issuer: registration.issuer, clientId: registration.clientId, active: registration.active }, 'Platform registered dynamically');
-      res.send(render('registration-done', { registration }));
+      allowFramingBy(res, [new URL(query.data.openid_configuration).origin]);
+      res.send(render('registration-done', { registration, productFamily, adminUrl: `${deps.publicUrl}/admin` }));
     } catch (error) {
       if (error instanceof RegistrationFailed) {
-        deps.logger.warn({ reason: error.message }, 'Dynamic registration failed');
-        return fail(502, error.message);
+        deps.logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');
+        return fail(res, error.status, error.message, error.lmsOrigin);
       }
-      throw error;
+      // Still a page the panel can show, with its Close button, rather than the tool's general error page.
+      deps.logger.error({ err: error }, 'Dynamic registration failed on the tool\'s side');
+      return fail(res, 500, 'The tool could not finish the registration because of a problem on its side. Start the registration again from your LMS in a moment.');
     }
   });
   return router;

@@ -2,6 +2,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
+import { platformFrameOrigins } from '../lti/frame-origins.js';
 import { resolveSession, type Session } from '../lti/session.js';
 import type { PostgresLtiStorage } from '../lti/storage.js';
 import { allowFramingBy } from './security-headers.js';
@@ -30,6 +31,12 @@ export interface SessionDeps {
   encryptionKey: string;
 }
 
+/** Framing follows the session: its platform's origins and the host its launch came back to, nothing else. */
+export async function allowSessionFraming(deps: { db: Kysely<DatabaseSchema> }, res: Response, session: Pick<Session, 'platformId' | 'launch'>): Promise<void> {
+  const origins = await platformFrameOrigins(deps.db, session.platformId);
+  allowFramingBy(res, session.launch.frameOrigin ? [...origins, session.launch.frameOrigin] : origins);
+}
+
 export function requireSession(deps: SessionDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ltik = ltikOf(req);
@@ -43,9 +50,9 @@ export function requireSession(deps: SessionDeps): RequestHandler {
       return;
     }
     (res.locals as { session?: Session }).session = result;
-    // The LMS host this session was launched from may frame the page, whatever this process's cached list of
-    // hosts says yet (the first launch from a new host may have been served by another web process).
-    if (result.launch.frameOrigin) allowFramingBy(res, result.launch.frameOrigin);
+    // The session's own platform may frame the page, with the host its launch came from (read from the launch
+    // itself, so the first launch from a new host works whichever web process took it); no other platform may.
+    await allowSessionFraming(deps, res, result);
     next();
   };
 }

@@ -37,7 +37,7 @@ export async function servePlatform(toolUrl: string, options: PlatformOptions = 
     baseUrl,
     clientId: options.clientId ?? 'tool-client',
     deploymentId: options.deploymentId ?? 'deployment-1',
-    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys },
+    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
     rules: options.rules ?? 'spec',
     ...(options.course ? { course: options.course } : {}),
   });
@@ -51,7 +51,7 @@ export async function servePlatform(toolUrl: string, options: PlatformOptions = 
 }
 
 /** Starts a platform on 127.0.0.1 and, unless told not to, registers it with the tool as the CLI would. */
-export async function startTestPlatform(tool: TestTool, options: PlatformOptions & { register?: boolean } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(tool: TestTool, options: PlatformOptions & { register?: boolean } = {}): Promise<ServedPlatform> {
   const served = await servePlatform(tool.url, options);
   if (options.register !== false) {
     const registration = served.platform.registration();
