@@ -31,6 +31,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** open: platforms registered dynamically can launch at once; approve: an administrator switches them on; off. */
   dynamicRegistration: 'open' | 'approve' | 'off';
+  /** Dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names). */
+  registrationsPerAddress: number;
   /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
    * (always 'off' in production, whatever DEV_PLATFORM says). */
   devPlatform: 'loopback' | 'on' | 'off';
@@ -114,6 +116,7 @@ const schema = z.object({
   JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(12)),
   JOB_EXPIRE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(3600).default(300)),
   JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(4)),
+  REGISTRATIONS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(5)),
   DEV_PLATFORM: z.preprocess(emptyToUndefined, z.enum(['on', 'off', 'loopback']).optional()),
   CONCURRENT_LAUNCHES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_UPLOADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
@@ -279,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     // 'open' lets anyone who reaches /lti/register add a platform that can launch at once: only for a private instance.
     dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (loopbackOnly ? 'open' : 'approve'),
+    registrationsPerAddress: values.REGISTRATIONS_PER_ADDRESS,
     devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),
     devPlatformRequested: values.DEV_PLATFORM ?? null,
     admission: {

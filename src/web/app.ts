@@ -32,6 +32,7 @@ export interface WebSettings {
   callbackSecret: string;
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
+  registrationsPerAddress: number;
   production: boolean;
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };
@@ -94,6 +95,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
         store: { db: database.db, provider },
         tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
         mode: settings.dynamicRegistration,
+        perAddress: settings.registrationsPerAddress,
         production: settings.production,
         publicUrl: settings.publicUrl,
         logger,

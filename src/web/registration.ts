@@ -16,12 +16,12 @@ const registrationQuery = z.object({
 });
 
 /**
- * Registration attempts one source address may start in a window. Each makes the tool fetch a configuration and
- * post to the LMS; more than a few in ten minutes is no administrator at work. Kept in the process's memory (a
- * restart forgets it; several web processes each count their own), which bounds a flood without a table of its own.
- * Behind a proxy every request comes from the proxy's address: the limit then holds for all callers together.
+ * Registration attempts one source address may start in a window (REGISTRATIONS_PER_ADDRESS, default 5). Each
+ * makes the tool fetch a configuration and post to the LMS; more than a few in ten minutes is no administrator at
+ * work. Kept in the process's memory (a restart forgets it; several web processes each count their own), which
+ * bounds a flood without a table of its own. Behind a proxy every request comes from the proxy's address: the limit
+ * then holds for all callers together.
  */
-export const REGISTRATIONS_PER_ADDRESS = 5;
 export const REGISTRATION_WINDOW_MS = 10 * 60_000;
 /** Addresses remembered at most, so that the memory of the limit stays bounded too. */
 const MAX_TRACKED_ADDRESSES = 10_000;
@@ -48,6 +48,8 @@ export interface RegistrationRouteDeps {
   store: RegistrationStore;
   tool: Omit<ToolDescription, 'requireApproval'>;
   mode: 'open' | 'approve' | 'off';
+  /** Registrations one source address may start per REGISTRATION_WINDOW_MS. */
+  perAddress: number;
   production: boolean;
   /** The tool's address, for the admin page's link on the success page. */
   publicUrl: string;
@@ -56,7 +58,7 @@ export interface RegistrationRouteDeps {
 
 export function registrationRoutes(deps: RegistrationRouteDeps): Router {
   const router = Router();
-  const allowed = rateLimiter(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW_MS);
+  const allowed = rateLimiter(deps.perAddress, REGISTRATION_WINDOW_MS);
 
   /** The failure page: one sentence and a Close button. Framed by the LMS once known, else by anyone (it shows nothing else). */
   const fail = (res: Response, status: number, message: string, lmsOrigin: string | null = null) => {

@@ -13,9 +13,11 @@ import { createDevPlatform, type DevPlatform } from '../../src/devplatform/index
 import { MAX_PENDING_REGISTRATIONS } from '../../src/lti/dynamic-registration.js';
 import { toolUrls } from '../../src/lti/provider.js';
 import { countPendingRegistrations, listRegistrations, setRegistrationActive } from '../../src/lti/registrations.js';
-import { REGISTRATIONS_PER_ADDRESS } from '../../src/web/registration.js';
 import { configurationFor, openRegistration, serveFakeLms } from '../support/fake-lms.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
+
+/** The default of REGISTRATIONS_PER_ADDRESS, which this file's tool keeps. */
+const REGISTRATIONS_PER_ADDRESS = 5;
 
 const ADMIN_TOKEN = 'flood-test-admin-token-0123456789abcdef';
 let tool: TestTool;
