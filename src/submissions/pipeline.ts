@@ -8,7 +8,7 @@ import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { PaperServices } from '../checker/index.js';
-import { takeSendLease } from './send-lease.js';
+import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
 import { getSubmission, type Submission } from './store.js';
 
@@ -59,13 +59,19 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
   try {
     // Read again under the lease: the state may have moved while this job waited for it.
     const submission = await getSubmission(deps.db, submissionId);
-    if (awaitingUpload(submission)) await sendPaper(deps, submission, jobAttempt);
+    if (awaitingUpload(submission)) await sendPaper(deps, submission, lease, jobAttempt);
   } finally {
     await lease.release().catch((error: unknown) => deps.logger.warn({ err: error, submissionId }, 'Could not give up the lease on sending a paper; it lapses by itself'));
   }
 }
 
-async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt: number): Promise<void> {
+/**
+ * Sends the paper under the lease: every move it records names the lease (refused once another sender took it
+ * over), the lease is confirmed right before the request goes out, and the request is aborted if the lease is
+ * lost meanwhile. A lost lease ends the run with LeaseLost, nothing sent or recorded after it: the job runs again
+ * and finds the paper where the other sender left it.
+ */
+async function sendPaper(deps: PipelineDeps, submission: Submission, lease: SendLease, jobAttempt: number): Promise<void> {
   const submissionId = submission.id;
   const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
@@ -77,11 +83,11 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt:
     // An earlier attempt sent the file and lost the answer (or died): the service may already have it.
     const found = await service.findPaper(folderId, fileName);
     if (found !== null) {
-      await accepted(deps, submission, found, jobAttempt, 'Found at the service after an interrupted upload');
+      await accepted(deps, submission, found, lease, jobAttempt, 'Found at the service after an interrupted upload');
       return;
     }
   } else {
-    await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt });
+    await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt, lease: lease.token });
   }
   if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
   const { settings } = assignment;
@@ -98,26 +104,32 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt:
       documentType: settings.documentType,
       language: settings.language,
       grammarCheck: settings.grammarCheck,
+      beforeSend: lease.confirm,
+      signal: lease.lost,
     }));
   } catch (error) {
+    if (error instanceof LeaseLost) throw error;
+    if (lease.lost.aborted) throw lease.lost.reason; // the request was cut off because the lease was lost
     const failure = service.classify(error);
     if (failure.kind === 'refused') {
-      await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, changes: { failure_reason: failure.message, stored_path: null } });
+      await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, lease: lease.token, changes: { failure_reason: failure.message, stored_path: null } });
       await forgetFile(submission);
       return;
     }
     if (failure.kind === 'transient') {
       // Refused for now (a rate limit, an outage): the service has no paper, so the next attempt sends without
       // first listing the folder, which for a large folder is many more requests into the same limit.
-      await transition(deps.db, { submissionId, to: 'received', reason: failure.message, jobAttempt });
+      await transition(deps.db, { submissionId, to: 'received', reason: failure.message, jobAttempt, lease: lease.token });
     }
     throw error; // transient and lost: retried with backoff, and a lost one is looked up first (above)
   }
-  await accepted(deps, submission, paperId, jobAttempt, 'Accepted by the checking service; analysis running');
+  await accepted(deps, submission, paperId, lease, jobAttempt, 'Accepted by the checking service; analysis running');
 }
 
-async function accepted(deps: PipelineDeps, submission: Submission, paperId: number, jobAttempt: number, reason: string): Promise<void> {
-  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, changes: { paper_id: paperId, stored_path: null } });
+async function accepted(deps: PipelineDeps, submission: Submission, paperId: number, lease: SendLease, jobAttempt: number, reason: string): Promise<void> {
+  // Recorded only while the lease is still this sender's (in the same transaction): a sender that lost it leaves
+  // the submission uploading, and whoever holds the lease next finds this paper by its name before sending.
+  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, lease: lease.token, changes: { paper_id: paperId, stored_path: null } });
   if (moved === null) return;
   await forgetFile(submission); // the service has it now; only hash, size and label stay here
   await schedulePoll(deps, submission.id, 0);
