@@ -115,6 +115,8 @@ export interface SubmissionTable {
   submitted_at: ColumnType<Date, Date | undefined, never>;
   late: Generated<boolean>;
   paper_id: ColumnType<string | null, number | null, number | null>;
+  /** The service account holding the paper (null: the default account): a paper is known by this and its id. */
+  paper_account_id: string | null;
   report_key: string | null;
   similarity: ColumnType<string | null, number | null, number | null>;
   ai_score: ColumnType<string | null, number | null, number | null>;

@@ -75,7 +75,10 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
   const submissionId = submission.id;
   const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
-  const service = await deps.services.forAssignment(assignment.id);
+  // The account the assignment's folder lives in holds the paper; the paper is recorded by (account, id).
+  const account = await deps.db.selectFrom('assignment').select('checker_account_id').where('id', '=', assignment.id).executeTakeFirst();
+  const accountId = account?.checker_account_id ?? null;
+  const service = await deps.services.forAccount(accountId);
   const folderId = await ensureFolder(deps.db, service, assignment.id);
   const fileName = serviceFileName(submission);
 
@@ -83,7 +86,7 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
     // An earlier attempt sent the file and lost the answer (or died): the service may already have it.
     const found = await service.findPaper(folderId, fileName);
     if (found !== null) {
-      await accepted(deps, submission, found, lease, jobAttempt, 'Found at the service after an interrupted upload');
+      await accepted(deps, submission, { accountId, paperId: found }, lease, jobAttempt, 'Found at the service after an interrupted upload');
       return;
     }
   } else {
@@ -123,13 +126,13 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
     }
     throw error; // transient and lost: retried with backoff, and a lost one is looked up first (above)
   }
-  await accepted(deps, submission, paperId, lease, jobAttempt, 'Accepted by the checking service; analysis running');
+  await accepted(deps, submission, { accountId, paperId }, lease, jobAttempt, 'Accepted by the checking service; analysis running');
 }
 
-async function accepted(deps: PipelineDeps, submission: Submission, paperId: number, lease: SendLease, jobAttempt: number, reason: string): Promise<void> {
+async function accepted(deps: PipelineDeps, submission: Submission, paper: { accountId: string | null; paperId: number }, lease: SendLease, jobAttempt: number, reason: string): Promise<void> {
   // Recorded only while the lease is still this sender's (in the same transaction): a sender that lost it leaves
   // the submission uploading, and whoever holds the lease next finds this paper by its name before sending.
-  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, lease: lease.token, changes: { paper_id: paperId, stored_path: null } });
+  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, lease: lease.token, changes: { paper_id: paper.paperId, paper_account_id: paper.accountId, stored_path: null } });
   if (moved === null) return;
   await forgetFile(submission); // the service has it now; only hash, size and label stay here
   await schedulePoll(deps, submission.id, 0);
@@ -145,7 +148,8 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
   if (!submission || submission.state !== 'processing' || submission.paperId === null) return 'settled';
   const assignment = await deps.db.selectFrom('assignment').select('folder_id').where('id', '=', submission.assignmentId).executeTakeFirst();
   if (!assignment?.folder_id) return 'settled';
-  const service = await deps.services.forAssignment(submission.assignmentId);
+  // Read from the account that holds the paper: another account may hold a paper with the same id.
+  const service = await deps.services.forAccount(submission.paperAccountId);
   const result = await service.result(Number(assignment.folder_id), submission.paperId);
   if (result.state === 'pending') return 'pending';
   if (result.state === 'error') {
@@ -174,8 +178,12 @@ export async function pollSubmission(deps: PipelineDeps, submissionId: string, r
   if (outcome === 'pending') await schedulePoll(deps, submissionId, round + 1);
 }
 
-/** The submission that holds this paper, for a callback; null while the upload has not recorded it yet. */
-export async function submissionForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string | null> {
-  const row = await db.selectFrom('submission').select('id').where('paper_id', '=', String(paperId)).executeTakeFirst();
-  return row?.id ?? null;
+/**
+ * The submissions holding a paper with this id, for a callback: none while the upload has not recorded it yet,
+ * and one per service account that handed out the id (a paper is known by (account, id), a callback names only
+ * the id). Each is read back from its own account, and only the account whose paper it is can settle it.
+ */
+export async function submissionsForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string[]> {
+  const rows = await db.selectFrom('submission').select('id').where('paper_id', '=', String(paperId)).execute();
+  return rows.map((row) => row.id);
 }

@@ -17,6 +17,7 @@ export const NEXT_STATES: Record<SubmissionState, readonly SubmissionState[]> = 
 
 export type SubmissionChanges = Partial<{
   paper_id: number | null;
+  paper_account_id: string | null;
   report_key: string | null;
   similarity: number | null;
   ai_score: number | null;

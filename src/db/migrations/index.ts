@@ -10,6 +10,7 @@ import * as assignmentAccount from './0007_assignment_account.js';
 import * as frameOrigins from './0008_frame_origins.js';
 import * as similarityColumn from './0009_similarity_column.js';
 import * as sendLease from './0010_send_lease.js';
+import * as paperAccount from './0011_paper_account.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_frame_origins': frameOrigins,
   '0009_similarity_column': similarityColumn,
   '0010_send_lease': sendLease,
+  '0011_paper_account': paperAccount,
 };
 
 export const migrationProvider: MigrationProvider = {
