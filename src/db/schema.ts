@@ -127,6 +127,12 @@ export interface SubmissionTable {
   grade_state: Generated<GradeState>;
   grade_error: string | null;
   graded_at: Date | null;
+  /** The final score about to be posted and its AGS timestamp, written before the request (grades/post-grade.ts). */
+  grade_sent_score: ColumnType<string | null, number | null, number | null>;
+  grade_sent_timestamp: Date | null;
+  /** The final score the gradebook acknowledged (2xx) for this attempt, and its AGS timestamp. */
+  grade_acknowledged_score: ColumnType<string | null, number | null, number | null>;
+  grade_acknowledged_timestamp: Date | null;
   /** The upload job sending the paper now, and until when its lease holds (submissions/send-lease.ts). */
   send_lease: string | null;
   send_lease_until: Date | null;

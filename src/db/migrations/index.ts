@@ -11,6 +11,7 @@ import * as frameOrigins from './0008_frame_origins.js';
 import * as similarityColumn from './0009_similarity_column.js';
 import * as sendLease from './0010_send_lease.js';
 import * as paperAccount from './0011_paper_account.js';
+import * as gradeAcknowledged from './0012_grade_acknowledged.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_similarity_column': similarityColumn,
   '0010_send_lease': sendLease,
   '0011_paper_account': paperAccount,
+  '0012_grade_acknowledged': gradeAcknowledged,
 };
 
 export const migrationProvider: MigrationProvider = {
