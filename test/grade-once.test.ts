@@ -3,13 +3,12 @@
 // the next run finds the score it was about to send, asks the gradebook, and records instead of sending.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../src/db/index.js';
 import { postGrade } from '../src/grades/post-grade.js';
 import { QUEUES } from '../src/jobs/index.js';
 import { openCourse, type TestCourse } from './support/course.js';
-import { startDbGate, type DbGate } from './support/db-gate.js';
+import { databaseThrough, startDbGate, type DbGate } from './support/db-gate.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 import { eventually } from './support/wait.js';
 
@@ -26,11 +25,7 @@ before(async () => {
   await tool.tool.jobs.boss.offWork(QUEUES.grade);
   course = await openCourse(tool, { clientId: 'grade-once' });
   gate = await startDbGate(tool.tool.database.pool.options.connectionString!);
-  const pool = new pg.Pool({ connectionString: gate.url, max: 2 });
-  // Its connections are cut on purpose: an idle one that ends is no error of the test.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  cutOff = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  cutOff = databaseThrough(gate, 2);
 });
 after(async () => {
   await cutOff?.destroy().catch(() => undefined);

@@ -3,15 +3,15 @@
 // send the paper again (nor record anything): the lease is a fence, confirmed right before the request goes out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../src/db/index.js';
 import { uploadSubmission, type PipelineDeps } from '../src/submissions/pipeline.js';
 import { LeaseLost } from '../src/submissions/send-lease.js';
 import { openCourse, type TestCourse } from './support/course.js';
-import { startDbGate, type DbGate } from './support/db-gate.js';
+import { databaseThrough, startDbGate, type DbGate } from './support/db-gate.js';
 import { recordFigures, tally } from './support/hardening.js';
 import { startTestTool, type TestTool } from './support/tool.js';
+import { eventually } from './support/wait.js';
 
 let tool: TestTool;
 let course: TestCourse;
@@ -26,11 +26,7 @@ before(async () => {
   await tool.tool.jobs.boss.offWork('submission-upload');
   course = await openCourse(tool, { clientId: 'fence-client' });
   gate = await startDbGate(tool.tool.database.pool.options.connectionString!);
-  const pool = new pg.Pool({ connectionString: gate.url, max: 3 });
-  // Its connections are cut on purpose: an idle one that ends is no error of the test.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  cutOff = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  cutOff = databaseThrough(gate, 3);
 });
 after(async () => {
   gate?.open();
@@ -73,13 +69,7 @@ describe('a sender that loses its lease while cut off from the database', () => 
     sandbox.setFaults({});
     assert.ok(outcome instanceof LeaseLost, `the first worker ended with ${String(outcome)}`);
 
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const row = await db().selectFrom('submission').select('state').where('id', '=', id).executeTakeFirstOrThrow();
-      if (row.state === 'graded') break;
-      assert.ok(Date.now() < deadline, `still ${row.state}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await eventually(async () => (await db().selectFrom('submission').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state === 'graded', 'the paper was not graded', 60_000, 250);
     const counts = await tally(db(), course.lms.platform, [id], sandbox.stats().papers);
     recordFigures({ fault: 'sender cut off from the database lost its lease', survived: sandbox.stats().uploads === 1 && counts.lost === 0 && counts.duplicated === 0 && counts.gradesWrong === 0, ...counts });
     t.diagnostic(`lease lost while cut off: ${sandbox.stats().uploads} upload at the service, ${counts.duplicated} duplicated, ${counts.gradesWrong} grades wrong`);

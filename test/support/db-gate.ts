@@ -4,6 +4,9 @@
 // exact point of the code under test without touching that code.
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseSchema } from '../../src/db/index.js';
 
 export interface DbGate {
   /** A connection string for the same database, through the gate. */
@@ -58,4 +61,13 @@ export async function startDbGate(databaseUrl: string): Promise<DbGate> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The tool's database as one more process would reach it through the gate (a second worker, say). */
+export function databaseThrough(gate: DbGate, connections: number): Kysely<DatabaseSchema> {
+  const pool = new pg.Pool({ connectionString: gate.url, max: connections });
+  // Its connections are cut on purpose: one that ends is no error of the test.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
 }
