@@ -3,12 +3,9 @@
 // so the callbacks (which name only the id) must find the right submission by themselves.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { saveAccount, assignAccount } from '../src/checker/accounts.js';
 import { CheckerClient } from '../src/checker/client.js';
-import { listRegistrations } from '../src/lti/registrations.js';
 import { DEMO_USER, startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { openCourse, type TestCourse } from './support/course.js';
-import { startTestPlatform } from './support/platform.js';
+import { openCourse, openCourseWithOwnAccount, type TestCourse } from './support/course.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
 const UNIVERSITY = { email: 'integration@uni-b.example.edu', password: 'uni-b secret', name: 'University B' };
@@ -24,12 +21,8 @@ before(async () => {
   // both accounts' submissions hold.
   tool = await startTestTool({ SANDBOX_DELAY_MS: '4000', POLL_SCHEDULE_SECONDS: '600', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
   otherService = await startSandbox({ users: [UNIVERSITY], delayMs: 300, callbackUrl: `${tool.url}/checker/callback/${tool.config.callbackSecret}` });
-  const account = await saveAccount(db(), tool.config.encryptionKey, { name: 'University B', baseUrl: otherService.url, username: UNIVERSITY.email, password: UNIVERSITY.password });
   courseA = await openCourse(tool, { clientId: 'uni-a' });
-  const lmsB = await startTestPlatform(tool, { clientId: 'uni-b' });
-  const platformB = (await listRegistrations(db())).find((registration) => registration.issuer === lmsB.platform.registration().issuer)!;
-  assert.ok(await assignAccount(db(), platformB.id, account.id));
-  courseB = await openCourse(tool, { clientId: 'uni-b', lms: lmsB });
+  courseB = await openCourseWithOwnAccount(tool, { clientId: 'uni-b', serviceUrl: otherService.url, login: UNIVERSITY });
 });
 after(async () => {
   await courseA?.lms.close();

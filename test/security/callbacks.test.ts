@@ -5,11 +5,8 @@
 // test/hardening-inputs.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assignAccount, saveAccount } from '../../src/checker/accounts.js';
-import { listRegistrations } from '../../src/lti/registrations.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { openCourse, type TestCourse } from '../support/course.js';
-import { startTestPlatform } from '../support/platform.js';
+import { openCourse, openCourseWithOwnAccount, type TestCourse } from '../support/course.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
@@ -29,11 +26,7 @@ before(async () => {
   tool.tool.sandbox!.setFaults({ callbacks: 'drop' });
   otherService = await startSandbox({ users: [OTHER], delayMs: 600_000 });
   course = await openCourse(tool, { clientId: 'callbacks-a' });
-  const account = await saveAccount(db(), tool.config.encryptionKey, { name: OTHER.name, baseUrl: otherService.url, username: OTHER.email, password: OTHER.password });
-  const otherLms = await startTestPlatform(tool, { clientId: 'callbacks-b' });
-  const platform = (await listRegistrations(db())).find((registration) => registration.issuer === otherLms.platform.registration().issuer)!;
-  await assignAccount(db(), platform.id, account.id);
-  otherCourse = await openCourse(tool, { clientId: 'callbacks-b', lms: otherLms });
+  otherCourse = await openCourseWithOwnAccount(tool, { clientId: 'callbacks-b', serviceUrl: otherService.url, login: OTHER });
 });
 after(async () => {
   await course?.lms.close();
