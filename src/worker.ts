@@ -7,7 +7,7 @@ import type { DatabaseSchema } from './db/index.js';
 import { clearGrade, postGrade } from './grades/post-grade.js';
 import { QUEUES, type Jobs } from './jobs/index.js';
 import type { Logger } from './logger.js';
-import { pollSubmission, readResult, submissionForPaper, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
+import { pollSubmission, readResult, submissionsForPaper, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
 import type { PaperServices } from './checker/index.js';
 import { transition } from './submissions/state.js';
 
@@ -33,10 +33,11 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   await deps.jobs.work<{ submissionId: string }>(QUEUES.upload, (job) => uploadSubmission(pipeline, job.data.submissionId, job.retryCount + 1));
   await deps.jobs.work<{ submissionId: string; round: number }>(QUEUES.poll, (job) => pollSubmission(pipeline, job.data.submissionId, job.data.round ?? 0));
   await deps.jobs.work<{ submissionId?: string; paperId?: number }>(QUEUES.result, async (job) => {
-    const submissionId = job.data.submissionId ?? (job.data.paperId !== undefined ? await submissionForPaper(deps.db, job.data.paperId) : null);
+    const submissionIds = job.data.submissionId ? [job.data.submissionId] : job.data.paperId !== undefined ? await submissionsForPaper(deps.db, job.data.paperId) : [];
     // A callback can arrive before the upload job has stored the paper id: try again shortly.
-    if (!submissionId) throw new PaperNotRecordedYet(`No submission holds paper ${job.data.paperId} yet.`);
-    await readResult(pipeline, submissionId, 'Result announced by the service');
+    if (submissionIds.length === 0) throw new PaperNotRecordedYet(`No submission holds paper ${job.data.paperId} yet.`);
+    // Each from its own account: see callback-route.ts.
+    for (const submissionId of submissionIds) await readResult(pipeline, submissionId, 'Result announced by the service');
   });
   await deps.jobs.work<{ assignmentId: string }>(QUEUES.folder, async (job) => applyFolderSettings(deps.db, await deps.services.forAssignment(job.data.assignmentId), job.data.assignmentId));
   await deps.jobs.work<{ submissionId?: string; resync?: boolean; clear?: { assignmentId: string; userId: string } }>(QUEUES.grade, async (job) => {

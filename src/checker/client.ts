@@ -201,15 +201,19 @@ export class CheckerClient {
       body: Readable.from(body()),
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(preamble.length + size + epilogue.length) },
       idempotent: false,
+      ...(input.signal ? { signal: input.signal } : {}),
     };
     let response;
     try {
+      await input.beforeSend?.();
       response = await send(this.#transport, call);
     } catch (error) {
       // An expired token is refused before the file is accepted: log in again and send once more.
       if (!(error instanceof CheckerError) || error.kind !== 'unauthorized') throw error;
       this.#token = null;
-      response = await send(this.#transport, { ...call, token: await this.token(), body: Readable.from(body()) });
+      const fresh = await this.token();
+      await input.beforeSend?.();
+      response = await send(this.#transport, { ...call, token: fresh, body: Readable.from(body()) });
     }
     let text: string;
     try {

@@ -23,6 +23,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Safe to send again after a failure that may have reached the service. */
   idempotent: boolean;
+  signal?: AbortSignal;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -77,6 +78,7 @@ async function once(transport: Transport, call: CallOptions): Promise<Dispatcher
       body: call.json !== undefined ? JSON.stringify(call.json) : (call.body ?? null),
       headersTimeout: transport.timeoutMs,
       bodyTimeout: transport.timeoutMs,
+      ...(call.signal ? { signal: call.signal } : {}),
       ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
     });
   } catch (error) {

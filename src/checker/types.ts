@@ -58,6 +58,10 @@ export interface UploadInput {
   plagiarismCheck: boolean;
   grammarCheck: boolean;
   language: string;
+  /** Called right before each request carrying the file goes out (after any login); a throw sends nothing. */
+  beforeSend?: () => Promise<void>;
+  /** Aborts the request, file and all (the sender no longer has the right to send it). */
+  signal?: AbortSignal;
 }
 
 export type ReportKind = 'similarity' | 'ai' | 'summary' | 'grammar';

@@ -119,6 +119,8 @@ export interface SubmissionTable {
   submitted_at: ColumnType<Date, Date | undefined, never>;
   late: Generated<boolean>;
   paper_id: ColumnType<string | null, number | null, number | null>;
+  /** The service account holding the paper (null: the default account): a paper is known by this and its id. */
+  paper_account_id: string | null;
   report_key: string | null;
   similarity: ColumnType<string | null, number | null, number | null>;
   ai_score: ColumnType<string | null, number | null, number | null>;
@@ -129,6 +131,12 @@ export interface SubmissionTable {
   grade_state: Generated<GradeState>;
   grade_error: string | null;
   graded_at: Date | null;
+  /** The final score about to be posted and its AGS timestamp, written before the request (grades/post-grade.ts). */
+  grade_sent_score: ColumnType<string | null, number | null, number | null>;
+  grade_sent_timestamp: Date | null;
+  /** The final score the gradebook acknowledged (2xx) for this attempt, and its AGS timestamp. */
+  grade_acknowledged_score: ColumnType<string | null, number | null, number | null>;
+  grade_acknowledged_timestamp: Date | null;
   /** The upload job sending the paper now, and until when its lease holds (submissions/send-lease.ts). */
   send_lease: string | null;
   send_lease_until: Date | null;

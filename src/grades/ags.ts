@@ -9,6 +9,7 @@ import { PlatformRequestError, platformRequest } from '../lti/platform-http.js';
 export const AGS_SCOPES = {
   score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
   lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+  result: 'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
 } as const;
 
 /** The tag of the tool's gradebook column (AGS 3.2.9), with resourceId = the assignment id. */
@@ -129,4 +130,28 @@ export async function findOrCreateLineItem(lineItemsUrl: string, token: string, 
   const parsed = lineItem.safeParse(parseJson(created.body));
   if (!parsed.success) throw new Error('The gradebook created the column but did not say its address.');
   return parsed.data.id;
+}
+
+/** The results endpoint of a line item (AGS 3.3), keeping the query string as scoresUrl does. */
+export function resultsUrl(lineItemUrl: string, userId: string): string {
+  const url = new URL(lineItemUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/results`;
+  url.searchParams.set('user_id', userId);
+  return url.toString();
+}
+
+const resultContainer = z.array(z.object({ userId: z.string(), resultScore: z.number().optional().nullable(), resultMaximum: z.number().optional().nullable() }).passthrough());
+
+/**
+ * The user's result in the line item, out of 100, as the platform holds it; null when it cannot say (no result,
+ * the result scope not granted, an answer that does not parse): then nothing is known, and the caller sends.
+ */
+export async function currentResult(lineItemUrl: string, token: string, userId: string): Promise<number | null> {
+  const answer = await agsRequest(resultsUrl(lineItemUrl, userId), { method: 'GET', token, accept: 'application/vnd.ims.lis.v2.resultcontainer+json' });
+  if (answer.status !== 200) return null;
+  const results = resultContainer.safeParse(parseJson(answer.body));
+  const mine = results.success ? results.data.find((result) => result.userId === userId) : undefined;
+  if (typeof mine?.resultScore !== 'number') return null;
+  const maximum = typeof mine.resultMaximum === 'number' && mine.resultMaximum > 0 ? mine.resultMaximum : 100;
+  return (mine.resultScore / maximum) * 100;
 }

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Provider } from 'ltijs';
 import { assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsRequest, dropAccessToken, findOrCreateLineItem, scoresUrl, type PlatformRef } from './ags.js';
+import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsRequest, currentResult, dropAccessToken, findOrCreateLineItem, scoresUrl, type PlatformRef } from './ags.js';
 
 export interface GradeDeps {
   db: Kysely<DatabaseSchema>;
@@ -59,6 +59,9 @@ interface GradeContext extends ColumnContext {
   latestAttempt: number;
   similarity: number | null;
   submittedAt: Date;
+  /** The final score last about to be posted, and the one the gradebook acknowledged (null: none). */
+  sentScore: number | null;
+  acknowledgedScore: number | null;
 }
 
 async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<ColumnContext | null> {
@@ -90,7 +93,7 @@ async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, user
 async function loadContext(db: Kysely<DatabaseSchema>, submissionId: string): Promise<GradeContext | null> {
   const row = await db
     .selectFrom('submission as s')
-    .select(['s.id', 's.assignment_id', 's.user_id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at'])
+    .select(['s.id', 's.assignment_id', 's.user_id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
     .select((eb) =>
       eb
         .selectFrom('submission as latest')
@@ -113,6 +116,8 @@ async function loadContext(db: Kysely<DatabaseSchema>, submissionId: string): Pr
     latestAttempt: Number(row.latest_attempt ?? row.attempt),
     similarity: row.similarity === null ? null : Number(row.similarity),
     submittedAt: row.submitted_at,
+    sentScore: row.grade_sent_score === null ? null : Number(row.grade_sent_score),
+    acknowledgedScore: row.grade_acknowledged_score === null ? null : Number(row.grade_acknowledged_score),
   };
 }
 
@@ -216,6 +221,35 @@ async function setGradeState(db: Kysely<DatabaseSchema>, submissionId: string, s
     .execute();
 }
 
+/** The final score the gradebook acknowledged for this attempt, with its timestamp (null: found in the gradebook). */
+async function recordAcknowledged(db: Kysely<DatabaseSchema>, submissionId: string, score: number, timestamp: Date | null): Promise<void> {
+  await db
+    .updateTable('submission')
+    .set((eb) => ({
+      grade_state: 'posted',
+      grade_error: null,
+      graded_at: new Date(),
+      updated_at: new Date(),
+      grade_acknowledged_score: score,
+      grade_acknowledged_timestamp: timestamp ?? eb.ref('grade_sent_timestamp'),
+    }))
+    .where('id', '=', submissionId)
+    .execute();
+}
+
+/** Whether the gradebook's result for the user is this score already; false when it cannot say. */
+async function gradebookHolds(deps: GradeDeps, context: ColumnContext, score: number): Promise<boolean> {
+  try {
+    const lineItemUrl = await lineItemFor(deps, context);
+    const token = await accessToken(deps.provider, context.platform, AGS_SCOPES.result);
+    const held = await currentResult(lineItemUrl, token, context.userSubject);
+    return held !== null && Math.abs(held - score) < 0.005;
+  } catch (error) {
+    deps.logger.warn({ err: error, assignmentId: context.assignmentId }, 'Could not read the gradebook\'s result; the score is sent again');
+    return false;
+  }
+}
+
 const isTimestampConflict = (status: number, body: string) => status === 409 || (status === 400 && /timestamp/i.test(body));
 
 /**
@@ -234,7 +268,13 @@ export type GradeOutcome = { kind: 'final'; score: number } | { kind: 'pending' 
  * land over a newer one. A score refused for its timestamp lost to a later post, possibly another job's, so the
  * check matters most before it is sent again.
  */
-async function sendScore(deps: GradeDeps, context: ColumnContext, body: (timestamp: Date) => Record<string, unknown>, stillCurrent: () => Promise<boolean>): Promise<'sent' | 'superseded'> {
+async function sendScore(
+  deps: GradeDeps,
+  context: ColumnContext,
+  body: (timestamp: Date) => Record<string, unknown>,
+  stillCurrent: () => Promise<boolean>,
+  beforeSend: (timestamp: Date) => Promise<void> = async () => undefined,
+): Promise<{ sent: Date } | 'superseded'> {
   const lineItemUrl = await lineItemFor(deps, context);
   const clock = { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject };
   let token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
@@ -244,8 +284,9 @@ async function sendScore(deps: GradeDeps, context: ColumnContext, body: (timesta
     // a newer attempt may be scored or this one deleted.
     if (!(await stillCurrent())) return 'superseded';
     const timestamp = await nextScoreTimestamp(deps.db, clock);
+    await beforeSend(timestamp);
     const answer = await agsRequest(scoresUrl(lineItemUrl), { method: 'POST', token, contentType: 'application/vnd.ims.lis.v1.score+json', body: body(timestamp) });
-    if (answer.status >= 200 && answer.status < 300) return 'sent';
+    if (answer.status >= 200 && answer.status < 300) return { sent: timestamp };
     if (answer.status === 401 && !retriedToken) {
       retriedToken = true;
       await dropAccessToken(deps.storage, context.platform, AGS_SCOPES.score);
@@ -278,13 +319,32 @@ export async function postGrade(deps: GradeDeps, submissionId: string, options: 
   // (Reported as final, so a submission whose post landed just before a crash is still marked graded.)
   if (context.gradeState === 'posted' && context.similarity !== null && !options.resync) return { kind: 'final', score: context.similarity };
   if (context.attempt < context.latestAttempt) return { kind: 'skipped' }; // a newer attempt owns the gradebook cell
+  const final = (context.state === 'scored' || context.state === 'graded') && context.similarity !== null;
+  // Posting is at least once: a worker that dies (or loses its database) after the gradebook took the score and
+  // before it recorded so sends it again. The score about to be sent is written first; when that same score was
+  // sent and never acknowledged, the gradebook is asked for the user's result, and a score it already holds is
+  // recorded as acknowledged rather than sent again. A resync (someone asked) forgets the record and sends.
+  if (final && !options.resync && context.similarity !== null) {
+    if (context.acknowledgedScore === context.similarity) return { kind: 'final', score: context.similarity };
+    if (context.sentScore === context.similarity && (await gradebookHolds(deps, context, context.similarity))) {
+      await recordAcknowledged(deps.db, submissionId, context.similarity, null);
+      deps.logger.info({ submissionId }, 'The gradebook already holds this score (an earlier post whose answer was not recorded); not sent again');
+      return { kind: 'final', score: context.similarity };
+    }
+  }
   // Still this submission's cell, in the state this post tells: the latest attempt, not since scored or removed.
   const stillCurrent = async () => {
     const now = await loadContext(deps.db, submissionId);
     return now !== null && now.attempt >= now.latestAttempt && now.state === context.state && now.similarity === context.similarity;
   };
+  const recordSending = async (timestamp: Date) => {
+    if (final) await deps.db.updateTable('submission').set({ grade_sent_score: context.similarity, grade_sent_timestamp: timestamp }).where('id', '=', submissionId).execute();
+  };
+  let sent: Date;
   try {
-    if ((await sendScore(deps, context, (timestamp) => scoreBody(context, timestamp), stillCurrent)) === 'superseded') return { kind: 'skipped' };
+    const outcome = await sendScore(deps, context, (timestamp) => scoreBody(context, timestamp), stillCurrent, recordSending);
+    if (outcome === 'superseded') return { kind: 'skipped' };
+    sent = outcome.sent;
   } catch (error) {
     if (error instanceof GradeRefused) {
       const notGradable = /not a student|not found in course|incorrect score|422/i.test(error.message);
@@ -294,8 +354,8 @@ export async function postGrade(deps: GradeDeps, submissionId: string, options: 
     }
     throw error;
   }
-  const final = (context.state === 'scored' || context.state === 'graded') && context.similarity !== null;
-  await setGradeState(deps.db, submissionId, final ? 'posted' : 'pending', null);
+  if (final) await recordAcknowledged(deps.db, submissionId, context.similarity!, sent);
+  else await setGradeState(deps.db, submissionId, 'pending', null);
   return final ? { kind: 'final', score: context.similarity! } : { kind: 'pending' };
 }
 

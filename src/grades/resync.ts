@@ -19,6 +19,11 @@ export async function queueGradeResync(db: Kysely<DatabaseSchema>, jobs: Jobs, s
  * rather than finding it posted and stopping, which would leave it out of a new column.
  */
 export async function resyncGrade(db: Kysely<DatabaseSchema>, jobs: Jobs, submissionId: string): Promise<string | null> {
-  await db.updateTable('submission').set({ grade_state: 'pending', grade_error: null }).where('id', '=', submissionId).execute();
+  // Someone asked for the post: the record of what the gradebook acknowledged no longer stops it.
+  await db
+    .updateTable('submission')
+    .set({ grade_state: 'pending', grade_error: null, grade_sent_score: null, grade_sent_timestamp: null, grade_acknowledged_score: null, grade_acknowledged_timestamp: null })
+    .where('id', '=', submissionId)
+    .execute();
   return jobs.send(QUEUES.grade, { submissionId, resync: true }, { key: submissionId });
 }

@@ -8,7 +8,7 @@ import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { PaperServices } from '../checker/index.js';
-import { takeSendLease } from './send-lease.js';
+import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
 import { getSubmission, type Submission } from './store.js';
 
@@ -59,17 +59,26 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
   try {
     // Read again under the lease: the state may have moved while this job waited for it.
     const submission = await getSubmission(deps.db, submissionId);
-    if (awaitingUpload(submission)) await sendPaper(deps, submission, jobAttempt);
+    if (awaitingUpload(submission)) await sendPaper(deps, submission, lease, jobAttempt);
   } finally {
     await lease.release().catch((error: unknown) => deps.logger.warn({ err: error, submissionId }, 'Could not give up the lease on sending a paper; it lapses by itself'));
   }
 }
 
-async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt: number): Promise<void> {
+/**
+ * Sends the paper under the lease: every move it records names the lease (refused once another sender took it
+ * over), the lease is confirmed right before the request goes out, and the request is aborted if the lease is
+ * lost meanwhile. A lost lease ends the run with LeaseLost, nothing sent or recorded after it: the job runs again
+ * and finds the paper where the other sender left it.
+ */
+async function sendPaper(deps: PipelineDeps, submission: Submission, lease: SendLease, jobAttempt: number): Promise<void> {
   const submissionId = submission.id;
   const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
-  const service = await deps.services.forAssignment(assignment.id);
+  // The account the assignment's folder lives in holds the paper; the paper is recorded by (account, id).
+  const account = await deps.db.selectFrom('assignment').select('checker_account_id').where('id', '=', assignment.id).executeTakeFirst();
+  const accountId = account?.checker_account_id ?? null;
+  const service = await deps.services.forAccount(accountId);
   const folderId = await ensureFolder(deps.db, service, assignment.id);
   const fileName = serviceFileName(submission);
 
@@ -77,11 +86,11 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt:
     // An earlier attempt sent the file and lost the answer (or died): the service may already have it.
     const found = await service.findPaper(folderId, fileName);
     if (found !== null) {
-      await accepted(deps, submission, found, jobAttempt, 'Found at the service after an interrupted upload');
+      await accepted(deps, submission, { accountId, paperId: found }, lease, jobAttempt, 'Found at the service after an interrupted upload');
       return;
     }
   } else {
-    await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt });
+    await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt, lease: lease.token });
   }
   if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
   const { settings } = assignment;
@@ -98,26 +107,32 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, jobAttempt:
       documentType: settings.documentType,
       language: settings.language,
       grammarCheck: settings.grammarCheck,
+      beforeSend: lease.confirm,
+      signal: lease.lost,
     }));
   } catch (error) {
+    if (error instanceof LeaseLost) throw error;
+    if (lease.lost.aborted) throw lease.lost.reason; // the request was cut off because the lease was lost
     const failure = service.classify(error);
     if (failure.kind === 'refused') {
-      await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, changes: { failure_reason: failure.message, stored_path: null } });
+      await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, lease: lease.token, changes: { failure_reason: failure.message, stored_path: null } });
       await forgetFile(submission);
       return;
     }
     if (failure.kind === 'transient') {
       // Refused for now (a rate limit, an outage): the service has no paper, so the next attempt sends without
       // first listing the folder, which for a large folder is many more requests into the same limit.
-      await transition(deps.db, { submissionId, to: 'received', reason: failure.message, jobAttempt });
+      await transition(deps.db, { submissionId, to: 'received', reason: failure.message, jobAttempt, lease: lease.token });
     }
     throw error; // transient and lost: retried with backoff, and a lost one is looked up first (above)
   }
-  await accepted(deps, submission, paperId, jobAttempt, 'Accepted by the checking service; analysis running');
+  await accepted(deps, submission, { accountId, paperId }, lease, jobAttempt, 'Accepted by the checking service; analysis running');
 }
 
-async function accepted(deps: PipelineDeps, submission: Submission, paperId: number, jobAttempt: number, reason: string): Promise<void> {
-  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, changes: { paper_id: paperId, stored_path: null } });
+async function accepted(deps: PipelineDeps, submission: Submission, paper: { accountId: string | null; paperId: number }, lease: SendLease, jobAttempt: number, reason: string): Promise<void> {
+  // Recorded only while the lease is still this sender's (in the same transaction): a sender that lost it leaves
+  // the submission uploading, and whoever holds the lease next finds this paper by its name before sending.
+  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, lease: lease.token, changes: { paper_id: paper.paperId, paper_account_id: paper.accountId, stored_path: null } });
   if (moved === null) return;
   await forgetFile(submission); // the service has it now; only hash, size and label stay here
   await schedulePoll(deps, submission.id, 0);
@@ -133,7 +148,8 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
   if (!submission || submission.state !== 'processing' || submission.paperId === null) return 'settled';
   const assignment = await deps.db.selectFrom('assignment').select('folder_id').where('id', '=', submission.assignmentId).executeTakeFirst();
   if (!assignment?.folder_id) return 'settled';
-  const service = await deps.services.forAssignment(submission.assignmentId);
+  // Read from the account that holds the paper: another account may hold a paper with the same id.
+  const service = await deps.services.forAccount(submission.paperAccountId);
   const result = await service.result(Number(assignment.folder_id), submission.paperId);
   if (result.state === 'pending') return 'pending';
   if (result.state === 'error') {
@@ -162,8 +178,12 @@ export async function pollSubmission(deps: PipelineDeps, submissionId: string, r
   if (outcome === 'pending') await schedulePoll(deps, submissionId, round + 1);
 }
 
-/** The submission that holds this paper, for a callback; null while the upload has not recorded it yet. */
-export async function submissionForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string | null> {
-  const row = await db.selectFrom('submission').select('id').where('paper_id', '=', String(paperId)).executeTakeFirst();
-  return row?.id ?? null;
+/**
+ * The submissions holding a paper with this id, for a callback: none while the upload has not recorded it yet,
+ * and one per service account that handed out the id (a paper is known by (account, id), a callback names only
+ * the id). Each is read back from its own account, and only the account whose paper it is can settle it.
+ */
+export async function submissionsForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string[]> {
+  const rows = await db.selectFrom('submission').select('id').where('paper_id', '=', String(paperId)).execute();
+  return rows.map((row) => row.id);
 }

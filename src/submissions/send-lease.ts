@@ -3,11 +3,27 @@
 // slow link): the second could find no paper at the service yet and send it again. The sender holds the lease
 // for half the job expiry and renews it as it goes; another job that finds it held tries later. A worker that
 // dies stops renewing, and its lease lapses before its job expires and is handed on.
+//
+// A worker that is alive but cut off from the database (a network partition, a database restart) is the harder
+// case: its lease lapses while it still runs, another worker takes it over and sends, and the first must then
+// not send nor record anything. So the lease is a fence: its token is checked and the lease extended right
+// before the request goes out (`confirm`), every state move the sender records is checked against the token in
+// the same transaction (state.ts), and a sender that can no longer confirm its lease before it would lapse
+// aborts the request it has in flight (`lost`).
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 
+/** The sender's lease was taken over by another (or could not be confirmed): it must neither send nor record. */
+export class LeaseLost extends Error {}
+
 export interface SendLease {
+  /** Names this sender: a submission's `send_lease` holds it for as long as no other sender has taken over. */
+  readonly token: string;
+  /** Aborted once the lease is known lost, or cannot be confirmed before it would lapse. */
+  readonly lost: AbortSignal;
+  /** Right before a request goes out: the lease is still this sender's, and holds a full term from now. Throws LeaseLost. */
+  confirm(): Promise<void>;
   /** Gives the lease up (the send ended, well or not). */
   release(): Promise<void>;
 }
@@ -21,6 +37,8 @@ export async function takeSendLease(
 ): Promise<SendLease | null> {
   const token = randomUUID();
   const until = sql<Date>`now() + make_interval(secs => ${seconds})`;
+  const termMs = seconds * 1000;
+  const askedAt = Date.now();
   const taken = await db
     .updateTable('submission')
     .set({ send_lease: token, send_lease_until: until })
@@ -28,15 +46,37 @@ export async function takeSendLease(
     .where((eb) => eb.or([eb('send_lease_until', 'is', null), eb('send_lease_until', '<', sql<Date>`now()`)]))
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) === 0) return null;
-  const ours = () => db.updateTable('submission').where('id', '=', submissionId).where('send_lease', '=', token);
+  // Until when, by this process's clock, the lease surely holds: a term from when the last extension was asked
+  // for (the database's now() is no earlier than that).
+  let heldUntil = askedAt + termMs;
+  const lost = new AbortController();
+  const extend = async (): Promise<boolean> => {
+    const asked = Date.now();
+    const extended = await db.updateTable('submission').set({ send_lease_until: until }).where('id', '=', submissionId).where('send_lease', '=', token).executeTakeFirst();
+    if (Number(extended.numUpdatedRows) === 0) {
+      lost.abort(new LeaseLost('Another worker took over sending this paper.'));
+      return false;
+    }
+    heldUntil = Math.max(heldUntil, asked + termMs);
+    return true;
+  };
+  const tickMs = termMs / 3;
   const renewal = setInterval(() => {
-    ours().set({ send_lease_until: until }).execute().catch(onRenewalError);
-  }, (seconds * 1000) / 3);
+    // Renewals that cannot reach the database leave the lease to lapse: stop the send while it still holds.
+    if (Date.now() + tickMs >= heldUntil) lost.abort(new LeaseLost('The lease on sending this paper could not be renewed in time.'));
+    if (lost.signal.aborted) return void clearInterval(renewal);
+    extend().catch(onRenewalError);
+  }, tickMs);
   renewal.unref();
   return {
+    token,
+    lost: lost.signal,
+    confirm: async () => {
+      if (lost.signal.aborted || !(await extend())) throw new LeaseLost('Another worker took over sending this paper; this one does not send it.');
+    },
     release: async () => {
       clearInterval(renewal);
-      await ours().set({ send_lease: null, send_lease_until: null }).execute();
+      await db.updateTable('submission').set({ send_lease: null, send_lease_until: null }).where('id', '=', submissionId).where('send_lease', '=', token).execute();
     },
   };
 }

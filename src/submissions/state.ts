@@ -2,6 +2,7 @@
 // UPDATE, so two workers cannot both make it), and every move writes its event row in the same transaction.
 import type { Kysely, Transaction } from 'kysely';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
+import { LeaseLost } from './send-lease.js';
 
 /** Where each state may go next. */
 export const NEXT_STATES: Record<SubmissionState, readonly SubmissionState[]> = {
@@ -16,6 +17,7 @@ export const NEXT_STATES: Record<SubmissionState, readonly SubmissionState[]> = 
 
 export type SubmissionChanges = Partial<{
   paper_id: number | null;
+  paper_account_id: string | null;
   report_key: string | null;
   similarity: number | null;
   ai_score: number | null;
@@ -31,6 +33,8 @@ export interface Transition {
   reason: string;
   jobAttempt?: number;
   changes?: SubmissionChanges;
+  /** A move made by a sender of the paper: it holds only while the submission still carries its lease token. */
+  lease?: string;
 }
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
@@ -38,15 +42,17 @@ type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 /**
  * Moves a submission to `to` if its current state allows it, with its changes and event row.
  * Returns the state it moved from, or null when it was not in a state that allows the move (nothing written).
+ * Throws LeaseLost (nothing written) when the move names a send lease another sender has taken over since.
  */
 export async function transition(db: Db, move: Transition): Promise<SubmissionState | null> {
   const run = async (trx: Transaction<DatabaseSchema>) => {
     const current = await trx
       .selectFrom('submission')
-      .select('state')
+      .select(['state', 'send_lease'])
       .where('id', '=', move.submissionId)
       .forUpdate()
       .executeTakeFirst();
+    if (current && move.lease !== undefined && current.send_lease !== move.lease) throw new LeaseLost('Another worker took over sending this paper; this one records nothing.');
     if (!current || !NEXT_STATES[current.state].includes(move.to)) return null;
     await trx
       .updateTable('submission')

@@ -17,6 +17,8 @@ export interface Submission {
   submittedAt: Date;
   late: boolean;
   paperId: number | null;
+  /** The service account holding the paper (null: the default account); with paperId, the paper's key. */
+  paperAccountId: string | null;
   reportKey: string | null;
   similarity: number | null;
   aiScore: number | null;
@@ -42,6 +44,7 @@ export function toSubmission(row: Selectable<SubmissionTable>): Submission {
     submittedAt: row.submitted_at,
     late: row.late,
     paperId: toNumber(row.paper_id),
+    paperAccountId: row.paper_account_id,
     reportKey: row.report_key,
     similarity: toNumber(row.similarity),
     aiScore: toNumber(row.ai_score),

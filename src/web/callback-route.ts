@@ -8,7 +8,7 @@ import { CheckerError, parseCallback, type CompletionCallback } from '../checker
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
-import { submissionForPaper } from '../submissions/pipeline.js';
+import { submissionsForPaper } from '../submissions/pipeline.js';
 
 /** A few seconds for the upload job to record the paper when the callback outruns the upload's own answer. */
 const EARLY_CALLBACK_DELAY_SECONDS = 5;
@@ -35,11 +35,16 @@ export function callbackRoutes(deps: { db: Kysely<DatabaseSchema>; jobs: Jobs; s
       return;
     }
     const paperId = callback.paperId;
-    const submissionId = await submissionForPaper(deps.db, paperId);
+    // The callback names a paper id but not the account: every service account registers this same address, and
+    // two services may hand out the same id. So each submission holding a paper with that id is read back from
+    // its own account (pipeline.ts readResult); only the account whose paper finished settles its submission, the
+    // others read "pending" and change nothing. (A callback that outruns the recording of its paper while another
+    // account's submission holds the same id is caught by the poller.)
+    const submissionIds = await submissionsForPaper(deps.db, paperId);
     // Keyed by submission (or paper): a repeated callback finds its job already queued and adds nothing.
-    if (submissionId) await deps.jobs.send(QUEUES.result, { submissionId }, { key: submissionId });
-    else await deps.jobs.send(QUEUES.result, { paperId }, { key: `paper-${paperId}`, startAfterSeconds: EARLY_CALLBACK_DELAY_SECONDS });
-    deps.logger.info({ paperId, failed: callback.failed, known: submissionId !== null }, 'Callback received; result read-back queued');
+    for (const submissionId of submissionIds) await deps.jobs.send(QUEUES.result, { submissionId }, { key: submissionId });
+    if (submissionIds.length === 0) await deps.jobs.send(QUEUES.result, { paperId }, { key: `paper-${paperId}`, startAfterSeconds: EARLY_CALLBACK_DELAY_SECONDS });
+    deps.logger.info({ paperId, failed: callback.failed, known: submissionIds.length }, 'Callback received; result read-back queued');
     res.status(200).json({ received: true });
   });
   // Malformed JSON from the body parser: a 400 with a sentence, not the generic error page.

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { launch } from '../../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../../src/devplatform/index.js';
+import { assignAccount, saveAccount } from '../../src/checker/accounts.js';
+import { listRegistrations } from '../../src/lti/registrations.js';
 import { startTestPlatform, type TestPlatform } from './platform.js';
 import type { TestTool } from './tool.js';
 
@@ -49,4 +51,14 @@ export async function openCourse(tool: TestTool | { url: string }, options: { ru
     return answer.submissionId!;
   };
   return { lms, path, submit, trySubmit };
+}
+
+/** A course on a new platform whose assignments use a service account of their own (a login at `serviceUrl`). */
+export async function openCourseWithOwnAccount(tool: TestTool, options: { clientId: string; serviceUrl: string; login: { email: string; password: string; name: string } }): Promise<TestCourse> {
+  const db = tool.tool.database.db;
+  const account = await saveAccount(db, tool.config.encryptionKey, { name: options.login.name, baseUrl: options.serviceUrl, username: options.login.email, password: options.login.password });
+  const lms = await startTestPlatform(tool, { clientId: options.clientId });
+  const platform = (await listRegistrations(db)).find((registration) => registration.issuer === lms.platform.registration().issuer);
+  assert.ok(platform && (await assignAccount(db, platform.id, account.id)));
+  return openCourse(tool, { clientId: options.clientId, lms });
 }

@@ -11,6 +11,8 @@ import * as frameOrigins from './0008_frame_origins.js';
 import * as similarityColumn from './0009_similarity_column.js';
 import * as sendLease from './0010_send_lease.js';
 import * as oidcStateStorage from './0011_oidc_state_storage.js';
+import * as paperAccount from './0012_paper_account.js';
+import * as gradeAcknowledged from './0013_grade_acknowledged.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -24,6 +26,8 @@ const migrations: Record<string, Migration> = {
   '0009_similarity_column': similarityColumn,
   '0010_send_lease': sendLease,
   '0011_oidc_state_storage': oidcStateStorage,
+  '0012_paper_account': paperAccount,
+  '0013_grade_acknowledged': gradeAcknowledged,
 };
 
 export const migrationProvider: MigrationProvider = {
