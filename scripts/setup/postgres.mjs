@@ -42,6 +42,7 @@ async function probe(adminUrl) {
 export async function providePostgres(env, say) {
   const chosen = env.TEST_PG_ADMIN_URL;
   const adminUrl = chosen || DEFAULT_ADMIN_URL;
+  if (!URL.canParse(adminUrl)) throw new SetupError('TEST_PG_ADMIN_URL is not a URL: set it like postgres://user:password@host:5432/postgres, or unset it.');
   const url = new URL(adminUrl);
   const found = await probe(adminUrl);
   if (found.major >= OLDEST_VERSION) {
