@@ -18,16 +18,14 @@ after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }))
 const STACK_FRAME = /^\s+at .+[:(]/m;
 
 describe('a fresh start with no settings', () => {
-  test('comes up on the embedded database within 30 s, ready, with its JWKS and the dev platform, and stops cleanly on SIGTERM', async () => {
+  // How fast it comes up is a figure for a benchmark, not a test: on a busy machine a start takes several times longer.
+  test('comes up on the embedded database, ready, with its JWKS and the dev platform, and stops cleanly on SIGTERM', async () => {
     const cwd = freshDir();
-    const started = Date.now();
-    const tool = await startToolProcess({}, { cwd, timeoutMs: 30_000 });
+    const tool = await startToolProcess({}, { cwd, timeoutMs: 120_000 });
     try {
       const ready = await fetch(`${tool.url}/readyz`);
-      const elapsed = Date.now() - started;
       assert.equal(ready.status, 200);
       assert.deepEqual(await ready.json(), { status: 'ready', database: 'pglite' });
-      assert.ok(elapsed < 30_000, `ready after ${elapsed} ms`);
       assert.equal((await fetch(`${tool.url}/healthz`)).status, 200);
       // The dev platform is registered at start, so the tool has its RSA key pair and publishes the public half.
       const jwks = (await (await fetch(`${tool.url}/lti/keys`)).json()) as { keys: Array<Record<string, string>> };

@@ -35,7 +35,11 @@ export async function startToolProcess(env: Record<string, string>, options: { c
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The tool did not start in time:\n${output}`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => {
+      // A process left running would keep the test file (and the whole run) from ever ending.
+      child.kill('SIGKILL');
+      reject(new Error(`The tool did not start in time:\n${output}`));
+    }, options.timeoutMs ?? 60_000);
     const check = () => {
       const match = output.match(/listening on port (\d+)/);
       if (match) {
