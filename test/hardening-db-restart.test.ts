@@ -94,8 +94,13 @@ test('a checked paper whose grade job was lost is posted by the sweep; an older 
   const second = await course.submit('sweep-student', essay('sweep second attempt'));
   assert.deepEqual(await settle(db(), [first, second], 60_000), []);
   const postsBefore = course.lms.platform.scoreLog().filter((entry) => entry.userId === 'sweep-student').length;
-  // What a connection cut between the score and its grade job leaves: scored a while ago, and no grade job.
-  await db().updateTable('submission').set({ state: 'scored', grade_state: 'pending', updated_at: new Date(Date.now() - 120_000) }).where('id', 'in', [first, second]).execute();
+  // What a connection cut between the score and its grade job leaves: scored a while ago, no grade job, and no
+  // score ever sent or acknowledged.
+  await db()
+    .updateTable('submission')
+    .set({ state: 'scored', grade_state: 'pending', grade_sent_score: null, grade_sent_timestamp: null, grade_acknowledged_score: null, grade_acknowledged_timestamp: null, updated_at: new Date(Date.now() - 120_000) })
+    .where('id', 'in', [first, second])
+    .execute();
   const logger = createLogger({ level: 'silent' });
   const jobs = new Jobs(split.database.pool, loadConfig(split.env).jobs, logger);
   await jobs.start();
