@@ -54,6 +54,7 @@ export interface CourseTable {
   id: Generated<string>;
   platform_id: string;
   deployment_id: string;
+  /** Unique within its platform and deployment only (LTI 1.3 §5.4.1): two deployments' "course-101" are two courses. */
   context_id: string;
   title: string | null;
   label: string | null;

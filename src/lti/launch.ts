@@ -132,7 +132,7 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
         title: launch.context.title,
         label: launch.context.label,
       })
-      .onConflict((oc) => oc.columns(['platform_id', 'context_id']).doUpdateSet({ title: launch.context!.title, label: launch.context!.label, updated_at: now }))
+      .onConflict((oc) => oc.columns(['platform_id', 'deployment_id', 'context_id']).doUpdateSet({ title: launch.context!.title, label: launch.context!.label, updated_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx

@@ -47,7 +47,10 @@ export async function resolveSession(
   const identity = await deps.db
     .selectFrom('platform')
     .innerJoin('lti_user', 'lti_user.platform_id', 'platform.id')
-    .leftJoin('course', (join) => join.onRef('course.platform_id', '=', 'platform.id').on('course.context_id', '=', launch.context?.id ?? ''))
+    // The launch's course is its context in its deployment (launch.ts keys courses so).
+    .leftJoin('course', (join) =>
+      join.onRef('course.platform_id', '=', 'platform.id').on('course.deployment_id', '=', launch.deploymentId).on('course.context_id', '=', launch.context?.id ?? ''),
+    )
     .select(['platform.id as platformId', 'lti_user.id as userId', 'course.id as courseId'])
     .where('platform.issuer', '=', launch.issuer)
     .where('platform.client_id', '=', launch.clientId)

@@ -36,6 +36,11 @@ export interface SandboxFaults {
    * the service while it is held; other requests are answered as usual.
    */
   uploadHoldMs?: number;
+  /**
+   * Every upload refused (422) with this message, as the service refuses a file it cannot take: the tool shows
+   * the service's words to the student and the instructor, so tests put in them what a service might say.
+   */
+  uploadRefusal?: string;
 }
 
 export interface SandboxConfig {

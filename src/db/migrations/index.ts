@@ -13,6 +13,7 @@ import * as sendLease from './0010_send_lease.js';
 import * as oidcStateStorage from './0011_oidc_state_storage.js';
 import * as paperAccount from './0012_paper_account.js';
 import * as gradeAcknowledged from './0013_grade_acknowledged.js';
+import * as coursePerDeployment from './0014_course_per_deployment.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_oidc_state_storage': oidcStateStorage,
   '0012_paper_account': paperAccount,
   '0013_grade_acknowledged': gradeAcknowledged,
+  '0014_course_per_deployment': coursePerDeployment,
 };
 
 export const migrationProvider: MigrationProvider = {
