@@ -118,7 +118,7 @@ let exitCode = 0;
 const skipped = [];
 // Each file (and each test without a deadline of its own) ends within this: long enough for the slowest file, the
 // worker SIGKILLed twenty times, on a busy two-core machine; a file that hangs still ends the run.
-const FILE_TIMEOUT_MS = 300_000;
+const FILE_TIMEOUT_MS = 450_000;
 for (const pass of passes) {
   console.log(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
   const result = await timed(pass.title, () =>

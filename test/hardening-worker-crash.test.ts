@@ -34,7 +34,7 @@ async function runningSince(since: Date): Promise<{ uploads: number; grades: num
   return { uploads: count('submission-upload'), grades: count('grade-post') };
 }
 
-test('the worker killed twenty times mid-upload and mid-grade: nothing lost, nothing sent twice, every score right', { skip: onPglite, timeout: 300_000 }, async (t) => {
+test('the worker killed twenty times mid-upload and mid-grade: nothing lost, nothing sent twice, every score right', { skip: onPglite, timeout: 420_000 }, async (t) => {
   const { sandbox, course, database } = split;
   const papersBefore = sandbox.stats().papers;
   // Slow answers, upload answers held back after the paper is stored, and a slow gradebook: kills land between the
