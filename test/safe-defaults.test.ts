@@ -3,13 +3,12 @@
 // make a stranger local), the switch that opens it warns once, and production never mounts it.
 // (The gate against other machines with HOST=0.0.0.0: test/dev-platform-gate.test.ts.)
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { otherAddress, statusOf, statusWithHost } from './support/probe.js';
-import pg from 'pg';
+import { backend, createTestDatabase, type TestDatabase } from './support/db.js';
 import { startToolProcess } from './support/process.js';
 
 const dirs: string[] = [];
@@ -29,30 +28,18 @@ const warningsAbout = (output: string, pattern: RegExp) => output.split('\n').fi
  * these checks are about the web side). This file starts processes, not an in-process tool, so it runs once, in
  * the PostgreSQL pass; test/dev-platform-gate.test.ts checks the gate in-process on both databases.
  */
-const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const databases: string[] = [];
-async function onAdmin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const onPglite = backend === 'pglite' ? 'these checks start separate processes: they run once, in the PostgreSQL pass' : false;
+const databases: TestDatabase[] = [];
 after(async () => {
-  for (const name of databases) await onAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  for (const database of databases) await database.drop();
 });
 async function childTool(env: Record<string, string>) {
-  const name = `olti_safe_${randomBytes(6).toString('hex')}`;
-  await onAdmin(`CREATE DATABASE ${name}`);
-  databases.push(name);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return startToolProcess({ DATABASE_URL: url.toString(), ...env }, { cwd: freshDir(), timeoutMs: 150_000 });
+  const database = await createTestDatabase();
+  databases.push(database);
+  return startToolProcess({ ...database.env, ...env }, { cwd: freshDir(), timeoutMs: 150_000 });
 }
 
-describe('a fresh start with no settings', { skip: noOtherAddress }, () => {
+describe('a fresh start with no settings', { skip: onPglite || noOtherAddress }, () => {
   test('answers /dev on 127.0.0.1 and ::1, and does not listen on the machine\'s other address', async () => {
     const tool = await startToolProcess({}, { cwd: freshDir(), timeoutMs: 150_000 });
     try {
@@ -74,7 +61,7 @@ describe('a fresh start with no settings', { skip: noOtherAddress }, () => {
   });
 });
 
-describe('listening on the network', { skip: noOtherAddress }, () => {
+describe('listening on the network', { skip: onPglite || noOtherAddress }, () => {
   test('DEV_PLATFORM=on with HOST=0.0.0.0 opens /dev to the network and warns once', async () => {
     const tool = await childTool({ HOST: '0.0.0.0', DEV_PLATFORM: 'on' });
     try {
@@ -87,7 +74,7 @@ describe('listening on the network', { skip: noOtherAddress }, () => {
   });
 });
 
-test('production never mounts /dev, whatever DEV_PLATFORM says, and says so', async () => {
+test('production never mounts /dev, whatever DEV_PLATFORM says, and says so', { skip: onPglite }, async () => {
   const tool = await childTool({
     NODE_ENV: 'production',
     DEV_PLATFORM: 'on',
