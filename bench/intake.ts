@@ -3,8 +3,8 @@
 // intake alone (size and type checks, hashing, the file synced to disk, the commit, the queued job). The
 // anchor: a bare express route that streams the same upload to disk and syncs it, same client, same run.
 import { FormData, request } from 'undici';
-import { comparisonRows, halfLoadRow, scaled, throughputAndLatency, withChild, type Row } from './lib.js';
-import { startStack } from './stack.js';
+import { comparisonRows, halfLoadRow, scaled, throughputAndLatency, withBareServer, type Row } from './lib.js';
+import { startStack, UNLIMITED } from './stack.js';
 
 const CONCURRENCY = 100;
 const RATE = 200;
@@ -17,17 +17,17 @@ function paper(n: number): string {
 }
 
 export async function intakeBench(): Promise<Row[]> {
-  return withChild<{ url: string }, Row[]>('bare-server.ts', async (bare) => {
+  return withBareServer(async (bare) => {
     const options = { count: scaled(2000, 200), concurrency: CONCURRENCY, rate: RATE };
     // Fifty attempts at most per student (the settings form's limit): enough students for every submission.
     const students = Math.max(CONCURRENCY, Math.ceil((3.5 * options.count) / 45));
-    const stack = await startStack({ backend: 'postgres', role: 'web', students });
+    const stack = await startStack({ backend: 'postgres', role: 'web', students, admit: UNLIMITED });
     try {
       const ltiks = await stack.launchStudents(1, students);
       const bareUpload = async (i: number) => {
         const body = new FormData();
         body.append('file', new Blob([paper(i)]), `paper-${i}.txt`);
-        const response = await request(`${bare.info.url}/upload`, { method: 'POST', body });
+        const response = await request(`${bare.url}/upload`, { method: 'POST', body });
         await response.body.dump();
         if (response.statusCode !== 201) throw new Error(`bare upload answered ${response.statusCode}`);
       };
@@ -36,8 +36,8 @@ export async function intakeBench(): Promise<Row[]> {
         n += 1;
         await stack.submit(ltiks[n % students]!, `paper-${n}.txt`, paper(n));
       };
-      const anchor = await throughputAndLatency(bareUpload, options);
-      const tool = await throughputAndLatency(submit, options);
+      const anchor = await throughputAndLatency(bareUpload, { ...options, name: 'intake-bare' }, bare.meter);
+      const tool = await throughputAndLatency(submit, { ...options, name: 'intake' }, stack.meter);
       return [
         ...comparisonRows({ throughput: `receipts/s for 100 KB files, ${CONCURRENCY} students at once`, rate: RATE, unit: 'receipt' }, tool, anchor, { p99: '< 250 ms' }),
         await halfLoadRow('receipt', tool, submit, bareUpload),

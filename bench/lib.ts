@@ -1,8 +1,12 @@
 // What every benchmark needs: the scale, load at a fixed rate or at full speed, percentiles, resident memory of a
 // process, child processes that announce themselves, and the rows of the table.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import type { MeterReading } from './meter.js';
 
 /** BENCH_SCALE=0.1 runs a tenth of the issue's figures (counts and the surge's window), for a quick look. */
 export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -18,6 +22,69 @@ export interface Row {
   anchor?: string;
   ratio?: string;
   goal?: string;
+  /** What one operation cost the tool: SQL statements, commits, CPU ms (beside the anchor's CPU ms). */
+  cost?: Cost;
+}
+
+export interface Cost {
+  statements: number;
+  commits: number;
+  cpuMs: number;
+  anchorCpuMs?: number;
+}
+
+/** The Node options and environment that load bench/meter.ts into a process, serving on its own socket. */
+export function metered(name: string): { env: Record<string, string>; meter: Meter } {
+  const socket = join(tmpdir(), `olti-meter-${process.pid}-${name}-${Date.now()}.sock`);
+  const options = `--import ${join(root, 'node_modules/tsx/dist/esm/index.mjs')} --import ${join(root, 'bench/meter.ts')}`;
+  return { env: { BENCH_METER_SOCKET: socket, NODE_OPTIONS: options }, meter: new Meter(socket) };
+}
+
+/** Reads a metered process's counters. */
+export class Meter {
+  readonly #dispatcher: Agent;
+
+  constructor(readonly socket: string) {
+    this.#dispatcher = new Agent({ connect: { socketPath: socket } });
+  }
+
+  /** The counters; `texts` adds the statements counted since the last `reset`. */
+  async read(options: { texts?: boolean; reset?: boolean } = {}): Promise<MeterReading> {
+    return (await this.#ask([options.texts ? 'texts=1' : '', options.reset ? 'reset=1' : ''].filter(Boolean).join('&'))) as MeterReading;
+  }
+
+  async #ask(query: string): Promise<unknown> {
+    const answer = await request(`http://meter/?${query}`, { dispatcher: this.#dispatcher });
+    return answer.body.json();
+  }
+
+  /**
+   * Runs `phase` and divides what the process spent meanwhile by the operations it completed. BENCH_STATEMENTS=1
+   * prints the statements of the phase, with how many each operation sent, to stderr; BENCH_PROFILE_DIR=DIR
+   * writes a CPU profile of the process over the phase to DIR/<name>.cpuprofile.
+   */
+  async costOf<T extends { done: number }>(phase: () => Promise<T>, name = 'phase'): Promise<{ result: T; cost: Cost }> {
+    const listing = Boolean(process.env.BENCH_STATEMENTS);
+    const profileDir = process.env.BENCH_PROFILE_DIR;
+    if (profileDir) await this.#ask('profile=start');
+    const before = await this.read({ reset: listing });
+    const result = await phase();
+    const after = await this.read({ texts: listing });
+    if (profileDir) {
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(await this.#ask('profile=stop')));
+    }
+    for (const [text, n] of after.texts ?? []) process.stderr.write(`${(n / Math.max(1, result.done)).toFixed(2).padStart(7)}  ${text}\n`);
+    const per = (a: number, b: number) => (result.done > 0 ? (a - b) / result.done : Number.NaN);
+    return { result, cost: { statements: per(after.statements, before.statements), commits: per(after.commits, before.commits), cpuMs: per(after.cpuMs, before.cpuMs) } };
+  }
+}
+
+/** The three cost columns of a row. */
+export function costCells(cost: Cost | undefined): [string, string, string] {
+  if (!cost) return ['', '', ''];
+  const cpu = `${cost.cpuMs.toFixed(1)}${cost.anchorCpuMs !== undefined ? ` (bare ${cost.anchorCpuMs.toFixed(1)})` : ''}`;
+  return [cost.statements.toFixed(1), cost.commits.toFixed(1), cpu];
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -130,8 +197,8 @@ export interface Child<T> {
 }
 
 /** Runs bench/<script> in its own process; it prints one line `READY <json>` once it serves. */
-export async function startChild<T>(script: string, args: string[] = []): Promise<Child<T>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${root}bench/${script}`, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startChild<T>(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child<T>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${root}bench/${script}`, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const info = await new Promise<T>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -153,9 +220,15 @@ export async function startChild<T>(script: string, args: string[] = []): Promis
   };
 }
 
+/** Runs `work` beside the bare anchor server (bench/bare-server.ts), metered, and stops it whatever happens. */
+export async function withBareServer<R>(work: (bare: { url: string; meter: Meter }) => Promise<R>): Promise<R> {
+  const { env, meter } = metered('bare');
+  return withChild<{ url: string }, R>('bare-server.ts', (bare) => work({ url: bare.info.url, meter }), { BENCH_METER_SOCKET: env.BENCH_METER_SOCKET! });
+}
+
 /** Runs `work` beside bench/<script> in its own process, and stops that process whatever happens. */
-export async function withChild<T, R>(script: string, work: (child: Child<T>) => Promise<R>): Promise<R> {
-  const started = await startChild<T>(script);
+export async function withChild<T, R>(script: string, work: (child: Child<T>) => Promise<R>, env: Record<string, string> = {}): Promise<R> {
+  const started = await startChild<T>(script, [], env);
   try {
     return await work(started);
   } finally {
@@ -166,14 +239,19 @@ export async function withChild<T, R>(script: string, work: (child: Child<T>) =>
 export interface Comparison {
   throughput: LoadResult;
   paced: LoadResult;
+  /** What one operation of the throughput phase cost the metered process. */
+  cost: Cost;
 }
 
-/** A short warm-up, then `count` operations as fast as `concurrency` clients go, then `count` at a fixed rate. */
-export async function throughputAndLatency(one: (i: number) => Promise<void>, options: { count: number; concurrency: number; rate: number }): Promise<Comparison> {
+/**
+ * A short warm-up, then `count` operations as fast as `concurrency` clients go (their cost read from the
+ * process's meter), then `count` at a fixed rate.
+ */
+export async function throughputAndLatency(one: (i: number) => Promise<void>, options: { count: number; concurrency: number; rate: number; name: string }, meter: Meter): Promise<Comparison> {
   await closedLoop(Math.max(20, Math.round(options.count / 10)), 10, one);
-  const throughput = await closedLoop(options.count, options.concurrency, one);
+  const { result: throughput, cost } = await meter.costOf(() => closedLoop(options.count, options.concurrency, one), options.name);
   const paced = await fixedRate(options.count, options.rate, one);
-  return { throughput, paced };
+  return { throughput, paced, cost };
 }
 
 /** Three rows: throughput, p50 and p99 at the fixed rate, the tool beside its anchor. */
@@ -181,7 +259,7 @@ export function comparisonRows(label: { throughput: string; rate: number; unit: 
   const rate = (r: LoadResult) => r.done / r.seconds;
   const at = (r: LoadResult, p: number) => percentile(r.latencies, p);
   return [
-    { what: label.throughput, figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`, anchor: `${perSecond(rate(anchor.throughput))}${failures(anchor.throughput)}`, ratio: ratio(rate(tool.throughput) / rate(anchor.throughput)), ...(goals.throughput ? { goal: goals.throughput } : {}) },
+    { what: label.throughput, figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`, anchor: `${perSecond(rate(anchor.throughput))}${failures(anchor.throughput)}`, ratio: ratio(rate(tool.throughput) / rate(anchor.throughput)), ...(goals.throughput ? { goal: goals.throughput } : {}), cost: { ...tool.cost, anchorCpuMs: anchor.cost.cpuMs } },
     { what: `${label.unit} latency p50 at ${label.rate}/s`, figure: `${ms(at(tool.paced, 50))}${failures(tool.paced)}`, anchor: `${ms(at(anchor.paced, 50))}${failures(anchor.paced)}`, ratio: ratio(at(tool.paced, 50) / at(anchor.paced, 50)) },
     { what: `${label.unit} latency p99 at ${label.rate}/s`, figure: ms(at(tool.paced, 99)), anchor: ms(at(anchor.paced, 99)), ratio: ratio(at(tool.paced, 99) / at(anchor.paced, 99)), ...(goals.p99 ? { goal: goals.p99 } : {}) },
   ];

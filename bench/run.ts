@@ -4,13 +4,16 @@
 //   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, storm, overload)
 //   BENCH_SURGE_TIMEOUT_S=600              how long the surge may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
-//   BENCH_TOOL_NODE_OPTIONS='--import ./profiler.mjs'  extra Node options for the tool's process (profiling)
+//   BENCH_STATEMENTS=1                     the statements each measured phase sent, to stderr
+//   BENCH_PROFILE_DIR=bench/profiles/x     CPU profiles of each measured phase (bench/profile-summary.ts reads them)
+//   BENCH_TOOL_NODE_OPTIONS='--max-semi-space-size=4'  extra Node options for the tool's process
+//   BENCH_TOOL_LOG=/tmp/tool.log           what the tool's processes logged
 import { cpus } from 'node:os';
 import { callbackStormBench } from './callback-storm.js';
 import { intakeBench } from './intake.js';
 import { launchBench } from './launch.js';
 import { overloadBench } from './overload.js';
-import { SCALE, type Row } from './lib.js';
+import { costCells, SCALE, type Row } from './lib.js';
 import { surgeBench } from './surge.js';
 import { uploadMemoryBench } from './upload-memory.js';
 
@@ -28,8 +31,8 @@ const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
 
 console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, scale ${SCALE}, ${new Date().toISOString()}\n`);
-console.log('| benchmark | measure | tool | anchor (same run) | ratio | goal |');
-console.log('|---|---|---|---|---|---|');
+console.log('| benchmark | measure | tool | anchor (same run) | ratio | SQL statements / op | commits / op | CPU ms / op | goal |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [name, title, run] of benches) {
   if (only && !only.includes(name)) continue;
   let rows: Row[];
@@ -38,5 +41,8 @@ for (const [name, title, run] of benches) {
   } catch (error) {
     rows = [{ what: 'did not complete', figure: error instanceof Error ? error.message : String(error) }];
   }
-  for (const row of rows) console.log(`| ${cell(title)} | ${cell(row.what)} | ${cell(row.figure)} | ${cell(row.anchor)} | ${cell(row.ratio)} | ${cell(row.goal)} |`);
+  for (const row of rows) {
+    const [statements, commits, cpu] = costCells(row.cost);
+    console.log(`| ${cell(title)} | ${cell(row.what)} | ${cell(row.figure)} | ${cell(row.anchor)} | ${cell(row.ratio)} | ${statements} | ${commits} | ${cpu} | ${cell(row.goal)} |`);
+  }
 }

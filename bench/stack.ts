@@ -3,7 +3,7 @@
 // the dev platform in a third process, registered through the CLI. An instructor has placed the essay and
 // saved its settings; students launch and submit over HTTP, as browsers would.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { registerWithCli } from '../test/support/platform.js';
 import { startToolProcess, type ToolProcess } from '../test/support/process.js';
 import { freePort } from '../test/support/tool.js';
-import { closedLoop, failures, startChild, type Child } from './lib.js';
+import { closedLoop, failures, metered, startChild, type Child, type Meter } from './lib.js';
 import { USER_PLACEHOLDER, type GradeSummary, type PlatformInfo } from './platform-process.js';
 
 export interface StackOptions {
@@ -25,7 +25,18 @@ export interface StackOptions {
   sandbox?: Omit<SandboxOptions, 'callbackUrl'>;
   /** More of the tool's environment (job timing, poll schedule, log level). */
   env?: Record<string, string>;
+  /**
+   * Admission limits as high as this (UNLIMITED: every request of the load), so that the benchmark measures how
+   * fast the tool works and how its queue grows past that, rather than how it refuses (bench/overload.ts measures
+   * the default limits).
+   */
+  admit?: number;
+  /** PostgreSQL: the jobs run in a ROLE=worker process of their own, so that the metered process is the web side. */
+  separateWorker?: boolean;
 }
+
+/** Admission limits no benchmark's load reaches. */
+export const UNLIMITED = 10_000;
 
 export interface RemotePlatform {
   loginInitiationUrl(options: { userId: string }): string;
@@ -47,6 +58,8 @@ export interface Stack {
   assignmentPath: string;
   /** PostgreSQL only: a pool on the tool's database, to read what happened. */
   pool: pg.Pool | null;
+  /** The tool process's counters: SQL statements, commits, CPU time (bench/meter.ts). */
+  meter: Meter;
   launchStudents(first: number, count: number, concurrency?: number): Promise<string[]>;
   submit(ltik: string, fileName: string, content: string | Buffer): Promise<Receipt>;
   close(): Promise<void>;
@@ -101,22 +114,36 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const sandbox = await startSandbox({ ...options.sandbox, callbackUrl });
     cleanups.push(() => sandbox.close());
 
+    const toolMeter = metered('tool');
     const base = { DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(24).toString('hex'), ...(database?.url ? { DATABASE_URL: database.url } : {}) };
-    const tool = await startToolProcess({
+    const shared = {
       ...base,
       HOST: '127.0.0.1',
-      PORT: String(port),
       PUBLIC_URL: url,
-      ROLE: options.role,
       CALLBACK_SECRET: secret,
       CHECKER_URL: sandbox.url,
       CHECKER_USERNAME: DEMO_USER.email,
       CHECKER_PASSWORD: DEMO_USER.password,
       ...options.env,
-      // BENCH_TOOL_NODE_OPTIONS='--import ./profiler.mjs', for one, profiles the tool's process.
-      ...(process.env.BENCH_TOOL_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_TOOL_NODE_OPTIONS } : {}),
+    };
+    if (options.separateWorker) {
+      const worker = await startToolProcess({ ...shared, ROLE: 'worker' });
+      cleanups.push(() => worker.stop());
+    }
+    const tool = await startToolProcess({
+      ...shared,
+      PORT: String(port),
+      ROLE: options.separateWorker ? 'web' : options.role,
+      ...(options.admit ? Object.fromEntries(['CONCURRENT_LAUNCHES', 'CONCURRENT_UPLOADS', 'CONCURRENT_CALLBACKS', 'CONCURRENT_PAGES'].map((name) => [name, String(options.admit)])) : {}),
+      BENCH_METER_SOCKET: toolMeter.env.BENCH_METER_SOCKET!,
+      // BENCH_TOOL_NODE_OPTIONS: more Node options for the tool's process (a smaller heap, say).
+      NODE_OPTIONS: `${toolMeter.env.NODE_OPTIONS} ${process.env.BENCH_TOOL_NODE_OPTIONS ?? ''}`.trim(),
     });
-    cleanups.push(() => tool.stop());
+    cleanups.push(async () => {
+      await tool.stop();
+      // BENCH_TOOL_LOG=FILE keeps what the tool's process logged (each stack appends its own).
+      if (process.env.BENCH_TOOL_LOG) appendFileSync(process.env.BENCH_TOOL_LOG, tool.output());
+    });
 
     const platformChild: Child<PlatformInfo> = await startChild<PlatformInfo>('platform-process.ts', [url, String(options.students)]);
     cleanups.push(() => platformChild.stop());
@@ -151,6 +178,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       callbackUrl,
       assignmentPath,
       pool,
+      meter: toolMeter.meter,
       async launchStudents(first, count, concurrency = 20) {
         const ltiks: string[] = new Array(count);
         const result = await closedLoop(count, concurrency, async (i) => {

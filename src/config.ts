@@ -1,66 +1,13 @@
 // Every setting of the tool comes from the environment, parsed here once. Nothing else reads process.env.
+// Two steps: `parseConfig` reads the environment and changes nothing (the type `Settings` is inferred from its
+// schema); `provideSecrets` then reads, or outside production generates once, the secrets kept in DATA_DIR.
+// `loadConfig` is both, for start-up.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseCidr } from './lti/platform-http.js';
 import { isLoopbackName, LOOPBACK_HOSTS } from './loopback.js';
-
-export type Role = 'all' | 'web' | 'worker';
-
-export interface Config {
-  nodeEnv: 'development' | 'production' | 'test';
-  production: boolean;
-  /** The addresses the HTTP server listens on: HOST, or else loopback (127.0.0.1 and ::1) outside production and
-   * every interface in production. */
-  listenHosts: string[];
-  /** Nobody off this machine can reach the tool: it listens on loopback only and PUBLIC_URL names this machine. */
-  loopbackOnly: boolean;
-  port: number;
-  /** The address people and platforms use to reach the tool, without a trailing slash. */
-  publicUrl: string;
-  /** PostgreSQL connection string; null means the embedded PGlite database in dataDir. */
-  databaseUrl: string | null;
-  databasePoolSize: number;
-  dataDir: string;
-  encryptionKey: string;
-  /** Where the key came from, so start-up can say so (never the key itself). */
-  encryptionKeySource: 'environment' | 'generated' | 'data-dir';
-  role: Role;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  shutdownTimeoutMs: number;
-  /** open: platforms registered dynamically can launch at once; approve: an administrator switches them on; off. */
-  dynamicRegistration: 'open' | 'approve' | 'off';
-  /** Dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names). */
-  registrationsPerAddress: number;
-  /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
-   * (always 'off' in production, whatever DEV_PLATFORM says). */
-  devPlatform: 'loopback' | 'on' | 'off';
-  /** DEV_PLATFORM as given, so start-up can say when production ignored it. */
-  devPlatformRequested: 'loopback' | 'on' | 'off' | null;
-  /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
-  admission: { launch: number; upload: number; callback: number; pages: number };
-  /** HTTP server limits against slow clients: whole headers, whole request, idle keep-alive, and an upload's body
-   * sending nothing. */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; uploadIdleTimeoutMs: number };
-  /** The tool's name as LMS administrators and instructors see it. */
-  toolName: string;
-  /** The default service account; null URL: the sandbox runs in-process and stands in for the service. */
-  checker: { url: string | null; username: string | null; password: string | null };
-  /** How long a call to the checking service may wait for its answer's headers, and then between its body's bytes. */
-  checkerTimeoutMs: number;
-  /** The secret path segment of the callback URL given to the service operator. */
-  callbackSecret: string;
-  /** Seconds between polls of a paper still being analysed; the last value repeats. */
-  pollScheduleSeconds: number[];
-  /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
-  adminToken: string | null;
-  jobs: { pollingIntervalSeconds: number; retryDelaySeconds: number; retryLimit: number; expireSeconds: number; concurrency: number };
-  /** How long the in-process sandbox takes to analyse a paper (the real service: 10 to 15 minutes). */
-  sandboxDelayMs: number;
-  /** Private networks (CIDRs) platforms may be reached in; the rest of private address space is refused. */
-  platformPrivateNetworks: string[];
-}
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -88,7 +35,7 @@ const postgresUrl = z.string().refine(
   { message: 'must be a URL like postgres://user:password@host:5432/database' },
 );
 
-const schema = z.object({
+const environment = z.object({
   NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
   HOST: optionalString,
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -96,7 +43,7 @@ const schema = z.object({
   DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
   DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
-  ENCRYPTION_KEY: optionalString,
+  ENCRYPTION_KEY: z.preprocess(emptyToUndefined, z.string().min(MIN_KEY_LENGTH, `must be at least ${MIN_KEY_LENGTH} characters long`).optional()),
   ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'web', 'worker']).default('all')),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
@@ -127,6 +74,7 @@ const schema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(5000)),
   UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(30_000)),
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces').optional()),
   // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
   PLATFORM_PRIVATE_NETWORKS: z.preprocess(
     emptyToUndefined,
@@ -150,76 +98,47 @@ const schema = z.object({
   ),
 });
 
+/** Variables whose value never appears in a message: secrets, and a URL that may hold a password. */
+const HIDDEN = new Set(['DATABASE_URL', 'ENCRYPTION_KEY', 'CHECKER_PASSWORD', 'CALLBACK_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN']);
+
+/** What to do about a refused secret. */
+const HINTS: Record<string, string> = {
+  ENCRYPTION_KEY: 'generate one with: openssl rand -hex 32',
+  CALLBACK_SECRET: 'generate one with: openssl rand -hex 24',
+};
+
 /** Turns zod's first complaint into one sentence that names the variable. */
 function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): ConfigError {
   const variable = String(issue.path[0] ?? 'environment');
   const given = env[variable];
-  const shown = variable === 'DATABASE_URL' ? '(value hidden: it may hold a password)' : JSON.stringify(given);
-  return new ConfigError(variable, `${issue.message} (given ${shown}).`);
+  const hint = HINTS[variable] ? `; ${HINTS[variable]}` : '';
+  if (given === undefined || given === '') return new ConfigError(variable, `${issue.message}${hint}`);
+  const shown = HIDDEN.has(variable) ? `${given.length} characters, not shown` : JSON.stringify(given);
+  return new ConfigError(variable, `${issue.message} (given ${shown})${hint}.`);
 }
 
-function parsePublicUrl(raw: string | undefined, production: boolean, port: number): string {
+type Refuse = (variable: string, message: string) => never;
+/** Stops the parse at a setting that is wrong given the others: zod passes an error thrown in a transform on. */
+const refuse: Refuse = (variable, message) => {
+  throw new ConfigError(variable, message);
+};
+
+/** PUBLIC_URL as the tool writes it into links (no trailing slash), or the local default outside production. */
+function publicUrlOf(raw: string | undefined, production: boolean, port: number, refuse: Refuse): string {
   if (raw === undefined) {
-    if (production) throw new ConfigError('PUBLIC_URL', 'is required in production (the https address of the tool).');
+    if (production) refuse('PUBLIC_URL', 'is required in production (the https address of the tool).');
     return `http://localhost:${port}`;
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('PUBLIC_URL', `must be an absolute URL such as https://lti.example.edu (given ${JSON.stringify(raw)}).`);
+    return refuse('PUBLIC_URL', 'must be an absolute URL such as https://lti.example.edu');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError('PUBLIC_URL', `must start with https:// (given ${JSON.stringify(raw)}).`);
-  }
-  if (url.search || url.hash) throw new ConfigError('PUBLIC_URL', 'must not carry a query string or fragment.');
-  if (production && url.protocol !== 'https:') {
-    throw new ConfigError('PUBLIC_URL', 'must use https in production: LMS platforms only launch tools over HTTPS.');
-  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('PUBLIC_URL', 'must start with https://');
+  if (url.search || url.hash) refuse('PUBLIC_URL', 'must not carry a query string or fragment.');
+  if (production && url.protocol !== 'https:') refuse('PUBLIC_URL', 'must use https in production: LMS platforms only launch tools over HTTPS.');
   return url.toString().replace(/\/+$/, '');
-}
-
-function resolveEncryptionKey(
-  raw: string | undefined,
-  production: boolean,
-  dataDir: string,
-): { key: string; source: Config['encryptionKeySource'] } {
-  if (raw !== undefined) {
-    if (raw.length < MIN_KEY_LENGTH) {
-      throw new ConfigError(
-        'ENCRYPTION_KEY',
-        `must be at least ${MIN_KEY_LENGTH} characters long (given ${raw.length}); generate one with: openssl rand -hex 32`,
-      );
-    }
-    return { key: raw, source: 'environment' };
-  }
-  if (production) {
-    throw new ConfigError('ENCRYPTION_KEY', 'is required in production; generate one with: openssl rand -hex 32');
-  }
-  const file = join(dataDir, KEY_FILE);
-  if (existsSync(file)) {
-    const key = readFileSync(file, 'utf8').trim();
-    if (key.length < MIN_KEY_LENGTH) {
-      throw new ConfigError('ENCRYPTION_KEY', `the key stored in ${file} is too short; remove the file to generate a new one.`);
-    }
-    return { key, source: 'data-dir' };
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const key = randomBytes(32).toString('hex');
-  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return { key, source: 'generated' };
-}
-
-/** A secret generated once into DATA_DIR outside production, and read from there afterwards. */
-function resolveGeneratedSecret(variable: string, fileName: string, production: boolean, dataDir: string): string {
-  if (production) throw new ConfigError(variable, 'is required in production; generate one with: openssl rand -hex 24');
-  const file = join(dataDir, fileName);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(24).toString('hex');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  return secret;
 }
 
 /** HOST as given (`localhost` meaning both loopback addresses), or the default for the environment. */
@@ -229,34 +148,24 @@ function listenHostsFor(host: string | undefined, production: boolean): string[]
   return [host];
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, env);
-  const values = parsed.data;
+/** The environment's variables checked together, as the settings the rest of the tool reads. */
+const settingsSchema = environment.transform((values) => {
   const production = values.NODE_ENV === 'production';
-  const dataDir = resolve(values.DATA_DIR);
-  const publicUrl = parsePublicUrl(values.PUBLIC_URL, production, values.PORT);
+  const publicUrl = publicUrlOf(values.PUBLIC_URL, production, values.PORT, refuse);
   if (values.ROLE !== 'all' && values.DATABASE_URL === undefined) {
-    throw new ConfigError(
-      'DATABASE_URL',
-      `is required with ROLE=${values.ROLE}: separate web and worker processes share one PostgreSQL database (the embedded database serves a single process).`,
-    );
+    refuse('DATABASE_URL', `is required with ROLE=${values.ROLE}: separate web and worker processes share one PostgreSQL database (the embedded database serves a single process).`);
   }
-  const encryption = resolveEncryptionKey(values.ENCRYPTION_KEY, production, dataDir);
+  if (production && values.ENCRYPTION_KEY === undefined) refuse('ENCRYPTION_KEY', `is required in production; ${HINTS.ENCRYPTION_KEY}`);
+  if (production && values.CALLBACK_SECRET === undefined) refuse('CALLBACK_SECRET', `is required in production; ${HINTS.CALLBACK_SECRET}`);
   if (values.CHECKER_URL && (!values.CHECKER_USERNAME || !values.CHECKER_PASSWORD)) {
-    throw new ConfigError(values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME', 'is required when CHECKER_URL is set (the default service account).');
+    refuse(values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME', 'is required when CHECKER_URL is set (the default service account).');
   }
   if (values.ROLE !== 'all' && !values.CHECKER_URL) {
-    throw new ConfigError(
-      'CHECKER_URL',
-      `is required with ROLE=${values.ROLE}: separate processes must share one checking service (an in-process sandbox belongs to one process; run \`npm run sandbox\` and point CHECKER_URL at it).`,
-    );
+    refuse('CHECKER_URL', `is required with ROLE=${values.ROLE}: separate processes must share one checking service (an in-process sandbox belongs to one process; run \`npm run sandbox\` and point CHECKER_URL at it).`);
   }
-  if (production && !values.CHECKER_URL) {
-    throw new ConfigError('CHECKER_URL', 'is required in production: the address of the checking service (the sandbox is for trying the tool).');
-  }
+  if (production && !values.CHECKER_URL) refuse('CHECKER_URL', 'is required in production: the address of the checking service (the sandbox is for trying the tool).');
   if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
-    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request.`);
+    refuse('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request.`);
   }
   const listenHosts = listenHostsFor(values.HOST, production);
   // Behind a reverse proxy on the same machine the tool listens on loopback, yet the world reaches it through
@@ -268,47 +177,126 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     nodeEnv: values.NODE_ENV,
     production,
+    /** The addresses the HTTP server listens on: HOST, or else loopback (127.0.0.1 and ::1) outside production and
+     * every interface in production. */
     listenHosts,
+    /** Nobody off this machine can reach the tool: it listens on loopback only and PUBLIC_URL names this machine. */
     loopbackOnly,
     port: values.PORT,
+    /** The address people and platforms use to reach the tool, without a trailing slash. */
     publicUrl,
+    /** PostgreSQL connection string; null means the embedded PGlite database in dataDir. */
     databaseUrl: values.DATABASE_URL ?? null,
     databasePoolSize: values.DATABASE_POOL_SIZE,
-    dataDir,
-    encryptionKey: encryption.key,
-    encryptionKeySource: encryption.source,
+    dataDir: resolve(values.DATA_DIR),
     role: values.ROLE,
     logLevel: values.LOG_LEVEL,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
-    // 'open' lets anyone who reaches /lti/register add a platform that can launch at once: only for a private instance.
+    /** open: platforms registered dynamically can launch at once; approve: an administrator switches them on; off.
+     * 'open' lets anyone who reaches /lti/register add a platform that can launch at once: only for a private instance. */
     dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (loopbackOnly ? 'open' : 'approve'),
+    /** Dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names). */
     registrationsPerAddress: values.REGISTRATIONS_PER_ADDRESS,
+    /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
+     * (always 'off' in production, whatever DEV_PLATFORM says). */
     devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),
+    /** DEV_PLATFORM as given, so start-up can say when production ignored it. */
     devPlatformRequested: values.DEV_PLATFORM ?? null,
+    /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,
       upload: values.CONCURRENT_UPLOADS ?? 4 * pool,
       callback: values.CONCURRENT_CALLBACKS ?? 4 * pool,
       pages: values.CONCURRENT_PAGES ?? 4 * pool,
     },
+    /** HTTP server limits against slow clients: whole headers, whole request, idle keep-alive, and an upload's body
+     * sending nothing. */
     http: {
       headersTimeoutMs: values.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       uploadIdleTimeoutMs: values.UPLOAD_IDLE_TIMEOUT_MS,
     },
+    /** The tool's name as LMS administrators and instructors see it. */
     toolName: values.TOOL_NAME,
+    /** The default service account; null URL: the sandbox runs in-process and stands in for the service. */
     checker: { url: values.CHECKER_URL ?? null, username: values.CHECKER_USERNAME ?? null, password: values.CHECKER_PASSWORD ?? null },
+    /** How long a call to the checking service may wait for its answer's headers, and then between its body's bytes. */
     checkerTimeoutMs: values.CHECKER_TIMEOUT_MS,
-    callbackSecret: values.CALLBACK_SECRET ?? resolveGeneratedSecret('CALLBACK_SECRET', CALLBACK_FILE, production, dataDir),
+    /** Seconds between polls of a paper still being analysed; the last value repeats. */
     pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
+    /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
     adminToken: values.ADMIN_TOKEN ?? null,
+    /** Opens /metrics to scrapers off this machine that send it as a bearer token; null: this machine only. */
+    metricsToken: values.METRICS_TOKEN ?? null,
+    /** How long the in-process sandbox takes to analyse a paper (the real service: 10 to 15 minutes). */
     sandboxDelayMs: values.SANDBOX_DELAY_MS,
-    // A private instance talks to platforms on loopback (the dev platform at http://localhost:PORT/dev, the tests'
-    // on 127.0.0.1). Once strangers can reach the tool (production, or a HOST or PUBLIC_URL off this machine), a
-    // loopback address named by a platform is an attack on the tool's host: nothing is allowed there unless the
-    // administrator lists it.
+    /** Private networks (CIDRs) platforms may be reached in; the rest of private address space is refused.
+     * A private instance talks to platforms on loopback (the dev platform at http://localhost:PORT/dev, the tests'
+     * on 127.0.0.1). Once strangers can reach the tool (production, or a HOST or PUBLIC_URL off this machine), a
+     * loopback address named by a platform is an attack on the tool's host: nothing is allowed there unless the
+     * administrator lists it. */
     platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (loopbackOnly ? ['127.0.0.0/8', '::1/128'] : []),
     jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT, expireSeconds: values.JOB_EXPIRE_SECONDS, concurrency: values.JOB_CONCURRENCY },
+    /** The secrets as the environment gave them (null: kept in DATA_DIR, see provideSecrets). */
+    givenSecrets: { encryptionKey: values.ENCRYPTION_KEY ?? null, callbackSecret: values.CALLBACK_SECRET ?? null },
   };
+});
+
+/** The tool's settings, without the secrets kept in DATA_DIR. */
+export type Settings = z.output<typeof settingsSchema>;
+
+/** Reads the environment; writes nothing. Throws a ConfigError naming the first variable that is wrong. */
+export function parseConfig(env: Record<string, string | undefined> = process.env): Settings {
+  const parsed = settingsSchema.safeParse(env);
+  if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, env);
+  return parsed.data;
+}
+
+/** A secret from the environment, or else (outside production) the one generated once into DATA_DIR. */
+function keptSecret(dataDir: string, fileName: string, bytes: number): { value: string; generated: boolean } {
+  const file = join(dataDir, fileName);
+  if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), generated: false };
+  mkdirSync(dataDir, { recursive: true });
+  const value = randomBytes(bytes).toString('hex');
+  writeFileSync(file, `${value}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { value, generated: true };
+}
+
+/**
+ * The start-up step that completes the settings with their secrets: the encryption key and the callback secret
+ * from the environment, or else (outside production; parseConfig has refused production without them) the ones
+ * kept in DATA_DIR, generated there on the first start.
+ */
+export function provideSecrets(settings: Settings) {
+  const { givenSecrets, ...rest } = settings;
+  let encryptionKey = givenSecrets.encryptionKey;
+  let encryptionKeySource: 'environment' | 'generated' | 'data-dir' = 'environment';
+  if (encryptionKey === null) {
+    const kept = keptSecret(settings.dataDir, KEY_FILE, 32);
+    if (kept.value.length < MIN_KEY_LENGTH) {
+      throw new ConfigError('ENCRYPTION_KEY', `the key stored in ${join(settings.dataDir, KEY_FILE)} is too short; remove the file to generate a new one.`);
+    }
+    encryptionKey = kept.value;
+    encryptionKeySource = kept.generated ? 'generated' : 'data-dir';
+  }
+  const callbackSecret = givenSecrets.callbackSecret ?? keptSecret(settings.dataDir, CALLBACK_FILE, 24).value;
+  return {
+    ...rest,
+    encryptionKey,
+    /** Where the key came from, so start-up can say so (never the key itself). */
+    encryptionKeySource,
+    /** The secret path segment of the callback URL given to the service operator. */
+    callbackSecret,
+  };
+}
+
+/** Every setting of the tool, secrets included. */
+export type Config = ReturnType<typeof provideSecrets>;
+export type Role = Config['role'];
+
+/** Start-up's reading of the configuration: the environment parsed, then the secrets provided. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  return provideSecrets(parseConfig(env));
 }

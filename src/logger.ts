@@ -16,6 +16,7 @@ export const REDACTED_FIELDS = [
   'secret',
   'callbackSecret',
   'adminToken',
+  'metricsToken',
   'encryptionKey',
   'authorization',
   'Authorization',

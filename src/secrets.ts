@@ -1,6 +1,6 @@
 // Secrets the tool stores (service passwords) are sealed with AES-256-GCM under a key derived from
 // ENCRYPTION_KEY; tampering or the wrong key makes opening fail rather than return garbage.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const deriveKey = (encryptionKey: string) => createHash('sha256').update(`originality-lti:secrets:${encryptionKey}`).digest();
 
@@ -17,4 +17,13 @@ export function openSecret(sealed: string, encryptionKey: string): string {
   const decipher = createDecipheriv('aes-256-gcm', deriveKey(encryptionKey), iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+}
+
+/**
+ * Whether a secret someone sent is the expected one, in time that depends on neither (both are hashed first, so
+ * not even the length shows), against guessing it a character at a time from the answer's timing.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -3,23 +3,28 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { Router } from 'express';
-import { connectChecker, PaperServices, type Connect, type PaperService } from './checker/index.js';
+import { connectChecker, ServiceConnections, type Connect } from './accounts/connections.js';
+import type { PaperService } from './checker/index.js';
 import type { Config } from './config.js';
-import { migrateToLatest, openDatabase, type Database } from './db/index.js';
+import { databaseReadiness, migrateToLatest, openDatabase, type Database } from './db/index.js';
 import { createDevPlatform } from './devplatform/index.js';
 import { Jobs } from './jobs/index.js';
+import { queueHealth } from './jobs/queue-health.js';
 import { sweepStates } from './lti/oidc-state.js';
 import { allowPlatformNetworks } from './lti/platform-http.js';
 import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
+import { ToolMetrics } from './metrics.js';
 import { DEMO_USER, startSandbox, type Sandbox } from './sandbox/index.js';
+import { countSubmissionsByState } from './submissions/state-counts.js';
 import { isLoopbackName } from './loopback.js';
 import { createWebApp } from './web/app.js';
 import { closeServers, listenOnHosts } from './web/http-server.js';
 import { localClientsOnly } from './web/local-only.js';
-import { launchHandlers } from './web/launch.js';
+import { launchHandlers } from './web/launch-handlers.js';
 import { startWorker } from './worker.js';
+import { gradebookSink } from './grades/gradebook-sink.js';
 
 export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
@@ -28,7 +33,7 @@ export interface RunningTool {
   lti: LtiSetup;
   jobs: Jobs;
   /** The checking service per assignment: the platform's own account or the default one. */
-  services: PaperServices;
+  services: ServiceConnections;
   /** The in-process stand-in for the checking service, when no CHECKER_URL is set. */
   sandbox: Sandbox | null;
   close(): Promise<void>;
@@ -96,19 +101,31 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
   let lti: LtiSetup | undefined;
   let sandbox: Sandbox | null = null;
   let worker: { stop(): void } | undefined;
-  const jobs = new Jobs(database.pool, config.jobs, logger);
+  // Jobs that wait on a service run up to 32 at once per process; PGlite is one backend, where more than a few
+  // jobs at once only queue for it and hold the students' receipts up (bench/surge.ts).
+  const jobs = new Jobs(database.pool, { ...config.jobs, mostAtOnce: database.kind === 'pglite' ? 8 : 32 }, logger);
+  // This tool's own metrics, apart from any other tool started in the process; the gauges are read when /metrics is scraped.
+  const metrics = new ToolMetrics({
+    read: async () => {
+      const [submissionsByState, queues] = await Promise.all([countSubmissionsByState(database.db), queueHealth(database.pool)]);
+      return { submissionsByState, queues };
+    },
+    onReadFailure: (error) => logger.warn({ err: error }, 'The metrics could not read the database; the scrape serves the counters alone'),
+  });
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');
     await jobs.start();
     // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
-    lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger }) });
-    const connect = connectChecker(config.checkerTimeoutMs);
+    lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, db: database.db, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger, metrics }) });
+    const connect = connectChecker(config.checkerTimeoutMs, metrics.observeCheckerCall);
     const connected = await connectService(config, logger, connect);
     sandbox = connected.sandbox;
-    const services = new PaperServices({ db: database.db, encryptionKey: config.encryptionKey, fallback: connected.service, connect });
+    const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback: connected.service, connect });
+    // Where results go: the LMS gradebook (the Asset Processor's reports will be a second sink).
+    const sink = gradebookSink(database.db, jobs);
     if (config.role !== 'web') {
-      worker = await startWorker({ db: database.db, jobs, services, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger });
+      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger, metrics });
     }
     if (config.production && config.devPlatformRequested === 'on') {
       logger.warn('DEV_PLATFORM=on is ignored in production: the dev platform is never mounted there');
@@ -116,10 +133,12 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     const mounts = config.role !== 'worker' && config.devPlatform !== 'off' ? await mountDevPlatform(config, database, lti, logger) : [];
     const app = createWebApp({
       settings: config,
-      database,
+      db: database.db,
+      readiness: () => databaseReadiness(database),
       logger,
+      metrics,
       uploadDir: join(config.dataDir, 'uploads'),
-      ...(config.role !== 'worker' ? { lti, jobs, services } : {}),
+      ...(config.role !== 'worker' ? { lti, jobs, services, sink } : {}),
       mounts,
     });
     const listening = await listenOnHosts(app, { hosts: config.listenHosts, port: config.port, logger, limits: config.http });

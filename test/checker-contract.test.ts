@@ -206,12 +206,12 @@ describe('faults', () => {
     assert.ok(Date.now() - started >= 1000, 'Retry-After was not honoured');
   });
 
-  test('503 for longer than the retries: "unavailable", retryable', async () => {
+  test('503 for longer than the retries: "unavailable", to try again later', async () => {
     sandbox.setFaults({ outage: true });
     try {
       const client = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'pw-alice', maxRetries: 1 });
       const error = await expectError(client.token(), 'unavailable', 503);
-      assert.equal(error.retryable, true);
+      assert.equal(error.failure, 'transient');
     } finally {
       sandbox.setFaults({});
     }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { CheckerError, parseCallback, parseCreatedFolder, parseFolderList, parseLogin, parsePaper, parsePaperList, parseUpload, readResult } from '../src/checker/index.js';
+import { CheckerError, parseCallback, parseCreatedFolder, parseFolderList, parseLogin, parsePaper, parsePaperList, parseUpload, parseResultField } from '../src/checker/index.js';
 
 const parsers: Array<[string, (body: unknown) => unknown]> = [
   ['login', parseLogin],
@@ -13,7 +13,7 @@ const parsers: Array<[string, (body: unknown) => unknown]> = [
   ['created folder', parseCreatedFolder],
   ['upload', (b) => parseUpload(b, 1)],
   ['callback', parseCallback],
-  ['result', readResult],
+  ['result', parseResultField],
 ];
 
 const onlyTypedErrors = (parse: (body: unknown) => unknown) => (body: unknown) => {
@@ -35,13 +35,13 @@ for (const [name, parse] of parsers) {
 }
 
 test('placeholders read as the service means them', () => {
-  assert.deepEqual(readResult('--'), { state: 'pending' });
-  assert.deepEqual(readResult('NA'), { state: 'pending' });
-  assert.deepEqual(readResult('doc:error'), { state: 'error', reason: 'unreadable' });
-  assert.deepEqual(readResult('DREP'), { state: 'error', reason: 'duplicate-in-repository' });
-  assert.deepEqual(readResult('42'), { state: 'done', percent: 42 });
-  assert.deepEqual(readResult('17%'), { state: 'done', percent: 17 });
-  assert.deepEqual(readResult(250), { state: 'error', reason: 'unknown' });
+  assert.deepEqual(parseResultField('--'), { state: 'pending' });
+  assert.deepEqual(parseResultField('NA'), { state: 'pending' });
+  assert.deepEqual(parseResultField('doc:error'), { state: 'error', reason: 'unreadable' });
+  assert.deepEqual(parseResultField('DREP'), { state: 'error', reason: 'duplicate-in-repository' });
+  assert.deepEqual(parseResultField('42'), { state: 'done', percent: 42 });
+  assert.deepEqual(parseResultField('17%'), { state: 'done', percent: 17 });
+  assert.deepEqual(parseResultField(250), { state: 'error', reason: 'unknown' });
 });
 
 test('valid submissions always parse, whatever their numbers, with numbers given as strings', () => {

@@ -1,10 +1,10 @@
 // Settings from the environment: defaults for a fresh machine, and each bad value named.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, parseConfig, provideSecrets } from '../src/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'olti-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,6 +20,25 @@ test('a fresh machine: embedded database, localhost URL, a key generated once an
   const second = loadConfig(env);
   assert.equal(second.encryptionKeySource, 'data-dir');
   assert.equal(second.encryptionKey, first.encryptionKey);
+});
+
+test('reading the environment writes nothing; providing the secrets is the step that keeps them in DATA_DIR', () => {
+  const dataDir = join(dir, 'untouched');
+  const settings = parseConfig({ DATA_DIR: dataDir });
+  assert.equal(existsSync(dataDir), false, 'parseConfig created DATA_DIR');
+  const config = provideSecrets(settings);
+  assert.equal(readFileSync(join(dataDir, 'encryption.key'), 'utf8').trim(), config.encryptionKey);
+  assert.equal(readFileSync(join(dataDir, 'callback.secret'), 'utf8').trim(), config.callbackSecret);
+  assert.equal('givenSecrets' in config, false);
+});
+
+test('a refused secret is named, never shown', () => {
+  for (const [variable, value] of [['ENCRYPTION_KEY', 'hunter2-short'], ['CALLBACK_SECRET', 'hunter2!'], ['ADMIN_TOKEN', 'hunter2'], ['METRICS_TOKEN', 'hunter2 but short']] as const) {
+    assert.throws(
+      () => parseConfig({ DATA_DIR: join(dir, 'hidden'), [variable]: value }),
+      (error: unknown) => error instanceof ConfigError && error.variable === variable && !error.message.includes('hunter2') && /not shown/.test(error.message),
+    );
+  }
 });
 
 test('PUBLIC_URL loses its trailing slash; empty variables count as unset', () => {
@@ -73,6 +92,8 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0' }, /CIDR form/],
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0/33' }, /CIDR form/],
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: 'moodle.school.edu/24' }, /CIDR form/],
+  ['METRICS_TOKEN', { METRICS_TOKEN: 'too-short' }, /24 to 256 printable characters/],
+  ['METRICS_TOKEN', { METRICS_TOKEN: 'a token with spaces in it, long enough' }, /without spaces/],
 ];
 for (const [variable, env, detail] of refusals) {
   test(`refuses a bad ${variable} (${JSON.stringify(env)}) and names it`, () => {
@@ -82,6 +103,11 @@ for (const [variable, env, detail] of refusals) {
     );
   });
 }
+
+test('METRICS_TOKEN: none by default (/metrics for this machine only)', () => {
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'm') }).metricsToken, null);
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'm'), METRICS_TOKEN: 'm'.repeat(32) }).metricsToken, 'm'.repeat(32));
+});
 
 test('safe defaults: loopback only, the dev platform for this machine, open registration only while private', () => {
   const local = loadConfig({ DATA_DIR: join(dir, 'safe') });

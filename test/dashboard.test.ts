@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assignmentSettings } from '../src/assignments/settings.js';
 import type { Assignment } from '../src/assignments/store.js';
+import { dashboardRows, filterAndSort } from '../src/submissions/class-overview.js';
 import type { ClassRow } from '../src/submissions/read-models.js';
-import { dashboardRows, filterAndSort, histogramSvg, readDashboardQuery, toCsv } from '../src/web/instructor-dashboard.js';
+import { histogramSvg, readDashboardQuery, toCsv } from '../src/web/instructor-dashboard.js';
 
 const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
 const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
 import { Jobs } from '../src/jobs/index.js';
 import { createLogger } from '../src/logger.js';
-import { sweepForgottenWork } from '../src/worker.js';
+import { sweepForgottenWork } from '../src/submissions/sweep.js';
 import { backend } from './support/db.js';
 import { allowResubmission, essay, recordFigures, settle, sleep, tally } from './support/hardening.js';
 import type { ToolProcess } from './support/process.js';

@@ -1,6 +1,7 @@
 // A worker cut off from the database in the middle of sending a paper: its lease on the send lapses, a second
 // worker takes it over and sends the paper, and then the first one's database comes back. The first must not
 // send the paper again (nor record anything): the lease is a fence, confirmed right before the request goes out.
+import { gradebookSink } from '../src/grades/gradebook-sink.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
@@ -40,7 +41,7 @@ describe('a sender that loses its lease while cut off from the database', () => 
   test('never sends: the paper is at the service once, sent by the worker that took over', async (t) => {
     const sandbox = tool.tool.sandbox!;
     const id = await course.submit('student-1', 'A paper whose first sender loses the database just before it sends the file.');
-    const shared = { services: tool.tool.services, jobs: tool.tool.jobs, pollScheduleSeconds: [1, 2], logger: quiet };
+    const shared = { services: tool.tool.services, jobs: tool.tool.jobs, sink: gradebookSink(tool.tool.database.db, tool.tool.jobs), pollScheduleSeconds: [1, 2], logger: quiet };
     const first: PipelineDeps = { ...shared, db: cutOff, sendLeaseSeconds: 1.5 };
     const second: PipelineDeps = { ...shared, db: db(), sendLeaseSeconds: 30 };
 

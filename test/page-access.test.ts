@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../src/devplatform/agent.js';
-import { signedReportPath } from '../src/web/report-routes.js';
+import { signedReportPath } from '../src/reports/signed-link.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 

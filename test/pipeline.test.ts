@@ -302,7 +302,7 @@ describe('a student\'s data on request (CLI)', () => {
   test('export lists the submissions with their history; erase deletes the papers at the service and every row here', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
     const issuer = lms.platform.registration().issuer;
-    const exported = await runToExit('cli.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
+    const exported = await runToExit('cli/main.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
     assert.equal(exported.code, 0, exported.stderr);
     const data = JSON.parse(exported.stdout) as { user: { subject: string }; submissions: Array<{ paper_id: string | null; history: unknown[] }> };
     assert.equal(data.user.subject, 'student-2');
@@ -310,25 +310,25 @@ describe('a student\'s data on request (CLI)', () => {
     assert.ok(data.submissions.every((s) => s.history.length >= 1));
     const papersAtService = data.submissions.filter((s) => s.paper_id !== null).length;
 
-    const withoutService = await runToExit('cli.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], env);
+    const withoutService = await runToExit('cli/main.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], env);
     assert.equal(withoutService.code, 1);
     assert.match(withoutService.stderr, /set CHECKER_URL/);
 
     const before = tool.tool.sandbox!.stats().papers;
-    const erased = await runToExit('cli.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], { ...env, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password });
+    const erased = await runToExit('cli/main.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], { ...env, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password });
     assert.equal(erased.code, 0, erased.stderr);
     assert.match(erased.stdout, /The student's data is erased\./);
     assert.equal(before - tool.tool.sandbox!.stats().papers, papersAtService);
     const left = await db().selectFrom('lti_user').select('id').where('subject', '=', 'student-2').execute();
     assert.deepEqual(left, []);
-    const again = await runToExit('cli.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
+    const again = await runToExit('cli/main.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /holds nothing about that student/);
   });
 
   test('a paper still on its way to the service is kept with its record, and the erasure asks to be run again', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password };
-    const erase = () => runToExit('cli.ts', ['student', 'erase', '--issuer', lms.platform.registration().issuer, '--subject', 'student-3'], env);
+    const erase = () => runToExit('cli/main.ts', ['student', 'erase', '--issuer', lms.platform.registration().issuer, '--subject', 'student-3'], env);
     const sandbox = tool.tool.sandbox!;
     sandbox.setFaults({ uploadHoldMs: 20_000 });
     try {

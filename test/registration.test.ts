@@ -13,8 +13,10 @@ let tool: TestTool;
 const platforms: TestPlatform[] = [];
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
+const ADMIN_TOKEN = 'registration-test-admin-token-0123456789';
+
 before(async () => {
-  tool = await startTestTool();
+  tool = await startTestTool({ ADMIN_TOKEN });
 });
 after(async () => {
   for (const platform of platforms) await platform.close();
@@ -38,10 +40,28 @@ describe('LTI Dynamic Registration', () => {
     const messages = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages.map((m) => m.type);
     assert.deepEqual(messages, ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest']);
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'dyn-client');
-    assert.deepEqual(saved && { deployments: saved.deploymentIds, by: saved.registeredBy, active: saved.active }, { deployments: ['dyn-deployment'], by: 'dynamic-registration', active: true });
+    // The dev platform announces its product family as "dev" (in its openid configuration): stored as announced.
+    assert.deepEqual(
+      saved && { deployments: saved.deploymentIds, by: saved.registeredBy, active: saved.active, product: saved.productFamily },
+      { deployments: ['dyn-deployment'], by: 'dynamic-registration', active: true, product: 'dev' },
+    );
     lms.platform.addResourceLink({ id: 'after-dr', title: 'After registration' });
     const result = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'after-dr' });
     assert.equal(result.status, 200, text(result.body));
+  });
+
+  test('a Canvas registers itself: the tool stores the product family Canvas announced, whatever its address says', async () => {
+    const lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'dyn-canvas', register: false });
+    platforms.push(lms);
+    assert.doesNotMatch(lms.url, /canvas/i, 'the platform\'s address names no product');
+    const page = await fetch(lms.platform.registrationUrl(toolUrls(tool.url).register));
+    assert.equal(page.status, 200, await page.clone().text());
+    const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'dyn-canvas');
+    assert.equal(saved?.productFamily, 'canvas');
+    // What the tool asked of it follows the family too: Canvas's own placements for deep linking.
+    const sent = lms.platform.dynamicRegistrations()[0]!;
+    const deepLinking = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string; placements?: string[] }> }).messages.find((m) => m.type === 'LtiDeepLinkingRequest');
+    assert.deepEqual(deepLinking?.placements, ['assignment_selection', 'link_selection']);
   });
 
   test('without the LMS\'s configuration address: a 400 page that says where to open it', async () => {
@@ -92,26 +112,58 @@ describe('registration by hand with the CLI', () => {
   test('platform add registers (and adding again adds a deployment, changing a URL is logged), list shows it with the URLs to paste, remove removes it', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
     const args = ['platform', 'add', '--name', 'Moodle by hand', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client', '--deployment-id', '1', '--auth-url', 'https://moodle.example.edu/mod/lti/auth.php', '--token-url', 'https://moodle.example.edu/mod/lti/token.php', '--jwks-url', 'https://moodle.example.edu/mod/lti/certs.php'];
-    const added = await runToExit('cli.ts', args, env);
+    const added = await runToExit('cli/main.ts', args, env);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /Initiate login URL \(OpenID Connect\): +http:\/\/127\.0\.0\.1:\d+\/lti\/login/);
-    const again = await runToExit('cli.ts', args.map((a) => (a === '1' ? '2' : a)), env);
+    const again = await runToExit('cli/main.ts', args.map((a) => (a === '1' ? '2' : a)), env);
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stderr, /Platform URLs changed/, 'adding a deployment changed no URL');
     // An administrator's change of a platform's URL is written down, with what changed and who changed it.
-    const moved = await runToExit('cli.ts', args.map((a) => (a.endsWith('/token.php') ? 'https://moodle.example.edu/mod/lti/token2.php' : a)), env);
+    const moved = await runToExit('cli/main.ts', args.map((a) => (a.endsWith('/token.php') ? 'https://moodle.example.edu/mod/lti/token2.php' : a)), env);
     assert.equal(moved.code, 0, moved.stderr);
     const entry = moved.stderr.split('\n').find((line) => line.includes('Platform URLs changed by an administrator'));
     assert.ok(entry, moved.stderr);
     assert.deepEqual(JSON.parse(entry).changes, [{ what: 'token URL', was: 'https://moodle.example.edu/mod/lti/token.php', now: 'https://moodle.example.edu/mod/lti/token2.php' }]);
     assert.equal(JSON.parse(entry).by, 'cli');
-    const listed = await runToExit('cli.ts', ['platform', 'list'], env);
+    const listed = await runToExit('cli/main.ts', ['platform', 'list'], env);
     assert.match(listed.stdout, /Moodle by hand \(active\)[\s\S]*deployments: +1, 2/);
-    const wrong = await runToExit('cli.ts', ['platform', 'add', '--name', 'x', '--issuer', 'https://x', '--client-id', 'c', '--deployment-id', 'd', '--auth-url', 'http://x.example/a', '--token-url', 'https://x/t', '--jwks-url', 'https://x/k'], env);
+    const wrong = await runToExit('cli/main.ts', ['platform', 'add', '--name', 'x', '--issuer', 'https://x', '--client-id', 'c', '--deployment-id', 'd', '--auth-url', 'http://x.example/a', '--token-url', 'https://x/t', '--jwks-url', 'https://x/k'], env);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--auth-url: must be an https URL/);
-    const removed = await runToExit('cli.ts', ['platform', 'remove', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client'], env);
+    const removed = await runToExit('cli/main.ts', ['platform', 'remove', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client'], env);
     assert.equal(removed.code, 0, removed.stderr);
     assert.equal((await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'cli-client'), false);
+  });
+
+  test('platform add --product canvas stores the family as given, and adding a deployment without it keeps it', async () => {
+    const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
+    const args = ['platform', 'add', '--name', 'School LMS', '--issuer', 'https://lms.school.example', '--client-id', 'cli-product', '--deployment-id', '1', '--auth-url', 'https://lms.school.example/auth', '--token-url', 'https://lms.school.example/token', '--jwks-url', 'https://lms.school.example/keys'];
+    const added = await runToExit('cli/main.ts', [...args, '--product', 'canvas'], env);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /product: +canvas/);
+    const again = await runToExit('cli/main.ts', args.map((a) => (a === '1' ? '2' : a)), env);
+    assert.equal(again.code, 0, again.stderr);
+    const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'cli-product');
+    assert.deepEqual(saved && { product: saved.productFamily, deployments: saved.deploymentIds }, { product: 'canvas', deployments: ['1', '2'] });
+  });
+});
+
+describe('registration by hand on the admin page', () => {
+  test('the form\'s LMS product is stored as typed; left empty, the platform\'s family stays unknown', async () => {
+    const form = (fields: Record<string, string>) =>
+      fetch(`${tool.url}/admin/registrations`, {
+        method: 'POST',
+        body: new URLSearchParams({ adminToken: ADMIN_TOKEN, issuer: 'https://d2l.school.example', deploymentId: 'd1', authUrl: 'https://d2l.school.example/auth', tokenUrl: 'https://d2l.school.example/token', jwksUrl: 'https://d2l.school.example/keys', ...fields }),
+      });
+    const page = await form({ name: 'Brightspace', clientId: 'admin-product', productFamily: 'desire2learn' });
+    assert.equal(page.status, 200, text(await page.text()));
+    const blank = await form({ name: 'Unknown LMS', clientId: 'admin-no-product', productFamily: '' });
+    assert.equal(blank.status, 200);
+    assert.match(text(await blank.text()), /Brightspace admin, desire2learn/);
+    const saved = await listRegistrations(tool.tool.database.db);
+    assert.deepEqual(
+      ['admin-product', 'admin-no-product'].map((clientId) => saved.find((r) => r.clientId === clientId)?.productFamily),
+      ['desire2learn', null],
+    );
   });
 });

@@ -40,7 +40,7 @@ async function scored(id: string): Promise<void> {
 }
 
 test('a platform with its own account sends its papers there; the other platform uses the default account', async () => {
-  const added = await runToExit('cli.ts', ['account', 'add', '--name', 'University B', '--url', ownAccount.url, '--username', UNIVERSITY.email], cliEnv, { input: `${UNIVERSITY.password}\n` });
+  const added = await runToExit('cli/main.ts', ['account', 'add', '--name', 'University B', '--url', ownAccount.url, '--username', UNIVERSITY.email], cliEnv, { input: `${UNIVERSITY.password}\n` });
   assert.equal(added.code, 0, added.stderr);
   const accountId = /id: +([0-9a-f-]{36})/.exec(added.stdout)?.[1];
   assert.ok(accountId, added.stdout);
@@ -48,7 +48,7 @@ test('a platform with its own account sends its papers there; the other platform
   const stored = await tool.tool.database.db.selectFrom('checker_account').select('password_encrypted').executeTakeFirstOrThrow();
   assert.doesNotMatch(stored.password_encrypted, /uni-b secret/, 'the password is stored sealed');
 
-  const tested = await runToExit('cli.ts', ['account', 'test', accountId], cliEnv);
+  const tested = await runToExit('cli/main.ts', ['account', 'test', accountId], cliEnv);
   assert.equal(tested.code, 0, tested.stderr);
   assert.match(tested.stdout, /The login works/);
 
@@ -56,7 +56,7 @@ test('a platform with its own account sends its papers there; the other platform
   courseA = await openCourse(tool, { clientId: 'uni-a' });
   const lmsB = await startTestPlatform(tool, { clientId: 'uni-b' });
   const platformB = (await listRegistrations(tool.tool.database.db)).find((registration) => registration.issuer === lmsB.platform.registration().issuer)!;
-  const used = await runToExit('cli.ts', ['account', 'use', accountId, '--platform', platformB.id], cliEnv);
+  const used = await runToExit('cli/main.ts', ['account', 'use', accountId, '--platform', platformB.id], cliEnv);
   assert.equal(used.code, 0, used.stderr);
 
   const defaultBefore = tool.tool.sandbox!.stats().papers;
@@ -67,23 +67,23 @@ test('a platform with its own account sends its papers there; the other platform
   assert.equal(tool.tool.sandbox!.stats().papers - defaultBefore, 1, 'platform A\'s paper is in the default account');
   assert.equal(ownAccount.stats().papers, 1, 'platform B\'s paper is in its own account');
 
-  const listed = await runToExit('cli.ts', ['account', 'list'], cliEnv);
+  const listed = await runToExit('cli/main.ts', ['account', 'list'], cliEnv);
   assert.match(listed.stdout, /used by: +1 platform\(s\), 1 assignment\(s\)/);
-  const refused = await runToExit('cli.ts', ['account', 'remove', accountId], cliEnv);
+  const refused = await runToExit('cli/main.ts', ['account', 'remove', accountId], cliEnv);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /Assignments keep their folders in this account/);
 });
 
 test('a wrong password is named as such by "account test"; a missing password is refused', async () => {
-  const added = await runToExit('cli.ts', ['account', 'add', '--name', 'Mistyped', '--url', ownAccount.url, '--username', 'nobody@uni-b.example.edu'], cliEnv, { input: 'wrong\n' });
+  const added = await runToExit('cli/main.ts', ['account', 'add', '--name', 'Mistyped', '--url', ownAccount.url, '--username', 'nobody@uni-b.example.edu'], cliEnv, { input: 'wrong\n' });
   assert.equal(added.code, 0, added.stderr);
   const accountId = /id: +([0-9a-f-]{36})/.exec(added.stdout)![1]!;
-  const tested = await runToExit('cli.ts', ['account', 'test', accountId], cliEnv);
+  const tested = await runToExit('cli/main.ts', ['account', 'test', accountId], cliEnv);
   assert.equal(tested.code, 1);
   assert.match(tested.stderr, /The login failed: .*(password|credentials|unauthori[sz]ed)/i);
-  const empty = await runToExit('cli.ts', ['account', 'add', '--name', 'Empty', '--url', ownAccount.url, '--username', 'x@uni-b.example.edu'], cliEnv, { input: '' });
+  const empty = await runToExit('cli/main.ts', ['account', 'add', '--name', 'Empty', '--url', ownAccount.url, '--username', 'x@uni-b.example.edu'], cliEnv, { input: '' });
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /the password: Give the password/);
-  const removed = await runToExit('cli.ts', ['account', 'remove', accountId], cliEnv);
+  const removed = await runToExit('cli/main.ts', ['account', 'remove', accountId], cliEnv);
   assert.equal(removed.code, 0, removed.stderr);
 });

@@ -49,7 +49,7 @@ describe('a fresh start with no settings', () => {
 describe('bad configuration ends the process with one clear sentence and a non-zero exit', () => {
   const cases: Array<{ name: string; env: Record<string, string>; sentence: RegExp }> = [
     { name: 'a malformed DATABASE_URL', env: { DATABASE_URL: 'mysql//nope' }, sentence: /DATABASE_URL: must be a URL like postgres:\/\// },
-    { name: 'a short ENCRYPTION_KEY', env: { ENCRYPTION_KEY: 'too-short' }, sentence: /ENCRYPTION_KEY: must be at least 32 characters long \(given 9\)/ },
+    { name: 'a short ENCRYPTION_KEY', env: { ENCRYPTION_KEY: 'too-short' }, sentence: /ENCRYPTION_KEY: must be at least 32 characters long \(given 9 characters, not shown\); generate one with: openssl rand -hex 32/ },
     { name: 'an unreachable database', env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' }, sentence: /Could not connect to the PostgreSQL server named by DATABASE_URL: connect ECONNREFUSED 127\.0\.0\.1:1/ },
     { name: 'an unknown ROLE', env: { ROLE: 'everything' }, sentence: /Configuration error in ROLE:/ },
     { name: 'a port out of range', env: { PORT: '70000' }, sentence: /Configuration error in PORT:/ },
@@ -92,20 +92,20 @@ describe('the CLI beside the embedded database', () => {
     const cwd = freshDir();
     const server = await startToolProcess({}, { cwd });
     try {
-      const status = await runToExit('cli.ts', ['status'], {}, { cwd });
+      const status = await runToExit('cli/main.ts', ['status'], {}, { cwd });
       assert.equal(status.code, 0, status.stderr);
       assert.match(status.stdout, /Migrations: all applied/);
       assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
     } finally {
       assert.equal(await server.stop(), 0);
     }
-    const alone = await runToExit('cli.ts', ['migrate'], {}, { cwd });
+    const alone = await runToExit('cli/main.ts', ['migrate'], {}, { cwd });
     assert.equal(alone.code, 0, alone.stderr);
     assert.match(alone.stdout, /The database is up to date\./);
   });
 
   test('an unknown command prints the usage and exits 2', async () => {
-    const result = await runToExit('cli.ts', ['frobnicate'], {}, { cwd: freshDir() });
+    const result = await runToExit('cli/main.ts', ['frobnicate'], {}, { cwd: freshDir() });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /Unknown command "frobnicate"/);
     assert.match(result.stderr, /migrate/);

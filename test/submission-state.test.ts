@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../src/db/index.js';
-import { nextScoreTimestamp } from '../src/grades/post-grade.js';
+import { nextScoreTimestamp } from '../src/grades/index.js';
 import { transition } from '../src/submissions/state.js';
 import { openTestDatabase } from './support/db.js';
 

@@ -3,7 +3,9 @@
 // step with the assignment's settings.
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { FolderRequest, PaperService } from '../checker/index.js';
+import type { ServiceConnections } from '../accounts/connections.js';
+import { failureOf, type FolderRequest, type PaperService } from '../checker/index.js';
+import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { AssignmentSettings } from './settings.js';
 import { getAssignment, type Assignment } from './store.js';
 
@@ -48,7 +50,7 @@ export async function ensureFolder(db: Kysely<DatabaseSchema>, service: PaperSer
     // An earlier create may have reached the service without its answer reaching us.
     const existing = await service.findFolder(name);
     if (existing === null) {
-      await markFolderFailed(db, assignmentId, service.classify(error).message);
+      await markFolderFailed(db, assignmentId, failureOf(error).message);
       throw error;
     }
     folderId = existing;
@@ -76,7 +78,21 @@ export async function applyFolderSettings(db: Kysely<DatabaseSchema>, service: P
     await service.updateFolder(assignment.folderId, folderRequest(folderName(assignment, await courseTitle(db, assignment.courseId)), assignment.settings));
     await db.updateTable('assignment').set({ folder_state: 'ready', folder_error: null, updated_at: new Date() }).where('id', '=', assignmentId).execute();
   } catch (error) {
-    await markFolderFailed(db, assignmentId, service.classify(error).message);
+    await markFolderFailed(db, assignmentId, failureOf(error).message);
     throw error;
   }
+}
+
+export interface FolderJob {
+  assignmentId: string;
+}
+
+/** Queues the folder job of an assignment (one at a time per assignment: a repeat while one waits is dropped). */
+export async function queueFolderJob(jobs: Jobs, assignmentId: string): Promise<void> {
+  await jobs.send(QUEUES.folder, { assignmentId } satisfies FolderJob, { key: assignmentId });
+}
+
+/** The folder job: the folder created, or the current settings applied to it, in the account the assignment uses. */
+export async function runFolderJob(deps: { db: Kysely<DatabaseSchema>; services: Pick<ServiceConnections, 'forAssignment'> }, job: FolderJob): Promise<void> {
+  await applyFolderSettings(deps.db, await deps.services.forAssignment(job.assignmentId), job.assignmentId);
 }

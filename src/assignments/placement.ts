@@ -46,6 +46,8 @@ export async function placeLaunch(
       }
     }
   }
-  await rememberServiceUrls(db, assignment.id, urls);
+  // The links a launch names change seldom: most launches have nothing to write.
+  const changed = (Object.keys(urls) as Array<keyof typeof urls>).some((name) => urls[name] !== null && urls[name] !== assignment[name]);
+  if (changed) await rememberServiceUrls(db, assignment.id, urls);
   return { assignment, created };
 }

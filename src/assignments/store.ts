@@ -124,3 +124,12 @@ export async function rememberServiceUrls(
     .where('id', '=', assignmentId)
     .execute();
 }
+
+/** Replaces the assignment's settings; its folder at the service is marked as waiting for them. */
+export async function replaceSettings(db: Kysely<DatabaseSchema>, assignmentId: string, settings: AssignmentSettings): Promise<void> {
+  await db
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify(settings), folder_state: 'pending', updated_at: new Date() })
+    .where('id', '=', assignmentId)
+    .execute();
+}

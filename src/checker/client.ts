@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CheckerError } from './errors.js';
-import { send, sendJson, type CallOptions, type Transport } from './http.js';
+import { send, sendJson, type CallOptions, type CheckerCallObserver, type Transport } from './http.js';
 import { parseCreatedFolder, parseFolderList, parseLogin, parsePaper, parsePaperList, parseUpload } from './parse.js';
 import type { Family, Folder, FolderSettings, Paper, ReportKind, UploadInput } from './types.js';
 
@@ -19,6 +19,8 @@ export interface CheckerClientOptions {
   dispatcher?: Dispatcher;
   /** Log in again this long before the token's `exp`. */
   refreshMarginMs?: number;
+  /** Hears each request sent to the service (for metrics). */
+  observe?: CheckerCallObserver;
 }
 
 /** The `exp` of a JWT, in ms, read without verifying (the service signs it; we only need to know when it ends). */
@@ -66,6 +68,7 @@ export class CheckerClient {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 4,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.observe ? { observe: options.observe } : {}),
     };
     this.#username = options.username;
     this.#password = options.password;
@@ -77,7 +80,7 @@ export class CheckerClient {
     if (this.#token && this.#token.expiresAt - this.#refreshMarginMs > Date.now()) return this.#token.value;
     this.#login ??= (async () => {
       try {
-        const body = await sendJson(this.#transport, { method: 'POST', path: 'authentication/authenticate', json: { username: this.#username, password: this.#password }, idempotent: true });
+        const body = await sendJson(this.#transport, { operation: 'login', method: 'POST', path: 'authentication/authenticate', json: { username: this.#username, password: this.#password }, idempotent: true });
         const value = parseLogin(body);
         // Without exp the lifetime is unknown: use it for ten minutes, then log in again.
         this.#token = { value, expiresAt: tokenExpiry(value) ?? Date.now() + 10 * 60_000 };
@@ -106,7 +109,7 @@ export class CheckerClient {
   }
 
   async listFolders(family: Family, page = 0, size = 24): Promise<{ folders: Folder[]; totalPages: number }> {
-    return parseFolderList(await this.#json({ method: 'GET', path: family === 'classroom' ? 'extreme/myFolders' : 'pro/folders', query: { page, size }, idempotent: true }));
+    return parseFolderList(await this.#json({ operation: 'list-folders', method: 'GET', path: family === 'classroom' ? 'extreme/myFolders' : 'pro/folders', query: { page, size }, idempotent: true }));
   }
 
   /** Every folder of the family, through all pages. */
@@ -120,7 +123,7 @@ export class CheckerClient {
   }
 
   async createFolder(family: Family, name: string, settings: FolderSettings): Promise<number> {
-    const body = await this.#json({ method: 'POST', path: family === 'classroom' ? 'extreme/folder' : 'pro/folder', json: folderBody(name, settings, family), idempotent: false });
+    const body = await this.#json({ operation: 'create-folder', method: 'POST', path: family === 'classroom' ? 'extreme/folder' : 'pro/folder', json: folderBody(name, settings, family), idempotent: false });
     if (family === 'classroom') return parseCreatedFolder(body);
     try {
       return parseCreatedFolder(body);
@@ -133,18 +136,18 @@ export class CheckerClient {
   }
 
   async updateFolder(family: Family, folderId: number, name: string, settings: FolderSettings): Promise<void> {
-    await this.#json({ method: 'PUT', path: `${family === 'classroom' ? 'extreme' : 'pro'}/folder/${folderId}`, json: folderBody(name, settings, family), idempotent: true });
+    await this.#json({ operation: 'update-folder', method: 'PUT', path: `${family === 'classroom' ? 'extreme' : 'pro'}/folder/${folderId}`, json: folderBody(name, settings, family), idempotent: true });
   }
 
   async deleteFolder(family: Family, folderId: number): Promise<void> {
     await this.#json(family === 'classroom'
-      ? { method: 'DELETE', path: 'extreme/folder', query: { id: folderId }, idempotent: true }
-      : { method: 'DELETE', path: `pro/folder/${folderId}`, idempotent: true });
+      ? { operation: 'delete-folder', method: 'DELETE', path: 'extreme/folder', query: { id: folderId }, idempotent: true }
+      : { operation: 'delete-folder', method: 'DELETE', path: `pro/folder/${folderId}`, idempotent: true });
   }
 
   async listPapers(family: Family, folderId: number, page = 0, size = 24): Promise<{ papers: Paper[]; totalPages: number }> {
     const path = family === 'classroom' ? `extreme/myFolder/${folderId}/submissions` : `pro/folder/${folderId}/submissions`;
-    return parsePaperList(await this.#json({ method: 'GET', path, query: { page, size }, idempotent: true }), folderId);
+    return parsePaperList(await this.#json({ operation: 'list-papers', method: 'GET', path, query: { page, size }, idempotent: true }), folderId);
   }
 
   async allPapers(family: Family, folderId: number): Promise<Paper[]> {
@@ -158,12 +161,12 @@ export class CheckerClient {
 
   /** One submission, with its results (the same endpoint for both families). */
   async getPaper(folderId: number, paperId: number): Promise<Paper> {
-    return parsePaper(await this.#json({ method: 'GET', path: `pro/folder/${folderId}/submission/${paperId}`, idempotent: true }), folderId);
+    return parsePaper(await this.#json({ operation: 'get-paper', method: 'GET', path: `pro/folder/${folderId}/submission/${paperId}`, idempotent: true }), folderId);
   }
 
   async deletePaper(family: Family, folderId: number, paperId: number): Promise<void> {
     const path = family === 'classroom' ? `extreme/myFolder/${folderId}/submissions` : `pro/folder/${folderId}/submissions`;
-    await this.#json({ method: 'DELETE', path, query: { paperId }, idempotent: true });
+    await this.#json({ operation: 'delete-paper', method: 'DELETE', path, query: { paperId }, idempotent: true });
   }
 
   /**
@@ -195,6 +198,7 @@ export class CheckerClient {
     }
     const token = await this.token();
     const call: CallOptions = {
+      operation: 'upload',
       method: 'POST',
       path,
       token,
@@ -239,7 +243,7 @@ export class CheckerClient {
       summary: `analysis-gateway/api/download/summary/${paperId}/${reportKey}`,
       grammar: `analysis-gateway/api/quality/download/${paperId}`,
     }[kind];
-    const response = await this.#authorized({ method: 'GET', path, idempotent: true }, (c) => send(this.#transport, c));
+    const response = await this.#authorized({ operation: 'report', method: 'GET', path, idempotent: true }, (c) => send(this.#transport, c));
     const contentType = String(response.headers['content-type'] ?? '');
     if (!contentType.includes('pdf')) {
       response.body.destroy();

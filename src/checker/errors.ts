@@ -1,5 +1,25 @@
-// Failures of the checking service as values: a kind the caller can act on, whether a retry may help, and a
-// sentence for people (never a token or a password).
+// Failures of the checking service as values, in one shape from here upward: what happened (`kind`, with the HTTP
+// status), what the caller does about it (`failure`), and a sentence for people (never a token or a password).
+
+/**
+ * What a failed request means for the caller: `refused` for good (the file is too large, of a type the service does
+ * not take); `transient` (rate limit, outage: the service did not take the request, try again later); `lost` (the
+ * request may or may not have been carried out: look before sending again); `missing` (the folder or paper is not
+ * at the service); `fatal` (configuration: bad credentials, no permission, no account).
+ */
+export type FailureKind = 'refused' | 'transient' | 'lost' | 'missing' | 'fatal';
+
+/** A failure as the domain reads it. */
+export interface ServiceFailure {
+  kind: FailureKind;
+  /** A sentence for the student or instructor. */
+  message: string;
+}
+
+/** An error that knows what it means for its caller. */
+export abstract class ServiceError extends Error {
+  abstract readonly failure: FailureKind;
+}
 
 export type CheckerErrorKind =
   | 'unauthorized'
@@ -32,10 +52,29 @@ const SENTENCES: Record<CheckerErrorKind, string> = {
   'bad-request': 'The checking service refused the request as malformed.',
 };
 
-const RETRYABLE = new Set<CheckerErrorKind>(['rate-limited', 'unavailable', 'server', 'timeout', 'network']);
+/**
+ * Only a 429 or a 503 says the service did not take the request; a 500 may come after it stored the paper, and a
+ * gateway's 502 or 504 (or an error of our own after the answer) says nothing of what the service did: those are
+ * `lost`, so the paper is looked for before it is sent again.
+ */
+const FAILURES: Record<CheckerErrorKind, FailureKind> = {
+  'too-large': 'refused',
+  unsupported: 'refused',
+  'bad-request': 'refused',
+  'rate-limited': 'transient',
+  unavailable: 'transient', // 503; a gateway's 502 and 504 are `lost` (below)
+  server: 'lost',
+  timeout: 'lost',
+  network: 'lost',
+  'bad-response': 'lost',
+  'not-found': 'missing',
+  unauthorized: 'fatal',
+  forbidden: 'fatal',
+  conflict: 'fatal',
+};
 
-export class CheckerError extends Error {
-  readonly retryable: boolean;
+export class CheckerError extends ServiceError {
+  readonly failure: FailureKind;
 
   constructor(
     readonly kind: CheckerErrorKind,
@@ -45,7 +84,7 @@ export class CheckerError extends Error {
   ) {
     super(detail ? `${SENTENCES[kind]} (${detail})` : SENTENCES[kind]);
     this.name = 'CheckerError';
-    this.retryable = RETRYABLE.has(kind);
+    this.failure = kind === 'unavailable' && status !== 503 ? 'lost' : FAILURES[kind];
   }
 }
 
@@ -60,4 +99,10 @@ export function kindOfStatus(status: number): CheckerErrorKind {
   if (status === 503 || status === 502 || status === 504) return 'unavailable';
   if (status >= 500) return 'server';
   return 'bad-request';
+}
+
+/** Any error as the domain reads it: one the service (or an account) explained, or else an unexpected one, `lost`. */
+export function failureOf(error: unknown): ServiceFailure {
+  if (error instanceof ServiceError) return { kind: error.failure, message: error.message };
+  return { kind: 'lost', message: 'An unexpected error interrupted the request to the checking service.' };
 }

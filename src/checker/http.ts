@@ -2,7 +2,13 @@
 // are safe to repeat, retries with full-jitter exponential backoff that honour Retry-After.
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { CheckerError, kindOfStatus } from './errors.js';
+import { CheckerError, kindOfStatus, type CheckerErrorKind } from './errors.js';
+
+/** What a call does, as an observer of the calls sees it: a name, never a path (paths carry ids and report keys). */
+export type CheckerOperation = 'login' | 'list-folders' | 'create-folder' | 'update-folder' | 'delete-folder' | 'list-papers' | 'get-paper' | 'delete-paper' | 'upload' | 'report';
+
+/** Hears every request sent to the service (each retry too): how long until its answer came, and how it ended. */
+export type CheckerCallObserver = (call: { operation: CheckerOperation; outcome: 'ok' | CheckerErrorKind; seconds: number }) => void;
 
 export interface Transport {
   baseUrl: string;
@@ -11,9 +17,11 @@ export interface Transport {
   dispatcher?: Dispatcher;
   /** For tests: how long to sleep (defaults to setTimeout). */
   sleep?: (ms: number) => Promise<void>;
+  observe?: CheckerCallObserver;
 }
 
 export interface CallOptions {
+  operation: CheckerOperation;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   token?: string;
@@ -94,12 +102,19 @@ async function once(transport: Transport, call: CallOptions): Promise<Dispatcher
 export async function send(transport: Transport, call: CallOptions): Promise<Dispatcher.ResponseData> {
   const sleep = transport.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 0; ; attempt += 1) {
+    const started = performance.now();
+    const observe = (outcome: 'ok' | CheckerErrorKind) => transport.observe?.({ operation: call.operation, outcome, seconds: (performance.now() - started) / 1000 });
     try {
-      return await once(transport, call);
+      const response = await once(transport, call);
+      observe('ok');
+      return response;
     } catch (error) {
+      observe(error instanceof CheckerError ? error.kind : 'network');
       // A request that may have reached the service is repeated only when repeating it is harmless.
       const mayRepeat = call.idempotent || (error instanceof CheckerError && (error.kind === 'rate-limited' || error.kind === 'unavailable') && call.body === undefined);
-      if (!(error instanceof CheckerError) || !error.retryable || !mayRepeat || attempt >= transport.maxRetries) throw error;
+      // A failure that may pass (the service refused for now, or the answer was lost) is worth another try.
+      const mayPass = error instanceof CheckerError && (error.failure === 'transient' || error.failure === 'lost');
+      if (!mayPass || !mayRepeat || attempt >= transport.maxRetries) throw error;
       await sleep(backoffMs(attempt, error.retryAfterMs));
     }
   }

@@ -1,9 +1,9 @@
 // The checker client's public surface.
 export { CheckerClient, tokenExpiry, type CheckerClientOptions } from './client.js';
-export { CheckerError, type CheckerErrorKind } from './errors.js';
+export { CheckerError, failureOf, ServiceError, type CheckerErrorKind, type FailureKind, type ServiceFailure } from './errors.js';
+export type { CheckerCallObserver, CheckerOperation } from './http.js';
 export { parseCallback, type CompletionCallback } from './callback.js';
-export { parseCreatedFolder, parseFolderList, parseLogin, parsePaper, parsePaperList, parseUpload, readResult } from './parse.js';
-export type { Family, Folder, FolderSettings, Paper, ReportKind, Result, UploadInput } from './types.js';
-export { REPORT_KINDS, type FailureKind, type FolderRequest, type PaperResult, type PaperService, type ServiceFailure, type UploadRequest } from './paper-service.js';
-export { checkerPaperService, classifyFailure, resultOf } from './paper-service-adapter.js';
-export { accountInput, assignAccount, connectChecker, listAccounts, NoServiceAccount, PaperServices, removeAccount, saveAccount, type AccountInput, type Connect, type ServiceAccount } from './accounts.js';
+export { parseCreatedFolder, parseFolderList, parseLogin, parsePaper, parsePaperList, parseUpload, parseResultField } from './parse.js';
+export { REPORT_KINDS, type Family, type Folder, type FolderSettings, type Paper, type ReportKind, type Result, type UploadInput } from './types.js';
+export type { FolderRequest, PaperResult, PaperService, UploadRequest } from './paper-service.js';
+export { checkerPaperService, resultOf } from './paper-service-adapter.js';

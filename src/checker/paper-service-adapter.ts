@@ -1,7 +1,6 @@
 // The domain's view of the checking service (paper-service.ts), served by the client on the classroom family.
 import type { CheckerClient } from './client.js';
-import { CheckerError } from './errors.js';
-import type { FailureKind, PaperResult, PaperService, ServiceFailure } from './paper-service.js';
+import type { PaperResult, PaperService } from './paper-service.js';
 import type { Paper } from './types.js';
 
 const REASONS: Record<'unreadable' | 'duplicate-in-repository' | 'unknown', string> = {
@@ -15,31 +14,6 @@ export function resultOf(paper: Paper): PaperResult {
   if (paper.similarity.state === 'error') return { state: 'error', reason: REASONS[paper.similarity.reason] };
   if (!paper.reportKey) return { state: 'pending' }; // a score without its report key is not finished yet
   return { state: 'done', similarity: paper.similarity.percent, aiScore: paper.aiScore, grammarScore: paper.grammarScore, reportKey: paper.reportKey };
-}
-
-/**
- * Only a 429 or a 503 says the service did not take the request; a 500 may come after it stored the paper, and a
- * gateway's 502 or 504 (or an error of our own after the answer) says nothing of what the service did: those are
- * `lost`, so the paper is looked for before it is sent again.
- */
-export function classifyFailure(error: unknown): ServiceFailure {
-  if (!(error instanceof CheckerError)) return { kind: 'lost', message: 'An unexpected error interrupted the request to the checking service.' };
-  const kinds: Record<CheckerError['kind'], FailureKind> = {
-    'too-large': 'refused',
-    unsupported: 'refused',
-    'bad-request': 'refused',
-    'rate-limited': 'transient',
-    unavailable: error.status === 503 ? 'transient' : 'lost',
-    server: 'lost',
-    timeout: 'lost',
-    network: 'lost',
-    'bad-response': 'lost',
-    'not-found': 'missing',
-    unauthorized: 'fatal',
-    forbidden: 'fatal',
-    conflict: 'fatal',
-  };
-  return { kind: kinds[error.kind], message: error.message };
 }
 
 export function checkerPaperService(client: CheckerClient): PaperService {
@@ -58,6 +32,5 @@ export function checkerPaperService(client: CheckerClient): PaperService {
     checkLogin: async () => {
       await client.token();
     },
-    classify: classifyFailure,
   };
 }

@@ -3,8 +3,6 @@
 // readable and testable.
 import type { FolderSettings, ReportKind, UploadInput } from './types.js';
 
-export const REPORT_KINDS: readonly [ReportKind, ...ReportKind[]] = ['similarity', 'ai', 'summary', 'grammar'];
-
 export type PaperResult =
   | { state: 'pending' }
   | { state: 'done'; similarity: number; aiScore: number | null; grammarScore: number | null; reportKey: string }
@@ -31,20 +29,4 @@ export interface PaperService {
   report(kind: ReportKind, paper: { folderId: number; paperId: number; reportKey: string | null }): Promise<{ stream: NodeJS.ReadableStream; contentType: string; contentLength: number | null }>;
   /** Logs in (again): whether the account's credentials work. */
   checkLogin(): Promise<void>;
-  /** How to treat an error one of the calls above threw. */
-  classify(error: unknown): ServiceFailure;
-}
-
-/**
- * How the pipeline reads a failure of the service: `refused` for good (the file is too large, of a type the
- * service does not take); `transient` (rate limit, outage: the service did not take the request, try again
- * later); `lost` (the request may or may not have been carried out: look before sending again); `missing` (the
- * folder or paper is not at the service); `fatal` (configuration: bad credentials, no permission).
- */
-export type FailureKind = 'refused' | 'transient' | 'lost' | 'missing' | 'fatal';
-
-export interface ServiceFailure {
-  kind: FailureKind;
-  /** A sentence for the student or instructor. */
-  message: string;
 }

@@ -16,7 +16,7 @@ const looseNumber = z.union([z.number(), z.string()]).transform((value, ctx) => 
 const optionalText = z.union([z.string(), z.number()]).transform(String).nullish();
 
 /** A result field: a number when done, or one of the service's placeholders. */
-export function readResult(value: unknown): Result {
+export function parseResultField(value: unknown): Result {
   if (value === null || value === undefined) return { state: 'pending' };
   if (typeof value !== 'string' && typeof value !== 'number') return { state: 'error', reason: 'unknown' };
   const text = String(value).trim().replace(/%$/, '');
@@ -60,14 +60,14 @@ const paperShape = z
   .passthrough();
 
 function toPaper(raw: z.infer<typeof paperShape>, folderId: number | null): Paper {
-  const similarity = readResult(raw.percent);
+  const similarity = parseResultField(raw.percent);
   const flagged = raw.flag === 1 || raw.flag === '1';
   const count = (value: string | null | undefined) => {
     const n = Number(value);
     return Number.isFinite(n) && value !== null && value !== undefined && value !== '' ? n : null;
   };
-  const ai = readResult(raw.ai);
-  const grammar = readResult(raw.grammar);
+  const ai = parseResultField(raw.ai);
+  const grammar = parseResultField(raw.grammar);
   return {
     paperId: raw.paper_id,
     folderId: raw.folder_id ?? folderId,

@@ -64,4 +64,10 @@ export interface UploadInput {
   signal?: AbortSignal;
 }
 
-export type ReportKind = 'similarity' | 'ai' | 'summary' | 'grammar';
+/**
+ * The reports the service makes of a checked paper, in its own vocabulary (spec 4.4): the similarity report, the
+ * AI-content report, the one-page summary, and the grammar report (only where the folder checks grammar). What
+ * the tool makes of them (labels, who may open which) is src/reports/kinds.ts.
+ */
+export const REPORT_KINDS = ['similarity', 'ai', 'summary', 'grammar'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];

@@ -2,9 +2,17 @@
 // pglite-socket so that the tool's ordinary `pg` code runs on it unchanged. PGlite is one backend: only one
 // process may open the data directory. The process that does writes `embedded-db.json` beside the data with its
 // pid and port; another process (the CLI while the server runs) finds the file and connects to that port.
+//
+// Memory: this is the database of someone trying the tool on their own machine, so it is kept small (measured in
+// bench/surge.ts; README "Figures"). A new data directory is initialised by a short-lived child process, since
+// PGlite keeps its initdb's WebAssembly instance (about 450 MB) alive in the process that ran it; and PostgreSQL's
+// shared buffers, which live inside PGlite's WebAssembly memory and are never given back, are a small fraction of
+// the server default (the files underneath are in the operating system's page cache all the same).
+import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { BatchingQueryQueue } from './pglite-queue.js';
@@ -12,6 +20,12 @@ import { BatchingQueryQueue } from './pglite-queue.js';
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';
 const START_WAIT_MS = 60_000;
+
+/**
+ * PostgreSQL settings for the embedded server, beside PGlite's own. 16 MB of shared buffers (the default is 128 MB)
+ * hold the tool's hot rows; WAL buffers follow them (1/32).
+ */
+const SETTINGS = ['shared_buffers=16MB', 'temp_buffers=1MB', 'maintenance_work_mem=16MB'];
 
 interface LockContent {
   pid: number;
@@ -92,13 +106,41 @@ function portAnswers(port: number, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
+/**
+ * Creates the PostgreSQL data directory in a child process that ends when it is done, into a directory of its
+ * own that is renamed into place only once complete (a start that dies halfway leaves no half-made directory).
+ */
+async function initialise(dataPath: string): Promise<void> {
+  if (existsSync(join(dataPath, 'PG_VERSION'))) return;
+  const building = `${dataPath}.init-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  const pglite = import.meta.resolve('@electric-sql/pglite');
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(${JSON.stringify(building)}); await db.close();`;
+  try {
+    await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], { timeout: START_WAIT_MS });
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    throw new Error(`Could not create the embedded database in ${dataPath}: ${(error as { stderr?: string }).stderr || (error as Error).message}`, { cause: error });
+  }
+  if (existsSync(dataPath)) {
+    if (readdirSync(dataPath).length > 0) {
+      rmSync(building, { recursive: true, force: true });
+      throw new Error(`${dataPath} holds files but no PostgreSQL data directory (no PG_VERSION): move them away and start again.`);
+    }
+    rmSync(dataPath, { recursive: true });
+  }
+  renameSync(building, dataPath);
+}
+
 /** Opens the data directory (creating it on first use) and serves it on a free port of 127.0.0.1. */
 export async function startEmbeddedDatabase(dataDir: string, options: { maxConnections: number }): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true });
   acquire(dataDir);
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create(join(dataDir, DATA_SUBDIR));
+    const dataPath = join(dataDir, DATA_SUBDIR);
+    await initialise(dataPath);
+    db = await PGlite.create(dataPath, { startParams: [...PGlite.defaultStartParams, ...SETTINGS.flatMap((setting) => ['-c', setting])] });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
     // Its own queue interleaves concurrent connections' extended-protocol messages (see pglite-queue.ts).
     // The field is private in the types; pglite-socket is pinned to 0.2.17, whose handlers take it on connection.

@@ -7,6 +7,7 @@ import type { DatabaseSchema } from './schema.js';
 
 export type { AssignmentTable, DatabaseSchema, GradeState, PlatformTable, SubmissionState, SubmissionTable } from './schema.js';
 export { migrateToLatest, pendingMigrations, MigrationError } from './migrate.js';
+export { databaseReadiness, type Readiness } from './readiness.js';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; null selects the embedded database in dataDir. */
@@ -88,3 +89,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
   };
 }
+export { isUnstorableText } from './unstorable.js';

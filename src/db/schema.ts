@@ -19,6 +19,8 @@ export interface PlatformTable {
   token_url: string;
   jwks_url: string;
   authorization_server: string | null;
+  /** The LMS product as the platform names it ("moodle", "canvas", ...), kept as sent; null: not known. */
+  product_family: string | null;
   /** 'cli', 'dynamic-registration', 'admin' or 'dev-platform': where the registration came from. */
   registered_by: string;
   active: Generated<boolean>;
@@ -66,6 +68,12 @@ export interface CourseMemberTable {
   user_id: string;
   roles: string[];
   updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** One row: raised by triggers on every change to what launches keep in memory (migration 0015). */
+export interface LtiConfigVersionTable {
+  singleton: Generated<boolean>;
+  version: ColumnType<string, never, never>;
 }
 
 export interface OidcStateTable {
@@ -187,4 +195,5 @@ export interface DatabaseSchema {
   course: CourseTable;
   course_member: CourseMemberTable;
   oidc_state: OidcStateTable;
+  lti_config_version: LtiConfigVersionTable;
 }

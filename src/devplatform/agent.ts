@@ -2,6 +2,7 @@
 // login initiation, the platform's authorization endpoint, the form post of the id_token, the redirects) and
 // returns the page the tool finally shows.
 import { request } from 'undici';
+import { decodeHtml } from './html.js';
 import type { DevPlatform } from './index.js';
 
 export interface AgentResponse {
@@ -58,10 +59,9 @@ async function follow(first: AgentResponse, jar: CookieJar): Promise<AgentRespon
 function formFields(html: string): { action: string; fields: Record<string, string> } | null {
   const action = html.match(/<form[^>]*action="([^"]*)"/i)?.[1];
   if (!action) return null;
-  const decode = decodeHtml;
   const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi)) fields[decode(match[1]!)] = decode(match[2]!);
-  return { action: decode(action), fields };
+  for (const match of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi)) fields[decodeHtml(match[1]!)] = decodeHtml(match[2]!);
+  return { action: decodeHtml(action), fields };
 }
 
 export interface LaunchOptions {
@@ -82,8 +82,6 @@ export interface LaunchOptions {
    */
   storageTarget?: string;
 }
-
-const decodeHtml = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /** The address the tool's platform-storage page goes on to once the LMS kept the state (its data-next). */
 function storageNext(html: string): string | null {

@@ -1,4 +1,8 @@
-// The emulator's memory: its course, people, resource links, line items, scores and tokens.
+// The emulator's memory: its people, resource links, line items, scores, access tokens and what tools sent it, with
+// the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
+import { randomBytes } from 'node:crypto';
+
+/** Whose behaviour the emulator copies where platforms differ: Moodle's, Canvas's, or the specification's. */
 export type PlatformRules = 'moodle' | 'canvas' | 'spec';
 
 export const LIS = 'http://purl.imsglobal.org/vocab/lis/v2';
@@ -64,6 +68,13 @@ export interface AccessToken {
   expiresAt: number;
 }
 
+/** agsStatus, agsDelayMs: answers of the AGS and NRPS endpoints; tokenDelayMs: how long the token endpoint waits. */
+export interface PlatformFaults {
+  agsStatus?: number;
+  agsDelayMs?: number;
+  tokenDelayMs?: number;
+}
+
 export const DEFAULT_COURSE: Course = { id: 'course-101', title: 'Academic Writing 101', label: 'AW101' };
 
 export const DEFAULT_USERS: DevUser[] = [
@@ -73,3 +84,63 @@ export const DEFAULT_USERS: DevUser[] = [
   { id: 'student-3', name: 'Lee Student', email: 'lee.student@example.edu', roles: ROLES.learner },
   { id: 'admin-1', name: 'Ada Administrator', email: 'ada.admin@example.edu', roles: ROLES.admin },
 ];
+
+export interface PlatformMemory {
+  rules: PlatformRules;
+  faults: PlatformFaults;
+  /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
+  heldRequests: number;
+  people: Map<string, DevUser>;
+  links: Map<string, ResourceLink>;
+  lineItems: Map<string, LineItem>;
+  /** Keyed by scoreKey(lineItemId, userId): the gradebook cell. */
+  scores: Map<string, Score>;
+  attempts: Map<string, number>;
+  scoreLog: ScoreLogEntry[];
+  accessTokens: Map<string, AccessToken>;
+  /** Every client assertion the token endpoint received and the access token it gave for it (null: refused). */
+  tokenExchanges: Array<{ clientAssertion: string; accessToken: string | null }>;
+  deepLinkResults: Array<{ resourceLinkId: string; contentItems: unknown[] }>;
+  /** The initial access token an administrator hands a tool with the registration address. */
+  registrationToken: string;
+  dynamicRegistrations: Array<Record<string, unknown>>;
+  nextLineItemId: number;
+}
+
+export function createMemory(options: { rules: PlatformRules; users: DevUser[] }): PlatformMemory {
+  return {
+    rules: options.rules,
+    faults: {},
+    heldRequests: 0,
+    people: new Map(options.users.map((user) => [user.id, user])),
+    links: new Map(),
+    lineItems: new Map(),
+    scores: new Map(),
+    attempts: new Map(),
+    scoreLog: [],
+    accessTokens: new Map(),
+    tokenExchanges: [],
+    deepLinkResults: [],
+    registrationToken: randomBytes(16).toString('hex'),
+    dynamicRegistrations: [],
+    nextLineItemId: 1,
+  };
+}
+
+export const scoreKey = (lineItemId: string, userId: string) => `${lineItemId}\n${userId}`;
+
+export type NewResourceLink = { id: string; title: string; custom?: Record<string, string>; lineItem?: Omit<LineItem, 'id' | 'resourceLinkId'> };
+
+export function createLineItem(memory: PlatformMemory, spec: Omit<LineItem, 'id'>): LineItem {
+  const item: LineItem = { ...spec, id: String(memory.nextLineItemId++) };
+  memory.lineItems.set(item.id, item);
+  if (item.resourceLinkId) memory.links.get(item.resourceLinkId)?.lineItemIds.push(item.id);
+  return item;
+}
+
+export function addResourceLink(memory: PlatformMemory, link: NewResourceLink): ResourceLink {
+  const created: ResourceLink = { id: link.id, title: link.title, custom: link.custom ?? {}, lineItemIds: [] };
+  memory.links.set(created.id, created);
+  if (link.lineItem) createLineItem(memory, { ...link.lineItem, resourceLinkId: created.id });
+  return created;
+}

@@ -1,18 +1,19 @@
-// LTI Assignment and Grade Services 2.0 over HTTP (https://www.imsglobal.org/spec/lti-ags/v2p0): line items and
-// scores. ltijs's own submitScore overwrites the timestamp with the current time; the tool needs to choose it
-// (strictly increasing, a second apart), so it posts scores itself with an access token ltijs obtains and caches.
+// LTI Assignment and Grade Services 2.0 over HTTP (https://www.imsglobal.org/spec/lti-ags/v2p0): the services'
+// addresses, scopes, access tokens and one request. ltijs's own submitScore overwrites the timestamp with the
+// current time; the tool needs to choose it (score-clock.ts), so it posts scores itself with an access token ltijs
+// obtains and caches.
 import type { Provider } from 'ltijs';
-import { z } from 'zod';
 import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
 import { PlatformRequestError, platformRequest } from '../lti/platform-http.js';
 
+/** https://www.imsglobal.org/spec/lti-ags/v2p0/#scopes */
 export const AGS_SCOPES = {
   score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
   lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
   result: 'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
 } as const;
 
-/** The tag of the tool's gradebook column (AGS 3.2.9), with resourceId = the assignment id. */
+/** The tag of the tool's gradebook column (https://www.imsglobal.org/spec/lti-ags/v2p0/#tag), with resourceId = the assignment id. */
 export const SIMILARITY_TAG = 'similarity';
 
 const TIMEOUT_MS = 15_000;
@@ -30,10 +31,24 @@ export class AgsUnreachable extends Error {
   }
 }
 
-/** The scores endpoint of a line item: its path plus /scores, keeping the query string (AGS 3.4; Moodle's URLs carry ?type_id=). */
-export function scoresUrl(lineItemUrl: string): string {
+/**
+ * A service below a line item: the line item's path plus /scores or /results, keeping its query string, which
+ * some platforms' line item URLs carry (https://www.imsglobal.org/spec/lti-ags/v2p0/#score-publish-service).
+ */
+function belowLineItem(lineItemUrl: string, service: 'scores' | 'results'): URL {
   const url = new URL(lineItemUrl);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/scores`;
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${service}`;
+  return url;
+}
+
+export function scoresUrl(lineItemUrl: string): string {
+  return belowLineItem(lineItemUrl, 'scores').toString();
+}
+
+/** The user's results in a line item (https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service). */
+export function resultsUrl(lineItemUrl: string, userId: string): string {
+  const url = belowLineItem(lineItemUrl, 'results');
+  url.searchParams.set('user_id', userId);
   return url.toString();
 }
 
@@ -60,7 +75,8 @@ export async function dropAccessToken(storage: { Delete(collection: string, quer
   await storage.Delete('accesstoken', { platformUrl: platform.issuer, clientId: platform.clientId, scopes: scope });
 }
 
-function parseJson(text: string): unknown {
+/** A platform's answer as JSON, or null when it is not. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -89,69 +105,4 @@ export async function agsRequest(
     if (error instanceof PlatformRequestError) throw new AgsUnreachable(url, error);
     throw error;
   }
-}
-
-const lineItem = z.object({ id: z.string().url(), label: z.string().optional(), resourceId: z.string().optional(), tag: z.string().optional() });
-
-export interface LineItemSpec {
-  label: string;
-  scoreMaximum: number;
-  resourceId: string;
-  tag: string;
-  resourceLinkId?: string;
-}
-
-/**
- * The line item with this resourceId and tag in the container, created when there is none. Looking it up first
- * keeps a course copy or a second process from creating a duplicate column (AGS 3.2). `other` is a column of the
- * same assignment that is never the answer: a deep-linked assignment's own column carries the same tag and
- * resourceId as the similarity's column of its own, and the two must stay two.
- */
-export async function findOrCreateLineItem(lineItemsUrl: string, token: string, spec: LineItemSpec, other: string | null = null): Promise<string> {
-  const query = new URL(lineItemsUrl);
-  query.searchParams.set('resource_id', spec.resourceId);
-  query.searchParams.set('tag', spec.tag);
-  const found = await agsRequest(query.toString(), { method: 'GET', token, accept: 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
-  if (found.status === 200) {
-    const items = z.array(lineItem).safeParse(parseJson(found.body));
-    const match = items.success ? items.data.find((item) => item.resourceId === spec.resourceId && item.tag === spec.tag && item.id !== other) : undefined;
-    if (match) return match.id;
-  }
-  const created = await agsRequest(lineItemsUrl, {
-    method: 'POST',
-    token,
-    accept: 'application/vnd.ims.lis.v2.lineitem+json',
-    contentType: 'application/vnd.ims.lis.v2.lineitem+json',
-    body: spec,
-  });
-  if (created.status !== 200 && created.status !== 201) {
-    throw new Error(`The gradebook refused to create the similarity column (HTTP ${created.status}).`);
-  }
-  const parsed = lineItem.safeParse(parseJson(created.body));
-  if (!parsed.success) throw new Error('The gradebook created the column but did not say its address.');
-  return parsed.data.id;
-}
-
-/** The results endpoint of a line item (AGS 3.3), keeping the query string as scoresUrl does. */
-export function resultsUrl(lineItemUrl: string, userId: string): string {
-  const url = new URL(lineItemUrl);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/results`;
-  url.searchParams.set('user_id', userId);
-  return url.toString();
-}
-
-const resultContainer = z.array(z.object({ userId: z.string(), resultScore: z.number().optional().nullable(), resultMaximum: z.number().optional().nullable() }).passthrough());
-
-/**
- * The user's result in the line item, out of 100, as the platform holds it; null when it cannot say (no result,
- * the result scope not granted, an answer that does not parse): then nothing is known, and the caller sends.
- */
-export async function currentResult(lineItemUrl: string, token: string, userId: string): Promise<number | null> {
-  const answer = await agsRequest(resultsUrl(lineItemUrl, userId), { method: 'GET', token, accept: 'application/vnd.ims.lis.v2.resultcontainer+json' });
-  if (answer.status !== 200) return null;
-  const results = resultContainer.safeParse(parseJson(answer.body));
-  const mine = results.success ? results.data.find((result) => result.userId === userId) : undefined;
-  if (typeof mine?.resultScore !== 'number') return null;
-  const maximum = typeof mine.resultMaximum === 'number' && mine.resultMaximum > 0 ? mine.resultMaximum : 100;
-  return (mine.resultScore / maximum) * 100;
 }

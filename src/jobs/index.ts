@@ -2,20 +2,15 @@
 // (LISTEN/NOTIFY would not cross PGlite's socket) and keeps retries, backoff and singleton keys.
 import PgBoss from 'pg-boss';
 import pg from 'pg';
+import { AdaptiveLimit } from './adaptive-limit.js';
+import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
+import { isRunning } from './is-running.js';
+import { queueHealth, type QueueHealth } from './queue-health.js';
+import { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
 
-export const QUEUES = {
-  /** Send a received submission's file to the service. */
-  upload: 'submission-upload',
-  /** Ask the service whether a paper still being analysed is done. */
-  poll: 'submission-poll',
-  /** Read a finished paper back from the service (after a callback or a poll) and store its result. */
-  result: 'submission-result',
-  /** Create an assignment's folder at the service, or apply its settings to it. */
-  folder: 'assignment-folder',
-  /** Post a submission's score to the LMS gradebook. */
-  grade: 'grade-post',
-} as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+export { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
+export { hasOpenJob } from './open-job.js';
+export type { FailedJob, FailedJobScope, QueueHealth };
 
 /**
  * How long a follow-up job waits when sent while a job with its key runs (Jobs.send): about the usual length of
@@ -29,6 +24,17 @@ const FOLLOW_UP_DELAY_SECONDS: Record<QueueName, number> = {
   [QUEUES.folder]: 5,
   [QUEUES.grade]: 5,
 };
+
+/**
+ * The queues whose jobs wait on a service (the checking service, the LMS) rather than on this process: a deadline
+ * sends them in hundreds. Each runs as many jobs at once as its service takes (adaptive-limit.ts finds how many,
+ * from JOB_CONCURRENCY up to JobTiming.mostAtOnce). The slots past JOB_CONCURRENCY ask for jobs seldom on their
+ * own and are woken when the queue has a backlog (a slot found its next job right after its last) while there is
+ * room, so that neither an idle tool nor a trickle of jobs polls more for them.
+ */
+const PACED_QUEUES: ReadonlySet<QueueName> = new Set([QUEUES.upload, QUEUES.result, QUEUES.grade]);
+const RESERVE_POLLING_SECONDS = 120;
+const BACKLOG_MS = 250;
 
 export interface JobsLogger {
   warn(details: object, message: string): void;
@@ -48,6 +54,8 @@ export interface JobTiming {
   expireSeconds: number;
   /** Jobs of one queue a process runs at once (uploads wait on the network, not the CPU). */
   concurrency: number;
+  /** How far a queue that waits on a service may go past `concurrency` while the service keeps up (PACED_QUEUES). */
+  mostAtOnce?: number;
 }
 
 /** The advisory lock under which one process at a time sets up pg-boss's schema and the queues. */
@@ -73,6 +81,8 @@ export type JobHandler<T> = (job: { id: string; data: T; retryCount: number }) =
 export class Jobs {
   readonly boss: PgBoss;
   #stopped = false;
+  /** Which reserve slot to wake next (see PACED_QUEUES). */
+  #woken = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -116,7 +126,7 @@ export class Jobs {
     try {
       await turn.query('SELECT pg_advisory_lock(hashtext($1))', [SETUP_LOCK]);
       await this.boss.start();
-      for (const name of Object.values(QUEUES)) {
+      for (const name of QUEUE_NAMES) {
         const options = {
           name,
           // One queued and one running job per key (a submission, an assignment): a repeated send is harmless.
@@ -144,16 +154,31 @@ export class Jobs {
    * queue's unique index and returns nothing, so every other job of the queue waits behind that one until the
    * running job ends. Held back past the usual length of a run, the follow-up leaves the queue free meanwhile.
    */
-  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number }): Promise<string | null> {
+  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean }): Promise<string | null> {
     let startAfter = options.startAfterSeconds ?? 0;
-    if (FOLLOW_UP_DELAY_SECONDS[queue] > startAfter && (await this.isRunning(queue, options.key))) startAfter = FOLLOW_UP_DELAY_SECONDS[queue];
+    // A key just made (a new submission's) has no job running: no need to ask.
+    if (!options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > startAfter && (await this.isRunning(queue, options.key))) startAfter = FOLLOW_UP_DELAY_SECONDS[queue];
     return this.boss.send(queue, data, { singletonKey: options.key, ...(startAfter > 0 ? { startAfter } : {}) });
   }
 
   /** Whether a job of the queue with this key is running now (in any process). */
-  async isRunning(queue: QueueName, key: string): Promise<boolean> {
-    const found = await this.pool.query("SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state = 'active' LIMIT 1", [queue, key]);
-    return (found.rowCount ?? 0) > 0;
+  isRunning(queue: QueueName, key: string): Promise<boolean> {
+    return isRunning(this.pool, queue, key);
+  }
+
+  /** Each queue's waiting, running and failed jobs, for the administrator. */
+  queueHealth(): Promise<QueueHealth[]> {
+    return queueHealth(this.pool);
+  }
+
+  /** Jobs that used up their retries, newest first: all, or a platform's. */
+  failedJobs(scope: FailedJobScope): Promise<FailedJob[]> {
+    return failedJobs(this.pool, scope);
+  }
+
+  /** Queues a failed job again, with its retries renewed. */
+  async retryFailed(queue: QueueName, jobId: string): Promise<void> {
+    await this.boss.retry(queue, jobId);
   }
 
   /**
@@ -161,22 +186,34 @@ export class Jobs {
    * pg-boss retry the job with backoff, up to the limit.
    */
   async work<T extends object>(queue: QueueName, handler: JobHandler<T>): Promise<void> {
-    for (let slot = 0; slot < this.timing.concurrency; slot++) {
+    const most = Math.max(this.timing.concurrency, this.timing.mostAtOnce ?? this.timing.concurrency);
+    const pace = PACED_QUEUES.has(queue) && most > this.timing.concurrency ? new AdaptiveLimit(this.timing.concurrency, most) : null;
+    const reserves: string[] = [];
+    for (let slot = 0; slot < (pace?.max ?? this.timing.concurrency); slot++) {
+      const reserve = slot >= this.timing.concurrency;
       let workerId = '';
-      workerId = await this.boss.work<T>(queue, { pollingIntervalSeconds: this.timing.pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async (jobs) => {
+      let lastDone = 0;
+      workerId = await this.boss.work<T>(queue, { pollingIntervalSeconds: reserve ? RESERVE_POLLING_SECONDS : this.timing.pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async (jobs) => {
         // pg-boss waits a polling interval after every fetch, even one that found a job; while there was one,
         // there may be more, so the slot asks again at once (an idle slot still waits the interval).
         if (workerId) this.boss.notifyWorker(workerId);
+        if (pace?.hasRoom() && Date.now() - lastDone < BACKLOG_MS && reserves.length > 0) this.boss.notifyWorker(reserves[this.#woken++ % reserves.length]!);
         const waitBudgetMs = this.timing.expireSeconds * 1000 * SHARE_OF_EXPIRY_FOR_WAITS;
         for (const job of jobs) {
           for (let waits = 0, waitedMs = 0; ; waits += 1) {
+            const free = await pace?.acquire();
             try {
               await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
+              pace?.accepted();
+              free?.();
+              lastDone = Date.now();
               break;
             } catch (error) {
               // The service named a wait (429 or 503 with Retry-After): a few short waits here, rather than the
               // retry backoff meant for failures, which puts a rate-limited upload minutes or hours behind.
               const wait = retryAfterMs(error);
+              if (wait !== null) pace?.refused(wait);
+              free?.(); // a run waiting for its turn leaves its place to another
               if (wait !== null && waits < SHORT_WAITS && waitedMs + wait <= waitBudgetMs) {
                 await new Promise((resolve) => setTimeout(resolve, wait));
                 waitedMs += wait;
@@ -188,6 +225,7 @@ export class Jobs {
           }
         }
       });
+      if (reserve) reserves.push(workerId);
     }
   }
 

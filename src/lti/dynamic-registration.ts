@@ -4,7 +4,7 @@
 // platform answers with. ltijs has its own flow, but it drops the deployment id and sets no timeouts.
 import { z } from 'zod';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
-import { countPendingRegistrations, createRegistration, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
+import { countPendingRegistrations, createRegistration, productFamily as productFamilyCode, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -24,8 +24,11 @@ const platformConfiguration = z.object({
   jwks_uri: z.string().url(),
   registration_endpoint: z.string().url(),
   authorization_server: z.string().optional(),
+  // https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration: the LMS product, stored with the
+  // registration (grades/platform-quirks.ts keys its gradebook's quirks by it). A code the tool cannot store
+  // counts as none: the LMS then gets the behaviour that is safe for every LMS, and the registration goes on.
   'https://purl.imsglobal.org/spec/lti-platform-configuration': z
-    .object({ product_family_code: z.string().optional(), version: z.string().optional() })
+    .object({ product_family_code: productFamilyCode.optional().catch(undefined), version: z.string().optional() })
     .partial()
     .optional(),
 });
@@ -134,7 +137,7 @@ async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: st
 
 function toolConfiguration(tool: ToolDescription, productFamily: string | undefined) {
   // Canvas checks placements against its own list; Moodle ignores them.
-  const deepLinkingPlacements = productFamily === 'canvas' ? { placements: ['assignment_selection', 'link_selection'] } : {};
+  const deepLinkingPlacements = productFamily?.toLowerCase() === 'canvas' ? { placements: ['assignment_selection', 'link_selection'] } : {};
   return {
     application_type: 'web',
     response_types: ['id_token'],
@@ -247,6 +250,7 @@ export async function registerDynamically(
     tokenUrl: platform.token_endpoint,
     jwksUrl: platform.jwks_uri,
     ...(platform.authorization_server ? { authorizationServer: platform.authorization_server } : {}),
+    ...(productFamily ? { productFamily } : {}),
   };
   const stored = registrationInput.safeParse(input);
   if (!stored.success) {

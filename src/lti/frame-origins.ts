@@ -4,6 +4,7 @@
 // answer with no session names none.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
+import { registrationCache } from './registration-cache.js';
 
 /**
  * A host name as DNS has them, or an IP address: the only hosts an origin may name, since origins go into the
@@ -56,7 +57,13 @@ export async function learnFrameOrigin(db: Kysely<DatabaseSchema>, platformId: s
  * that is switched off or still waiting for approval: it frames nothing.
  */
 export async function platformFrameOrigins(db: Kysely<DatabaseSchema>, platformId: string): Promise<string[]> {
-  // One query per page of a session: the platform's addresses and its learnt hosts together.
+  // Asked on every launch and page, changed seldom: kept in memory while the registrations (and the learnt hosts,
+  // which raise their version too) stay as they are.
+  return registrationCache(db).get(`frame-origins:${platformId}`, () => readPlatformFrameOrigins(db, platformId));
+}
+
+async function readPlatformFrameOrigins(db: Kysely<DatabaseSchema>, platformId: string): Promise<string[]> {
+  // The platform's addresses and its learnt hosts together.
   const rows = await db
     .selectFrom('platform')
     .leftJoin('platform_frame_origin', 'platform_frame_origin.platform_id', 'platform.id')

@@ -1,10 +1,12 @@
 // What the tool takes from a validated launch, and the people and course it records from it.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
-import type { DatabaseSchema } from '../db/index.js';
-import { learnFrameOrigin, webOrigin } from './frame-origins.js';
+import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
+import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
+import { launchWrites } from './launch-scope.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
+import { ltijsStateKey } from './storage.js';
 
 /** The claims the tool relies on, checked again here: ltijs validates the signature, not the shape. */
 const launchToken = z.object({
@@ -102,44 +104,100 @@ export interface LaunchIdentity {
   courseId: string | null;
 }
 
+/** A launch that its recording refused: its state was used meanwhile, or its nonce was seen before (a replay). */
+export class LaunchRefused extends Error {
+  constructor(
+    readonly reason: 'state used' | 'nonce used' | 'no nonce' | 'unstorable claims',
+    /** What the person is told. */
+    readonly sentence: string,
+  ) {
+    super(`Launch refused: ${reason}`);
+    this.name = 'LaunchRefused';
+  }
+}
+
+const STATE_USED = 'This launch has expired or was already used. Open the assignment again from your course.';
+const UNSTORABLE = 'Your LMS sent a launch with a character the tool cannot store (a NUL character). Tell your LMS administrator.';
+const NOT_VERIFIED = 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.';
+
+interface RecordedLaunch {
+  state_used: boolean;
+  nonce_new: boolean;
+  platform_id: string | null;
+  user_id: string | null;
+  course_id: string | null;
+}
+
 /**
- * Stores the user, the course and the user's roles in it as this launch states them, all or nothing, and the host
- * the platform showed the tool from (which may frame that platform's sessions from then on).
+ * Records a launch ltijs validated, in one statement, all or nothing: its state used up (issued at login,
+ * oidc-state.ts; usable once), its nonce (OpenID Connect Core 3.1.3.7: a nonce is accepted once; the unique key
+ * decides between two launches racing with one), the session's id and context tokens that its ltik stands for,
+ * and the user, the course and the user's roles in it as this launch states them. A state another launch used
+ * meanwhile, or a nonce seen before, writes nothing further and throws LaunchRefused. Then, when the launch came
+ * back to a host its platform had not shown the tool from, that host may frame the platform's sessions from then
+ * on (frame-origins.ts).
  */
 export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity> {
-  return db.transaction().execute(async (trx) => {
-    const platform = await trx
-      .selectFrom('platform')
-      .select('id')
-      .where('issuer', '=', launch.issuer)
-      .where('client_id', '=', launch.clientId)
-      .executeTakeFirstOrThrow();
-    const now = new Date();
-    if (launch.frameOrigin) await learnFrameOrigin(trx, platform.id, launch.frameOrigin);
-    const user = await trx
-      .insertInto('lti_user')
-      .values({ platform_id: platform.id, subject: launch.subject, name: launch.name, email: launch.email })
-      .onConflict((oc) => oc.columns(['platform_id', 'subject']).doUpdateSet({ name: launch.name, email: launch.email, updated_at: now }))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (!launch.context) return { platformId: platform.id, userId: user.id, courseId: null };
-    const course = await trx
-      .insertInto('course')
-      .values({
-        platform_id: platform.id,
-        deployment_id: launch.deploymentId,
-        context_id: launch.context.id,
-        title: launch.context.title,
-        label: launch.context.label,
-      })
-      .onConflict((oc) => oc.columns(['platform_id', 'deployment_id', 'context_id']).doUpdateSet({ title: launch.context!.title, label: launch.context!.label, updated_at: now }))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('course_member')
-      .values({ course_id: course.id, user_id: user.id, roles: launch.roles })
-      .onConflict((oc) => oc.columns(['course_id', 'user_id']).doUpdateSet({ roles: launch.roles, updated_at: now }))
-      .execute();
-    return { platformId: platform.id, userId: user.id, courseId: course.id };
-  });
+  const writes = launchWrites();
+  if (!writes?.nonce) throw new Error('A launch is recorded inside the launch scope the guard opened, after ltijs checked its nonce.');
+  const { state, nonce, records } = writes;
+  // LTI Security Framework 5.1.3 and OpenID Connect Core 2: the id_token's nonce is required; without one a
+  // launch could be replayed, since there would be nothing to accept only once.
+  if (typeof nonce.doc.nonce !== 'string' || nonce.doc.nonce === '') throw new LaunchRefused('no nonce', NOT_VERIFIED);
+  const context = launch.context;
+  const recorded = sql<RecordedLaunch>`
+    WITH used_state AS (
+      DELETE FROM oidc_state WHERE state = ${state.state} AND issuer = ${launch.issuer} AND expires_at > now()
+      RETURNING state
+    ), used_ltijs_state AS (
+      DELETE FROM lti_record
+       WHERE collection = 'state' AND record_key = ${ltijsStateKey(state.state)} AND EXISTS (SELECT FROM used_state)
+    ), new_nonce AS (
+      INSERT INTO lti_record (collection, record_key, doc, expires_at)
+      SELECT ${nonce.collection}, ${nonce.recordKey}, ${JSON.stringify(nonce.doc)}::jsonb, now() + make_interval(secs => ${nonce.ttlSeconds}::double precision)
+        FROM used_state
+      ON CONFLICT (collection, record_key) DO NOTHING
+      RETURNING id
+    ), launched_platform AS (
+      SELECT platform.id FROM platform, new_nonce WHERE platform.issuer = ${launch.issuer} AND platform.client_id = ${launch.clientId}
+    ), session_records AS (
+      INSERT INTO lti_record (collection, record_key, doc, expires_at)
+      SELECT r.collection, r.record_key, r.doc, now() + make_interval(secs => r.ttl)
+        FROM launched_platform, jsonb_to_recordset(${JSON.stringify(records.map((r) => ({ collection: r.collection, record_key: r.recordKey, doc: r.doc, ttl: r.ttlSeconds })))}::jsonb)
+             AS r(collection text, record_key text, doc jsonb, ttl double precision)
+      ON CONFLICT (collection, record_key) DO UPDATE SET doc = excluded.doc, created_at = now(), expires_at = excluded.expires_at
+    ), person AS (
+      INSERT INTO lti_user (platform_id, subject, name, email)
+      SELECT id, ${launch.subject}, ${launch.name}, ${launch.email} FROM launched_platform
+      ON CONFLICT (platform_id, subject) DO UPDATE SET name = excluded.name, email = excluded.email, updated_at = now()
+      RETURNING id, platform_id
+    ), launched_course AS (
+      INSERT INTO course (platform_id, deployment_id, context_id, title, label)
+      SELECT id, ${launch.deploymentId}, ${context?.id ?? null}::text, ${context?.title ?? null}, ${context?.label ?? null}
+        FROM launched_platform WHERE ${context?.id ?? null}::text IS NOT NULL
+      ON CONFLICT (platform_id, deployment_id, context_id) DO UPDATE SET title = excluded.title, label = excluded.label, updated_at = now()
+      RETURNING id
+    ), membership AS (
+      INSERT INTO course_member (course_id, user_id, roles)
+      SELECT launched_course.id, person.id, ${launch.roles}::text[] FROM launched_course, person
+      ON CONFLICT (course_id, user_id) DO UPDATE SET roles = excluded.roles, updated_at = now()
+    )
+    SELECT EXISTS (SELECT FROM used_state) AS state_used, EXISTS (SELECT FROM new_nonce) AS nonce_new,
+           person.platform_id, person.id AS user_id, (SELECT id FROM launched_course) AS course_id
+      FROM (SELECT 1) AS one LEFT JOIN person ON true`;
+  const rows = await recorded.execute(db).then(
+    (result) => result.rows,
+    (error: unknown) => {
+      if (isUnstorableText(error)) throw new LaunchRefused('unstorable claims', UNSTORABLE);
+      throw error;
+    },
+  );
+  const row = rows[0]!;
+  if (!row.state_used) throw new LaunchRefused('state used', STATE_USED);
+  if (!row.nonce_new) throw new LaunchRefused('nonce used', NOT_VERIFIED);
+  if (!row.platform_id || !row.user_id) throw new Error('The launch names a platform that is not registered.');
+  if (launch.frameOrigin && !(await platformFrameOrigins(db, row.platform_id)).includes(launch.frameOrigin)) {
+    await learnFrameOrigin(db, row.platform_id, launch.frameOrigin);
+  }
+  return { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };
 }

@@ -3,6 +3,9 @@
 // stands in for it, and refuses a launch whose state the tool never issued or already used.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
+import type { StoredState } from './launch-scope.js';
+import { registrationCache } from './registration-cache.js';
+import { ltijsStateKey } from './storage.js';
 
 const STATE_LIFETIME_SECONDS = 600;
 
@@ -25,27 +28,31 @@ export async function recordState(db: Kysely<DatabaseSchema>, state: string, iss
     .execute();
 }
 
-/** The platform storage a live state was issued with, without using the state up; undefined when unknown. */
-export async function stateStorage(db: Kysely<DatabaseSchema>, state: string): Promise<StateStorage | null | undefined> {
-  const row = await db
-    .selectFrom('oidc_state')
-    .select(['storage_target', 'storage_origin'])
-    .where('state', '=', state)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return row.storage_target && row.storage_origin ? { target: row.storage_target, origin: row.storage_origin } : null;
+/** A live state as the login stored it, with where it is also kept in the LMS's window. */
+export interface IssuedState extends StoredState {
+  /** Where the login asked to keep the state in the LMS's window; null: nowhere. */
+  storage: StateStorage | null;
 }
 
-/** The issuer the state was issued for, removing it; null when unknown, expired or already used. */
-export async function consumeState(db: Kysely<DatabaseSchema>, state: string): Promise<string | null> {
-  const row = await db
-    .deleteFrom('oidc_state')
-    .where('state', '=', state)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .returning('issuer')
-    .executeTakeFirst();
-  return row?.issuer ?? null;
+/**
+ * The state a launch came back with, when the tool issued it and it is still unused; undefined otherwise. The same
+ * round trip reads ltijs's own record of it and the registrations' version, so that everything this launch reads
+ * of the registrations from memory is at least as new as its state (registration-cache.ts). Reading does not use
+ * the state up: the launch's one write does (launch.ts), so a state carries one launch at most.
+ */
+export async function readState(db: Kysely<DatabaseSchema>, state: string): Promise<IssuedState | undefined> {
+  const { rows } = await sql<{ issuer: string | null; storage_target: string | null; storage_origin: string | null; ltijs_record: Record<string, unknown> | null; version: string }>`
+    SELECT oidc_state.issuer, oidc_state.storage_target, oidc_state.storage_origin,
+           (SELECT doc FROM lti_record
+             WHERE collection = 'state' AND record_key = ${ltijsStateKey(state)} AND (expires_at IS NULL OR expires_at > now())) AS ltijs_record,
+           lti_config_version.version
+      FROM lti_config_version
+      LEFT JOIN oidc_state ON oidc_state.state = ${state} AND oidc_state.expires_at > now()`.execute(db);
+  const row = rows[0]!;
+  registrationCache(db).observe(row.version);
+  if (row.issuer === null) return undefined;
+  const storage = row.storage_target && row.storage_origin ? { target: row.storage_target, origin: row.storage_origin } : null;
+  return { state, issuer: row.issuer, storage, ltijsRecord: row.ltijs_record };
 }
 
 export async function sweepStates(db: Kysely<DatabaseSchema>): Promise<number> {

@@ -8,12 +8,13 @@
 // ltijs still verifies every launch itself (signature, RS256, audience, age, nonce, LTI claims): the guard puts the
 // key it found for the token's kid in an async context, and the provider hands ltijs that key instead of the keys
 // URL (see useLaunchKeys). Nothing ltijs checks is skipped.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { currentLaunch, withLaunch } from './launch-scope.js';
 import { PlatformRequestError, platformRequest } from './platform-http.js';
+import { registrationCache } from './registration-cache.js';
 
 const FRESH_MS = 5 * 60_000;
 const REFETCH_FLOOR_MS = 10_000;
@@ -109,25 +110,16 @@ export function forgetPlatformKeys(): void {
   cache.clear();
 }
 
-/** The keys URL our registration holds for a platform. */
+/** The keys URL our registration holds for a platform (kept with the registrations, registration-cache.ts). */
 export async function keysUrlOf(db: Kysely<DatabaseSchema>, platformId: string): Promise<string | null> {
-  const row = await db.selectFrom('platform').select('jwks_url').where('id', '=', platformId).executeTakeFirst();
-  return row?.jwks_url ?? null;
+  return registrationCache(db).get(`keys-url:${platformId}`, async () => {
+    const row = await db.selectFrom('platform').select('jwks_url').where('id', '=', platformId).executeTakeFirst();
+    return row?.jwks_url ?? null;
+  });
 }
-
-interface LaunchKey {
-  issuer: string;
-  clientId: string;
-  jwksUrl: string;
-  key: Jwk;
-}
-
-const launchKey = new AsyncLocalStorage<LaunchKey>();
 
 /** Runs the rest of a launch's handling (ltijs's validation) with the key the guard found for its token. */
-export function withLaunchKey<T>(key: LaunchKey, work: () => T): T {
-  return launchKey.run(key, work);
-}
+export const withLaunchKey = withLaunch;
 
 /**
  * Makes ltijs verify launches with the key the guard fetched: during a launch, the platform ltijs looks up answers
@@ -139,7 +131,7 @@ export function useLaunchKeys(provider: Provider): void {
   const original = provider.getPlatform.bind(provider) as (...args: unknown[]) => Promise<unknown>;
   const wrapped = async (...args: unknown[]): Promise<unknown> => {
     const found = await original(...args);
-    const current = launchKey.getStore();
+    const current = currentLaunch();
     if (!current || !found || Array.isArray(found)) return found;
     const platform = found as { platformAuthConfig(...a: unknown[]): Promise<{ method: string; key: unknown }> };
     const config = await platform.platformAuthConfig();

@@ -1,8 +1,11 @@
 // ltijs set up for this tool: our PostgreSQL storage plugin, cookies that survive the LMS iframe, and the fixed
 // routes of the design (`/lti/login`, `/lti/launch`, `/lti/keys`, `/lti/register`), mounted by the web part.
+import type { Kysely } from 'kysely';
 import ltijs, { type LtiErrorHandler, type LtiHandler, type Provider } from 'ltijs';
 import type pg from 'pg';
+import type { DatabaseSchema } from '../db/index.js';
 import { useLaunchKeys } from './platform-keys.js';
+import { registrationCache } from './registration-cache.js';
 import { PostgresLtiStorage, type StorageLogger } from './storage.js';
 
 export const LTI_MOUNT_PATH = '/lti';
@@ -11,6 +14,8 @@ export const LTI_ROUTES = { login: '/login', launch: '/launch', keys: '/keys', r
 export interface LtiSetupOptions {
   encryptionKey: string;
   pool: pg.Pool;
+  /** The same database as the pool: the registration cache is kept per database. */
+  db: Kysely<DatabaseSchema>;
   publicUrl: string;
   logger: StorageLogger;
   onLaunch: LtiHandler;
@@ -37,7 +42,7 @@ export function toolUrls(publicUrl: string) {
 /** ltijs holds one provider per process; this configures it once and deploys it without its own server. */
 export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
   const provider = ltijs.Provider;
-  const storage = new PostgresLtiStorage(options.pool, options.logger);
+  const storage = new PostgresLtiStorage(options.pool, options.logger, registrationCache(options.db));
   const secure = new URL(options.publicUrl).protocol === 'https:';
   provider.setup(
     options.encryptionKey,

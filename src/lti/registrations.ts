@@ -1,10 +1,11 @@
 // Platform registrations, keyed by (issuer, client_id, deployment_id). ltijs keeps the platform itself (and the
-// tool's key pair for it); the tool's own table adds what ltijs does not keep: deployments, who registered it,
-// and the switch that turns a registration off.
+// tool's key pair for it); the tool's own table adds what ltijs does not keep: deployments, the LMS product, who
+// registered it, and the switch that turns a registration off.
 import type { Kysely, Selectable } from 'kysely';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
+import { registrationCache } from './registration-cache.js';
 
 const httpsOrLocalUrl = z
   .string()
@@ -13,6 +14,18 @@ const httpsOrLocalUrl = z
     const url = new URL(value);
     return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
   }, 'must be an https URL (plain http is accepted for localhost only)');
+
+/**
+ * The LMS product, as its product family code names it ("moodle", "canvas", "desire2learn", "BlackboardLearn",
+ * "sakai", "schoology"): what dynamic registration's platform configuration announces
+ * (https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration), or what an administrator says. Kept as sent;
+ * grades/platform-quirks.ts compares it without regard to case. An empty value means not known.
+ */
+export const productFamily = z
+  .string()
+  .trim()
+  .max(100)
+  .transform((value) => value || undefined);
 
 export const registrationInput = z.object({
   name: z.string().trim().min(1).max(200),
@@ -23,6 +36,7 @@ export const registrationInput = z.object({
   tokenUrl: httpsOrLocalUrl,
   jwksUrl: httpsOrLocalUrl,
   authorizationServer: httpsOrLocalUrl.optional(),
+  productFamily: productFamily.optional(),
 });
 export type RegistrationInput = z.infer<typeof registrationInput>;
 
@@ -36,6 +50,8 @@ export interface Registration {
   tokenUrl: string;
   jwksUrl: string;
   authorizationServer: string | null;
+  /** The LMS product as the platform names it; null: not known. */
+  productFamily: string | null;
   registeredBy: string;
   active: boolean;
 }
@@ -61,6 +77,7 @@ function platformRow(values: RegistrationInput, registeredBy: RegisteredBy, acti
     token_url: values.tokenUrl,
     jwks_url: values.jwksUrl,
     authorization_server: values.authorizationServer ?? null,
+    product_family: values.productFamily ?? null,
     registered_by: registeredBy,
     active,
   };
@@ -82,7 +99,8 @@ function ltijsPlatform(values: RegistrationInput) {
 /**
  * An administrator's explicit add or update (CLI, admin page, the dev platform at start): adds a registration or
  * updates the one with the same issuer and client id, adding the deployment to it. Running it twice with the same
- * values changes nothing. A change of the keys, login or token URL is logged with who made it. Dynamic
+ * values changes nothing. A change of the keys, login or token URL is logged with who made it. An update that names
+ * no product family keeps the one stored. Dynamic
  * registration never comes here: it may only create (`createRegistration`).
  */
 export async function saveRegistration(
@@ -111,6 +129,7 @@ export async function saveRegistration(
           token_url: eb.ref('excluded.token_url'),
           jwks_url: eb.ref('excluded.jwks_url'),
           authorization_server: eb.ref('excluded.authorization_server'),
+          product_family: eb.fn.coalesce('excluded.product_family', 'platform.product_family'),
           updated_at: new Date(),
         })),
       )
@@ -195,7 +214,7 @@ export async function countPendingRegistrations(db: Kysely<DatabaseSchema>): Pro
   return Number(row.count);
 }
 
-const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'registered_by', 'active'] as const;
+const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'product_family', 'registered_by', 'active'] as const;
 type PlatformRow = Pick<Selectable<PlatformTable>, (typeof platformColumns)[number]>;
 
 function toRegistration(row: PlatformRow, deploymentIds: string[]): Registration {
@@ -209,6 +228,7 @@ function toRegistration(row: PlatformRow, deploymentIds: string[]): Registration
     tokenUrl: row.token_url,
     jwksUrl: row.jwks_url,
     authorizationServer: row.authorization_server,
+    productFamily: row.product_family,
     registeredBy: row.registered_by,
     active: row.active,
   };
@@ -240,7 +260,13 @@ export async function listRegistrations(db: Kysely<DatabaseSchema>): Promise<Reg
 }
 
 /** The registration a launch claims to come from, or null when issuer, client or deployment is unknown. */
-export async function findDeployment(
+export async function findDeployment(db: Kysely<DatabaseSchema>, claim: { issuer: string; clientId: string; deploymentId: string }): Promise<{ platformId: string; active: boolean } | null> {
+  // Read on every launch and changed seldom: kept in memory while the registrations stay as they are.
+  const key = `deployment:${JSON.stringify([claim.issuer, claim.clientId, claim.deploymentId])}`;
+  return registrationCache(db).get(key, () => readDeployment(db, claim), (found) => found !== null);
+}
+
+async function readDeployment(
   db: Kysely<DatabaseSchema>,
   claim: { issuer: string; clientId: string; deploymentId: string },
 ): Promise<{ platformId: string; active: boolean } | null> {

@@ -2,12 +2,12 @@
 // the URL or a header, never a cookie, so it works in an LMS iframe that blocks third-party cookies), and the
 // launch it stands for, read back from ltijs's stored id and context tokens.
 import { jwtVerify } from 'jose';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { readLaunch, type Launch, type LaunchIdentity } from './launch.js';
-import type { PostgresLtiStorage } from './storage.js';
+import { sessionRecordKeys } from './storage.js';
 
 const ltikPayload = z.object({
   platformUrl: z.string(),
@@ -26,8 +26,18 @@ export interface Session extends LaunchIdentity {
 
 export type SessionProblem = 'invalid' | 'expired';
 
+interface SessionRow {
+  id_doc: Record<string, unknown>;
+  id_created: Date;
+  context_doc: Record<string, unknown>;
+  context_created: Date;
+  platform_id: string | null;
+  user_id: string | null;
+  course_id: string | null;
+}
+
 export async function resolveSession(
-  deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string },
+  deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
 ): Promise<Session | SessionProblem> {
   let claims: z.infer<typeof ltikPayload>;
@@ -37,26 +47,29 @@ export async function resolveSession(
   } catch {
     return 'invalid';
   }
-  const [idTokens, contextTokens] = await Promise.all([
-    deps.storage.Get(false, 'idtoken', { iss: claims.platformUrl, clientId: claims.clientId, deploymentId: claims.deploymentId, user: claims.user }),
-    deps.storage.Get(false, 'contexttoken', { contextId: claims.contextId, user: claims.user }),
-  ]);
-  if (!idTokens || !contextTokens) return 'expired';
-  const idToken = { ...idTokens[0], platformContext: contextTokens[0] } as unknown as IdToken;
+  // One round trip: the two records the ltik stands for and the platform, user and course they name.
+  const keys = sessionRecordKeys(claims);
+  const { rows } = await sql<SessionRow>`
+    SELECT id_token.doc AS id_doc, id_token.created_at AS id_created,
+           context_token.doc AS context_doc, context_token.created_at AS context_created,
+           platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id
+      FROM lti_record AS id_token
+      JOIN lti_record AS context_token
+        ON context_token.collection = 'contexttoken' AND context_token.record_key = ${keys.contextToken}
+       AND (context_token.expires_at IS NULL OR context_token.expires_at > now())
+      LEFT JOIN platform ON platform.issuer = ${claims.platformUrl} AND platform.client_id = ${claims.clientId} AND platform.active
+      LEFT JOIN lti_user ON lti_user.platform_id = platform.id AND lti_user.subject = ${claims.user}
+      -- The launch's course is its context in its deployment (launch.ts keys courses so).
+      LEFT JOIN course ON course.platform_id = platform.id AND course.deployment_id = ${claims.deploymentId}
+       AND course.context_id = context_token.doc -> 'context' ->> 'id'
+     WHERE id_token.collection = 'idtoken' AND id_token.record_key = ${keys.idToken}
+       AND (id_token.expires_at IS NULL OR id_token.expires_at > now())`.execute(deps.db);
+  const row = rows[0];
+  if (!row) return 'expired';
+  const platformContext = { ...row.context_doc, createdAt: row.context_created.getTime() };
+  const idToken = { ...row.id_doc, createdAt: row.id_created.getTime(), platformContext } as unknown as IdToken;
   const launch = readLaunch(idToken);
-  const identity = await deps.db
-    .selectFrom('platform')
-    .innerJoin('lti_user', 'lti_user.platform_id', 'platform.id')
-    // The launch's course is its context in its deployment (launch.ts keys courses so).
-    .leftJoin('course', (join) =>
-      join.onRef('course.platform_id', '=', 'platform.id').on('course.deployment_id', '=', launch.deploymentId).on('course.context_id', '=', launch.context?.id ?? ''),
-    )
-    .select(['platform.id as platformId', 'lti_user.id as userId', 'course.id as courseId'])
-    .where('platform.issuer', '=', launch.issuer)
-    .where('platform.client_id', '=', launch.clientId)
-    .where('platform.active', '=', true)
-    .where('lti_user.subject', '=', launch.subject)
-    .executeTakeFirst();
-  if (!identity) return 'expired';
+  if (!row.platform_id || !row.user_id) return 'expired';
+  const identity = { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };
   return { ltik, launch, idToken, platformId: identity.platformId, userId: identity.userId, courseId: identity.courseId };
 }

@@ -3,8 +3,16 @@
 // collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
 // delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's
 // TTL indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
+//
+// Two things keep a launch's cost down. What ltijs reads of a platform on every launch (its record, its status,
+// the tool's keys) comes from the registration cache (registration-cache.ts), which triggers keep honest across
+// processes. And inside a launch (launch-scope.ts) the nonce and the session's tokens are not written one by one:
+// the launch's one statement writes them with the person and the course (launch.ts), and the nonce's uniqueness
+// is decided there, by the unique key, instead of by a read before the write.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { currentLaunch, deferNonce, deferSessionRecord } from './launch-scope.js';
+import type { RegistrationCache } from './registration-cache.js';
 
 type Doc = Record<string, unknown>;
 type Query = Doc | undefined;
@@ -43,6 +51,38 @@ function recordKey(collection: string, doc: Doc): string {
   return JSON.stringify(fields.map((field) => doc[field] ?? null));
 }
 
+/** The key of ltijs's record of an OIDC state (which it keeps when the target link has query parameters). */
+export function ltijsStateKey(state: string): string {
+  return recordKey('state', { state });
+}
+
+/**
+ * The keys of the two records a session's ltik stands for, as ltijs looks them up (ltijs 5.9.9
+ * dist/Provider/Provider.js, sessionValidator): the id token per platform, deployment and user, the context token
+ * per context and user.
+ */
+export function sessionRecordKeys(ltik: { platformUrl: string; clientId: string; deploymentId: string; contextId: string; user: string }): { idToken: string; contextToken: string } {
+  return {
+    idToken: recordKey('idtoken', { iss: ltik.platformUrl, clientId: ltik.clientId, deploymentId: ltik.deploymentId, user: ltik.user }),
+    contextToken: recordKey('contexttoken', { contextId: ltik.contextId, user: ltik.user }),
+  };
+}
+
+/** The record key a query names exactly (every key field given, nothing else), so one index lookup finds it. */
+function exactKey(collection: string, query: Query): string | null {
+  const fields = KEY_FIELDS[collection];
+  if (!fields || !query) return null;
+  const given = Object.entries(query).filter(([, value]) => value !== undefined);
+  if (given.length !== fields.length || !fields.every((field) => typeof query[field] === 'string')) return null;
+  return recordKey(collection, query);
+}
+
+/** What a launch reads of its platform, kept in memory between launches; written only by registrations. */
+const REGISTRATION_COLLECTIONS = new Set(['platform', 'platformStatus', 'publickey', 'privatekey']);
+
+/** Written once per launch, with the launch's one statement (launch-scope.ts). */
+const SESSION_COLLECTIONS = new Set(['idtoken', 'contexttoken']);
+
 /** JSON.stringify drops undefined members, so `{clientId: undefined}` matches any clientId, as in mongoose. */
 function containment(query: Query): string {
   return JSON.stringify(query ?? {});
@@ -62,6 +102,8 @@ export class PostgresLtiStorage {
   constructor(
     private readonly pool: pg.Pool,
     private readonly logger?: StorageLogger,
+    /** Keeps the registration collections in memory; without it every read goes to the database. */
+    private readonly registrations?: RegistrationCache,
   ) {}
 
   async setup(): Promise<true> {
@@ -86,12 +128,39 @@ export class PostgresLtiStorage {
   }
 
   async Get(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
-    const { rows } = await this.pool.query<{ doc: Doc; created_at: Date }>(
-      `SELECT doc, created_at FROM lti_record
-        WHERE collection = $1 AND doc @> $2::jsonb AND (expires_at IS NULL OR expires_at > now())
-        ORDER BY id`,
-      [collection, containment(query)],
-    );
+    const launch = currentLaunch();
+    // In a launch the nonce is checked by the launch's one write (a unique key), and ltijs's record of the state
+    // was read with ours (oidc-state.ts).
+    if (launch && collection === 'nonce') return false;
+    if (launch && collection === 'state' && query?.state === launch.state.state) {
+      return launch.state.ltijsRecord ? [{ ...launch.state.ltijsRecord }] : false;
+    }
+    if (this.registrations && REGISTRATION_COLLECTIONS.has(collection)) {
+      const key = `ltijs:${collection}:${encryptionKey ? 'decrypted' : 'plain'}:${containment(query)}`;
+      // A platform without a status record is active (ltijs's default), and its record is found by the id of a
+      // registered platform: kept. Other misses are not: their keys come from whoever sends a login.
+      const keep = (found: Doc[] | false) => found !== false || collection === 'platformStatus';
+      const docs = await this.registrations.get(key, () => this.#read(encryptionKey, collection, query), keep);
+      // ltijs builds objects from these and may change them; the kept ones stay as read.
+      return docs && docs.map((doc) => structuredClone(doc));
+    }
+    return this.#read(encryptionKey, collection, query);
+  }
+
+  async #read(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
+    const key = exactKey(collection, query);
+    const { rows } = key
+      ? await this.pool.query<{ doc: Doc; created_at: Date }>(
+          `SELECT doc, created_at FROM lti_record
+            WHERE collection = $1 AND record_key = $2 AND (expires_at IS NULL OR expires_at > now())`,
+          [collection, key],
+        )
+      : await this.pool.query<{ doc: Doc; created_at: Date }>(
+          `SELECT doc, created_at FROM lti_record
+            WHERE collection = $1 AND doc @> $2::jsonb AND (expires_at IS NULL OR expires_at > now())
+            ORDER BY id`,
+          [collection, containment(query)],
+        );
     if (rows.length === 0) return false;
     const results: Doc[] = [];
     for (const row of rows) {
@@ -109,24 +178,29 @@ export class PostgresLtiStorage {
   async Insert(encryptionKey: string | false, collection: string, item: Doc, index?: Doc): Promise<true> {
     const doc = await this.#stored(encryptionKey, item, index);
     const keySource = encryptionKey ? { ...index } : item;
+    if (collection === 'nonce' && !encryptionKey && deferNonce({ collection, recordKey: recordKey(collection, keySource), doc, ttlSeconds: ttl(collection) })) return true;
     // A duplicate key (a replayed nonce, a reused state) raises a unique violation, which ltijs reports as a failure.
     await this.pool.query(
       `INSERT INTO lti_record (collection, record_key, doc, expires_at)
        VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))`,
       [collection, recordKey(collection, keySource), JSON.stringify(doc), ttl(collection)],
     );
+    this.#changed(collection);
     return true;
   }
 
   async Replace(encryptionKey: string | false, collection: string, query: Doc, item: Doc, index?: Doc): Promise<true> {
     const doc = await this.#stored(encryptionKey, item, index);
+    const key = recordKey(collection, { ...doc, ...query });
+    if (SESSION_COLLECTIONS.has(collection) && !encryptionKey && deferSessionRecord({ collection, recordKey: key, doc, ttlSeconds: ttl(collection) })) return true;
     await this.pool.query(
       `INSERT INTO lti_record (collection, record_key, doc, expires_at)
        VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))
        ON CONFLICT (collection, record_key)
        DO UPDATE SET doc = excluded.doc, created_at = now(), expires_at = excluded.expires_at`,
-      [collection, recordKey(collection, { ...doc, ...query }), JSON.stringify(doc), ttl(collection)],
+      [collection, key, JSON.stringify(doc), ttl(collection)],
     );
+    this.#changed(collection);
     return true;
   }
 
@@ -157,6 +231,7 @@ export class PostgresLtiStorage {
         ]);
       }
       await client.query('COMMIT');
+      this.#changed(collection);
       return true;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -167,10 +242,13 @@ export class PostgresLtiStorage {
   }
 
   async Delete(collection: string, query: Doc): Promise<true> {
+    // A launch's state record goes with the launch's one write.
+    if (collection === 'state' && query.state === currentLaunch()?.state.state) return true;
     await this.pool.query('DELETE FROM lti_record WHERE collection = $1 AND doc @> $2::jsonb', [
       collection,
       containment(query),
     ]);
+    this.#changed(collection);
     return true;
   }
 
@@ -187,6 +265,14 @@ export class PostgresLtiStorage {
     const key = createHash('sha256').update(secret).digest();
     const decipher = createDecipheriv('aes-256-cbc', key, Buffer.from(iv, 'hex'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'hex')), decipher.final()]).toString();
+  }
+
+  /**
+   * A registration collection changed through this process: what is kept goes now, and the next read asks for the
+   * version the change's trigger raised (a read in between was tagged with the old one and is not kept).
+   */
+  #changed(collection: string): void {
+    if (REGISTRATION_COLLECTIONS.has(collection)) this.registrations?.forget();
   }
 
   /** What a row holds: the item itself, or with a key the plain index fields beside the encrypted item. */

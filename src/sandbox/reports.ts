@@ -4,8 +4,9 @@
 import PDFDocument from 'pdfkit';
 import type { Findings, Paper } from './store.js';
 import type { Clock } from './time.js';
+import type { ReportKind } from '../checker/types.js';
 
-export type ReportKind = 'similarity' | 'ai' | 'summary' | 'grammar';
+export type { ReportKind };
 
 const TITLES: Record<ReportKind, string> = {
   similarity: 'Similarity report',

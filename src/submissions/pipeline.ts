@@ -1,13 +1,15 @@
 // From a received file to a result: the upload job, the poll job and the read-back of a finished paper. Each
 // step reads the submission's state first and moves it with `transition`, so a repeated or late job does
 // nothing twice: exactly one paper per submission at the service, one result, one grade.
+import { failureOf } from '../checker/index.js';
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { ensureFolder } from '../assignments/folder.js';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
-import type { PaperServices } from '../checker/index.js';
+import type { ServiceConnections } from '../accounts/connections.js';
+import type { ResultSink } from './result-sink.js';
 import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
 import { getSubmission, type Submission } from './store.js';
@@ -15,8 +17,10 @@ import { getSubmission, type Submission } from './store.js';
 export interface PipelineDeps {
   db: Kysely<DatabaseSchema>;
   /** The checking service, per assignment (each lives in one service account). */
-  services: PaperServices;
+  services: ServiceConnections;
   jobs: Jobs;
+  /** Where each step a reader outside the tool may see is announced: the gradebook today (result-sink.ts). */
+  sink: ResultSink;
   /** Waits between polls, in seconds; the last one repeats. */
   pollScheduleSeconds: number[];
   /** How long a lease on sending a paper holds before it is renewed (under half the jobs' expiry). */
@@ -113,7 +117,7 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
     if (lease.lost.aborted) throw lease.lost.reason; // the request was cut off because the lease was lost
-    const failure = service.classify(error);
+    const failure = failureOf(error);
     if (failure.kind === 'refused') {
       await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, lease: lease.token, changes: { failure_reason: failure.message, stored_path: null } });
       await forgetFile(submission);
@@ -136,7 +140,7 @@ async function accepted(deps: PipelineDeps, submission: Submission, paper: { acc
   if (moved === null) return;
   await forgetFile(submission); // the service has it now; only hash, size and label stay here
   await schedulePoll(deps, submission.id, 0);
-  await deps.jobs.send(QUEUES.grade, { submissionId: submission.id }, { key: submission.id });
+  await deps.sink.accepted(submission.id);
 }
 
 /**
@@ -168,7 +172,7 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
       scored_at: new Date(),
     },
   });
-  if (moved !== null) await deps.jobs.send(QUEUES.grade, { submissionId }, { key: submissionId });
+  if (moved !== null) await deps.sink.scored(submissionId);
   return 'settled';
 }
 
@@ -176,14 +180,4 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
 export async function pollSubmission(deps: PipelineDeps, submissionId: string, round: number): Promise<void> {
   const outcome = await readResult(deps, submissionId, 'Result found by polling');
   if (outcome === 'pending') await schedulePoll(deps, submissionId, round + 1);
-}
-
-/**
- * The submissions holding a paper with this id, for a callback: none while the upload has not recorded it yet,
- * and one per service account that handed out the id (a paper is known by (account, id), a callback names only
- * the id). Each is read back from its own account, and only the account whose paper it is can settle it.
- */
-export async function submissionsForPaper(db: Kysely<DatabaseSchema>, paperId: number): Promise<string[]> {
-  const rows = await db.selectFrom('submission').select('id').where('paper_id', '=', String(paperId)).execute();
-  return rows.map((row) => row.id);
 }

@@ -1,7 +1,14 @@
 // What the pages show of submissions: a student's own attempts, and the class overview for instructors.
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema, GradeState, SubmissionState } from '../db/index.js';
+import { NOT_COUNTED } from './state.js';
 import { toSubmission, type Submission } from './store.js';
+
+/** How the pages name a student: their name, else their e-mail, else the LMS's id for them. */
+export async function studentName(db: Kysely<DatabaseSchema>, userId: string): Promise<string> {
+  const user = await db.selectFrom('lti_user').select(['name', 'email', 'subject']).where('id', '=', userId).executeTakeFirst();
+  return user?.name ?? user?.email ?? user?.subject ?? 'The student';
+}
 
 export interface SubmissionEvent {
   at: Date;
@@ -43,7 +50,7 @@ export async function classRows(db: Kysely<DatabaseSchema>, assignmentId: string
         .select((inner) => inner.fn.countAll<string>().as('n'))
         .whereRef('other.assignment_id', '=', 's.assignment_id')
         .whereRef('other.user_id', '=', 's.user_id')
-        .where('other.state', '!=', 'rejected')
+        .where('other.state', '!=', NOT_COUNTED)
         .as('attempts'),
     )
     .where('s.assignment_id', '=', assignmentId)

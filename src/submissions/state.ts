@@ -15,6 +15,22 @@ export const NEXT_STATES: Record<SubmissionState, readonly SubmissionState[]> = 
   failed: [],
 };
 
+/**
+ * The state of an attempt that does not count: a file the service refused for good (wrong type, unreadable) was
+ * never really submitted, so it owns no gradebook cell and uses up no attempt (see cell-owner.ts).
+ */
+export const NOT_COUNTED: SubmissionState = 'rejected';
+
+/** States a submission stays in: nothing more happens to it unless someone acts. */
+export function isSettled(state: SubmissionState): boolean {
+  return NEXT_STATES[state].length === 0 || state === 'scored';
+}
+
+/** States that end without a result: the submission keeps a reason a person can read. */
+export function endedWithoutResult(state: SubmissionState): boolean {
+  return state === NOT_COUNTED || state === 'failed';
+}
+
 export type SubmissionChanges = Partial<{
   paper_id: number | null;
   paper_account_id: string | null;

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AssignmentSettings, FileType } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
+import { NOT_COUNTED } from './state.js';
 
 export interface Submission {
   id: string;
@@ -81,9 +82,14 @@ export function receiptOf(submission: Submission): Receipt {
 /** A student's attempts, newest first; `counted` leaves out files the service refused for good (never really submitted). */
 export async function attemptsOf(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string, which: 'all' | 'counted' = 'all'): Promise<Submission[]> {
   let query = db.selectFrom('submission').selectAll().where('assignment_id', '=', assignmentId).where('user_id', '=', userId);
-  if (which === 'counted') query = query.where('state', '!=', 'rejected');
+  if (which === 'counted') query = query.where('state', '!=', NOT_COUNTED);
   const rows = await query.orderBy('attempt', 'desc').execute();
   return rows.map(toSubmission);
+}
+
+/** The attempts that count: a file the service refused for good was never really submitted (NOT_COUNTED). */
+export function counted(attempts: Submission[]): Submission[] {
+  return attempts.filter((attempt) => attempt.state !== NOT_COUNTED);
 }
 
 export type SubmitDecision = { allowed: true; late: boolean } | { allowed: false; reason: string };
@@ -152,4 +158,10 @@ export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSub
 export async function getSubmission(db: Kysely<DatabaseSchema>, id: string): Promise<Submission | null> {
   const row = await db.selectFrom('submission').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toSubmission(row) : null;
+}
+
+/** The submission, if it is one of this assignment's (an id from a page is checked against the assignment it came with). */
+export async function submissionOfAssignment(db: Kysely<DatabaseSchema>, assignmentId: string, id: string): Promise<Submission | null> {
+  const submission = await getSubmission(db, id);
+  return submission?.assignmentId === assignmentId ? submission : null;
 }

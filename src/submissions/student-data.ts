@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { PaperServices } from '../checker/index.js';
+import type { ServiceConnections } from '../accounts/connections.js';
 import { deletePaperAtService } from './remove.js';
 
 export interface StudentRef {
@@ -70,7 +70,7 @@ export interface ErasureReport {
  * A paper still being sent is kept too: deleting its row now would leave the copy its upload job is about to
  * store at the service, where no erasure would find it.
  */
-export async function eraseStudent(db: Kysely<DatabaseSchema>, services: PaperServices, ref: StudentRef): Promise<ErasureReport | null> {
+export async function eraseStudent(db: Kysely<DatabaseSchema>, services: ServiceConnections, ref: StudentRef): Promise<ErasureReport | null> {
   const user = await findUser(db, ref);
   if (!user) return null;
   const submissions = await db
@@ -88,7 +88,7 @@ export async function eraseStudent(db: Kysely<DatabaseSchema>, services: PaperSe
       continue;
     }
     if (submission.paper_id === null || submission.folder_id === null) continue;
-    const outcome = await deletePaperAtService(services, () => services.forAccount(submission.checker_account_id), { folderId: Number(submission.folder_id), paperId: Number(submission.paper_id) });
+    const outcome = await deletePaperAtService(() => services.forAccount(submission.checker_account_id), { folderId: Number(submission.folder_id), paperId: Number(submission.paper_id) });
     if (outcome === 'deleted') report.papersDeletedAtService += 1;
     else if (typeof outcome === 'object') {
       report.papersNotDeleted.push({ paperId: Number(submission.paper_id), reason: outcome.refused });

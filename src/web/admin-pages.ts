@@ -3,19 +3,17 @@
 // form), which answers for the whole installation, or by a platform's administrators through a launch (their
 // ltik), who answer for their own platform only: one installation may serve several schools, and one school's
 // LMS administrator must not read, switch off or re-route another's.
-import { timingSafeEqual } from 'node:crypto';
+import { failureOf } from '../checker/index.js';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import type { DatabaseSchema } from '../db/index.js';
-import { accountInput, assignAccount, listAccounts, removeAccount, saveAccount } from '../checker/index.js';
-import { QUEUES } from '../jobs/index.js';
+import { accountInput, accountOfEachPlatform, assignAccount, holdsOtherPlatformsFolders, listAccounts, removeAccount, saveAccount } from '../accounts/store.js';
+import { QUEUE_NAMES } from '../jobs/index.js';
+import { sameSecret } from '../secrets.js';
 import { queueGradeResync } from '../grades/resync.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
-import { allowSessionFraming, ltikOf } from './session.js';
+import { allowSessionFraming, ltikOf } from './require-session.js';
 import { render } from './views.js';
 
 export interface AdminDeps extends InstructorDeps {
@@ -27,12 +25,6 @@ export interface AdminDeps extends InstructorDeps {
   /** CHECKER_URL, the service the installation uses by default; null: the sandbox. */
   defaultServiceUrl: string | null;
   toolUrls: Record<string, string>;
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** What an administrator answers for: the whole installation (ADMIN_TOKEN), or the platform they launched from. */
@@ -66,46 +58,7 @@ function requireAdmin(deps: AdminDeps) {
   };
 }
 
-interface QueueHealth {
-  queue: string;
-  waiting: number;
-  running: number;
-  failed: number;
-  oldestWaitingSeconds: number | null;
-}
-
-async function queueHealth(db: Kysely<DatabaseSchema>): Promise<QueueHealth[]> {
-  const { rows } = await sql<{ name: string; waiting: string; running: string; failed: string; oldest: string | null }>`
-    SELECT name,
-           count(*) FILTER (WHERE state IN ('created', 'retry')) AS waiting,
-           count(*) FILTER (WHERE state = 'active') AS running,
-           count(*) FILTER (WHERE state = 'failed') AS failed,
-           extract(epoch FROM now() - min(created_on) FILTER (WHERE state IN ('created', 'retry') AND start_after <= now()))::int::text AS oldest
-      FROM pgboss.job GROUP BY name`.execute(db);
-  return Object.values(QUEUES).map((queue) => {
-    const row = rows.find((r) => r.name === queue);
-    return { queue, waiting: Number(row?.waiting ?? 0), running: Number(row?.running ?? 0), failed: Number(row?.failed ?? 0), oldestWaitingSeconds: row?.oldest ? Number(row.oldest) : null };
-  });
-}
-
-/**
- * Failed jobs, newest first; for one platform, those whose key is one of its submissions or assignments (a job's
- * key is the submission or assignment it acts on, see worker.ts).
- */
-async function failedJobs(db: Kysely<DatabaseSchema>, platformId: string | null, id?: string): Promise<Array<{ id: string; queue: string; key: string | null; failedAt: Date; reason: string }>> {
-  const ofPlatform = platformId === null ? sql`TRUE` : sql`(j.singleton_key IN (SELECT s.id::text FROM submission s JOIN assignment a ON a.id = s.assignment_id WHERE a.platform_id = ${platformId})
-        OR j.singleton_key IN (SELECT a.id::text FROM assignment a WHERE a.platform_id = ${platformId}))`;
-  const { rows } = await sql<{ id: string; name: string; singleton_key: string | null; completed_on: Date; output: unknown }>`
-    SELECT j.id, j.name, j.singleton_key, j.completed_on, j.output FROM pgboss.job j
-     WHERE j.state = 'failed' AND ${ofPlatform} ${id === undefined ? sql`` : sql`AND j.id = ${id}`}
-     ORDER BY j.completed_on DESC LIMIT 100`.execute(db);
-  return rows.map((row) => {
-    const output = row.output as { message?: unknown } | null;
-    return { id: row.id, queue: row.name, key: row.singleton_key, failedAt: row.completed_on, reason: typeof output?.message === 'string' ? output.message.slice(0, 500) : 'no reason recorded' };
-  });
-}
-
-const jobRetry = z.object({ queue: z.enum(Object.values(QUEUES) as [string, ...string[]]), id: z.string().uuid() });
+const jobRetry = z.object({ queue: z.enum(QUEUE_NAMES), id: z.string().uuid() });
 
 export function adminRoutes(deps: AdminDeps): Router {
   const router = Router();
@@ -118,8 +71,8 @@ export function adminRoutes(deps: AdminDeps): Router {
   const accountsIn = async (scope: AdminScope) => {
     const accounts = await listAccounts(deps.db);
     if (scope === 'installation') return accounts;
-    const own = await deps.db.selectFrom('platform').select('checker_account_id').where('id', '=', scope.platformId).executeTakeFirst();
-    return accounts.filter((account) => account.id === own?.checker_account_id);
+    const own = (await accountOfEachPlatform(deps.db)).get(scope.platformId);
+    return accounts.filter((account) => account.id === own);
   };
 
   /**
@@ -140,13 +93,11 @@ export function adminRoutes(deps: AdminDeps): Router {
         installation: scope === 'installation',
         registrations,
         accounts: await accountsIn(scope),
-        accountOf: Object.fromEntries(
-          (await deps.db.selectFrom('platform').select(['id', 'checker_account_id']).execute()).filter((row) => registrations.some((r) => r.id === row.id)).map((row) => [row.id, row.checker_account_id]),
-        ),
+        accountOf: Object.fromEntries([...(await accountOfEachPlatform(deps.db))].filter(([platformId]) => registrations.some((r) => r.id === platformId))),
         defaultAccount: deps.defaultAccount,
         serviceAddresses: await serviceAddresses(),
-        queues: await queueHealth(deps.db),
-        failed: await failedJobs(deps.db, platformOf(scope)),
+        queues: await deps.jobs.queueHealth(),
+        failed: await deps.jobs.failedJobs({ platformId: platformOf(scope) }),
         // The callback's secret is the installation's, for the service operator.
         callbackUrl: scope === 'installation' ? `${deps.publicUrl}/checker/callback/${deps.callbackSecret}` : null,
         toolUrls: deps.toolUrls,
@@ -216,13 +167,7 @@ export function adminRoutes(deps: AdminDeps): Router {
     const existing = (await listAccounts(deps.db)).find((account) => account.baseUrl === input.data.baseUrl && account.username === input.data.username);
     if (existing && platformId) {
       const own = (await accountsIn(scope)).some((account) => account.id === existing.id);
-      const othersFolders = await deps.db
-        .selectFrom('assignment')
-        .select('id')
-        .where('checker_account_id', '=', existing.id)
-        .where('platform_id', '!=', platformId)
-        .executeTakeFirst();
-      if (!own || existing.platforms > 1 || othersFolders) {
+      if (!own || existing.platforms > 1 || (await holdsOtherPlatformsFolders(deps.db, existing.id, platformId))) {
         return page(req, res, { text: 'Not saved: that username at that service is an account other platforms use too. Ask the installation\'s administrator.', tone: 'error' }, 403);
       }
     }
@@ -252,15 +197,15 @@ export function adminRoutes(deps: AdminDeps): Router {
       await deps.services.checkLogin(id);
       await page(req, res, { text: 'The login works.', tone: 'ok' });
     } catch (error) {
-      await page(req, res, { text: `The login failed: ${deps.services.classify(error).message}`, tone: 'error' }, 502);
+      await page(req, res, { text: `The login failed: ${failureOf(error).message}`, tone: 'error' }, 502);
     }
   });
 
   router.post('/admin/jobs/retry', form, admin, async (req, res) => {
     const input = jobRetry.safeParse(req.body);
     if (!input.success) return page(req, res, { text: 'Unknown job.', tone: 'error' }, 400);
-    if ((await failedJobs(deps.db, platformOf(scopeOf(res)), input.data.id)).length === 0) return page(req, res, { text: 'No such failed job.', tone: 'error' }, 404);
-    await deps.jobs.boss.retry(input.data.queue, input.data.id);
+    if ((await deps.jobs.failedJobs({ platformId: platformOf(scopeOf(res)), jobId: input.data.id })).length === 0) return page(req, res, { text: 'No such failed job.', tone: 'error' }, 404);
+    await deps.jobs.retryFailed(input.data.queue, input.data.id);
     deps.logger.info({ queue: input.data.queue, jobId: input.data.id }, 'Failed job retried by an administrator');
     await page(req, res, { text: 'The job is queued again.', tone: 'ok' });
   });

@@ -2,19 +2,22 @@
 // then the tool's own pages.
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
-import type { Database } from '../db/index.js';
 import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';
 import { callbackRoutes } from './callback-route.js';
 import { deepLinkingRoutes } from './deep-linking.js';
-import { healthRoutes } from './health.js';
+import { healthRoutes, type Readiness } from './health.js';
+import { metricsRoutes } from './metrics.js';
+import type { ToolMetrics } from '../metrics.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
-import type { PaperServices } from '../checker/index.js';
+import type { ServiceConnections } from '../accounts/connections.js';
+import type { ResultSink } from '../submissions/result-sink.js';
 import { securityHeaders } from './security-headers.js';
+import type { SessionDeps } from './require-session.js';
 import { refuseCrossSiteForms } from './cross-site.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
@@ -29,6 +32,7 @@ export interface WebSettings {
   publicUrl: string;
   encryptionKey: string;
   adminToken: string | null;
+  metricsToken: string | null;
   callbackSecret: string;
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
@@ -44,12 +48,18 @@ export interface WebSettings {
 
 export interface WebDependencies {
   settings: WebSettings;
-  database: Database;
+  /** The tool's database, as the domain parts take it. */
+  db: SessionDeps['db'];
+  /** Whether the database can serve the tool, for /readyz. */
+  readiness(): Promise<Readiness>;
   logger: Logger;
+  metrics: ToolMetrics;
   /** Absent in a worker process, which serves health checks only. */
   lti?: LtiSetup;
   jobs?: Jobs;
-  services?: PaperServices;
+  services?: ServiceConnections;
+  /** Where results go (src/submissions/result-sink.ts). */
+  sink?: ResultSink;
   /** Where received files wait until the service has them. */
   uploadDir: string;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
@@ -74,25 +84,26 @@ function requestLog(logger: Logger): RequestHandler {
 }
 
 export function createWebApp(deps: WebDependencies): express.Express {
-  const { database, logger, settings } = deps;
+  const { db, logger, settings } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
-  app.use(healthRoutes(database));
+  app.use(healthRoutes(deps.readiness));
+  app.use(metricsRoutes({ metrics: deps.metrics, token: settings.metricsToken, publicUrl: settings.publicUrl }));
   // Past the health checks, which are never limited; before anything that waits on the database.
   app.use(admission(settings.admission, logger).middleware);
   app.use(securityHeaders());
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   if (deps.lti) {
     const { provider, storage } = deps.lti;
-    const session = { db: database.db, storage, encryptionKey: settings.encryptionKey };
+    const session = { db, storage, encryptionKey: settings.encryptionKey };
     const urls = toolUrls(settings.publicUrl);
     // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
     // (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
     app.use(
       LTI_MOUNT_PATH,
       registrationRoutes({
-        store: { db: database.db, provider },
+        store: { db, provider },
         tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
         mode: settings.dynamicRegistration,
         perAddress: settings.registrationsPerAddress,
@@ -101,23 +112,24 @@ export function createWebApp(deps: WebDependencies): express.Express {
         logger,
       }),
     );
-    app.use(LTI_MOUNT_PATH, ltiGuard({ db: database.db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
+    app.use(LTI_MOUNT_PATH, ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
-    if (deps.jobs && deps.services) {
+    if (deps.jobs && deps.services && deps.sink) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
-      app.use(callbackRoutes({ db: database.db, jobs: deps.jobs, secret: settings.callbackSecret, logger }));
-      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, logger }));
-      app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, logger }));
+      app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
+      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, logger, metrics: deps.metrics }));
+      app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }));
       app.use(
         adminRoutes({
           ...session,
           provider,
           jobs: deps.jobs,
           services: deps.services,
+          sink: deps.sink,
           logger,
           adminToken: settings.adminToken,
           publicUrl: settings.publicUrl,

@@ -1,13 +1,10 @@
 // The assignment as its people see it: instructors get the instructor side, students the student side, anyone
 // else (or anyone from another course or platform) nothing.
 import { Router, type Response } from 'express';
-import type { Kysely } from 'kysely';
-import { attemptsOf, canSubmit } from '../submissions/store.js';
-import { assignmentFor } from './assignment-access.js';
+import { assignmentFor } from '../assignments/access.js';
+import { attemptsOf, canSubmit, counted } from '../submissions/store.js';
+import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { studentView } from './student-pages.js';
-import type { DatabaseSchema } from '../db/index.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
-import { requireSession, sessionOf } from './session.js';
 import { render, sendMessage } from './views.js';
 
 function refuse(res: Response, status: 403 | 404): void {
@@ -15,7 +12,7 @@ function refuse(res: Response, status: 403 | 404): void {
   sendMessage(res, status, status === 404 ? 'Not found' : 'Not available', message);
 }
 
-export function assignmentPages(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): Router {
+export function assignmentPages(deps: SessionDeps): Router {
   const router = Router();
   router.get('/assignments/:id', requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
@@ -26,13 +23,12 @@ export function assignmentPages(deps: { db: Kysely<DatabaseSchema>; storage: Pos
       res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
     } else if (session.launch.audience === 'learner') {
       const attempts = await attemptsOf(deps.db, assignment.id, session.userId);
-      const counted = attempts.filter((a) => a.state !== 'rejected');
       const ltik = encodeURIComponent(session.ltik);
       res.send(
         render('assignment-student', {
           ...common,
           attempts: attempts.map((a) => studentView(assignment, a)),
-          decision: canSubmit(assignment.settings, counted, new Date()),
+          decision: canSubmit(assignment.settings, counted(attempts), new Date()),
           uploadUrl: `/assignments/${assignment.id}/submissions?ltik=${ltik}`,
           statusUrl: `/assignments/${assignment.id}/my-submissions?ltik=${ltik}`,
           receiptBase: `/assignments/${assignment.id}/submissions`,

@@ -2,20 +2,17 @@
 // it and answers the platform with an ltiResourceLink whose line item is the similarity column
 // (scoreMaximum 100, tag "similarity", resourceId = the assignment id), signed by ltijs.
 import express, { Router } from 'express';
-import type { Kysely } from 'kysely';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
-import type { DatabaseSchema } from '../db/index.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
 import { render, sendMessage } from './views.js';
-import { requireSession, sessionOf } from './session.js';
+import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 
 const choice = z.object({ title: z.string().trim().min(1, 'Give the assignment a title.').max(200, 'The title is too long (200 characters at most).') });
 
-export function deepLinkingRoutes(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string; provider: Provider; launchUrl: string }): Router {
+export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; launchUrl: string }): Router {
   const router = Router();
   router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);

@@ -1,25 +1,17 @@
-// /healthz: the process answers. /readyz: the database answers and carries every migration this code knows.
+// /healthz: the process answers. /readyz: the database can serve the tool (the composition root says how to know).
 import { Router } from 'express';
-import { sql } from 'kysely';
-import { pendingMigrations, type Database } from '../db/index.js';
 
-export function healthRoutes(database: Database): Router {
+export type Readiness = { ready: true; kind: string } | { ready: false; reason: string };
+
+export function healthRoutes(readiness: () => Promise<Readiness>): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    try {
-      await sql`SELECT 1`.execute(database.db);
-      const pending = await pendingMigrations(database.db);
-      if (pending.length > 0) {
-        res.status(503).json({ status: 'not ready', reason: `Database migrations not applied yet: ${pending.join(', ')}.` });
-        return;
-      }
-      res.json({ status: 'ready', database: database.kind });
-    } catch {
-      res.status(503).json({ status: 'not ready', reason: 'The database does not answer.' });
-    }
+    const state = await readiness();
+    if (state.ready) res.json({ status: 'ready', database: state.kind });
+    else res.status(503).json({ status: 'not ready', reason: state.reason });
   });
   return router;
 }

@@ -1,120 +1,27 @@
-// The instructor's overview of an assignment: one row per student (with the roster's students who have not
-// submitted), sorting and filtering in the query string so it works without script, a histogram, and CSV.
-import type { Assignment } from '../assignments/store.js';
-import { BAND_TEXT, bandOf, type Band } from '../assignments/settings.js';
-import type { RosterMember } from '../lti/roster.js';
-import { audienceOf } from '../lti/roles.js';
-import type { ClassRow } from '../submissions/read-models.js';
+// The instructor's overview as the page shows it (src/submissions/class-overview.ts makes the rows): sorting
+// and filtering read from the query string so it works without script, each row's report links, a histogram,
+// and CSV.
+import { z } from 'zod';
+import type { AssignmentSettings } from '../assignments/settings.js';
+import { reportsOffered } from '../reports/kinds.js';
+import { BANDS, SORT_KEYS, type DashboardQuery, type DashboardRow } from '../submissions/class-overview.js';
 
-export interface DashboardRow {
-  name: string;
-  email: string | null;
-  state: string;
-  similarity: number | null;
-  band: Band | null;
-  bandText: string | null;
-  aiScore: number | null;
-  grammarScore: number | null;
-  submittedAt: string | null;
-  late: boolean;
-  attempts: number;
-  gradeState: string;
-  gradeError: string | null;
-  submissionId: string | null;
-  hasReport: boolean;
-  failureReason: string | null;
-}
-
-export const SORT_KEYS = ['name', 'similarity', 'ai', 'submitted', 'state'] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
-
-export interface DashboardQuery {
-  sort: SortKey;
-  descending: boolean;
-  state: string | null;
-  band: Band | null;
-}
+/** The query string's sort and filters; anything unreadable falls back to no filter, sorted by name. */
+const dashboardQuery = z.object({
+  sort: z.enum(SORT_KEYS).catch('name'),
+  dir: z.enum(['asc', 'desc']).catch('asc'),
+  state: z.string().regex(/^[a-z-]{1,20}$/).nullable().catch(null).default(null),
+  band: z.enum(BANDS).nullable().catch(null).default(null),
+});
 
 export function readDashboardQuery(query: Record<string, unknown>): DashboardQuery {
-  const sort = SORT_KEYS.includes(query.sort as SortKey) ? (query.sort as SortKey) : 'name';
-  const bands: Band[] = ['green', 'yellow', 'orange', 'red'];
-  return {
-    sort,
-    descending: query.dir === 'desc',
-    state: typeof query.state === 'string' && /^[a-z-]{1,20}$/.test(query.state) ? query.state : null,
-    band: bands.includes(query.band as Band) ? (query.band as Band) : null,
-  };
+  const { sort, dir, state, band } = dashboardQuery.parse(query);
+  return { sort, descending: dir === 'desc', state, band };
 }
 
-export function dashboardRows(assignment: Assignment, submitted: ClassRow[], roster: RosterMember[]): DashboardRow[] {
-  const bands = assignment.settings.similarityBands;
-  const rows: DashboardRow[] = submitted.map(({ latest, name, email, subject, attempts }) => {
-    const band = latest.similarity === null ? null : bandOf(latest.similarity, bands);
-    return {
-      name: name ?? email ?? subject,
-      email,
-      state: latest.state,
-      similarity: latest.similarity,
-      band,
-      bandText: band ? BAND_TEXT[band] : null,
-      aiScore: latest.aiScore,
-      grammarScore: latest.grammarScore,
-      submittedAt: latest.submittedAt.toISOString(),
-      late: latest.late,
-      attempts,
-      gradeState: latest.gradeState,
-      gradeError: latest.gradeError,
-      submissionId: latest.id,
-      hasReport: latest.reportKey !== null,
-      failureReason: latest.failureReason,
-    };
-  });
-  const seen = new Set(submitted.map((row) => row.subject));
-  for (const member of roster) {
-    if (!member.active || seen.has(member.subject) || audienceOf(member.roles) !== 'learner') continue;
-    rows.push({
-      name: member.name ?? member.email ?? member.subject,
-      email: member.email,
-      state: 'not-submitted',
-      similarity: null,
-      band: null,
-      bandText: null,
-      aiScore: null,
-      grammarScore: null,
-      submittedAt: null,
-      late: false,
-      attempts: 0,
-      gradeState: 'none',
-      gradeError: null,
-      submissionId: null,
-      hasReport: false,
-      failureReason: null,
-    });
-  }
-  return rows;
-}
-
-export function filterAndSort(rows: DashboardRow[], query: DashboardQuery): DashboardRow[] {
-  const kept = rows.filter((row) => (query.state === null || row.state === query.state) && (query.band === null || row.band === query.band));
-  const value = (row: DashboardRow): string | number => {
-    switch (query.sort) {
-      case 'similarity':
-        return row.similarity ?? -1;
-      case 'ai':
-        return row.aiScore ?? -1;
-      case 'submitted':
-        return row.submittedAt ?? '';
-      case 'state':
-        return row.state;
-      default:
-        return row.name.toLocaleLowerCase();
-    }
-  };
-  const sorted = [...kept].sort((a, b) => {
-    const [x, y] = [value(a), value(b)];
-    return x < y ? -1 : x > y ? 1 : a.name.localeCompare(b.name);
-  });
-  return query.descending ? sorted.reverse() : sorted;
+/** Each row with the reports its paper has, as the instructor's links name them. */
+export function withReportLinks(rows: DashboardRow[], settings: AssignmentSettings) {
+  return rows.map((row) => ({ ...row, reports: row.hasReport ? reportsOffered('instructor', settings, row) : [] }));
 }
 
 /** Ten bars of 10 points each, as inline SVG markup with a text alternative. */

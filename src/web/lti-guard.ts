@@ -5,16 +5,15 @@
 // the state when the browser did not bring its cookie back, and hand ltijs the key to verify the token with.
 import { createHmac } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { DatabaseSchema } from '../db/index.js';
 import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
-import { consumeState, recordState, stateStorage } from '../lti/oidc-state.js';
+import { readState, recordState } from '../lti/oidc-state.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey, withLaunchKey, type Jwk } from '../lti/platform-keys.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
 import { allowFramingBy } from './security-headers.js';
+import type { SessionDeps } from './require-session.js';
 import { render, sendMessage } from './views.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
@@ -72,9 +71,7 @@ function refuse(res: Response, status: number, message: string): void {
   sendMessage(res, status, 'Could not open the assignment', message);
 }
 
-export interface GuardOptions {
-  db: Kysely<DatabaseSchema>;
-  encryptionKey: string;
+export interface GuardOptions extends Pick<SessionDeps, 'db' | 'encryptionKey'> {
   logger: Logger;
   /** The tool's own address: the platform-storage page posts the launch on from this origin. */
   publicUrl: string;
@@ -183,7 +180,8 @@ export function ltiGuard(options: GuardOptions): Router {
     };
     // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
     // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
-    const storage = await stateStorage(db, body.data.state);
+    const issued = await readState(db, body.data.state);
+    const storage = issued?.storage;
     if (storage && !body.data.lti_storage_checked) {
       // This page runs in the LMS's iframe, before anything is verified: the platform the token names may frame it.
       allowFramingBy(res, await framers());
@@ -207,12 +205,11 @@ export function ltiGuard(options: GuardOptions): Router {
       logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
       return refuseFramed(403, ANOTHER_BROWSER);
     }
-    const issuer = await consumeState(db, body.data.state);
-    if (issuer === null) {
+    if (!issued) {
       logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
       return refuseFramed(401, 'This launch has expired or was already used. Open the assignment again from your course.');
     }
-    if (issuer !== iss) {
+    if (issued.issuer !== iss) {
       logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
       return refuseFramed(401, 'The launch from your LMS could not be verified. Open the assignment again from your course.');
     }
@@ -259,7 +256,7 @@ export function ltiGuard(options: GuardOptions): Router {
     }
     // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
     (req as Request & { _body?: boolean })._body = true;
-    withLaunchKey({ issuer: iss, clientId, jwksUrl, key }, () => next());
+    withLaunchKey({ issuer: iss, clientId, jwksUrl, key, state: issued }, () => next());
   });
 
   return router;

@@ -1,14 +1,12 @@
 // The student's side of an assignment: what to submit, the upload, the receipts, the live status, and the
 // results as far as the assignment lets students see them.
 import { Router } from 'express';
-import type { Kysely } from 'kysely';
 import type { Assignment } from '../assignments/store.js';
-import type { ReportKind } from '../checker/index.js';
-import type { DatabaseSchema } from '../db/index.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
+import { studentResults } from '../reports/visibility.js';
+import { endedWithoutResult, isSettled } from '../submissions/state.js';
 import { attemptsOf, receiptOf, type Submission } from '../submissions/store.js';
-import { assignmentFor } from './assignment-access.js';
-import { requireSession, sessionOf } from './session.js';
+import { assignmentFor } from '../assignments/access.js';
+import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 
 const STATE_TEXT: Record<Submission['state'], string> = {
   received: 'Received',
@@ -20,40 +18,13 @@ const STATE_TEXT: Record<Submission['state'], string> = {
   failed: 'Could not be checked',
 };
 
-/** Whether students see their results now, under the assignment's setting. */
-export function resultsVisible(assignment: Assignment, now = new Date()): boolean {
-  const rule = assignment.settings.resultsVisibleTo;
-  if (rule === 'instructors') return false;
-  if (rule === 'students-after-due') return assignment.settings.dueAt !== null && now > new Date(assignment.settings.dueAt);
-  return true;
-}
-
-/**
- * Whether a student may open a report of this kind of their own checked paper (once results are visible): the AI
- * report and the one-page summary (which states the AI score too) only where the assignment shows the AI score.
- */
-export function studentMayOpen(assignment: Assignment, kind: ReportKind): boolean {
-  return (kind !== 'ai' && kind !== 'summary') || assignment.settings.showAiScoreToStudents;
-}
-
-const REPORT_LABELS: Record<ReportKind, string> = { similarity: 'Similarity report', summary: 'Summary', ai: 'AI report', grammar: 'Grammar report' };
-
-/** The reports a student is offered of their own checked paper. */
-function studentReports(assignment: Assignment, submission: Submission): Array<{ kind: ReportKind; label: string }> {
-  const kinds: ReportKind[] = ['similarity', 'summary', 'ai', ...(submission.grammarScore !== null ? (['grammar'] as const) : [])];
-  return kinds.filter((kind) => studentMayOpen(assignment, kind)).map((kind) => ({ kind, label: REPORT_LABELS[kind] }));
-}
-
 export function studentView(assignment: Assignment, submission: Submission) {
-  const visible = resultsVisible(assignment) && (submission.state === 'scored' || submission.state === 'graded');
   return {
     ...receiptOf(submission),
     stateText: STATE_TEXT[submission.state],
-    final: ['scored', 'graded', 'rejected', 'failed'].includes(submission.state),
-    failureReason: submission.state === 'rejected' || submission.state === 'failed' ? submission.failureReason : null,
-    similarity: visible ? submission.similarity : null,
-    aiScore: visible && assignment.settings.showAiScoreToStudents ? submission.aiScore : null,
-    reports: visible ? studentReports(assignment, submission) : [],
+    final: isSettled(submission.state),
+    failureReason: endedWithoutResult(submission.state) ? submission.failureReason : null,
+    ...studentResults(assignment, submission),
   };
 }
 
@@ -73,7 +44,7 @@ export function receiptText(assignmentTitle: string, submission: Submission): st
   ].join('\n');
 }
 
-export function studentRoutes(deps: { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): Router {
+export function studentRoutes(deps: SessionDeps): Router {
   const router = Router();
   const session = requireSession(deps);
 

@@ -1,16 +1,13 @@
 // POST /assignments/:id/submissions: a student's upload. The ltik must come in the query or the Authorization
 // header (not in the form body), so that the session is known before a byte of the file is read.
 import { Router } from 'express';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/index.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
+import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
-import { assignmentFor } from './assignment-access.js';
-import { assignmentPath } from './launch.js';
+import { assignmentPath } from './launch-handlers.js';
+import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { sendMessage } from './views.js';
-import { requireSession, sessionOf } from './session.js';
 
-export function submissionRoutes(deps: SubmitDeps & { db: Kysely<DatabaseSchema>; storage: PostgresLtiStorage; encryptionKey: string }): Router {
+export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
   const router = Router();
   router.post('/assignments/:id/submissions', requireSession(deps), async (req, res) => {
     const session = sessionOf(res);

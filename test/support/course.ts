@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { launch } from '../../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../../src/devplatform/index.js';
-import { assignAccount, saveAccount } from '../../src/checker/accounts.js';
+import { assignAccount, saveAccount } from '../../src/accounts/store.js';
 import { listRegistrations } from '../../src/lti/registrations.js';
 import { startTestPlatform, type TestPlatform } from './platform.js';
 import type { TestTool } from './tool.js';

@@ -76,7 +76,7 @@ export async function startTestPlatform(tool: TestTool, options: PlatformOptions
 
 /** Registers a platform with a tool running elsewhere, through `npm run cli -- platform add`. */
 export async function registerWithCli(env: Record<string, string>, registration: ReturnType<DevPlatform['registration']>): Promise<void> {
-  const result = await runToExit('cli.ts', [
+  const result = await runToExit('cli/main.ts', [
     'platform', 'add',
     '--name', registration.name,
     '--issuer', registration.issuer,

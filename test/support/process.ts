@@ -71,8 +71,8 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs src/<script> to its end (main.ts or cli.ts) and gives back what it printed. */
-export function runToExit(script: 'main.ts' | 'cli.ts', args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<Finished> {
+/** Runs src/<script> to its end (main.ts or cli/main.ts) and gives back what it printed. */
+export function runToExit(script: 'main.ts' | 'cli/main.ts', args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', tsx, `${projectRoot}/src/${script}`, ...args], {
       cwd: options.cwd ?? projectRoot,

@@ -14,6 +14,8 @@ import * as oidcStateStorage from './0011_oidc_state_storage.js';
 import * as paperAccount from './0012_paper_account.js';
 import * as gradeAcknowledged from './0013_grade_acknowledged.js';
 import * as coursePerDeployment from './0014_course_per_deployment.js';
+import * as platformProductFamily from './0015_platform_product_family.js';
+import * as ltiConfigVersion from './0016_lti_config_version.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '0012_paper_account': paperAccount,
   '0013_grade_acknowledged': gradeAcknowledged,
   '0014_course_per_deployment': coursePerDeployment,
+  '0015_platform_product_family': platformProductFamily,
+  '0016_lti_config_version': ltiConfigVersion,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,10 @@
 // `npm run cli -- student export|erase --issuer URL --subject SUB`: a student's data on request.
 import { parseArgs } from 'node:util';
-import { connectChecker, PaperServices } from './checker/index.js';
-import type { Config } from './config.js';
-import type { Database } from './db/index.js';
-import { UsageError } from './cli-platform.js';
-import { eraseStudent, exportStudent } from './submissions/student-data.js';
+import { connectChecker, ServiceConnections } from '../accounts/connections.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/index.js';
+import { UsageError } from './usage.js';
+import { eraseStudent, exportStudent } from '../submissions/student-data.js';
 
 const HELP = `Usage:
   npm run cli -- student export --issuer URL --subject SUB    everything the tool holds about the student, as JSON
@@ -32,7 +32,7 @@ export async function studentCommand(database: Database, config: Config, args: s
   const { url, username, password } = config.checker;
   const connect = connectChecker(config.checkerTimeoutMs);
   const fallback = url && username && password ? connect({ baseUrl: url, username, password }) : null;
-  const services = new PaperServices({ db: database.db, encryptionKey: config.encryptionKey, fallback, connect });
+  const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback, connect });
   const report = await eraseStudent(database.db, services, ref);
   if (!report) throw new Error('The tool holds nothing about that student on that platform.');
   console.log(`Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}.`);

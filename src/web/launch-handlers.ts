@@ -1,12 +1,11 @@
 // What ltijs hands over after it has validated a launch: record who launched, decide which assignment and which
 // side of it they open, and send them there with their ltik. Also the page for a refused launch.
-import type { Kysely } from 'kysely';
 import type { LtiErrorHandler, LtiHandler } from 'ltijs';
 import { placeLaunch } from '../assignments/placement.js';
-import type { DatabaseSchema } from '../db/index.js';
-import { LaunchShapeError, readLaunch, recordLaunch } from '../lti/launch.js';
+import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch } from '../lti/launch.js';
 import type { Logger } from '../logger.js';
-import { allowSessionFraming } from './session.js';
+import type { ToolMetrics } from '../metrics.js';
+import { allowSessionFraming, type SessionDeps } from './require-session.js';
 import { render } from './views.js';
 
 export function assignmentPath(assignmentId: string, ltik: string): string {
@@ -17,13 +16,14 @@ function page(title: string, message: string, tone: 'error' | 'info' = 'error'):
   return render('message', { title, message, tone });
 }
 
-export function launchHandlers(deps: { db: Kysely<DatabaseSchema>; logger: Logger }) {
+export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics }) {
   const { db, logger } = deps;
 
   const onLaunch: LtiHandler = async (token, _req, res, next) => {
     try {
       const ltik = String(res.locals.ltik);
       const launch = readLaunch(token);
+      deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
       const identity = await recordLaunch(db, launch);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
@@ -50,6 +50,11 @@ export function launchHandlers(deps: { db: Kysely<DatabaseSchema>; logger: Logge
       if (placement.created) logger.info({ assignmentId: placement.assignment.id }, 'Assignment created on its first launch');
       res.redirect(303, assignmentPath(placement.assignment.id, ltik));
     } catch (error) {
+      if (error instanceof LaunchRefused) {
+        logger.warn({ reason: error.reason }, 'LTI launch refused');
+        res.status(401).send(page('Could not open the assignment', error.sentence));
+        return;
+      }
       if (error instanceof LaunchShapeError) {
         logger.warn({ reason: error.message }, 'LTI launch refused');
         res.status(400).send(page('Could not open the assignment', 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.'));

@@ -1,20 +1,24 @@
 // `npm run cli -- <command>`: administration from a terminal. With the embedded database it uses the running
 // server's database through its socket, and opens the data directory itself only when no server runs.
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { migrateToLatest, openDatabase, pendingMigrations, type Database } from './db/index.js';
-import { platformCommand, UsageError } from './cli-platform.js';
-import { accountCommand } from './cli-account.js';
-import { studentCommand } from './cli-student.js';
-import { explainStartupFailure } from './startup-errors.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { migrateToLatest, openDatabase, pendingMigrations, type Database } from '../db/index.js';
+import { platformCommand } from './platform.js';
+import { UsageError } from './usage.js';
+import { accountCommand } from './account.js';
+import { studentCommand } from './student.js';
+import { explainStartupFailure } from '../startup-errors.js';
 
 interface Command {
   summary: string;
+  /** Reads or writes the tool's tables: the database is brought up to date first (a fresh DATA_DIR has none). */
+  usesTables: boolean;
   run(database: Database, config: Config, args: string[]): Promise<void>;
 }
 
 const commands: Record<string, Command> = {
   migrate: {
     summary: 'apply the database migrations this version carries',
+    usesTables: false,
     async run(database) {
       const applied = await migrateToLatest(database.db);
       console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}.` : 'The database is up to date.');
@@ -22,18 +26,22 @@ const commands: Record<string, Command> = {
   },
   platform: {
     summary: 'register LMS platforms: platform add|list|remove|activate|deactivate (see: platform help)',
+    usesTables: true,
     run: platformCommand,
   },
   account: {
     summary: 'service accounts at the checking service: account add|list|test|use|remove (see: account help)',
+    usesTables: true,
     run: accountCommand,
   },
   student: {
     summary: 'a student\'s data on request: student export|erase --issuer URL --subject SUB',
+    usesTables: true,
     run: studentCommand,
   },
   status: {
     summary: 'show which database is in use and whether it is up to date',
+    usesTables: false,
     async run(database, config) {
       const pending = await pendingMigrations(database.db);
       console.log(`Database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`);
@@ -73,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
+    if (command.usesTables) await migrateToLatest(database.db);
     await command.run(database, config, args);
     return 0;
   } catch (error) {

@@ -1,10 +1,12 @@
 // `npm run cli -- account ...`: the checking-service accounts platforms may use instead of the default one.
+import { failureOf } from '../checker/index.js';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import { accountInput, assignAccount, connectChecker, listAccounts, PaperServices, removeAccount, saveAccount, type ServiceAccount } from './checker/index.js';
-import { UsageError } from './cli-platform.js';
-import type { Config } from './config.js';
-import { migrateToLatest, type Database } from './db/index.js';
+import { connectChecker, ServiceConnections } from '../accounts/connections.js';
+import { accountInput, assignAccount, listAccounts, removeAccount, saveAccount, type ServiceAccount } from '../accounts/store.js';
+import { UsageError } from './usage.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/index.js';
 
 const HELP = `Usage:
   npm run cli -- account add --name NAME --url URL --username EMAIL
@@ -42,7 +44,6 @@ export async function accountCommand(database: Database, config: Config, args: s
     throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
   }
   const id = positionals[0];
-  await migrateToLatest(database.db);
   switch (action) {
     case 'list': {
       const accounts = await listAccounts(database.db);
@@ -62,11 +63,11 @@ export async function accountCommand(database: Database, config: Config, args: s
     case 'test': {
       if (!id) throw new UsageError(`Give the id of the account to test (see: account list).\n\n${HELP}`);
       if (!(await listAccounts(database.db)).some((account) => account.id === id)) throw new Error(`No service account has the id ${id}.`);
-      const services = new PaperServices({ db: database.db, encryptionKey: config.encryptionKey, fallback: null, connect: connectChecker(config.checkerTimeoutMs) });
+      const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback: null, connect: connectChecker(config.checkerTimeoutMs) });
       try {
         await services.checkLogin(id);
       } catch (error) {
-        throw new Error(`The login failed: ${services.classify(error).message}`);
+        throw new Error(`The login failed: ${failureOf(error).message}`);
       }
       console.log('The login works.');
       return;

@@ -1,14 +1,11 @@
 // Service accounts: the logins the tool uses at the checking service. A platform registration may name its own
 // (one institution per account, billed and kept apart); the others use the default account from the environment.
 // Passwords are stored sealed under the tool's key. An assignment keeps the account its platform had when it was
-// created, because its folder lives there.
+// created, because its folder lives there. services.ts turns an account into a connection to the service.
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
-import { openSecret, sealSecret } from '../secrets.js';
-import { CheckerClient } from './client.js';
-import { checkerPaperService, classifyFailure } from './paper-service-adapter.js';
-import type { PaperService, ServiceFailure } from './paper-service.js';
+import { sealSecret } from '../secrets.js';
 
 export const accountInput = z.object({
   name: z.string().trim().min(1, 'Give the account a name.').max(200),
@@ -91,67 +88,14 @@ export async function assignAccount(db: Kysely<DatabaseSchema>, platformId: stri
   return Number(result.numUpdatedRows) > 0;
 }
 
-export type Connect = (login: { baseUrl: string; username: string; password: string }) => PaperService;
-/** How every process connects to the service: its clients wait `timeoutMs` for an answer (CHECKER_TIMEOUT_MS). */
-export const connectChecker =
-  (timeoutMs: number): Connect =>
-  (login) =>
-    checkerPaperService(new CheckerClient({ ...login, timeoutMs }));
+/** The account each platform's new assignments use (null: the default account), by platform id. */
+export async function accountOfEachPlatform(db: Kysely<DatabaseSchema>): Promise<Map<string, string | null>> {
+  const rows = await db.selectFrom('platform').select(['id', 'checker_account_id']).execute();
+  return new Map(rows.map((row) => [row.id, row.checker_account_id]));
+}
 
-export class NoServiceAccount extends Error {}
-
-/**
- * The service to use for an assignment or an account. Clients are kept per account (they hold the login token)
- * and replaced when the account changes, in this process or another.
- */
-export class PaperServices {
-  readonly #db: Kysely<DatabaseSchema>;
-  readonly #encryptionKey: string;
-  readonly #fallback: PaperService | null;
-  readonly #connect: Connect;
-  readonly #clients = new Map<string, { updatedAt: number; service: PaperService }>();
-
-  constructor(options: { db: Kysely<DatabaseSchema>; encryptionKey: string; fallback: PaperService | null; connect: Connect }) {
-    this.#db = options.db;
-    this.#encryptionKey = options.encryptionKey;
-    this.#fallback = options.fallback;
-    this.#connect = options.connect;
-  }
-
-  /** How to treat an error from finding the service or from a call to it. */
-  classify(error: unknown): ServiceFailure {
-    return error instanceof NoServiceAccount ? { kind: 'fatal', message: error.message } : classifyFailure(error);
-  }
-
-  async forAssignment(assignmentId: string): Promise<PaperService> {
-    const row = await this.#db.selectFrom('assignment').select('checker_account_id').where('id', '=', assignmentId).executeTakeFirst();
-    return this.forAccount(row?.checker_account_id ?? null);
-  }
-
-  async forAccount(accountId: string | null): Promise<PaperService> {
-    if (accountId === null) return this.#defaultService();
-    const login = await this.#login(accountId);
-    const cached = this.#clients.get(accountId);
-    if (cached && cached.updatedAt === login.updatedAt) return cached.service;
-    const service = this.#connect(login);
-    this.#clients.set(accountId, { updatedAt: login.updatedAt, service });
-    return service;
-  }
-
-  /** Logs in afresh with a stored account (or the default one): whether its credentials work now. */
-  async checkLogin(accountId: string | null): Promise<void> {
-    const service = accountId === null ? this.#defaultService() : this.#connect(await this.#login(accountId));
-    await service.checkLogin();
-  }
-
-  #defaultService(): PaperService {
-    if (!this.#fallback) throw new NoServiceAccount('No default service account is configured: set CHECKER_URL, CHECKER_USERNAME and CHECKER_PASSWORD, or give the platform its own account.');
-    return this.#fallback;
-  }
-
-  async #login(accountId: string): Promise<{ baseUrl: string; username: string; password: string; updatedAt: number }> {
-    const row = await this.#db.selectFrom('checker_account').select(['base_url', 'username', 'password_encrypted', 'updated_at']).where('id', '=', accountId).executeTakeFirst();
-    if (!row) throw new NoServiceAccount('The service account this assignment uses has been removed.');
-    return { baseUrl: row.base_url, username: row.username, password: openSecret(row.password_encrypted, this.#encryptionKey), updatedAt: row.updated_at.getTime() };
-  }
+/** Whether an assignment of a platform other than this one keeps its folder in the account. */
+export async function holdsOtherPlatformsFolders(db: Kysely<DatabaseSchema>, accountId: string, platformId: string): Promise<boolean> {
+  const row = await db.selectFrom('assignment').select('id').where('checker_account_id', '=', accountId).where('platform_id', '!=', platformId).limit(1).executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,10 +1,7 @@
 // Express middleware that turns the ltik of a page request into res.locals.session, or answers 401.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/index.js';
 import { platformFrameOrigins } from '../lti/frame-origins.js';
 import { resolveSession, type Session } from '../lti/session.js';
-import type { PostgresLtiStorage } from '../lti/storage.js';
 import { allowFramingBy } from './security-headers.js';
 import { sendMessage } from './views.js';
 
@@ -24,15 +21,11 @@ export function sessionOf(res: Response): Session {
   return session;
 }
 
-/** What every page route needs to know who is asking. */
-export interface SessionDeps {
-  db: Kysely<DatabaseSchema>;
-  storage: PostgresLtiStorage;
-  encryptionKey: string;
-}
+/** What every page route needs to know who is asking: what resolving a session takes. */
+export type SessionDeps = Parameters<typeof resolveSession>[0];
 
 /** Framing follows the session: its platform's origins and the host its launch came back to, nothing else. */
-export async function allowSessionFraming(deps: { db: Kysely<DatabaseSchema> }, res: Response, session: Pick<Session, 'platformId' | 'launch'>): Promise<void> {
+export async function allowSessionFraming(deps: Pick<SessionDeps, 'db'>, res: Response, session: Pick<Session, 'platformId' | 'launch'>): Promise<void> {
   const origins = await platformFrameOrigins(deps.db, session.platformId);
   allowFramingBy(res, session.launch.frameOrigin ? [...origins, session.launch.frameOrigin] : origins);
 }

@@ -1,8 +1,9 @@
 // `npm run cli -- platform ...`: register an LMS by hand, list, switch on and off, remove.
 import { parseArgs } from 'node:util';
-import type { Config } from './config.js';
-import { migrateToLatest, type Database } from './db/index.js';
-import { setupLti, toolUrls } from './lti/provider.js';
+import type { Config } from '../config.js';
+import { UsageError } from './usage.js';
+import type { Database } from '../db/index.js';
+import { setupLti, toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
   registrationInput,
@@ -10,16 +11,18 @@ import {
   saveRegistration,
   setRegistrationActive,
   type Registration,
-} from './lti/registrations.js';
-import { createLogger } from './logger.js';
+} from '../lti/registrations.js';
+import { createLogger } from '../logger.js';
 
-export class UsageError extends Error {}
 
 const HELP = `Usage:
   npm run cli -- platform add --name NAME --issuer URL --client-id ID --deployment-id ID
                              --auth-url URL --token-url URL --jwks-url URL [--authorization-server URL]
+                             [--product FAMILY]
       Registers an LMS, or updates the registration with the same issuer and client id (adding the deployment);
-      a change of its login, token or keys URL is logged.
+      a change of its login, token or keys URL is logged. --product: the LMS's product family code as it names
+      itself (moodle, canvas, desire2learn, BlackboardLearn, sakai, schoology); the tool follows that LMS's
+      gradebook rules. Without it an LMS gets the behaviour safe for every LMS (an update keeps the one stored).
   npm run cli -- platform list
   npm run cli -- platform activate ID | deactivate ID
   npm run cli -- platform remove --issuer URL --client-id ID
@@ -35,6 +38,7 @@ function describe(registration: Registration): string {
     `  login URL:      ${registration.authUrl}`,
     `  token URL:      ${registration.tokenUrl}`,
     `  keys URL:       ${registration.jwksUrl}`,
+    `  product:        ${registration.productFamily ?? 'not known'}`,
     `  registered by:  ${registration.registeredBy}`,
   ].join('\n');
 }
@@ -63,6 +67,7 @@ function parseFlags(args: string[]) {
         'token-url': { type: 'string' },
         'jwks-url': { type: 'string' },
         'authorization-server': { type: 'string' },
+        product: { type: 'string' },
       },
       strict: true,
     });
@@ -96,12 +101,12 @@ export async function platformCommand(database: Database, config: Config, args: 
   if (action !== 'add' && action !== 'remove') throw new UsageError(`Unknown platform action "${action}".\n\n${HELP}`);
 
   const { values } = parseFlags(rest);
-  await migrateToLatest(database.db);
   const logger = createLogger({ level: 'warn', destination: process.stderr as never });
   const noPage = () => undefined;
   const { provider } = await setupLti({
     encryptionKey: config.encryptionKey,
     pool: database.pool,
+    db: database.db,
     publicUrl: config.publicUrl,
     logger,
     onLaunch: noPage,
@@ -124,10 +129,11 @@ export async function platformCommand(database: Database, config: Config, args: 
       tokenUrl: values['token-url'],
       jwksUrl: values['jwks-url'],
       ...(values['authorization-server'] ? { authorizationServer: values['authorization-server'] } : {}),
+      ...(values.product !== undefined ? { productFamily: values.product } : {}),
     });
     if (!input.success) {
       const issue = input.error.issues[0]!;
-      const flag = { clientId: '--client-id', deploymentId: '--deployment-id', authUrl: '--auth-url', tokenUrl: '--token-url', jwksUrl: '--jwks-url', authorizationServer: '--authorization-server' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
+      const flag = { clientId: '--client-id', deploymentId: '--deployment-id', authUrl: '--auth-url', tokenUrl: '--token-url', jwksUrl: '--jwks-url', authorizationServer: '--authorization-server', productFamily: '--product' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
       throw new UsageError(`${flag}: ${issue.message === 'Invalid input: expected string, received undefined' ? 'is required' : issue.message}.\n\n${HELP}`);
     }
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.

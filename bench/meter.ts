@@ -1,0 +1,116 @@
+// Loaded into the tool's process by the benchmarks (`--import bench/meter.ts`): counts what each operation costs
+// the tool. Every statement any `pg` client of the process sends (the tool's pool, pg-boss's, ltijs's storage),
+// the commits among them, and the process's CPU time, served as JSON over a Unix socket that the benchmark reads
+// before and after a measured phase (BENCH_METER_SOCKET names it). It also profiles the process's CPU over a
+// phase on request (`--cpu-prof` is not allowed in NODE_OPTIONS): ?profile=start, then ?profile=stop answers
+// the profile.
+//
+// A commit here is a transaction that wrote: a COMMIT after a write, or a write outside a transaction (each is
+// its own). Those are what cost PostgreSQL a WAL flush; a read on its own costs a round trip, counted as a statement.
+import { createServer } from 'node:http';
+import { rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import pg from 'pg';
+
+export interface MeterReading {
+  statements: number;
+  commits: number;
+  /** User and system CPU of the process, in milliseconds. */
+  cpuMs: number;
+  /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
+  texts?: Array<[string, number]>;
+}
+
+const counts = { statements: 0, commits: 0 };
+const texts = new Map<string, number>();
+
+const READ = /^\s*(select|show|values|explain)\b/i;
+const LOCKS = /\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i;
+const WITH_WRITE = /\b(insert|update|delete)\b/i;
+
+function writes(text: string): boolean {
+  if (/^\s*with\b/i.test(text)) return WITH_WRITE.test(text);
+  return !READ.test(text) || LOCKS.test(text);
+}
+
+const inTransaction = new WeakMap<object, { wrote: boolean }>();
+
+function count(client: object, text: string): void {
+  counts.statements += 1;
+  const key = text.replace(/\s+/g, ' ').trim().slice(0, 120);
+  texts.set(key, (texts.get(key) ?? 0) + 1);
+  if (/^\s*(begin|start\s+transaction)\b/i.test(text)) {
+    // One text that opens and ends its own transaction (pg-boss sends its set-up so) is one transaction.
+    if (/\bcommit\s*;?\s*$/i.test(text)) {
+      if (WITH_WRITE.test(text)) counts.commits += 1;
+      return;
+    }
+    inTransaction.set(client, { wrote: false });
+    return;
+  }
+  const open = inTransaction.get(client);
+  if (/^\s*(commit|end)\b/i.test(text)) {
+    if (open?.wrote) counts.commits += 1;
+    inTransaction.delete(client);
+    return;
+  }
+  if (/^\s*rollback\b/i.test(text) && !/^\s*rollback\s+to\b/i.test(text)) {
+    inTransaction.delete(client);
+    return;
+  }
+  if (!writes(text)) return;
+  if (open) open.wrote = true;
+  else counts.commits += 1;
+}
+
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function metered(this: object, ...args: unknown[]) {
+  const first = args[0] as string | { text?: unknown } | undefined;
+  const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : null;
+  if (text !== null) count(this, text);
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+function reading(withTexts: boolean): MeterReading {
+  const cpu = process.cpuUsage();
+  return {
+    ...counts,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    ...(withTexts ? { texts: [...texts].sort((a, b) => b[1] - a[1]) } : {}),
+  };
+}
+
+let profiler: Session | null = null;
+
+async function profile(action: string): Promise<unknown> {
+  if (action === 'start') {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return { started: true };
+  }
+  if (!profiler) return { error: 'not profiling' };
+  const { profile: taken } = await profiler.post('Profiler.stop');
+  profiler.disconnect();
+  profiler = null;
+  return taken;
+}
+
+const socket = process.env.BENCH_METER_SOCKET;
+if (socket) {
+  rmSync(socket, { force: true });
+  const server = createServer((req, res) => {
+    const asked = new URL(req.url ?? '/', 'http://meter').searchParams;
+    res.setHeader('content-type', 'application/json');
+    const action = asked.get('profile');
+    if (action) {
+      profile(action).then((answer) => res.end(JSON.stringify(answer)), (error: unknown) => res.end(JSON.stringify({ error: String(error) })));
+      return;
+    }
+    res.end(JSON.stringify(reading(asked.has('texts'))));
+    if (asked.has('reset')) texts.clear();
+  });
+  server.listen(socket);
+  server.unref();
+}

@@ -1,0 +1,132 @@
+// Assignment and Grade Services 2.0 (https://www.imsglobal.org/spec/lti-ags/v2p0/): the launch's AGS claim, the
+// line item service (3.2), the result service (3.3) and the score publish service (3.4), whose verdicts ags-rules.ts
+// gives as Moodle, Canvas or the specification would.
+import express, { type Request, type Response } from 'express';
+import { judgeScore } from './ags-rules.js';
+import type { MountConcern, PlatformContext } from './context.js';
+import { createLineItem, scoreKey, type LineItem, type ResourceLink, type Score } from './state.js';
+import { SCOPES, requireScope } from './token.js';
+
+export interface GradebookRow extends Score {
+  label: string;
+}
+
+const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
+const AGS_SCOPES = [SCOPES.lineItem, SCOPES.lineItemRead, SCOPES.result, SCOPES.score];
+
+const lineItemsPath = (platform: PlatformContext) => `/courses/${platform.course.id}/lineitems`;
+const lineItemsUrl = (platform: PlatformContext) => `${platform.issuer}${lineItemsPath(platform)}`;
+
+/** Moodle's line item URLs carry a query string; its scores URL keeps it (…/lineitem/scores?type_id=1). */
+export function lineItemUrl(platform: PlatformContext, id: string): string {
+  return platform.memory.rules === 'moodle' ? `${lineItemsUrl(platform)}/${id}/lineitem?type_id=1` : `${lineItemsUrl(platform)}/${id}`;
+}
+
+export const lineItemJson = (platform: PlatformContext, item: LineItem) => ({ ...item, id: lineItemUrl(platform, item.id) });
+
+/**
+ * The AGS claim of a launch (https://www.imsglobal.org/spec/lti-ags/v2p0/#assignment-and-grade-service-claim):
+ * `lineitem` only when the link has exactly one line item.
+ */
+export function agsClaim(platform: PlatformContext, link?: ResourceLink): Record<string, unknown> {
+  const single = link?.lineItemIds.length === 1 ? lineItemUrl(platform, link.lineItemIds[0]!) : undefined;
+  return { [AGS_CLAIM]: { scope: AGS_SCOPES, lineitems: lineItemsUrl(platform), ...(single ? { lineitem: single } : {}) } };
+}
+
+/** The platform's gradebook: every stored score under its column's label. */
+export function gradebook(platform: PlatformContext): GradebookRow[] {
+  const { scores, lineItems } = platform.memory;
+  return [...scores.values()].map((score) => ({ ...score, label: lineItems.get(score.lineItemId)?.label ?? score.lineItemId }));
+}
+
+export const mountAgs: MountConcern = (router, platform) => {
+  const { memory, issuer } = platform;
+  const json = express.json({ type: () => true, limit: '256kb' });
+  const base = lineItemsPath(platform);
+  const readItems = requireScope(platform, SCOPES.lineItem, SCOPES.lineItemRead);
+  const writeItems = requireScope(platform, SCOPES.lineItem);
+  const itemJson = (item: LineItem) => JSON.stringify(lineItemJson(platform, item));
+
+  // Line item container with filters and paging through Link rel="next"
+  // (https://www.imsglobal.org/spec/lti-ags/v2p0/#container-request-filters-0).
+  router.get(base, readItems, (req, res) => {
+    const q = req.query as Record<string, string | undefined>;
+    let found = [...memory.lineItems.values()].filter(
+      (item) => (!q.resource_link_id || item.resourceLinkId === q.resource_link_id) && (!q.resource_id || item.resourceId === q.resource_id) && (!q.tag || item.tag === q.tag),
+    );
+    const limit = Number(q.limit ?? 0);
+    const page = Number(q.page ?? 0);
+    if (limit > 0) {
+      if (found.length > (page + 1) * limit) res.setHeader('Link', `<${issuer}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
+      found = found.slice(page * limit, (page + 1) * limit);
+    }
+    res.type('application/vnd.ims.lis.v2.lineitemcontainer+json').send(JSON.stringify(found.map((item) => lineItemJson(platform, item))));
+  });
+
+  // https://www.imsglobal.org/spec/lti-ags/v2p0/#creating-a-new-line-item
+  router.post(base, writeItems, json, (req, res) => {
+    const body = req.body as Partial<LineItem>;
+    if (typeof body.label !== 'string' || !body.label.trim() || typeof body.scoreMaximum !== 'number' || body.scoreMaximum <= 0) {
+      return void res.status(400).json({ error: 'label and a positive scoreMaximum are required' });
+    }
+    if (body.resourceLinkId && !memory.links.has(body.resourceLinkId)) return void res.status(404).json({ error: 'The specified resource does not exist' });
+    const item = createLineItem(memory, { label: body.label, scoreMaximum: body.scoreMaximum, ...(body.tag ? { tag: body.tag } : {}), ...(body.resourceId ? { resourceId: body.resourceId } : {}), ...(body.resourceLinkId ? { resourceLinkId: body.resourceLinkId } : {}) });
+    res.status(201).type('application/vnd.ims.lis.v2.lineitem+json').send(itemJson(item));
+  });
+
+  /** Moodle's line items live at …/:id/lineitem?type_id=1; the others at …/:id. Anything else is 404. */
+  function itemOf(req: Request, res: Response, moodleForm: boolean): LineItem | null {
+    const item = memory.lineItems.get(String(req.params.id));
+    const rightForm = memory.rules === 'moodle' ? moodleForm && req.query.type_id === '1' : !moodleForm;
+    if (!item || !rightForm) {
+      res.status(404).json({ error: 'No such line item' });
+      return null;
+    }
+    return item;
+  }
+
+  for (const moodleForm of [false, true]) {
+    const path = moodleForm ? `${base}/:id/lineitem` : `${base}/:id`;
+    router.get(path, readItems, (req, res) => {
+      const item = itemOf(req, res, moodleForm);
+      if (item) res.type('application/vnd.ims.lis.v2.lineitem+json').send(itemJson(item));
+    });
+    router.put(path, writeItems, json, (req, res) => {
+      const item = itemOf(req, res, moodleForm);
+      if (!item) return;
+      const body = req.body as Partial<LineItem>;
+      if (typeof body.label === 'string') item.label = body.label;
+      if (typeof body.scoreMaximum === 'number' && body.scoreMaximum > 0) item.scoreMaximum = body.scoreMaximum;
+      res.type('application/vnd.ims.lis.v2.lineitem+json').send(itemJson(item));
+    });
+    router.delete(path, writeItems, (req, res) => {
+      const item = itemOf(req, res, moodleForm);
+      if (!item) return;
+      memory.lineItems.delete(item.id);
+      res.status(204).end();
+    });
+    // https://www.imsglobal.org/spec/lti-ags/v2p0/#score-publish-service
+    router.post(`${path}/scores`, requireScope(platform, SCOPES.score), json, (req, res) => {
+      const item = itemOf(req, res, moodleForm);
+      if (!item) return;
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const key = scoreKey(item.id, String(body.userId));
+      const verdict = judgeScore(memory.rules, body, memory.people.get(String(body.userId)), item.id, memory.scores.get(key));
+      memory.scoreLog.push({ lineItemId: item.id, userId: String(body.userId), status: verdict.status, body });
+      if (!verdict.stored) return void res.status(verdict.status).json({ error: verdict.error });
+      memory.scores.set(key, verdict.stored);
+      if (verdict.newAttempt) memory.attempts.set(key, (memory.attempts.get(key) ?? 0) + 1);
+      if (verdict.status === 204) res.status(204).end();
+      else res.status(verdict.status).json({ resultUrl: `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}` });
+    });
+    // https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service
+    router.get(`${path}/results`, requireScope(platform, SCOPES.result), (req, res) => {
+      const item = itemOf(req, res, moodleForm);
+      if (!item) return;
+      const results = [...memory.scores.values()]
+        .filter((score) => score.lineItemId === item.id && (!req.query.user_id || score.userId === req.query.user_id))
+        .map((score) => ({ userId: score.userId, resultScore: score.scoreGiven, resultMaximum: item.scoreMaximum, comment: score.comment, scoreOf: lineItemUrl(platform, item.id) }));
+      res.type('application/vnd.ims.lis.v2.resultcontainer+json').send(JSON.stringify(results));
+    });
+  }
+};

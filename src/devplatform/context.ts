@@ -1,0 +1,39 @@
+// What the emulator's concerns share: who the platform is (issuer, client and deployment ids), its course, the
+// tool's addresses as the platform registered them, its keys and its memory. Each concern mounts its routes with it.
+import type { Router } from 'express';
+import type { PlatformKeys } from './keys.js';
+import type { Course, PlatformMemory } from './state.js';
+
+export interface ToolAddresses {
+  loginUrl: string;
+  launchUrl: string;
+  jwksUrl: string;
+  /** The tool's LTI Dynamic Registration address, which the page at /register-tool opens in its panel. */
+  registerUrl?: string;
+}
+
+export interface PlatformContext {
+  /** Where the router is reachable, without a trailing slash; also the `iss` of everything it signs. */
+  issuer: string;
+  clientId: string;
+  deploymentId: string;
+  course: Course;
+  tool: ToolAddresses;
+  keys: PlatformKeys;
+  memory: PlatformMemory;
+}
+
+/** A concern's routes: each file that answers HTTP exports one. */
+export type MountConcern = (router: Router, platform: PlatformContext) => void;
+
+/**
+ * The product family the platform says it is, in the launch's tool_platform claim
+ * (https://www.imsglobal.org/spec/lti/v1p3/#platform-instance-claim) and in its registration configuration
+ * (https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration): tools change behaviour on it, as ours does.
+ */
+export function productFamilyCode(platform: PlatformContext): string {
+  return platform.memory.rules === 'spec' ? 'dev' : platform.memory.rules;
+}
+
+/** The prefix of LTI Core's claims (https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims). */
+export const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';

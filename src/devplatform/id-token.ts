@@ -1,0 +1,58 @@
+// The id_token of a launch: what the platform says about the user, the course and the link, signed with its key.
+// LTI Core's required and optional message claims (https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims,
+// https://www.imsglobal.org/spec/lti/v1p3/#optional-message-claims), the AGS and NRPS service claims, and for a
+// deep-linking launch the deep-linking settings instead of a resource link.
+import { agsClaim } from './ags.js';
+import { LTI_CLAIM, productFamilyCode, type PlatformContext } from './context.js';
+import { deepLinkingSettingsClaim } from './deep-linking.js';
+import { nrpsClaim } from './nrps.js';
+import type { DevUser } from './state.js';
+
+export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest';
+
+/** What the platform's login initiation carries in lti_message_hint, and gets back at its authorization endpoint. */
+export interface LaunchHint {
+  resourceLinkId?: string;
+  messageType: string;
+}
+
+export async function launchIdToken(platform: PlatformContext, user: DevUser, nonce: string, hint: LaunchHint): Promise<string> {
+  const { issuer, clientId, course } = platform;
+  const common: Record<string, unknown> = {
+    iss: issuer,
+    aud: clientId,
+    azp: clientId,
+    sub: user.id,
+    nonce,
+    name: user.name,
+    given_name: user.name.split(' ')[0],
+    family_name: user.name.split(' ').slice(1).join(' '),
+    email: user.email,
+    [`${LTI_CLAIM}/version`]: '1.3.0',
+    [`${LTI_CLAIM}/deployment_id`]: platform.deploymentId,
+    [`${LTI_CLAIM}/roles`]: user.roles,
+    [`${LTI_CLAIM}/context`]: { id: course.id, label: course.label, title: course.title, type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'] },
+    [`${LTI_CLAIM}/tool_platform`]: { guid: issuer, name: 'Dev platform', product_family_code: productFamilyCode(platform) },
+    [`${LTI_CLAIM}/launch_presentation`]: { document_target: 'iframe', return_url: `${issuer}/` },
+    ...nrpsClaim(platform),
+  };
+  if (hint.messageType === 'LtiDeepLinkingRequest') {
+    return platform.keys.sign({
+      ...common,
+      [`${LTI_CLAIM}/message_type`]: 'LtiDeepLinkingRequest',
+      [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
+      ...agsClaim(platform),
+      ...deepLinkingSettingsClaim(platform),
+    });
+  }
+  const link = platform.memory.links.get(hint.resourceLinkId ?? '');
+  if (!link) throw new Error(`No resource link ${hint.resourceLinkId}`);
+  return platform.keys.sign({
+    ...common,
+    [`${LTI_CLAIM}/message_type`]: 'LtiResourceLinkRequest',
+    [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
+    [`${LTI_CLAIM}/resource_link`]: { id: link.id, title: link.title },
+    [`${LTI_CLAIM}/custom`]: link.custom,
+    ...agsClaim(platform, link),
+  });
+}

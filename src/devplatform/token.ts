@@ -1,0 +1,68 @@
+// The platform's OAuth 2 authorization server for its services: the token endpoint, where a tool trades a JWT it
+// signed for an access token (client_credentials with a client assertion, LTI Security Framework 4.1:
+// https://www.imsglobal.org/spec/security/v1p0/#using-json-web-tokens-with-oauth-2-0-client-credentials-grant),
+// and the check every AGS and NRPS call passes (a live token with one of the endpoint's scopes).
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import { jwtVerify } from 'jose';
+import type { MountConcern, PlatformContext } from './context.js';
+
+/** The service scopes the platform grants: AGS 2.0's four and NRPS 2.0's one. */
+export const SCOPES = {
+  lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+  lineItemRead: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly',
+  result: 'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
+  score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+  nrps: 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
+};
+
+const TOKEN_PATH = '/token';
+/** Also the audience the tool's client assertion must name. */
+export const tokenUrl = (platform: PlatformContext) => `${platform.issuer}${TOKEN_PATH}`;
+
+const ACCESS_TOKEN_SECONDS = 3600;
+
+export const mountTokenEndpoint: MountConcern = (router, platform) => {
+  const { memory } = platform;
+  router.post(TOKEN_PATH, express.urlencoded({ extended: false, limit: '256kb' }), async (req, res) => {
+    if (memory.faults.tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, memory.faults.tokenDelayMs));
+    const body = req.body as Record<string, string | undefined>;
+    if (body.grant_type !== 'client_credentials' || body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !body.client_assertion) {
+      return void res.status(400).json({ error: 'invalid_request' });
+    }
+    try {
+      const { payload } = await jwtVerify(body.client_assertion, platform.keys.toolKeys, { issuer: platform.clientId, subject: platform.clientId, audience: tokenUrl(platform) });
+      if (!payload.jti) throw new Error('jti missing');
+    } catch {
+      memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: null });
+      return void res.status(401).json({ error: 'invalid_client' });
+    }
+    const requested = String(body.scope ?? '').split(' ').filter(Boolean);
+    const granted = requested.filter((scope) => Object.values(SCOPES).includes(scope));
+    if (granted.length === 0) return void res.status(400).json({ error: 'invalid_scope' });
+    const token = randomBytes(24).toString('base64url');
+    memory.accessTokens.set(token, { token, scopes: granted, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
+    memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: token });
+    res.json({ access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, scope: granted.join(' ') });
+  });
+};
+
+/**
+ * Express middleware for a service endpoint: a live bearer token with one of the scopes (Security Framework 4.1),
+ * else 401 or 403. The faults the tests switch on (a held answer, an error status) answer before it.
+ */
+export function requireScope(platform: PlatformContext, ...scopes: string[]) {
+  const { memory } = platform;
+  return async (req: Request, res: Response, next: () => void) => {
+    if (memory.faults.agsDelayMs) {
+      memory.heldRequests += 1;
+      await new Promise((resolve) => setTimeout(resolve, memory.faults.agsDelayMs)).finally(() => (memory.heldRequests -= 1));
+    }
+    if (memory.faults.agsStatus) return void res.status(memory.faults.agsStatus).json({ error: 'switched on by the test' });
+    const header = req.headers.authorization ?? '';
+    const token = memory.accessTokens.get(header.startsWith('Bearer ') ? header.slice(7) : '');
+    if (!token || token.expiresAt < Date.now()) return void res.status(401).json({ error: 'invalid or expired token' });
+    if (!scopes.some((scope) => token.scopes.includes(scope))) return void res.status(403).json({ error: 'scope not granted' });
+    next();
+  };
+}

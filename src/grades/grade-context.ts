@@ -1,0 +1,88 @@
+// What a grade post needs to know, read from the database when it runs: where the user's score goes (the
+// platform and its LMS's quirks, the assignment's columns, the user's LTI id) and the submission's state.
+import type { Kysely } from 'kysely';
+import { assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
+import type { DatabaseSchema, SubmissionState } from '../db/index.js';
+import { ownsCell } from '../submissions/cell-owner.js';
+import type { PlatformRef } from './ags.js';
+import { quirksFor, type PlatformQuirks } from './platform-quirks.js';
+
+/** Where a user's score goes: the platform, the assignment's column settings and the user's LTI id. */
+export interface ColumnContext {
+  userSubject: string;
+  platformId: string;
+  platform: PlatformRef;
+  /** By the product family stored with the platform's registration. */
+  quirks: PlatformQuirks;
+  assignmentId: string;
+  assignmentTitle: string;
+  resourceLinkId: string | null;
+  lineItemUrl: string | null;
+  lineItemsUrl: string | null;
+  similarityLineItemUrl: string | null;
+  gradeColumn: AssignmentSettings['gradeColumn'];
+}
+
+export interface GradeContext extends ColumnContext {
+  submissionId: string;
+  state: SubmissionState;
+  gradeState: string;
+  attempt: number;
+  /** Whether this attempt owns the student's gradebook cell (submissions/cell-owner.ts). */
+  ownsCell: boolean;
+  similarity: number | null;
+  submittedAt: Date;
+  /** The final score last about to be posted, and the one the gradebook acknowledged (null: none). */
+  sentScore: number | null;
+  acknowledgedScore: number | null;
+}
+
+export async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<ColumnContext | null> {
+  const row = await db
+    .selectFrom('assignment as a')
+    .innerJoin('platform as p', 'p.id', 'a.platform_id')
+    .innerJoin('lti_user as u', (join) => join.on('u.id', '=', userId).onRef('u.platform_id', '=', 'p.id'))
+    .select([
+      'u.subject', 'p.id as platform_id', 'p.issuer', 'p.client_id', 'p.product_family',
+      'a.id as assignment_id', 'a.title', 'a.resource_link_id', 'a.line_item_url', 'a.line_items_url', 'a.similarity_line_item_url', 'a.settings',
+    ])
+    .where('a.id', '=', assignmentId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    userSubject: row.subject,
+    platformId: row.platform_id,
+    platform: { issuer: row.issuer, clientId: row.client_id },
+    quirks: quirksFor(row.product_family),
+    assignmentId: row.assignment_id,
+    assignmentTitle: row.title,
+    resourceLinkId: row.resource_link_id,
+    lineItemUrl: row.line_item_url,
+    lineItemsUrl: row.line_items_url,
+    similarityLineItemUrl: row.similarity_line_item_url,
+    gradeColumn: assignmentSettings.catch(defaultSettings()).parse(row.settings).gradeColumn,
+  };
+}
+
+export async function loadContext(db: Kysely<DatabaseSchema>, submissionId: string): Promise<GradeContext | null> {
+  const row = await db
+    .selectFrom('submission as s')
+    .select(['s.id', 's.assignment_id', 's.user_id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
+    .select(ownsCell('s').as('owns_cell'))
+    .where('s.id', '=', submissionId)
+    .executeTakeFirst();
+  const column = row ? await loadColumn(db, row.assignment_id, row.user_id) : null;
+  if (!row || !column) return null;
+  return {
+    ...column,
+    submissionId: row.id,
+    state: row.state,
+    gradeState: row.grade_state,
+    attempt: row.attempt,
+    ownsCell: row.owns_cell === true,
+    similarity: row.similarity === null ? null : Number(row.similarity),
+    submittedAt: row.submitted_at,
+    sentScore: row.grade_sent_score === null ? null : Number(row.grade_sent_score),
+    acknowledgedScore: row.grade_acknowledged_score === null ? null : Number(row.grade_acknowledged_score),
+  };
+}

@@ -1,0 +1,62 @@
+// The reports of a checked paper, in one place: what the pages call each, who may open it, and which assignment
+// settings switch it on. The kinds themselves are the service's (checker/types.ts); everything the tool adds to
+// them is here, and the pages, the report route and the class table all ask this file.
+import type { AssignmentSettings } from '../assignments/settings.js';
+import { REPORT_KINDS, type ReportKind } from '../checker/index.js';
+import type { Submission } from '../submissions/store.js';
+
+export { REPORT_KINDS, type ReportKind };
+
+/** Who opens a report: an instructor of the course, or the student whose paper it is. */
+export type ReportReader = 'instructor' | 'student';
+
+interface ReportKindRule {
+  /** Its name in the instructor's class table, and on the student's page. */
+  label: Record<ReportReader, string>;
+  /**
+   * The setting that must be on for a student to open it, beyond the assignment showing results at all. Instructors
+   * open every report of their assignment's papers. The AI report and the summary (which states the AI score too)
+   * follow the AI score: students see them only where the assignment shows students that score.
+   */
+  studentsNeed: 'showAiScoreToStudents' | null;
+  /**
+   * A report the service makes only when a folder setting asks for it, with the trace that setting leaves on a
+   * paper checked under it (the setting may have changed since) and the sentence for a paper that has none.
+   */
+  optional: { setting: 'grammarCheck'; madeFor(paper: Pick<Submission, 'grammarScore'>): boolean; missing: string } | null;
+}
+
+export const REPORTS: Record<ReportKind, ReportKindRule> = {
+  similarity: { label: { instructor: 'Similarity', student: 'Similarity report' }, studentsNeed: null, optional: null },
+  ai: { label: { instructor: 'AI', student: 'AI report' }, studentsNeed: 'showAiScoreToStudents', optional: null },
+  summary: { label: { instructor: 'Summary', student: 'Summary' }, studentsNeed: 'showAiScoreToStudents', optional: null },
+  grammar: {
+    label: { instructor: 'Grammar', student: 'Grammar report' },
+    studentsNeed: null,
+    optional: {
+      setting: 'grammarCheck',
+      madeFor: (paper) => paper.grammarScore !== null,
+      missing: 'There is no grammar report for this paper (grammar checking was off, or it is not ready).',
+    },
+  },
+};
+
+/** The order each page lists a paper's reports in: the class table follows the service; students get the summary second. */
+const PAGE_ORDER: Record<ReportReader, readonly ReportKind[]> = {
+  instructor: REPORT_KINDS,
+  student: ['similarity', 'summary', 'ai', 'grammar'],
+};
+
+/** Whether a student may open a report of this kind of their own checked paper (once results are shown). */
+export function studentMayOpen(settings: AssignmentSettings, kind: ReportKind): boolean {
+  const needed = REPORTS[kind].studentsNeed;
+  return needed === null || settings[needed];
+}
+
+/** The reports of a checked paper that a reader is offered, in the page's order, with the page's labels. */
+export function reportsOffered(reader: ReportReader, settings: AssignmentSettings, paper: Pick<Submission, 'grammarScore'>): Array<{ kind: ReportKind; label: string }> {
+  return PAGE_ORDER[reader]
+    .filter((kind) => REPORTS[kind].optional?.madeFor(paper) ?? true)
+    .filter((kind) => reader === 'instructor' || studentMayOpen(settings, kind))
+    .map((kind) => ({ kind, label: REPORTS[kind].label[reader] }));
+}

@@ -1,0 +1,126 @@
+// The instructor's overview of an assignment: one row per student (their latest attempt, or "not-submitted" for
+// the roster's active learners who have not submitted), and the filtering and sorting the overview offers.
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import type { Assignment } from '../assignments/store.js';
+import { BAND_TEXT, bandOf, type Band } from '../assignments/settings.js';
+import type { DatabaseSchema } from '../db/index.js';
+import type { Launch } from '../lti/launch.js';
+import type { RosterMember } from '../lti/roster.js';
+import { audienceOf } from '../lti/roles.js';
+import { classRoster } from './class-roster.js';
+import { classRows, type ClassRow } from './read-models.js';
+
+export interface DashboardRow {
+  name: string;
+  email: string | null;
+  state: string;
+  similarity: number | null;
+  band: Band | null;
+  bandText: string | null;
+  aiScore: number | null;
+  grammarScore: number | null;
+  submittedAt: string | null;
+  late: boolean;
+  attempts: number;
+  gradeState: string;
+  gradeError: string | null;
+  submissionId: string | null;
+  hasReport: boolean;
+  failureReason: string | null;
+}
+
+export const SORT_KEYS = ['name', 'similarity', 'ai', 'submitted', 'state'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export const BANDS = ['green', 'yellow', 'orange', 'red'] as const satisfies readonly Band[];
+
+export interface DashboardQuery {
+  sort: SortKey;
+  descending: boolean;
+  state: string | null;
+  band: Band | null;
+}
+
+export function dashboardRows(assignment: Assignment, submitted: ClassRow[], roster: RosterMember[]): DashboardRow[] {
+  const bands = assignment.settings.similarityBands;
+  const rows: DashboardRow[] = submitted.map(({ latest, name, email, subject, attempts }) => {
+    const band = latest.similarity === null ? null : bandOf(latest.similarity, bands);
+    return {
+      name: name ?? email ?? subject,
+      email,
+      state: latest.state,
+      similarity: latest.similarity,
+      band,
+      bandText: band ? BAND_TEXT[band] : null,
+      aiScore: latest.aiScore,
+      grammarScore: latest.grammarScore,
+      submittedAt: latest.submittedAt.toISOString(),
+      late: latest.late,
+      attempts,
+      gradeState: latest.gradeState,
+      gradeError: latest.gradeError,
+      submissionId: latest.id,
+      hasReport: latest.reportKey !== null,
+      failureReason: latest.failureReason,
+    };
+  });
+  const seen = new Set(submitted.map((row) => row.subject));
+  for (const member of roster) {
+    if (!member.active || seen.has(member.subject) || audienceOf(member.roles) !== 'learner') continue;
+    rows.push({
+      name: member.name ?? member.email ?? member.subject,
+      email: member.email,
+      state: 'not-submitted',
+      similarity: null,
+      band: null,
+      bandText: null,
+      aiScore: null,
+      grammarScore: null,
+      submittedAt: null,
+      late: false,
+      attempts: 0,
+      gradeState: 'none',
+      gradeError: null,
+      submissionId: null,
+      hasReport: false,
+      failureReason: null,
+    });
+  }
+  return rows;
+}
+
+export interface ClassOverviewDeps {
+  db: Kysely<DatabaseSchema>;
+  provider: Provider;
+  logger: { warn(details: object, message: string): void };
+}
+
+/** Every student's row of the assignment, with why roster students may be missing (null: none are). */
+export async function classOverview(deps: ClassOverviewDeps, assignment: Assignment, launch: Pick<Launch, 'issuer' | 'clientId' | 'membershipsUrl'>): Promise<{ rows: DashboardRow[]; rosterProblem: string | null }> {
+  const roster = await classRoster(deps, assignment, launch);
+  return { rows: dashboardRows(assignment, await classRows(deps.db, assignment.id), roster.members), rosterProblem: roster.problem };
+}
+
+/** The rows the query keeps, in its order: a missing score sorts below every score, ties by name. */
+export function filterAndSort(rows: DashboardRow[], query: DashboardQuery): DashboardRow[] {
+  const kept = rows.filter((row) => (query.state === null || row.state === query.state) && (query.band === null || row.band === query.band));
+  const value = (row: DashboardRow): string | number => {
+    switch (query.sort) {
+      case 'similarity':
+        return row.similarity ?? -1;
+      case 'ai':
+        return row.aiScore ?? -1;
+      case 'submitted':
+        return row.submittedAt ?? '';
+      case 'state':
+        return row.state;
+      default:
+        return row.name.toLocaleLowerCase();
+    }
+  };
+  const sorted = [...kept].sort((a, b) => {
+    const [x, y] = [value(a), value(b)];
+    return x < y ? -1 : x > y ? 1 : a.name.localeCompare(b.name);
+  });
+  return query.descending ? sorted.reverse() : sorted;
+}

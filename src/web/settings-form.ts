@@ -1,0 +1,109 @@
+// The settings form as the instructor fills it in: its fields read into the assignment's settings schema (which
+// keeps the limits), or a sentence saying what to correct, with what was entered for the form to show again.
+import { z } from 'zod';
+import { DOCUMENT_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
+
+const checkbox = z.preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean());
+/** An empty number field falls back to the setting's default. */
+const numberField = z.preprocess((value) => (value === '' || value === undefined ? undefined : Number(value)), z.number().optional());
+
+/** The settings form's fields, read into the settings schema (which keeps the limits). */
+const settingsForm = z.object({
+  excludeReferences: checkbox,
+  excludeQuotes: checkbox,
+  excludeSmallSources: checkbox,
+  excludeThresholdWords: numberField,
+  excludedPhrases: z.preprocess((value) => String(value ?? '').split('\n').map((line) => line.trim()).filter(Boolean), z.array(z.string())),
+  studentPapers: checkbox,
+  publications: checkbox,
+  internet: checkbox,
+  institutionRepository: checkbox,
+  grammarCheck: checkbox,
+  allowedFileTypes: z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string())),
+  maxFileMb: numberField,
+  resubmission: z.string(),
+  maxAttempts: numberField,
+  // Empty: no due date. Anything else must be the date field's "YYYY-MM-DDTHH:MM[:SS]" (UTC), or the form is
+  // refused: a mistyped date silently read as "no due date" would reopen a closed assignment.
+  dueAt: z.preprocess((value) => (value === undefined || value === '' ? null : value), z.string().nullable()),
+  resultsVisibleTo: z.string(),
+  showAiScoreToStudents: checkbox,
+  gradeColumn: z.string().default('assignment'),
+  bandYellow: numberField,
+  bandOrange: numberField,
+  bandRed: numberField,
+  language: z.string().default(''),
+  documentType: z.string().default(''),
+  instructions: z.string().default(''),
+});
+
+/** A due date from the form's date field (UTC) as an ISO time; undefined when it is not one. */
+function dueDate(value: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  // Date.UTC rolls 31 April over to 1 May: a date that does not come back as written does not exist.
+  const exists = time.getUTCFullYear() === year && time.getUTCMonth() === month - 1 && time.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+  return exists ? time.toISOString() : undefined;
+}
+
+/** What the instructor entered, shaped like the settings for the form to show again; an empty field stays empty. */
+function asEntered(entered: Record<string, unknown> & { similarityBands: Array<number | undefined> }): AssignmentSettings {
+  const given = Object.fromEntries(Object.entries(entered).filter(([, value]) => value !== undefined));
+  return { ...defaultSettings(), ...given, similarityBands: entered.similarityBands.map((band) => band ?? '') } as unknown as AssignmentSettings;
+}
+
+/**
+ * The settings from the form, or a sentence saying what to correct, with what was entered (shaped like the
+ * settings, possibly out of bounds) so that the form shows it again.
+ */
+export function readSettings(body: unknown): { settings: AssignmentSettings } | { error: string; entered?: AssignmentSettings } {
+  const form = settingsForm.safeParse(body ?? {});
+  if (!form.success) return { error: `The form could not be read: check the field "${form.error.issues[0]!.path.join('.')}".` };
+  const f = form.data;
+  const dueAt = f.dueAt === null ? null : dueDate(f.dueAt);
+  const entered = {
+    excludeReferences: f.excludeReferences,
+    excludeQuotes: f.excludeQuotes,
+    excludeSmallSources: f.excludeSmallSources,
+    excludeThresholdWords: f.excludeThresholdWords,
+    excludedPhrases: f.excludedPhrases,
+    databases: { studentPapers: f.studentPapers, publications: f.publications, internet: f.internet, institutionRepository: f.institutionRepository },
+    grammarCheck: f.grammarCheck,
+    allowedFileTypes: f.allowedFileTypes,
+    maxFileMb: f.maxFileMb,
+    resubmission: f.resubmission,
+    maxAttempts: f.maxAttempts,
+    dueAt: dueAt ?? null,
+    resultsVisibleTo: f.resultsVisibleTo,
+    showAiScoreToStudents: f.showAiScoreToStudents,
+    gradeColumn: f.gradeColumn,
+    similarityBands: [f.bandYellow, f.bandOrange, f.bandRed],
+    language: f.language,
+    documentType: f.documentType,
+    instructions: f.instructions,
+  };
+  if (dueAt === undefined) {
+    return { error: 'Enter the due date as a date and a time (for example 2026-12-01 17:00, UTC), or leave it empty for no due date.', entered: asEntered(entered) };
+  }
+  const parsed = assignmentSettings.safeParse(entered);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.');
+    const messages: Record<string, string> = {
+      excludedPhrases: `Up to ${MAX_EXCLUDED_PHRASES} excluded phrases, one per line, 500 characters each at most.`,
+      allowedFileTypes: 'Allow at least one file type.',
+      maxFileMb: `The largest file must be between 1 and ${SERVICE_MAX_FILE_MB} MB (the service takes no more).`,
+      maxAttempts: 'Attempts must be between 1 and 50.',
+      excludeThresholdWords: 'The word threshold must be a whole number from 0 to 1000.',
+      instructions: 'Instructions can be 10,000 characters at most.',
+      similarityBands: 'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
+      language: 'Name the language of the papers (60 characters at most).',
+      documentType: `Choose a document type: ${DOCUMENT_TYPES.join(', ')}.`,
+      gradeColumn: 'Choose the assignment\'s column or a separate similarity column.',
+    };
+    return { error: messages[field.split('.')[0]!] ?? `Check the field "${field}": ${issue.message}`, entered: asEntered(entered) };
+  }
+  return { settings: parsed.data };
+}
