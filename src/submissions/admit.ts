@@ -12,7 +12,7 @@ import type { ToolMetrics } from '../metrics.js';
 import { fileLabel } from './file-label.js';
 import { detectFileType, FILE_TYPE_NAMES } from './file-type.js';
 import type { ReceivedFile } from './intake.js';
-import { receiptOf, recordSubmission, type Receipt, type Submission } from './store.js';
+import { receiptOf, recordSubmission, type Receipt, type Submission, type SubmitDecision } from './store.js';
 
 export class SubmitRefused extends Error {
   constructor(
@@ -38,6 +38,13 @@ export interface Attempt {
   userId: string;
   previous: Submission[];
   late: boolean;
+  /** The door's attempt rules, decided again on the attempts as they are when the file is recorded (another file of the same student may have been recorded meanwhile). */
+  rule?: (countedAttempts: Submission[]) => SubmitDecision;
+}
+
+/** An earlier attempt with the same content, which then stands for the file (one that failed is sent again). */
+function sameFile(attempts: Submission[], sha256: string): Submission | undefined {
+  return attempts.find((submission) => submission.sha256 === sha256 && submission.state !== 'failed');
 }
 
 export interface SubmitResult {
@@ -66,16 +73,16 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
       const found = type ? `a ${FILE_TYPE_NAMES[type]} file` : 'not a document type the tool recognises';
       throw new SubmitRefused(422, `This file is ${found}. This assignment takes: ${allowed}.`);
     }
-    const identical = attempt.previous.find((submission) => submission.sha256 === file.sha256 && submission.state !== 'failed');
+    const identical = sameFile(attempt.previous, file.sha256);
     if (identical) return { receipt: receiptOf(identical), duplicate: true };
 
     const id = randomUUID();
     const storedPath = join(deps.uploadDir, id);
     await rename(file.tempPath, storedPath);
     await syncDirectory(deps.uploadDir);
-    let submission;
+    let recorded;
     try {
-      submission = await recordSubmission(deps.db, {
+      recorded = await recordSubmission(deps.db, {
         id,
         assignmentId: attempt.assignment.id,
         userId: attempt.userId,
@@ -85,11 +92,22 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
         sha256: file.sha256,
         storedPath,
         late: attempt.late,
+      }, (countedNow) => {
+        const standing = sameFile(countedNow, file.sha256);
+        if (standing) return standing;
+        const decision = attempt.rule?.(countedNow);
+        if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
+        return undefined;
       });
     } catch (error) {
       await rm(storedPath, { force: true });
       throw error;
     }
+    if (recorded.duplicate) {
+      await rm(storedPath, { force: true });
+      return { receipt: receiptOf(recorded.submission), duplicate: true };
+    }
+    const submission = recorded.submission;
     keep = true;
     deps.metrics.submissionsReceived.inc();
     // Committed: the receipt stands even if the queue does not answer now; the worker's sweep sends it later.

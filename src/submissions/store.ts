@@ -1,5 +1,5 @@
 // Submissions in the database: the rules for a new attempt, recording one with its first event, and the receipt.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AssignmentSettings, FileType } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
 import { NOT_COUNTED } from './state.js';
@@ -121,22 +121,33 @@ export interface NewSubmission {
   late: boolean;
 }
 
-/** Records the submission as the student's next attempt, with its first event, in one transaction. */
-export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSubmission): Promise<Submission> {
+/**
+ * What a door decides again, under the student's lock, from the attempts that count as they are then: return an
+ * attempt to stand for this file (the same file again: nothing new is recorded), throw to refuse it, or return
+ * nothing to record it.
+ */
+export type AttemptCheck = (countedAttempts: Submission[]) => Submission | undefined;
+
+/**
+ * Records the submission as the student's next attempt, with its first event, in one transaction. Two files of one
+ * student at once are taken one after the other: the transaction first takes a lock on (assignment, student) (an
+ * advisory lock, since a first attempt has no row to lock), reads the attempts, and lets the door's `check` decide
+ * again on them. So two uploads at once get the numbers 1 and 2, or the second is refused by the attempt rules, or
+ * is recognised as the same file; never a clash on the attempt number.
+ */
+export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSubmission, check: AttemptCheck = () => undefined): Promise<{ submission: Submission; duplicate: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const last = await trx
-      .selectFrom('submission')
-      .select((eb) => eb.fn.max('attempt').as('attempt'))
-      .where('assignment_id', '=', input.assignmentId)
-      .where('user_id', '=', input.userId)
-      .executeTakeFirst();
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`submission:${input.assignmentId}:${input.userId}`}, 0))`.execute(trx);
+    const attempts = (await trx.selectFrom('submission').selectAll().where('assignment_id', '=', input.assignmentId).where('user_id', '=', input.userId).orderBy('attempt', 'desc').execute()).map(toSubmission);
+    const standing = check(counted(attempts));
+    if (standing) return { submission: standing, duplicate: true };
     const row = await trx
       .insertInto('submission')
       .values({
         id: input.id,
         assignment_id: input.assignmentId,
         user_id: input.userId,
-        attempt: (last?.attempt ?? 0) + 1,
+        attempt: (attempts[0]?.attempt ?? 0) + 1,
         state: 'received',
         file_label: input.fileLabel,
         file_type: input.fileType,
@@ -151,7 +162,7 @@ export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSub
       .insertInto('submission_event')
       .values({ submission_id: row.id, from_state: null, to_state: 'received', reason: 'File received and stored' })
       .execute();
-    return toSubmission(row);
+    return { submission: toSubmission(row), duplicate: false };
   });
 }
 

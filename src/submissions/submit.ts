@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Assignment } from '../assignments/store.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { IntakeError, receiveUpload } from './intake.js';
-import { attemptsOf, canSubmit } from './store.js';
+import { attemptsOf, canSubmit, type Submission } from './store.js';
 
 export { SubmitRefused, type SubmitResult } from './admit.js';
 
@@ -19,8 +19,9 @@ export interface SubmitDeps extends AdmitDeps {
  * same admission every door uses (admit.ts).
  */
 export async function submitPaper(deps: SubmitDeps, assignment: Assignment, userId: string, req: IncomingMessage): Promise<SubmitResult> {
+  const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date());
   const previous = await attemptsOf(deps.db, assignment.id, userId, 'counted');
-  const decision = canSubmit(assignment.settings, previous, new Date());
+  const decision = rule(previous);
   if (!decision.allowed) throw new SubmitRefused(409, decision.reason);
   let file;
   try {
@@ -29,5 +30,5 @@ export async function submitPaper(deps: SubmitDeps, assignment: Assignment, user
     if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.message);
     throw error;
   }
-  return admitFile(deps, { assignment, userId, previous, late: decision.late }, file);
+  return admitFile(deps, { assignment, userId, previous, late: decision.late, rule }, file);
 }
