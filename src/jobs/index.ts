@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
+import { jobsDbOf, type Transactional } from './in-transaction.js';
 import { isRunning } from './is-running.js';
 import { queueHealth, type QueueHealth } from './queue-health.js';
 import { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
@@ -154,11 +155,16 @@ export class Jobs {
    * queue's unique index and returns nothing, so every other job of the queue waits behind that one until the
    * running job ends. Held back past the usual length of a run, the follow-up leaves the queue free meanwhile.
    */
-  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean }): Promise<string | null> {
+  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean; within?: Transactional }): Promise<string | null> {
     let startAfter = options.startAfterSeconds ?? 0;
     // A key just made (a new submission's) has no job running: no need to ask.
     if (!options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > startAfter && (await this.isRunning(queue, options.key))) startAfter = FOLLOW_UP_DELAY_SECONDS[queue];
-    return this.boss.send(queue, data, { singletonKey: options.key, ...(startAfter > 0 ? { startAfter } : {}) });
+    return this.boss.send(queue, data, {
+      singletonKey: options.key,
+      ...(startAfter > 0 ? { startAfter } : {}),
+      // In the caller's transaction: the job exists exactly when what it works on was committed.
+      ...(options.within ? { db: jobsDbOf(options.within) } : {}),
+    });
   }
 
   /** Whether a job of the queue with this key is running now (in any process). */

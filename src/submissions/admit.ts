@@ -1,5 +1,5 @@
 // What every door does with a file it has received (the tool's upload page today, an LMS's notice next): check its
-// real type, find it among the student's earlier attempts, store it, commit the submission, and queue its upload.
+// real type, find it among the student's earlier attempts, store it, and commit the submission with its upload job.
 // Only then is there a receipt. Whatever is not kept is removed, so a refusal leaves nothing behind.
 import { randomUUID } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
@@ -28,7 +28,6 @@ export interface AdmitDeps {
   db: Kysely<DatabaseSchema>;
   jobs: Jobs;
   uploadDir: string;
-  logger: { warn(details: object, message: string): void };
   metrics: Pick<ToolMetrics, 'submissionsReceived'>;
 }
 
@@ -92,12 +91,16 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
         sha256: file.sha256,
         storedPath,
         late: attempt.late,
-      }, (countedNow) => {
-        const standing = sameFile(countedNow, file.sha256);
-        if (standing) return standing;
-        const decision = attempt.rule?.(countedNow);
-        if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
-        return undefined;
+      }, {
+        check: (countedNow) => {
+          const standing = sameFile(countedNow, file.sha256);
+          if (standing) return standing;
+          const decision = attempt.rule?.(countedNow);
+          if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
+          return undefined;
+        },
+        // The upload job commits with the submission: a receipt always has its job.
+        inSameCommit: (trx) => deps.jobs.send(QUEUES.upload, { submissionId: id }, { key: id, newKey: true, within: trx }),
       });
     } catch (error) {
       await rm(storedPath, { force: true });
@@ -110,10 +113,6 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
     const submission = recorded.submission;
     keep = true;
     deps.metrics.submissionsReceived.inc();
-    // Committed: the receipt stands even if the queue does not answer now; the worker's sweep sends it later.
-    await deps.jobs.send(QUEUES.upload, { submissionId: id }, { key: id, newKey: true }).catch((error: unknown) => {
-      deps.logger.warn({ err: error, submissionId: id }, 'Could not queue the upload; the periodic sweep will');
-    });
     return { receipt: receiptOf(submission), duplicate: false };
   } finally {
     if (!keep) await rm(file.tempPath, { force: true });

@@ -1,5 +1,5 @@
 // Submissions in the database: the rules for a new attempt, recording one with its first event, and the receipt.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AssignmentSettings, FileType } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
 import { NOT_COUNTED } from './state.js';
@@ -135,7 +135,12 @@ export type AttemptCheck = (countedAttempts: Submission[]) => Submission | undef
  * again on them. So two uploads at once get the numbers 1 and 2, or the second is refused by the attempt rules, or
  * is recognised as the same file; never a clash on the attempt number.
  */
-export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSubmission, check: AttemptCheck = () => undefined): Promise<{ submission: Submission; duplicate: boolean }> {
+export async function recordSubmission(
+  db: Kysely<DatabaseSchema>,
+  input: NewSubmission,
+  options: { check?: AttemptCheck; /** What commits with the new submission, or not at all (its upload job). */ inSameCommit?: (trx: Transaction<DatabaseSchema>) => Promise<unknown> } = {},
+): Promise<{ submission: Submission; duplicate: boolean }> {
+  const check = options.check ?? (() => undefined);
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`submission:${input.assignmentId}:${input.userId}`}, 0))`.execute(trx);
     const attempts = (await trx.selectFrom('submission').selectAll().where('assignment_id', '=', input.assignmentId).where('user_id', '=', input.userId).orderBy('attempt', 'desc').execute()).map(toSubmission);
@@ -162,6 +167,7 @@ export async function recordSubmission(db: Kysely<DatabaseSchema>, input: NewSub
       .insertInto('submission_event')
       .values({ submission_id: row.id, from_state: null, to_state: 'received', reason: 'File received and stored' })
       .execute();
+    await options.inSameCommit?.(trx);
     return { submission: toSubmission(row), duplicate: false };
   });
 }

@@ -121,7 +121,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     if (deps.jobs && deps.services && deps.sink) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
-      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, logger, metrics: deps.metrics }));
+      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, metrics: deps.metrics }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }));
       app.use(
         adminRoutes({
