@@ -141,14 +141,19 @@ async function settleAndCount(t: TestContext, fault: string, ids: string[], pape
 /**
  * Switches a fault on, submits a batch into it, switches it off after the window, and counts what came through.
  * How often the fault hit: a counter sampled as it starts and as it ends, or a count made once all is settled.
+ * On a busy machine the batch's requests can come after the window: the fault then stays on until the counter has
+ * moved (or, for a count made afterwards, until an upload reached the service under it), for a minute at most.
  */
 async function throughFault(t: TestContext, fault: string, options: { on(): void; off(): void; what: string; counter?: () => number; afterwards?: (ids: string[]) => Promise<number> }): Promise<void> {
   const papersBefore = sandbox.stats().papers;
   const counted = options.counter?.() ?? 0;
+  const uploadsBefore = sandbox.stats().uploads;
+  const reached = options.counter ? () => options.counter!() > counted : () => sandbox.stats().uploads > uploadsBefore;
   options.on();
   let ids: string[];
   try {
     [ids] = await Promise.all([submitAll(fault.replace(/\W+/g, '-'), 3), sleep(WINDOW_MS)]);
+    await waitFor(reached, 60_000);
   } finally {
     options.off();
   }
