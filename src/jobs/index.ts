@@ -5,7 +5,7 @@ import pg from 'pg';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
 import { jobsDbOf, type Transactional } from './in-transaction.js';
-import { isRunning } from './is-running.js';
+import { isRunning, runningOf } from './is-running.js';
 import { queueHealth, type QueueHealth } from './queue-health.js';
 import { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
 
@@ -165,6 +165,24 @@ export class Jobs {
       // In the caller's transaction: the job exists exactly when what it works on was committed.
       ...(options.within ? { db: jobsDbOf(options.within) } : {}),
     });
+  }
+
+  /**
+   * Queues several jobs of one queue in one statement, each by the rules of `send` (one per key; one sent while its
+   * key runs is held back): for bursts, such as the service's callbacks. Jobs with the same key in the list are
+   * queued once.
+   */
+  async sendMany<T extends object>(queue: QueueName, jobs: Array<{ data: T; key: string; startAfterSeconds?: number }>): Promise<void> {
+    if (jobs.length === 0) return;
+    const running = FOLLOW_UP_DELAY_SECONDS[queue] > 0 ? await runningOf(this.pool, queue, jobs.map((job) => job.key)) : new Set<string>();
+    const seen = new Set<string>();
+    const rows = jobs
+      .filter((job) => !seen.has(job.key) && seen.add(job.key))
+      .map((job) => {
+        const startAfter = Math.max(job.startAfterSeconds ?? 0, running.has(job.key) ? FOLLOW_UP_DELAY_SECONDS[queue] : 0);
+        return { name: queue, data: job.data, singletonKey: job.key, ...(startAfter > 0 ? { startAfter: String(startAfter) } : {}) };
+      });
+    await this.boss.insert(rows);
   }
 
   /** Whether a job of the queue with this key is running now (in any process). */

@@ -1,16 +1,17 @@
 // PUT /checker/callback/<secret>: the service announces a finished analysis (spec section 6). The secret in the
 // path is the only proof it is the service; a wrong one gets 404 (as if nothing were here) and a log line. The
-// body is checked, then only a job is queued (src/submissions/announced-result.ts): the result is read back from
-// the service, never taken from here.
+// body is checked, then only a job is queued (src/submissions/announced-result.ts, in batches when callbacks come in
+// bursts): the result is read back from the service, never taken from here.
 import express, { Router } from 'express';
 import { CheckerError, parseCallback, type CompletionCallback } from '../checker/index.js';
 import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
 import { sameSecret } from '../secrets.js';
-import { queueResultReadBack, type ResultReadBackDeps } from '../submissions/announced-result.js';
+import { ResultAnnouncements, type ResultReadBackDeps } from '../submissions/announced-result.js';
 
 export function callbackRoutes(deps: ResultReadBackDeps & { secret: string; logger: Logger; metrics: ToolMetrics }): Router {
   const router = Router();
+  const announcements = new ResultAnnouncements(deps);
   router.put('/checker/callback/:secret', (req, res, next) => {
     if (!sameSecret(String(req.params.secret), deps.secret)) {
       deps.logger.warn({ from: req.ip }, 'Callback with a wrong secret refused');
@@ -30,7 +31,7 @@ export function callbackRoutes(deps: ResultReadBackDeps & { secret: string; logg
       res.status(400).json({ error: 'The body must be JSON with an integer paper_id (and similarity, download_url, flag).' });
       return;
     }
-    const known = await queueResultReadBack(deps, callback.paperId);
+    const known = await announcements.announce(callback.paperId);
     deps.logger.info({ paperId: callback.paperId, failed: callback.failed, known }, 'Callback received; result read-back queued');
     deps.metrics.callbacks.inc({ outcome: 'accepted' });
     res.status(200).json({ received: true });
