@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { folderStatus } from '../assignments/folder-status.js';
 import { DOCUMENT_TYPES, FILE_TYPES, type AssignmentSettings } from '../assignments/settings.js';
 import { changeSettings } from '../assignments/settings-change.js';
+import { defaultsInUse } from '../assignments/defaults-in-use.js';
 import type { Assignment } from '../assignments/store.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from '../submissions/result-sink.js';
@@ -105,6 +106,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
         ltik: s.ltik,
         total: overview.rows.length,
         notice: notice.success ? notice.data : null,
+        defaultsInUse: defaultsInUse(assignment),
       }),
     );
   });
@@ -130,6 +132,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       error: view.error,
       saved: view.saved,
       folder: folderStatus(found.assignment, view.saved),
+      defaultsInUse: defaultsInUse(found.assignment),
       statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
     });
 

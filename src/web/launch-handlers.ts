@@ -12,8 +12,8 @@ export function assignmentPath(assignmentId: string, ltik: string): string {
   return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
 }
 
-function page(title: string, message: string, tone: 'error' | 'info' = 'error'): string {
-  return render('message', { title, message, tone });
+function page(title: string, message: string): string {
+  return render('message', { title, message, tone: 'error' });
 }
 
 export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics }) {
@@ -43,11 +43,7 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
         return;
       }
       const placement = await placeLaunch(db, launch, { ...identity, courseId: identity.courseId });
-      if (!placement.assignment) {
-        res.send(page('Not open yet', 'Your instructor has not set up this assignment yet. Please come back later.', 'info'));
-        return;
-      }
-      if (placement.created) logger.info({ assignmentId: placement.assignment.id }, 'Assignment created on its first launch');
+      if (placement.created) logger.info({ assignmentId: placement.assignment.id, audience: launch.audience }, 'Assignment created on its first launch');
       res.redirect(303, assignmentPath(placement.assignment.id, ltik));
     } catch (error) {
       if (error instanceof LaunchRefused) {
