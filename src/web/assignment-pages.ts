@@ -3,6 +3,7 @@
 import { Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { attemptsOf, canSubmit, counted } from '../submissions/store.js';
+import { uploadLimits } from '../submissions/upload-limits.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { studentView } from './student-pages.js';
 import { render, sendMessage } from './views.js';
@@ -29,6 +30,7 @@ export function assignmentPages(deps: SessionDeps): Router {
           ...common,
           attempts: attempts.map((a) => studentView(assignment, a)),
           decision: canSubmit(assignment.settings, counted(attempts), new Date()),
+          limits: uploadLimits(assignment.settings),
           uploadUrl: `/assignments/${assignment.id}/submissions?ltik=${ltik}`,
           statusUrl: `/assignments/${assignment.id}/my-submissions?ltik=${ltik}`,
           receiptBase: `/assignments/${assignment.id}/submissions`,
