@@ -150,7 +150,7 @@ describe('the pages in a browser', () => {
 
   test('two students submit, one through the file picker and one by drag and drop; the status turns to checked without a reload', async () => {
     const sam = await openAssignmentAs('sam', 'Sam Student');
-    assert.match(await sam.getByRole('region', { name: 'What to submit' }).textContent() ?? '', /File types: PDF, DOCX, DOC, ODT, RTF, TXT.*Largest file: 100 MB.*Attempts: 3/s);
+    assert.match(await sam.getByRole('region', { name: 'What to submit' }).textContent() ?? '', /File types: PDF, Word \(DOCX\), Word 97-2003 \(DOC\), OpenDocument text \(ODT\), Rich Text \(RTF\), plain text \(TXT\).*Largest file: 100 MB.*Attempts: 3/s);
     const [chooser] = await Promise.all([sam.waitForEvent('filechooser'), sam.getByLabel('Choose a file, or drop it here').click()]);
     await chooser.setFiles({ name: 'glaciers.txt', mimeType: 'text/plain', buffer: Buffer.from(original) });
     await sam.evaluate(() => (window.stayed = true));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, ConsoleMessage, Page, Request } from 'playwright-core';
 import { launch } from '../src/devplatform/agent.js';
-import { launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
+import { artifactsDir, launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
 import { startTestPlatform, type ServedPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -143,7 +143,7 @@ describe('a student first, reports in place, the upload page', () => {
     assert.ok(pdfjs.some((url) => url.endsWith('/static/pdfjs/pdf.worker.min.mjs')), `the worker was loaded: ${pdfjs.join(', ')}`);
     assert.ok(pdfjs.every((url) => new URL(url).origin === toolOrigin), `pdf.js came from elsewhere: ${pdfjs.join(', ')}`);
     assert.ok(page.url().startsWith(lms.url), 'the report opened in the frame, the LMS page stayed');
-    await screenshot(page, 'report-in-frame');
+    await page.locator('#tool-frame').screenshot({ path: join(artifactsDir, 'report-in-frame.png') });
   });
 
   test('the student reads their similarity report in place; a report the instructor has not allowed is refused', async () => {
