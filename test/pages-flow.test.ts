@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, ConsoleMessage, Page, Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { launch } from '../src/devplatform/agent.js';
 import { artifactsDir, launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
+import { browserPeople, type People } from './support/people.js';
 import { startTestPlatform, type ServedPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -28,29 +29,7 @@ let tool: TestTool;
 let lms: ServedPlatform;
 let browser: Browser;
 let files: string;
-const contexts = new Map<string, BrowserContext>();
-const cspErrors: string[] = [];
-
-async function personPage(who: string): Promise<Page> {
-  let context = contexts.get(who);
-  if (!context) {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.set(who, context);
-  }
-  const page = await context.newPage();
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error' && /Content Security Policy/.test(message.text())) cspErrors.push(`${who}: ${message.text()}`);
-  });
-  return page;
-}
-
-async function openAssignmentAs(who: string, userName: string): Promise<Page> {
-  const page = await personPage(who);
-  await page.goto(`${lms.url}/`);
-  await page.getByRole('link', { name: `open as ${userName}`, exact: true }).click();
-  await page.waitForURL(/\/assignments\//);
-  return page;
-}
+let people: People;
 
 const assignmentRow = () => tool.tool.database.db.selectFrom('assignment').select(['id', 'folder_id', 'settings_unreviewed', 'created_by']).where('resource_link_id', '=', 'essay-1').executeTakeFirst();
 
@@ -71,6 +50,7 @@ before(async () => {
   // An activity the LMS made without deep linking (Moodle's "add an external tool"), that no instructor has opened.
   lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
   browser = await launchBrowser();
+  people = browserPeople(browser, lms.url);
   files = mkdtempSync(join(tmpdir(), 'pages-flow-'));
 });
 
@@ -84,7 +64,7 @@ after(async () => {
 describe('a student first, reports in place, the upload page', () => {
   test('a student opens the assignment before any instructor, submits, and gets a score; the instructor then sees the paper and the defaults', async () => {
     assert.equal(await assignmentRow(), undefined, 'no assignment exists before the first launch');
-    const sam = await openAssignmentAs('sam', 'Sam Student');
+    const sam = await people.openAssignmentAs('sam', 'Sam Student');
     assert.equal(await sam.getByRole('heading', { level: 1 }).textContent(), 'Essay 1');
     const created = await assignmentRow();
     assert.equal(created?.settings_unreviewed, true);
@@ -102,7 +82,7 @@ describe('a student first, reports in place, the upload page', () => {
     assert.equal(typeof (await gradebook())?.scoreGiven, 'number', 'the score reached the LMS gradebook');
     await screenshot(sam, 'student-first-checked');
 
-    const iris = await openAssignmentAs('iris', 'Iris Instructor');
+    const iris = await people.openAssignmentAs('iris', 'Iris Instructor');
     await iris.waitForURL(/\/dashboard/);
     const notice = iris.getByRole('region', { name: "This assignment uses the tool's defaults" });
     assert.match(await notice.textContent() ?? '', /A student opened this assignment before any instructor did.*up to 100 MB each.*students see their similarity as soon as their paper is checked/s);
@@ -122,7 +102,7 @@ describe('a student first, reports in place, the upload page', () => {
   });
 
   test('the instructor reads a report in place in the LMS frame with pdf.js from the tool, with a download link beside it', async () => {
-    const page = await personPage('iris-framed');
+    const page = await people.page('iris-framed');
     const requests: string[] = [];
     page.context().on('request', (request: Request) => requests.push(request.url()));
     await page.goto(`${lms.url}/`);
@@ -147,7 +127,7 @@ describe('a student first, reports in place, the upload page', () => {
   });
 
   test('the student reads their similarity report in place; a report the instructor has not allowed is refused', async () => {
-    const sam = await openAssignmentAs('sam', 'Sam Student');
+    const sam = await people.openAssignmentAs('sam', 'Sam Student');
     const row = sam.locator('#attempt-list tbody tr').first();
     assert.deepEqual(await row.getByRole('link').evaluateAll((links) => links.map((a) => a.textContent)), ['Similarity report, attempt 1', 'Download the receipt of attempt 1']);
     await row.getByRole('link', { name: /^Similarity report\s*, attempt 1$/ }).click();
@@ -167,7 +147,7 @@ describe('a student first, reports in place, the upload page', () => {
   });
 
   test('the upload page refuses a file over the limit before sending, and shows progress for one under it', async () => {
-    const noor = await openAssignmentAs('noor', 'Noor Student');
+    const noor = await people.openAssignmentAs('noor', 'Noor Student');
     assert.match(await noor.getByRole('region', { name: 'What to submit' }).textContent() ?? '', /Largest file: 50 MB/);
     const posts: string[] = [];
     noor.on('request', (request: Request) => {
@@ -236,6 +216,6 @@ describe('a student first, reports in place, the upload page', () => {
   });
 
   test('no script or style of these pages was blocked by their own CSP', () => {
-    assert.deepEqual(cspErrors, []);
+    assert.deepEqual(people.cspErrors, []);
   });
 });
