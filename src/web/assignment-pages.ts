@@ -9,7 +9,7 @@ import { studentView } from './student-pages.js';
 import { render, sendMessage } from './views.js';
 
 function refuse(res: Response, status: 403 | 404): void {
-  const message = status === 404 ? 'There is no such assignment.' : 'This assignment belongs to another course. Open it from its own course.';
+  const message = status === 404 ? 'There is no such assignment. Open it again from your course.' : 'This assignment belongs to another course. Open it from its own course.';
   sendMessage(res, status, status === 404 ? 'Not found' : 'Not available', message);
 }
 
@@ -37,7 +37,7 @@ export function assignmentPages(deps: SessionDeps): Router {
         }),
       );
     } else {
-      sendMessage(res, 403, 'Not available for your role', 'Your role in this course does not give access to this assignment.');
+      sendMessage(res, 403, 'Not available for your role', 'Your role in this course does not give access to this assignment. If it should, ask your instructor to check your role in the course.');
     }
   });
   return router;

@@ -27,12 +27,12 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       const identity = await recordLaunch(db, launch);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
-        res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it.'));
+        res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it; if it should, ask your instructor to check your role in the course.'));
         return;
       }
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         if (launch.audience !== 'instructor') {
-          res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course.'));
+          res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course. Ask an instructor of the course to add it.'));
           return;
         }
         res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? 'Similarity check', courseTitle: launch.context?.title ?? '' }));

@@ -40,7 +40,7 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     const submission = await getSubmission(deps.db, input.data.submissionId);
     if (!submission) return NO_SUCH_REPORT;
     const assignment = await assignmentFor(deps.db, session, submission.assignmentId);
-    if (typeof assignment === 'number') return { status: 403, message: 'This report belongs to another course.' };
+    if (typeof assignment === 'number') return { status: 403, message: 'This report belongs to another course. Open it from its own course.' };
     const refusal = reportRefusal({ audience: session.launch.audience, userId: session.userId }, assignment, submission, input.data.kind);
     return refusal ?? { assignment, submission, kind: input.data.kind };
   }
