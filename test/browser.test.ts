@@ -8,12 +8,13 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { launch } from '../src/devplatform/agent.js';
 import { saveRegistration } from '../src/lti/registrations.js';
 import { DEMO_USER } from '../src/sandbox/index.js';
 import { launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
 import { call, login } from './fixtures/sandbox/client.js';
+import { browserPeople, type People } from './support/people.js';
 import { startTestPlatform, type ServedPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -30,8 +31,7 @@ const original = essay('glaciers and the long retreat of ice');
 let tool: TestTool;
 let lms: ServedPlatform;
 let browser: Browser;
-const contexts = new Map<string, BrowserContext>();
-const cspErrors: string[] = [];
+let people: People;
 /** Pages framing the tool: one on another registered platform's origin, one on a site the tool does not know. */
 const framers: Server[] = [];
 let registeredFramer = '';
@@ -53,28 +53,8 @@ async function framer(): Promise<string> {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-/** A person's own browser (cookies kept apart), whose pages report any script or style the CSP blocked. */
-async function personPage(who: string): Promise<Page> {
-  let context = contexts.get(who);
-  if (!context) {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    contexts.set(who, context);
-  }
-  const page = await context.newPage();
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error' && /Content Security Policy/.test(message.text())) cspErrors.push(`${who}: ${message.text()}`);
-  });
-  return page;
-}
-
-/** Opens the course in the dev platform and follows the activity link as the named person. */
-async function openAssignmentAs(who: string, userName: string): Promise<Page> {
-  const page = await personPage(who);
-  await page.goto(`${lms.url}/`);
-  await page.getByRole('link', { name: `open as ${userName}`, exact: true }).click();
-  await page.waitForURL(/\/assignments\//);
-  return page;
-}
+const personPage = (who: string) => people.page(who);
+const openAssignmentAs = (who: string, userName: string) => people.openAssignmentAs(who, userName);
 
 async function assertAccessible(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
@@ -93,6 +73,7 @@ before(async () => {
     'cli',
   );
   browser = await launchBrowser();
+  people = browserPeople(browser, lms.url);
 });
 
 after(async () => {
@@ -150,7 +131,7 @@ describe('the pages in a browser', () => {
 
   test('two students submit, one through the file picker and one by drag and drop; the status turns to checked without a reload', async () => {
     const sam = await openAssignmentAs('sam', 'Sam Student');
-    assert.match(await sam.getByRole('region', { name: 'What to submit' }).textContent() ?? '', /File types: PDF, DOCX, DOC, ODT, RTF, TXT.*Largest file: 100 MB.*Attempts: 3/s);
+    assert.match(await sam.getByRole('region', { name: 'What to submit' }).textContent() ?? '', /File types: PDF, Word \(DOCX\), Word 97-2003 \(DOC\), OpenDocument text \(ODT\), Rich Text \(RTF\), plain text \(TXT\).*Largest file: 100 MB.*Attempts: 3/s);
     const [chooser] = await Promise.all([sam.waitForEvent('filechooser'), sam.getByLabel('Choose a file, or drop it here').click()]);
     await chooser.setFiles({ name: 'glaciers.txt', mimeType: 'text/plain', buffer: Buffer.from(original) });
     await sam.evaluate(() => (window.stayed = true));
@@ -331,7 +312,7 @@ describe('the pages in a browser', () => {
   });
 
   test('no script or style of the pages was blocked by their own CSP', () => {
-    assert.deepEqual(cspErrors, []);
+    assert.deepEqual(people.cspErrors, []);
   });
 
   test("a session's page may be framed by its own platform; another registered platform or another site may not", async () => {

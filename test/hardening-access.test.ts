@@ -151,6 +151,9 @@ const rows: Row[] = [
   { route: 'GET /reports/:sid/ai', request: () => ({ method: 'GET', path: `/reports/${paper}/ai` }), expect: [401, 403, 403, 403, 303, 403, 403, 401, 303] },
   // The one-page summary states the AI score too: the same rule.
   { route: 'GET /reports/:sid/summary', request: () => ({ method: 'GET', path: `/reports/${paper}/summary` }), expect: [401, 403, 403, 403, 303, 403, 403, 401, 303] },
+  // The same reports shown in place: the same rule, a page instead of a redirect.
+  { route: 'GET /reports/:sid/similarity/view', request: () => ({ method: 'GET', path: `/reports/${paper}/similarity/view` }), expect: [401, 200, 403, 403, 200, 403, 403, 401, 200] },
+  { route: 'GET /reports/:sid/ai/view', request: () => ({ method: 'GET', path: `/reports/${paper}/ai/view` }), expect: [401, 403, 403, 403, 200, 403, 403, 401, 200] },
   { route: 'GET /reports/:sid/similarity/file (unsigned)', request: () => ({ method: 'GET', path: `/reports/${paper}/similarity/file` }), expect: CALLERS.map(() => 404) },
   { route: 'GET /admin', request: () => ({ method: 'GET', path: '/admin' }), expect: ADMINS_ONLY },
   { route: 'GET /lti/keys (public)', request: () => ({ method: 'GET', path: '/lti/keys' }), expect: CALLERS.map(() => 200) },

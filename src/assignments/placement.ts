@@ -1,5 +1,7 @@
 // Which assignment a resource-link launch opens: the one bound to the link; else the one deep linking placed
-// for it (named in the link's custom parameters); else, for an instructor, a new one.
+// for it (named in the link's custom parameters); else a new one, whoever launches first. In Moodle a teacher
+// often adds the activity and never opens it, so a student's launch creates it with the tool's defaults (marked
+// for the instructor to review); its folder at the service is made when the first paper needs it.
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Launch } from '../lti/launch.js';
@@ -9,7 +11,10 @@ import { bindResourceLink, createAssignment, findByResourceLink, getAssignment, 
 export const ASSIGNMENT_PARAMETER = 'assignment_id';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type Placement = { assignment: Assignment; created: boolean } | { assignment: null; reason: 'not-set-up' };
+export interface Placement {
+  assignment: Assignment;
+  created: boolean;
+}
 
 export function titleFor(launch: Launch): string {
   const link = launch.resourceLink?.title?.trim();
@@ -33,11 +38,11 @@ export async function placeLaunch(
       assignment = await bindResourceLink(db, { assignmentId: placed.id, ...key });
     }
     if (!assignment) {
-      if (launch.audience !== 'instructor') return { assignment: null, reason: 'not-set-up' };
       // A link copied with its course names the original course's assignment: start from its settings.
       const settings = placed && placed.platformId === identity.platformId ? placed.settings : undefined;
+      const settingsUnreviewed = launch.audience !== 'instructor' && settings === undefined;
       try {
-        assignment = await createAssignment(db, { ...key, title: titleFor(launch), createdBy: identity.userId, ...urls, ...(settings ? { settings } : {}) });
+        assignment = await createAssignment(db, { ...key, title: titleFor(launch), createdBy: identity.userId, settingsUnreviewed, ...urls, ...(settings ? { settings } : {}) });
         created = true;
       } catch (error) {
         // Two first launches at once: the other one created it.

@@ -55,6 +55,11 @@ export const assignmentSettings = z.object({
 
 export type AssignmentSettings = z.infer<typeof assignmentSettings>;
 
+/** The largest file the assignment takes, in bytes: the server's intake and the upload page's check both use it. */
+export function maxFileBytes(settings: Pick<AssignmentSettings, 'maxFileMb'>): number {
+  return settings.maxFileMb * 1024 * 1024;
+}
+
 export function defaultSettings(): AssignmentSettings {
   return assignmentSettings.parse({});
 }

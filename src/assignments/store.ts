@@ -16,6 +16,8 @@ export interface Assignment {
   folderId: number | null;
   folderState: 'pending' | 'ready' | 'failed';
   folderError: string | null;
+  /** A student opened it first, so it has the tool's defaults, and no instructor has saved its settings since. */
+  settingsUnreviewed: boolean;
 }
 
 function toAssignment(row: Selectable<AssignmentTable>): Assignment {
@@ -33,6 +35,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     folderId: row.folder_id === null ? null : Number(row.folder_id),
     folderState: row.folder_state,
     folderError: row.folder_error,
+    settingsUnreviewed: row.settings_unreviewed,
   };
 }
 
@@ -46,6 +49,8 @@ export interface NewAssignment {
   lineItemsUrl?: string | null;
   membershipsUrl?: string | null;
   settings?: AssignmentSettings;
+  /** Created on a student's launch: the defaults stand until an instructor saves settings. */
+  settingsUnreviewed?: boolean;
 }
 
 export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAssignment): Promise<Assignment> {
@@ -61,6 +66,7 @@ export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAss
       line_items_url: input.lineItemsUrl ?? null,
       memberships_url: input.membershipsUrl ?? null,
       created_by: input.createdBy,
+      settings_unreviewed: input.settingsUnreviewed ?? false,
       checker_account_id: (eb) => eb.selectFrom('platform').select('checker_account_id').where('id', '=', input.platformId),
     })
     .returningAll()
@@ -125,11 +131,11 @@ export async function rememberServiceUrls(
     .execute();
 }
 
-/** Replaces the assignment's settings; its folder at the service is marked as waiting for them. */
+/** Replaces the assignment's settings (an instructor has now chosen them); its folder at the service is marked as waiting for them. */
 export async function replaceSettings(db: Kysely<DatabaseSchema>, assignmentId: string, settings: AssignmentSettings): Promise<void> {
   await db
     .updateTable('assignment')
-    .set({ settings: JSON.stringify(settings), folder_state: 'pending', updated_at: new Date() })
+    .set({ settings: JSON.stringify(settings), settings_unreviewed: false, folder_state: 'pending', updated_at: new Date() })
     .where('id', '=', assignmentId)
     .execute();
 }

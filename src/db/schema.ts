@@ -106,6 +106,8 @@ export interface AssignmentTable {
   created_by: string | null;
   /** The service account holding the folder (its platform's when created); null: the default account. */
   checker_account_id: string | null;
+  /** Created by a student's launch with the tool's defaults, and no instructor has saved its settings since. */
+  settings_unreviewed: Generated<boolean>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

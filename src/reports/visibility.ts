@@ -37,7 +37,7 @@ export interface ReportRefusal {
   message: string;
 }
 
-export const NO_SUCH_REPORT: ReportRefusal = { status: 404, message: 'There is no such report.' };
+export const NO_SUCH_REPORT: ReportRefusal = { status: 404, message: 'There is no such report. Go back to the assignment and open the report from its list.' };
 
 /**
  * Whether the asker may open this report of a submission of the assignment (the caller has checked that the
@@ -47,10 +47,10 @@ export const NO_SUCH_REPORT: ReportRefusal = { status: 404, message: 'There is n
 export function reportRefusal(asker: ReportAsker, assignment: Assignment, submission: Submission, kind: ReportKind): ReportRefusal | null {
   const instructor = asker.audience === 'instructor';
   const owner = asker.audience === 'learner' && submission.userId === asker.userId;
-  if (!instructor && !owner) return { status: 403, message: 'This report is of another student\'s paper.' };
+  if (!instructor && !owner) return { status: 403, message: 'This report is of another student\'s paper. Open your own reports from the assignment.' };
   if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind))) {
-    return { status: 403, message: 'Your instructor has not made this report available to you.' };
+    return { status: 403, message: 'Your instructor has not made this report available to you. Your results stay on the assignment page, where they appear once your instructor shows them.' };
   }
-  if (submission.paperId === null || !checked(submission)) return { status: 409, message: 'The report is not ready: the paper is still being checked.' };
+  if (submission.paperId === null || !checked(submission)) return { status: 409, message: 'The report is not ready: the paper is still being checked. The assignment page shows when it is done; open the report from there.' };
   return null;
 }

@@ -2,6 +2,7 @@
 // received, and then admitted like every door's (admit.ts): only a committed submission gets a receipt.
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { maxFileBytes } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { IntakeError, receiveUpload } from './intake.js';
@@ -25,7 +26,7 @@ export async function submitPaper(deps: SubmitDeps, assignment: Assignment, user
   if (!decision.allowed) throw new SubmitRefused(409, decision.reason);
   let file;
   try {
-    file = await receiveUpload(req, { maxBytes: assignment.settings.maxFileMb * 1024 * 1024, tempDir: join(deps.uploadDir, 'incoming'), ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}) });
+    file = await receiveUpload(req, { maxBytes: maxFileBytes(assignment.settings), tempDir: join(deps.uploadDir, 'incoming'), ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}) });
   } catch (error) {
     if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.message);
     throw error;

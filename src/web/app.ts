@@ -14,6 +14,7 @@ import type { ToolMetrics } from '../metrics.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
+import { pdfjsAssets } from './pdfjs-assets.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from '../submissions/result-sink.js';
 import { securityHeaders } from './security-headers.js';
@@ -94,6 +95,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   app.use(admission(settings.admission, logger).middleware);
   app.use(securityHeaders());
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
+  app.use(pdfjsAssets());
   if (deps.lti) {
     const { provider, storage } = deps.lti;
     const session = { db, storage, encryptionKey: settings.encryptionKey };

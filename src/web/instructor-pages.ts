@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { folderStatus } from '../assignments/folder-status.js';
 import { DOCUMENT_TYPES, FILE_TYPES, type AssignmentSettings } from '../assignments/settings.js';
 import { changeSettings } from '../assignments/settings-change.js';
+import { defaultsInUse } from '../assignments/defaults-in-use.js';
 import type { Assignment } from '../assignments/store.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from '../submissions/result-sink.js';
@@ -38,12 +39,12 @@ type Found = { session: Session; assignment: Assignment };
 async function instructorAssignment(deps: InstructorDeps, req: Request, res: Response): Promise<Found | null> {
   const session = sessionOf(res);
   if (session.launch.audience !== 'instructor') {
-    sendMessage(res, 403, 'Not available for your role', 'Only instructors of the course can do this.');
+    sendMessage(res, 403, 'Not available for your role', 'Only instructors of the course can do this. Open the assignment from your course to see your own side of it.');
     return null;
   }
   const assignment = await assignmentFor(deps.db, session, req.params.id);
   if (typeof assignment === 'number') {
-    sendMessage(res, assignment, 'Not available', 'This assignment is not part of the course you opened.');
+    sendMessage(res, assignment, 'Not available', 'This assignment is not part of the course you opened. Open it from its own course.');
     return null;
   }
   return { session, assignment };
@@ -105,6 +106,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
         ltik: s.ltik,
         total: overview.rows.length,
         notice: notice.success ? notice.data : null,
+        defaultsInUse: defaultsInUse(assignment),
       }),
     );
   });
@@ -130,6 +132,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       error: view.error,
       saved: view.saved,
       folder: folderStatus(found.assignment, view.saved),
+      defaultsInUse: defaultsInUse(found.assignment),
       statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
     });
 
@@ -167,7 +170,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const input = submissionParams.safeParse(req.params);
     const submission = input.success ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId) : null;
     if (!submission) {
-      res.status(404).send(render('message', { title: 'Not found', message: 'There is no such submission in this assignment.', tone: 'error' }));
+      res.status(404).send(render('message', { title: 'Not found', message: 'There is no such submission in this assignment; it may have been deleted. Go back to the list of submissions.', tone: 'error' }));
       return;
     }
     res.send(render('submission-history', { assignment: found.assignment, submission, events: await eventsOf(deps.db, submission.id), ltik: found.session.ltik }));
@@ -186,7 +189,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const input = rowAction.safeParse(req.params);
     const submission = input.success ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId) : null;
     if (!input.success || !submission) {
-      sendMessage(res, 404, 'Not found', 'There is no such submission in this assignment.');
+      sendMessage(res, 404, 'Not found', 'There is no such submission in this assignment; it may have been deleted. Go back to the list of submissions.');
       return;
     }
     const name = await studentName(deps.db, submission.userId);

@@ -12,8 +12,8 @@ export function assignmentPath(assignmentId: string, ltik: string): string {
   return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
 }
 
-function page(title: string, message: string, tone: 'error' | 'info' = 'error'): string {
-  return render('message', { title, message, tone });
+function page(title: string, message: string): string {
+  return render('message', { title, message, tone: 'error' });
 }
 
 export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics }) {
@@ -27,12 +27,12 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       const identity = await recordLaunch(db, launch);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
-        res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it.'));
+        res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it; if it should, ask your instructor to check your role in the course.'));
         return;
       }
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         if (launch.audience !== 'instructor') {
-          res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course.'));
+          res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course. Ask an instructor of the course to add it.'));
           return;
         }
         res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? 'Similarity check', courseTitle: launch.context?.title ?? '' }));
@@ -43,11 +43,7 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
         return;
       }
       const placement = await placeLaunch(db, launch, { ...identity, courseId: identity.courseId });
-      if (!placement.assignment) {
-        res.send(page('Not open yet', 'Your instructor has not set up this assignment yet. Please come back later.', 'info'));
-        return;
-      }
-      if (placement.created) logger.info({ assignmentId: placement.assignment.id }, 'Assignment created on its first launch');
+      if (placement.created) logger.info({ assignmentId: placement.assignment.id, audience: launch.audience }, 'Assignment created on its first launch');
       res.redirect(303, assignmentPath(placement.assignment.id, ltik));
     } catch (error) {
       if (error instanceof LaunchRefused) {

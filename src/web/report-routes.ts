@@ -1,17 +1,19 @@
 // Reports: /reports/<submission>/<kind>?ltik=... checks who asks (src/reports/visibility.ts), then sends the
 // browser on to a short-lived signed address (src/reports/signed-link.ts) that streams the PDF from the service.
-// That address works in a new tab, with no cookie and no ltik.
+// That address works in a new tab, with no cookie and no ltik. /reports/<submission>/<kind>/view?ltik=... makes the
+// same check and shows the report in place, in the LMS frame, with pdf.js reading that signed address.
 import { pipeline } from 'node:stream/promises';
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { reportFromService, type ReportDeps } from '../reports/from-service.js';
-import { REPORT_KINDS } from '../reports/kinds.js';
+import { REPORT_KINDS, REPORTS, type ReportKind } from '../reports/kinds.js';
 import { freshReportPath, validReportLink } from '../reports/signed-link.js';
 import { NO_SUCH_REPORT, reportRefusal, type ReportRefusal } from '../reports/visibility.js';
-import { getSubmission } from '../submissions/store.js';
+import { getSubmission, type Submission } from '../submissions/store.js';
+import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
-import { sendMessage } from './views.js';
+import { render, sendMessage } from './views.js';
 
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
 const signed = z.object({ expires: z.coerce.number().int().positive(), signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
@@ -21,17 +23,49 @@ const refuse = (res: Response, refusal: ReportRefusal) => sendMessage(res, refus
 export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
   const router = Router();
 
-  router.get('/reports/:submissionId/:kind', requireSession(deps), async (req, res) => {
+  /** The report the session asks for, once it may open it; otherwise the refusal has been sent and this is null. */
+  async function allowedReport(req: Request, res: Response): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | null> {
+    const found = await askedReport(req, res);
+    if ('status' in found) {
+      refuse(res, found);
+      return null;
+    }
+    return found;
+  }
+
+  async function askedReport(req: Request, res: Response): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | ReportRefusal> {
     const input = params.safeParse(req.params);
-    if (!input.success) return refuse(res, NO_SUCH_REPORT);
+    if (!input.success) return NO_SUCH_REPORT;
     const session = sessionOf(res);
     const submission = await getSubmission(deps.db, input.data.submissionId);
-    if (!submission) return refuse(res, NO_SUCH_REPORT);
+    if (!submission) return NO_SUCH_REPORT;
     const assignment = await assignmentFor(deps.db, session, submission.assignmentId);
-    if (typeof assignment === 'number') return refuse(res, { status: 403, message: 'This report belongs to another course.' });
+    if (typeof assignment === 'number') return { status: 403, message: 'This report belongs to another course. Open it from its own course.' };
     const refusal = reportRefusal({ audience: session.launch.audience, userId: session.userId }, assignment, submission, input.data.kind);
-    if (refusal) return refuse(res, refusal);
-    res.redirect(303, freshReportPath(deps.encryptionKey, submission.id, input.data.kind));
+    return refusal ?? { assignment, submission, kind: input.data.kind };
+  }
+
+  router.get('/reports/:submissionId/:kind', requireSession(deps), async (req, res) => {
+    const allowed = await allowedReport(req, res);
+    if (allowed) res.redirect(303, freshReportPath(deps.encryptionKey, allowed.submission.id, allowed.kind));
+  });
+
+  router.get('/reports/:submissionId/:kind/view', requireSession(deps), async (req, res) => {
+    const allowed = await allowedReport(req, res);
+    if (!allowed) return;
+    const { ltik } = sessionOf(res);
+    const { assignment, submission, kind } = allowed;
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.send(
+      render('report-viewer', {
+        // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
+        title: REPORTS[kind].label.student,
+        fileLabel: submission.fileLabel,
+        pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
+        downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
+        backUrl: `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
+      }),
+    );
   });
 
   router.get('/reports/:submissionId/:kind/file', async (req, res) => {
