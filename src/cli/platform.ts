@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
+import { ASSET_PROCESSOR_MESSAGES, ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
 import { setupLti, toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
@@ -51,6 +52,10 @@ function toolUrlsText(publicUrl: string): string {
     `  Initiate login URL (OpenID Connect):        ${urls.login}`,
     `  Public keyset URL (JWKS):                   ${urls.keys}`,
     `  Deep linking URL (content selection):       ${urls.launch}`,
+    'For the Asset Processor (Canvas: Document Processor), also:',
+    `  Placement on deep linking:                  ${ASSET_PROCESSOR_PLACEMENT}`,
+    `  Messages, at the launch URL:                ${Object.values(ASSET_PROCESSOR_MESSAGES).join(', ')}`,
+    `  Scopes:                                     ${ASSET_PROCESSOR_SCOPES.join(' ')}`,
   ].join('\n');
 }
 

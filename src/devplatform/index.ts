@@ -49,8 +49,8 @@ export interface DevPlatform {
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests(): number;
   deepLinkResults(): Array<{ resourceLinkId: string; contentItems: unknown[] }>;
-  /** Every client assertion the token endpoint received and the access token it gave for it (null: refused). */
-  tokenExchanges(): Array<{ clientAssertion: string; accessToken: string | null }>;
+  /** Every client assertion the token endpoint received, the access token it gave for it (null: refused) and the scopes granted. */
+  tokenExchanges(): Array<{ clientAssertion: string; accessToken: string | null; scopes: string[] }>;
   /** Signs any payload with the platform's key (tests forge launches with it or with another key). */
   sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
   /** The address an LMS administrator opens to register the tool dynamically (tool URL + configuration + token). */

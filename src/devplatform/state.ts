@@ -98,8 +98,8 @@ export interface PlatformMemory {
   attempts: Map<string, number>;
   scoreLog: ScoreLogEntry[];
   accessTokens: Map<string, AccessToken>;
-  /** Every client assertion the token endpoint received and the access token it gave for it (null: refused). */
-  tokenExchanges: Array<{ clientAssertion: string; accessToken: string | null }>;
+  /** Every client assertion the token endpoint received, the access token it gave for it (null: refused) and the scopes granted. */
+  tokenExchanges: Array<{ clientAssertion: string; accessToken: string | null; scopes: string[] }>;
   deepLinkResults: Array<{ resourceLinkId: string; contentItems: unknown[] }>;
   /** The initial access token an administrator hands a tool with the registration address. */
   registrationToken: string;

@@ -3,6 +3,7 @@
 // registers itself at the platform's registration endpoint, and stores the client id and deployment id the
 // platform answers with. ltijs has its own flow, but it drops the deployment id and sets no timeouts.
 import { z } from 'zod';
+import { ASSET_PROCESSOR_SCOPES, assetProcessorMessages } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { countPendingRegistrations, createRegistration, productFamily as productFamilyCode, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
 
@@ -15,6 +16,7 @@ const SCOPES = [
   'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
   'https://purl.imsglobal.org/spec/lti-ags/scope/score',
   'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
+  ...ASSET_PROCESSOR_SCOPES,
 ];
 
 const platformConfiguration = z.object({
@@ -156,6 +158,8 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
       messages: [
         { type: 'LtiResourceLinkRequest', target_link_uri: tool.urls.launch },
         { type: 'LtiDeepLinkingRequest', target_link_uri: tool.urls.launch, label: tool.name, ...deepLinkingPlacements },
+        // A platform without the Asset Processor ignores a placement and messages it does not know.
+        ...assetProcessorMessages(tool.urls.launch, tool.name),
       ],
       // Canvas sends names and e-mail addresses only to tools registered as public.
       'https://canvas.instructure.com/lti/privacy_level': 'public',
