@@ -1,6 +1,6 @@
 // Assignments in the database: finding the one a launch opens, creating it, binding it to its resource link.
 import type { Kysely, Selectable } from 'kysely';
-import type { AssignmentTable, DatabaseSchema } from '../db/index.js';
+import type { AssignmentKind, AssignmentTable, DatabaseSchema } from '../db/index.js';
 import { assignmentSettings, defaultSettings, type AssignmentSettings } from './settings.js';
 
 export interface Assignment {
@@ -16,6 +16,7 @@ export interface Assignment {
   folderId: number | null;
   folderState: 'pending' | 'ready' | 'failed';
   folderError: string | null;
+  kind: AssignmentKind;
 }
 
 function toAssignment(row: Selectable<AssignmentTable>): Assignment {
@@ -33,6 +34,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     folderId: row.folder_id === null ? null : Number(row.folder_id),
     folderState: row.folder_state,
     folderError: row.folder_error,
+    kind: row.kind,
   };
 }
 
@@ -46,6 +48,8 @@ export interface NewAssignment {
   lineItemsUrl?: string | null;
   membershipsUrl?: string | null;
   settings?: AssignmentSettings;
+  kind?: AssignmentKind;
+  activityId?: string | null;
 }
 
 export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAssignment): Promise<Assignment> {
@@ -61,6 +65,8 @@ export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAss
       line_items_url: input.lineItemsUrl ?? null,
       memberships_url: input.membershipsUrl ?? null,
       created_by: input.createdBy,
+      kind: input.kind ?? 'gradebook',
+      activity_id: input.activityId ?? null,
       checker_account_id: (eb) => eb.selectFrom('platform').select('checker_account_id').where('id', '=', input.platformId),
     })
     .returningAll()

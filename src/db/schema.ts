@@ -106,9 +106,15 @@ export interface AssignmentTable {
   created_by: string | null;
   /** The service account holding the folder (its platform's when created); null: the default account. */
   checker_account_id: string | null;
+  /** The tool's own assignment, or the LMS's own with the tool as its Asset Processor (migration 0020). */
+  kind: Generated<AssignmentKind>;
+  /** The LMS's id of its own assignment (the activity claim), for an Asset Processor's. */
+  activity_id: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
+
+export type AssignmentKind = 'gradebook' | 'asset-processor';
 
 export type SubmissionState = 'received' | 'uploading' | 'processing' | 'scored' | 'graded' | 'rejected' | 'failed';
 

@@ -8,6 +8,8 @@ import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
 import { createKeys, jwksUrl, mountJwks } from './keys.js';
+import type { AttachedProcessor } from './asset-processors.js';
+import { mountNoticeHandlers } from './notice-handlers.js';
 import { mountNrps } from './nrps.js';
 import { authUrl, loginInitiationUrl, mountAuthorization, type LoginInitiation } from './oidc.js';
 import { mountPage } from './page.js';
@@ -57,9 +59,13 @@ export interface DevPlatform {
   registrationUrl(toolRegisterUrl: string): string;
   /** What tools sent to the registration endpoint. */
   dynamicRegistrations(): Array<Record<string, unknown>>;
+  /** The tool's notice handler per notice type, as it registered them with the notification service. */
+  noticeHandlers(): Record<string, string>;
+  /** The document processors attached to the LMS's own assignments. */
+  assetProcessors(): AttachedProcessor[];
 }
 
-const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration];
+const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration, mountNoticeHandlers];
 
 export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
   const platform: PlatformContext = {
@@ -96,5 +102,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     sign: (payload, signOptions) => platform.keys.sign(payload, signOptions),
     registrationUrl: (toolRegisterUrl) => registrationUrl(platform, toolRegisterUrl),
     dynamicRegistrations: () => [...memory.dynamicRegistrations],
+    noticeHandlers: () => Object.fromEntries(memory.noticeHandlers),
+    assetProcessors: () => [...memory.assetProcessors],
   };
 }

@@ -16,6 +16,7 @@ import * as gradeAcknowledged from './0013_grade_acknowledged.js';
 import * as coursePerDeployment from './0014_course_per_deployment.js';
 import * as platformProductFamily from './0015_platform_product_family.js';
 import * as ltiConfigVersion from './0016_lti_config_version.js';
+import * as assignmentKind from './0020_assignment_kind.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_course_per_deployment': coursePerDeployment,
   '0015_platform_product_family': platformProductFamily,
   '0016_lti_config_version': ltiConfigVersion,
+  '0020_assignment_kind': assignmentKind,
 };
 
 export const migrationProvider: MigrationProvider = {
