@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { defaultSettings } from '../src/assignments/settings.js';
 import { launch, submitForm } from '../src/devplatform/agent.js';
-import { settingsForm } from './support/forms.js';
+import { postAttach } from './support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 import { eventually } from './support/wait.js';
@@ -14,11 +14,10 @@ import { eventually } from './support/wait.js';
 let tool: TestTool;
 let lms: TestPlatform;
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-const ltikOf = (html: string) => html.match(/name="ltik" value="([^"]+)"/)?.[1] ?? '';
 const ACTIVITY = { id: 'f3b1c2d4-0000-4000-8000-000000000001', title: 'Essay on rivers' };
 
 before(async () => {
-  tool = await startTestTool();
+  tool = await startTestTool({ ASSET_PROCESSOR: 'on' });
   lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'ap-attach' });
 });
 after(async () => {
@@ -28,12 +27,7 @@ after(async () => {
 
 const processorAssignments = () => tool.tool.database.db.selectFrom('assignment').select(['id', 'title', 'kind', 'activity_id', 'settings', 'folder_state']).where('kind', '=', 'asset-processor').execute();
 
-function attach(page: string, edit: (form: URLSearchParams) => void = () => {}) {
-  const form = settingsForm(defaultSettings(), ltikOf(page));
-  form.set('title', 'Originality check');
-  edit(form);
-  return fetch(`${tool.url}/asset-processor/attach`, { method: 'POST', body: form, redirect: 'manual' });
-}
+const attach = (page: string) => postAttach(tool, page);
 
 describe('attaching the tool to an LMS assignment', () => {
   test('an instructor sees the usual settings with their defaults, attaches in one click, and the LMS gets one processor after the tool subscribed to its notices', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { accessTokenWithin } from '../src/lti/access-token.js';
 import { toolUrls } from '../src/lti/provider.js';
-import { runToExit } from './support/process.js';
+import { addCanvasByHand } from './support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
@@ -21,7 +21,7 @@ let tool: TestTool;
 const platforms: TestPlatform[] = [];
 
 before(async () => {
-  tool = await startTestTool();
+  tool = await startTestTool({ ASSET_PROCESSOR: 'on' });
 });
 after(async () => {
   for (const platform of platforms) await platform.close();
@@ -69,12 +69,7 @@ describe('dynamic registration asks for the Asset Processor', () => {
 
 describe('an LMS registered by hand', () => {
   test('the CLI tells the administrator the placement, the launches and the scopes to enter in the LMS', async () => {
-    const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
-    const added = await runToExit('cli/main.ts', [
-      'platform', 'add', '--name', 'Canvas by hand', '--issuer', 'https://canvas.example.edu', '--client-id', 'ap-hand-cli',
-      '--deployment-id', '1', '--auth-url', 'https://canvas.example.edu/api/lti/authorize_redirect',
-      '--token-url', 'https://canvas.example.edu/login/oauth2/token', '--jwks-url', 'https://canvas.example.edu/api/lti/security/jwks',
-    ], env);
+    const added = await addCanvasByHand(tool, 'ap-hand-cli', { ASSET_PROCESSOR: 'on' });
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /Placement on deep linking:\s+ActivityAssetProcessor/);
     assert.match(added.stdout, /LtiAssetProcessorSettingsRequest, LtiReportReviewRequest/);

@@ -16,7 +16,6 @@ const SCOPES = [
   'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
   'https://purl.imsglobal.org/spec/lti-ags/scope/score',
   'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
-  ...ASSET_PROCESSOR_SCOPES,
 ];
 
 const platformConfiguration = z.object({
@@ -109,6 +108,8 @@ export interface ToolDescription {
   urls: { login: string; launch: string; keys: string };
   /** Registrations stay switched off until an administrator turns them on. */
   requireApproval: boolean;
+  /** The tool offers the Asset Processor (ASSET_PROCESSOR=on): its placement, messages and scopes are asked for. */
+  assetProcessor: boolean;
 }
 
 async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: string; body?: unknown }): Promise<unknown> {
@@ -149,7 +150,7 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
     client_name: tool.name,
     jwks_uri: tool.urls.keys,
     token_endpoint_auth_method: 'private_key_jwt',
-    scope: SCOPES.join(' '),
+    scope: [...SCOPES, ...(tool.assetProcessor ? ASSET_PROCESSOR_SCOPES : [])].join(' '),
     'https://purl.imsglobal.org/spec/lti-tool-configuration': {
       domain: new URL(tool.urls.launch).host,
       description: tool.description,
@@ -159,7 +160,7 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
         { type: 'LtiResourceLinkRequest', target_link_uri: tool.urls.launch },
         { type: 'LtiDeepLinkingRequest', target_link_uri: tool.urls.launch, label: tool.name, ...deepLinkingPlacements },
         // A platform without the Asset Processor ignores a placement and messages it does not know.
-        ...assetProcessorMessages(tool.urls.launch, tool.name),
+        ...(tool.assetProcessor ? assetProcessorMessages(tool.urls.launch, tool.name) : []),
       ],
       // Canvas sends names and e-mail addresses only to tools registered as public.
       'https://canvas.instructure.com/lti/privacy_level': 'public',

@@ -45,6 +45,8 @@ export interface WebSettings {
   admission: AdmissionLimits;
   /** An upload whose body sends nothing for this long is cut off. */
   http: { uploadIdleTimeoutMs: number };
+  /** ASSET_PROCESSOR=on: the tool offers itself as the LMS's Asset Processor. */
+  assetProcessor: boolean;
 }
 
 export interface WebDependencies {
@@ -105,7 +107,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
       LTI_MOUNT_PATH,
       registrationRoutes({
         store: { db, provider },
-        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
+        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls, assetProcessor: settings.assetProcessor },
         mode: settings.dynamicRegistration,
         perAddress: settings.registrationsPerAddress,
         production: settings.production,
@@ -121,7 +123,9 @@ export function createWebApp(deps: WebDependencies): express.Express {
     app.use(studentRoutes(session));
     if (deps.jobs && deps.services && deps.sink) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
-      app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
+      if (settings.assetProcessor) {
+        app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
+      }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, logger, metrics: deps.metrics }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }));

@@ -3,7 +3,7 @@
 import type { LtiErrorHandler, LtiHandler } from 'ltijs';
 import { placeLaunch } from '../assignments/placement.js';
 import { keepAssetProcessorContext } from '../lti/asset-processor-launch.js';
-import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch } from '../lti/launch.js';
+import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch, type Launch } from '../lti/launch.js';
 import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
 import { assetProcessorAttachPage, wantsAssetProcessor } from './asset-processor-attach.js';
@@ -18,15 +18,17 @@ function page(title: string, message: string, tone: 'error' | 'info' = 'error'):
   return render('message', { title, message, tone });
 }
 
-export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics }) {
+export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics; assetProcessor: boolean }) {
   const { db, logger } = deps;
+  // With ASSET_PROCESSOR off, a launch that would take a processor gets the ordinary picker.
+  const wantsProcessor = (launch: Launch) => deps.assetProcessor && wantsAssetProcessor(launch);
 
   const onLaunch: LtiHandler = async (token, req, res, next) => {
     try {
       const ltik = String(res.locals.ltik);
       let launch = readLaunch(token);
       // ltijs has validated the posted token: what it does not keep of an Asset Processor's launch is kept here.
-      if (wantsAssetProcessor(launch)) launch = { ...launch, assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')) };
+      if (wantsProcessor(launch)) launch = { ...launch, assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')) };
       deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
       const identity = await recordLaunch(db, launch);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
@@ -39,7 +41,7 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
           res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course.'));
           return;
         }
-        if (wantsAssetProcessor(launch)) {
+        if (wantsProcessor(launch)) {
           res.send(assetProcessorAttachPage({ ltik, launch }));
           return;
         }
