@@ -116,6 +116,29 @@ export interface AssignmentTable {
 
 export type AssignmentKind = 'gradebook' | 'asset-processor';
 
+/** One file an LMS announced in a submission notice (migration 0021). */
+export interface LmsAssetTable {
+  id: Generated<string>;
+  assignment_id: string;
+  /** The LMS's submission id (Canvas: "<uuid>:<attempt>") and asset id: together, one immutable file. */
+  lms_submission_id: string;
+  asset_id: string;
+  /** The student, as the LMS names them (the notice's for_user). */
+  lms_user_id: string;
+  notice_id: string;
+  /** Where the Asset Service serves the file, and where its reports go. */
+  url: string;
+  report_url: string;
+  /** What the LMS declared of the file, checked when it is downloaded. */
+  sha256: string | null;
+  size: ColumnType<string | null, number | null, number | null>;
+  content_type: string | null;
+  title: string | null;
+  filename: string | null;
+  state: Generated<'received'>;
+  received_at: ColumnType<Date, never, never>;
+}
+
 export type SubmissionState = 'received' | 'uploading' | 'processing' | 'scored' | 'graded' | 'rejected' | 'failed';
 
 export interface SubmissionTable {
@@ -194,6 +217,7 @@ export interface DatabaseSchema {
   submission: SubmissionTable;
   submission_event: SubmissionEventTable;
   assignment: AssignmentTable;
+  lms_asset: LmsAssetTable;
   lti_record: LtiRecordTable;
   platform: PlatformTable;
   platform_deployment: PlatformDeploymentTable;

@@ -10,6 +10,7 @@ import { mountDeepLinkReturn } from './deep-linking.js';
 import { createKeys, jwksUrl, mountJwks } from './keys.js';
 import type { AttachedProcessor } from './asset-processors.js';
 import { mountNoticeHandlers } from './notice-handlers.js';
+import { submissionNotice, type SubmissionNoticeOptions } from './notices.js';
 import { mountNrps } from './nrps.js';
 import { authUrl, loginInitiationUrl, mountAuthorization, type LoginInitiation } from './oidc.js';
 import { mountPage } from './page.js';
@@ -63,6 +64,8 @@ export interface DevPlatform {
   noticeHandlers(): Record<string, string>;
   /** The document processors attached to the LMS's own assignments. */
   assetProcessors(): AttachedProcessor[];
+  /** A submission notice's claims as Canvas sends them, for signing with `sign` (tests change one to forge a notice). */
+  submissionNotice(options: SubmissionNoticeOptions): Record<string, unknown>;
 }
 
 const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration, mountNoticeHandlers];
@@ -104,5 +107,6 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     dynamicRegistrations: () => [...memory.dynamicRegistrations],
     noticeHandlers: () => Object.fromEntries(memory.noticeHandlers),
     assetProcessors: () => [...memory.assetProcessors],
+    submissionNotice: (noticeOptions) => submissionNotice(platform, noticeOptions),
   };
 }

@@ -8,6 +8,7 @@ import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';
 import { callbackRoutes } from './callback-route.js';
 import { assetProcessorAttachRoutes } from './asset-processor-attach.js';
+import { assetProcessorNoticeRoutes } from './asset-processor-notices.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes, type Readiness } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -124,6 +125,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     if (deps.jobs && deps.services && deps.sink) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
       if (settings.assetProcessor) {
+        app.use(assetProcessorNoticeRoutes({ db, logger }));
         app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
       }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
