@@ -65,6 +65,7 @@ const environment = z.object({
   JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(4)),
   REGISTRATIONS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(5)),
   DEV_PLATFORM: z.preprocess(emptyToUndefined, z.enum(['on', 'off', 'loopback']).optional()),
+  ASSET_PROCESSOR: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
   CONCURRENT_LAUNCHES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_UPLOADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_CALLBACKS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
@@ -202,6 +203,9 @@ const settingsSchema = environment.transform((values) => {
     devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),
     /** DEV_PLATFORM as given, so start-up can say when production ignored it. */
     devPlatformRequested: values.DEV_PLATFORM ?? null,
+    /** The tool offers itself to LMSs as an LTI Asset Processor: registration asks for its placement, messages and
+     * scopes, and a deep-linking launch that accepts a processor attaches one. Off: neither. */
+    assetProcessor: values.ASSET_PROCESSOR === 'on',
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,

@@ -117,7 +117,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');
     await jobs.start();
     // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
-    lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, db: database.db, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger, metrics }) });
+    lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, db: database.db, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger, metrics, assetProcessor: config.assetProcessor }) });
     const connect = connectChecker(config.checkerTimeoutMs, metrics.observeCheckerCall);
     const connected = await connectService(config, logger, connect);
     sandbox = connected.sandbox;

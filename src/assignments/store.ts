@@ -1,6 +1,6 @@
 // Assignments in the database: finding the one a launch opens, creating it, binding it to its resource link.
 import type { Kysely, Selectable } from 'kysely';
-import type { AssignmentTable, DatabaseSchema } from '../db/index.js';
+import type { AssignmentKind, AssignmentTable, DatabaseSchema } from '../db/index.js';
 import { assignmentSettings, defaultSettings, type AssignmentSettings } from './settings.js';
 
 export interface Assignment {
@@ -18,6 +18,7 @@ export interface Assignment {
   folderError: string | null;
   /** A student opened it first, so it has the tool's defaults, and no instructor has saved its settings since. */
   settingsUnreviewed: boolean;
+  kind: AssignmentKind;
 }
 
 function toAssignment(row: Selectable<AssignmentTable>): Assignment {
@@ -36,6 +37,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     folderState: row.folder_state,
     folderError: row.folder_error,
     settingsUnreviewed: row.settings_unreviewed,
+    kind: row.kind,
   };
 }
 
@@ -51,6 +53,8 @@ export interface NewAssignment {
   settings?: AssignmentSettings;
   /** Created on a student's launch: the defaults stand until an instructor saves settings. */
   settingsUnreviewed?: boolean;
+  kind?: AssignmentKind;
+  activityId?: string | null;
 }
 
 export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAssignment): Promise<Assignment> {
@@ -67,6 +71,8 @@ export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAss
       memberships_url: input.membershipsUrl ?? null,
       created_by: input.createdBy,
       settings_unreviewed: input.settingsUnreviewed ?? false,
+      kind: input.kind ?? 'gradebook',
+      activity_id: input.activityId ?? null,
       checker_account_id: (eb) => eb.selectFrom('platform').select('checker_account_id').where('id', '=', input.platformId),
     })
     .returningAll()

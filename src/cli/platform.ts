@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
+import { ASSET_PROCESSOR_MESSAGES, ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
 import { setupLti, toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
@@ -43,14 +44,21 @@ function describe(registration: Registration): string {
   ].join('\n');
 }
 
-function toolUrlsText(publicUrl: string): string {
-  const urls = toolUrls(publicUrl);
+function toolUrlsText(config: Pick<Config, 'publicUrl' | 'assetProcessor'>): string {
+  const urls = toolUrls(config.publicUrl);
+  const processor = [
+    'For the Asset Processor (Canvas: Document Processor), also:',
+    `  Placement on deep linking:                  ${ASSET_PROCESSOR_PLACEMENT}`,
+    `  Messages, at the launch URL:                ${Object.values(ASSET_PROCESSOR_MESSAGES).join(', ')}`,
+    `  Scopes:                                     ${ASSET_PROCESSOR_SCOPES.join(' ')}`,
+  ];
   return [
     'Enter these in the LMS:',
     `  Tool URL / target link URI / redirect URI:  ${urls.launch}`,
     `  Initiate login URL (OpenID Connect):        ${urls.login}`,
     `  Public keyset URL (JWKS):                   ${urls.keys}`,
     `  Deep linking URL (content selection):       ${urls.launch}`,
+    ...(config.assetProcessor ? processor : []),
   ].join('\n');
 }
 
@@ -86,7 +94,7 @@ export async function platformCommand(database: Database, config: Config, args: 
   if (action === 'list') {
     const registrations = await listRegistrations(database.db);
     console.log(registrations.length === 0 ? 'No platform is registered.' : registrations.map(describe).join('\n\n'));
-    console.log(`\n${toolUrlsText(config.publicUrl)}`);
+    console.log(`\n${toolUrlsText(config)}`);
     return;
   }
   if (action === 'activate' || action === 'deactivate') {
@@ -139,7 +147,7 @@ export async function platformCommand(database: Database, config: Config, args: 
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.
     const audit = createLogger({ level: 'info', destination: process.stderr as never });
     const registration = await saveRegistration({ db: database.db, provider }, input.data, 'cli', { audit });
-    console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config.publicUrl)}`);
+    console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config)}`);
   } finally {
     await provider.close({ silent: true });
   }

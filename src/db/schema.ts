@@ -108,8 +108,37 @@ export interface AssignmentTable {
   checker_account_id: string | null;
   /** Created by a student's launch with the tool's defaults, and no instructor has saved its settings since. */
   settings_unreviewed: Generated<boolean>;
+  /** The tool's own assignment, or the LMS's own with the tool as its Asset Processor (migration 0020). */
+  kind: Generated<AssignmentKind>;
+  /** The LMS's id of its own assignment (the activity claim), for an Asset Processor's. */
+  activity_id: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export type AssignmentKind = 'gradebook' | 'asset-processor';
+
+/** One file an LMS announced in a submission notice (migration 0021). */
+export interface LmsAssetTable {
+  id: Generated<string>;
+  assignment_id: string;
+  /** The LMS's submission id (Canvas: "<uuid>:<attempt>") and asset id: together, one immutable file. */
+  lms_submission_id: string;
+  asset_id: string;
+  /** The student, as the LMS names them (the notice's for_user). */
+  lms_user_id: string;
+  notice_id: string;
+  /** Where the Asset Service serves the file, and where its reports go. */
+  url: string;
+  report_url: string;
+  /** What the LMS declared of the file, checked when it is downloaded. */
+  sha256: string | null;
+  size: ColumnType<string | null, number | null, number | null>;
+  content_type: string | null;
+  title: string | null;
+  filename: string | null;
+  state: Generated<'received'>;
+  received_at: ColumnType<Date, never, never>;
 }
 
 export type SubmissionState = 'received' | 'uploading' | 'processing' | 'scored' | 'graded' | 'rejected' | 'failed';
@@ -190,6 +219,7 @@ export interface DatabaseSchema {
   submission: SubmissionTable;
   submission_event: SubmissionEventTable;
   assignment: AssignmentTable;
+  lms_asset: LmsAssetTable;
   lti_record: LtiRecordTable;
   platform: PlatformTable;
   platform_deployment: PlatformDeploymentTable;

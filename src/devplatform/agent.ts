@@ -68,6 +68,8 @@ export interface LaunchOptions {
   userId: string;
   resourceLinkId?: string;
   messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest';
+  /** Deep linking from this LMS assignment's "Add document processing app" (an Asset Processor). */
+  activity?: { id: string; title: string };
   /** Reuse a jar (a browser that already has the tool's cookies); a new one by default. */
   jar?: CookieJar;
   /** Change the id_token before it is posted (forged, replayed or tampered launches). */
@@ -91,7 +93,7 @@ function storageNext(html: string): string | null {
 
 export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, options: LaunchOptions): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
-  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}) }), { jar });
+  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.activity ? { activity: options.activity } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}) }), { jar });
   const next = login.status === 200 && options.storageTarget ? storageNext(login.body) : login.headers.location ? String(login.headers.location) : null;
   if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400))) return { ...login, idToken: '', state: '', ltik: null };
   const authorization = await send(new URL(next, login.url).toString(), { jar });

@@ -5,22 +5,27 @@ import express from 'express';
 import { jwtVerify } from 'jose';
 import { LTI_CLAIM, type MountConcern, type PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
+import { attachAssetProcessors } from './asset-processors.js';
 import { addResourceLink, type LineItem } from './state.js';
 
 const DL_SETTINGS = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
 const DL_CONTENT_ITEMS = 'https://purl.imsglobal.org/spec/lti-dl/claim/content_items';
+const DL_DATA = 'https://purl.imsglobal.org/spec/lti-dl/claim/data';
 const RETURN_PATH = '/deep-link-return';
 
-/** The settings claim (https://www.imsglobal.org/spec/lti-dl/v2p0#deep-linking-settings): one resource link. */
-export function deepLinkingSettingsClaim(platform: PlatformContext): Record<string, unknown> {
+/**
+ * The settings claim (https://www.imsglobal.org/spec/lti-dl/v2p0#deep-linking-settings): one resource link, or what
+ * the caller accepts instead; `data` comes back in the response.
+ */
+export function deepLinkingSettingsClaim(platform: PlatformContext, options: { acceptTypes?: string[]; data?: string } = {}): Record<string, unknown> {
   return {
     [DL_SETTINGS]: {
       deep_link_return_url: `${platform.issuer}${RETURN_PATH}`,
-      accept_types: ['ltiResourceLink'],
+      accept_types: options.acceptTypes ?? ['ltiResourceLink'],
       accept_presentation_document_targets: ['iframe', 'window'],
       accept_multiple: false,
       auto_create: true,
-      data: `dl-${randomUUID()}`,
+      data: options.data ?? `dl-${randomUUID()}`,
     },
   };
 }
@@ -39,6 +44,13 @@ export const mountDeepLinkReturn: MountConcern = (router, platform) => {
       return void res.status(400).send('<!doctype html><title>Refused</title><p>The deep-linking response is not for this deployment.</p>');
     }
     const contentItems = (payload[DL_CONTENT_ITEMS] as Array<Record<string, unknown>> | undefined) ?? [];
+    const data = String(payload[DL_DATA] ?? '');
+    if (data.startsWith('activity:')) {
+      // An assignment's document processor (Canvas: app/models/lti/asset_processor.rb keeps these fields).
+      const refused = attachAssetProcessors(platform, data.slice('activity:'.length), contentItems);
+      if (refused) return void res.status(400).send(`<!doctype html><title>Refused</title><p>${escapeHtml(refused)}</p>`);
+      return void res.send(`<!doctype html><title>Added</title><p>Added the document processing app to the assignment. <a href="${escapeHtml(platform.issuer)}/">Back to the course</a></p>`);
+    }
     for (const item of contentItems) {
       if (item.type !== 'ltiResourceLink') continue;
       const id = `link-${randomBytes(4).toString('hex')}`;

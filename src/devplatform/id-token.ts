@@ -5,6 +5,7 @@
 import { agsClaim } from './ags.js';
 import { LTI_CLAIM, productFamilyCode, type PlatformContext } from './context.js';
 import { deepLinkingSettingsClaim } from './deep-linking.js';
+import { noticeServiceClaim } from './notice-handlers.js';
 import { nrpsClaim } from './nrps.js';
 import type { DevUser } from './state.js';
 
@@ -14,6 +15,8 @@ export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingReques
 export interface LaunchHint {
   resourceLinkId?: string;
   messageType: string;
+  /** The LMS's own assignment whose editor asked for a document processor ("Add document processing app"). */
+  activity?: { id: string; title: string };
 }
 
 export async function launchIdToken(platform: PlatformContext, user: DevUser, nonce: string, hint: LaunchHint): Promise<string> {
@@ -36,6 +39,17 @@ export async function launchIdToken(platform: PlatformContext, user: DevUser, no
     [`${LTI_CLAIM}/launch_presentation`]: { document_target: 'iframe', return_url: `${issuer}/` },
     ...nrpsClaim(platform),
   };
+  if (hint.messageType === 'LtiDeepLinkingRequest' && hint.activity) {
+    // Canvas's "Add Document Processing App": the assignment, the notification service, and only that item type.
+    return platform.keys.sign({
+      ...common,
+      [`${LTI_CLAIM}/message_type`]: 'LtiDeepLinkingRequest',
+      [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
+      [`${LTI_CLAIM}/activity`]: hint.activity,
+      ...noticeServiceClaim(platform),
+      ...deepLinkingSettingsClaim(platform, { acceptTypes: ['ltiAssetProcessor'], data: `activity:${hint.activity.id}` }),
+    });
+  }
   if (hint.messageType === 'LtiDeepLinkingRequest') {
     return platform.keys.sign({
       ...common,

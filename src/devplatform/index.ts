@@ -8,6 +8,9 @@ import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
 import { createKeys, jwksUrl, mountJwks } from './keys.js';
+import type { AttachedProcessor } from './asset-processors.js';
+import { mountNoticeHandlers } from './notice-handlers.js';
+import { submissionNotice, type SubmissionNoticeOptions } from './notices.js';
 import { mountNrps } from './nrps.js';
 import { authUrl, loginInitiationUrl, mountAuthorization, type LoginInitiation } from './oidc.js';
 import { mountPage } from './page.js';
@@ -49,17 +52,23 @@ export interface DevPlatform {
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests(): number;
   deepLinkResults(): Array<{ resourceLinkId: string; contentItems: unknown[] }>;
-  /** Every client assertion the token endpoint received and the access token it gave for it (null: refused). */
-  tokenExchanges(): Array<{ clientAssertion: string; accessToken: string | null }>;
+  /** Every client assertion the token endpoint received, the access token it gave for it (null: refused) and the scopes granted. */
+  tokenExchanges(): Array<{ clientAssertion: string; accessToken: string | null; scopes: string[] }>;
   /** Signs any payload with the platform's key (tests forge launches with it or with another key). */
   sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
   /** The address an LMS administrator opens to register the tool dynamically (tool URL + configuration + token). */
   registrationUrl(toolRegisterUrl: string): string;
   /** What tools sent to the registration endpoint. */
   dynamicRegistrations(): Array<Record<string, unknown>>;
+  /** The tool's notice handler per notice type, as it registered them with the notification service. */
+  noticeHandlers(): Record<string, string>;
+  /** The document processors attached to the LMS's own assignments. */
+  assetProcessors(): AttachedProcessor[];
+  /** A submission notice's claims as Canvas sends them, for signing with `sign` (tests change one to forge a notice). */
+  submissionNotice(options: SubmissionNoticeOptions): Record<string, unknown>;
 }
 
-const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration];
+const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration, mountNoticeHandlers];
 
 export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
   const platform: PlatformContext = {
@@ -96,5 +105,8 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     sign: (payload, signOptions) => platform.keys.sign(payload, signOptions),
     registrationUrl: (toolRegisterUrl) => registrationUrl(platform, toolRegisterUrl),
     dynamicRegistrations: () => [...memory.dynamicRegistrations],
+    noticeHandlers: () => Object.fromEntries(memory.noticeHandlers),
+    assetProcessors: () => [...memory.assetProcessors],
+    submissionNotice: (noticeOptions) => submissionNotice(platform, noticeOptions),
   };
 }

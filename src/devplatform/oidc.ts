@@ -17,12 +17,14 @@ export interface LoginInitiation {
   messageType?: LaunchMessageType;
   /** Offers LTI platform storage (lti_storage_target), as Canvas does. */
   storageTarget?: string;
+  /** A deep-linking launch from this LMS assignment's "Add document processing app". */
+  activity?: { id: string; title: string };
 }
 
 /** The tool's login address with the platform's login parameters: where a launch starts. */
 export function loginInitiationUrl(platform: PlatformContext, init: LoginInitiation): string {
   const url = new URL(platform.tool.loginUrl);
-  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}) };
+  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}), ...(init.activity ? { activity: init.activity } : {}) };
   url.searchParams.set('iss', platform.issuer);
   url.searchParams.set('login_hint', init.userId);
   url.searchParams.set('target_link_uri', platform.tool.launchUrl);

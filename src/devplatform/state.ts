@@ -1,5 +1,6 @@
 // The emulator's memory: its people, resource links, line items, scores, access tokens and what tools sent it, with
 // the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
+import type { AttachedProcessor } from './asset-processors.js';
 import { randomBytes } from 'node:crypto';
 
 /** Whose behaviour the emulator copies where platforms differ: Moodle's, Canvas's, or the specification's. */
@@ -68,11 +69,15 @@ export interface AccessToken {
   expiresAt: number;
 }
 
-/** agsStatus, agsDelayMs: answers of the AGS and NRPS endpoints; tokenDelayMs: how long the token endpoint waits. */
+/**
+ * agsStatus, agsDelayMs: answers of the AGS and NRPS endpoints; tokenDelayMs: how long the token endpoint waits;
+ * noticeHandlersStatus: the answer of the notification service's handler registration.
+ */
 export interface PlatformFaults {
   agsStatus?: number;
   agsDelayMs?: number;
   tokenDelayMs?: number;
+  noticeHandlersStatus?: number;
 }
 
 export const DEFAULT_COURSE: Course = { id: 'course-101', title: 'Academic Writing 101', label: 'AW101' };
@@ -98,13 +103,17 @@ export interface PlatformMemory {
   attempts: Map<string, number>;
   scoreLog: ScoreLogEntry[];
   accessTokens: Map<string, AccessToken>;
-  /** Every client assertion the token endpoint received and the access token it gave for it (null: refused). */
-  tokenExchanges: Array<{ clientAssertion: string; accessToken: string | null }>;
+  /** Every client assertion the token endpoint received, the access token it gave for it (null: refused) and the scopes granted. */
+  tokenExchanges: Array<{ clientAssertion: string; accessToken: string | null; scopes: string[] }>;
   deepLinkResults: Array<{ resourceLinkId: string; contentItems: unknown[] }>;
   /** The initial access token an administrator hands a tool with the registration address. */
   registrationToken: string;
   dynamicRegistrations: Array<Record<string, unknown>>;
   nextLineItemId: number;
+  /** The tool's notice handler per notice type (Platform Notification Service). */
+  noticeHandlers: Map<string, string>;
+  /** Document processors attached to the LMS's own assignments. */
+  assetProcessors: AttachedProcessor[];
 }
 
 export function createMemory(options: { rules: PlatformRules; users: DevUser[] }): PlatformMemory {
@@ -124,6 +133,8 @@ export function createMemory(options: { rules: PlatformRules; users: DevUser[] }
     registrationToken: randomBytes(16).toString('hex'),
     dynamicRegistrations: [],
     nextLineItemId: 1,
+    noticeHandlers: new Map(),
+    assetProcessors: [],
   };
 }
 

@@ -7,13 +7,16 @@ import express, { type Request, type Response } from 'express';
 import { jwtVerify } from 'jose';
 import type { MountConcern, PlatformContext } from './context.js';
 
-/** The service scopes the platform grants: AGS 2.0's four and NRPS 2.0's one. */
+/** The service scopes the platform grants: AGS 2.0's four, NRPS 2.0's one, and the Asset Processor's three. */
 export const SCOPES = {
   lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
   lineItemRead: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly',
   result: 'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
   score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
   nrps: 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
+  noticeHandlers: 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers',
+  asset: 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly',
+  report: 'https://purl.imsglobal.org/spec/lti/scope/report',
 };
 
 const TOKEN_PATH = '/token';
@@ -34,7 +37,7 @@ export const mountTokenEndpoint: MountConcern = (router, platform) => {
       const { payload } = await jwtVerify(body.client_assertion, platform.keys.toolKeys, { issuer: platform.clientId, subject: platform.clientId, audience: tokenUrl(platform) });
       if (!payload.jti) throw new Error('jti missing');
     } catch {
-      memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: null });
+      memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: null, scopes: [] });
       return void res.status(401).json({ error: 'invalid_client' });
     }
     const requested = String(body.scope ?? '').split(' ').filter(Boolean);
@@ -42,7 +45,7 @@ export const mountTokenEndpoint: MountConcern = (router, platform) => {
     if (granted.length === 0) return void res.status(400).json({ error: 'invalid_scope' });
     const token = randomBytes(24).toString('base64url');
     memory.accessTokens.set(token, { token, scopes: granted, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
-    memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: token });
+    memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: token, scopes: granted });
     res.json({ access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, scope: granted.join(' ') });
   });
 };

@@ -66,6 +66,18 @@ export function deferSessionRecord(record: LaunchRecord): boolean {
   return true;
 }
 
+/**
+ * Adds fields to the session's context record the launch will write (what ltijs did not keep of the token); false
+ * outside a launch or before ltijs made the record.
+ */
+export function extendLaunchContext(fields: Record<string, unknown>): boolean {
+  const current = scope.getStore();
+  const record = current?.records.find((kept) => kept.collection === 'contexttoken');
+  if (!record) return false;
+  record.doc = { ...record.doc, ...fields };
+  return true;
+}
+
 /** What the launch's one write needs: its state, its nonce and the session's records. */
 export function launchWrites(): { state: StoredState; nonce: LaunchRecord | null; records: LaunchRecord[] } | null {
   const current = scope.getStore();

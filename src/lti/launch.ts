@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
+import { assetProcessorContext, type AssetProcessorContext } from './asset-processor-launch.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
 import { launchWrites } from './launch-scope.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
@@ -31,6 +32,8 @@ const launchToken = z.object({
       .optional(),
     // Optional and only a hint (where the LMS shows the tool from): an odd one is dropped, not a failed launch.
     launchPresentation: z.object({ return_url: z.string().max(4096).optional().catch(undefined) }).optional().catch(undefined),
+    // Kept with the session at launch by asset-processor-launch.ts.
+    assetProcessor: assetProcessorContext.optional().catch(undefined),
   }),
 });
 
@@ -55,6 +58,8 @@ export interface Launch {
   deepLinking: { returnUrl: string; acceptTypes: string[] } | null;
   /** The origin the LMS shows the tool from, when the launch tells it (its return URL's). */
   frameOrigin: string | null;
+  /** An Asset Processor launch's LMS assignment and notification service, once kept with the session. */
+  assetProcessor: AssetProcessorContext | null;
 }
 
 export class LaunchShapeError extends Error {
@@ -95,6 +100,7 @@ export function readLaunch(token: IdToken): Launch {
       ? { returnUrl: ctx.deepLinkingSettings.deep_link_return_url, acceptTypes: ctx.deepLinkingSettings.accept_types }
       : null,
     frameOrigin: webOrigin(ctx.launchPresentation?.return_url ?? ctx.deepLinkingSettings?.deep_link_return_url),
+    assetProcessor: ctx.assetProcessor ?? null,
   };
 }
 

@@ -7,6 +7,8 @@ import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';
 import { callbackRoutes } from './callback-route.js';
+import { assetProcessorAttachRoutes } from './asset-processor-attach.js';
+import { assetProcessorNoticeRoutes } from './asset-processor-notices.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes, type Readiness } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -45,6 +47,8 @@ export interface WebSettings {
   admission: AdmissionLimits;
   /** An upload whose body sends nothing for this long is cut off. */
   http: { uploadIdleTimeoutMs: number };
+  /** ASSET_PROCESSOR=on: the tool offers itself as the LMS's Asset Processor. */
+  assetProcessor: boolean;
 }
 
 export interface WebDependencies {
@@ -106,7 +110,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
       LTI_MOUNT_PATH,
       registrationRoutes({
         store: { db, provider },
-        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls },
+        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls, assetProcessor: settings.assetProcessor },
         mode: settings.dynamicRegistration,
         perAddress: settings.registrationsPerAddress,
         production: settings.production,
@@ -116,12 +120,16 @@ export function createWebApp(deps: WebDependencies): express.Express {
     );
     app.use(LTI_MOUNT_PATH, ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
     app.use(LTI_MOUNT_PATH, provider.app);
-    app.use(['/assignments', '/admin', '/deep-linking', '/reports'], refuseCrossSiteForms(settings.publicUrl));
+    app.use(['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
     if (deps.jobs && deps.services && deps.sink) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
+      if (settings.assetProcessor) {
+        app.use(assetProcessorNoticeRoutes({ db, logger }));
+        app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
+      }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, metrics: deps.metrics }));
       app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }));

@@ -2,9 +2,11 @@
 // side of it they open, and send them there with their ltik. Also the page for a refused launch.
 import type { LtiErrorHandler, LtiHandler } from 'ltijs';
 import { placeLaunch } from '../assignments/placement.js';
-import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch } from '../lti/launch.js';
+import { keepAssetProcessorContext } from '../lti/asset-processor-launch.js';
+import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch, type Launch } from '../lti/launch.js';
 import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
+import { assetProcessorAttachPage, wantsAssetProcessor } from './asset-processor-attach.js';
 import { allowSessionFraming, type SessionDeps } from './require-session.js';
 import { render } from './views.js';
 
@@ -16,13 +18,17 @@ function page(title: string, message: string): string {
   return render('message', { title, message, tone: 'error' });
 }
 
-export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics }) {
+export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics; assetProcessor: boolean }) {
   const { db, logger } = deps;
+  // With ASSET_PROCESSOR off, a launch that would take a processor gets the ordinary picker.
+  const wantsProcessor = (launch: Launch) => deps.assetProcessor && wantsAssetProcessor(launch);
 
-  const onLaunch: LtiHandler = async (token, _req, res, next) => {
+  const onLaunch: LtiHandler = async (token, req, res, next) => {
     try {
       const ltik = String(res.locals.ltik);
-      const launch = readLaunch(token);
+      let launch = readLaunch(token);
+      // ltijs has validated the posted token: what it does not keep of an Asset Processor's launch is kept here.
+      if (wantsProcessor(launch)) launch = { ...launch, assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')) };
       deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
       const identity = await recordLaunch(db, launch);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
@@ -33,6 +39,10 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         if (launch.audience !== 'instructor') {
           res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course. Ask an instructor of the course to add it.'));
+          return;
+        }
+        if (wantsProcessor(launch)) {
+          res.send(assetProcessorAttachPage({ ltik, launch }));
           return;
         }
         res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? 'Similarity check', courseTitle: launch.context?.title ?? '' }));

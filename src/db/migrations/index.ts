@@ -17,6 +17,8 @@ import * as coursePerDeployment from './0014_course_per_deployment.js';
 import * as platformProductFamily from './0015_platform_product_family.js';
 import * as ltiConfigVersion from './0016_lti_config_version.js';
 import * as settingsUnreviewed from './0017_settings_unreviewed.js';
+import * as assignmentKind from './0020_assignment_kind.js';
+import * as lmsAsset from './0021_lms_asset.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0015_platform_product_family': platformProductFamily,
   '0016_lti_config_version': ltiConfigVersion,
   '0017_settings_unreviewed': settingsUnreviewed,
+  '0020_assignment_kind': assignmentKind,
+  '0021_lms_asset': lmsAsset,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,73 @@
+// Attaching the tool to the LMS's own assignment as its Asset Processor: subscribe to the platform's submission
+// notices first (the LMS never sends a notice twice, so no submission may come before the subscription), then
+// create the assignment of kind "asset-processor" and queue its folder, then hand back the content item the
+// deep-linking response carries. A refused subscription creates nothing.
+// https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas: doc/api/document_processor.md
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import { queueFolderJob } from '../assignments/folder.js';
+import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
+import type { AssignmentSettings } from '../assignments/settings.js';
+import { createAssignment, type Assignment } from '../assignments/store.js';
+import type { DatabaseSchema } from '../db/index.js';
+import type { Jobs } from '../jobs/index.js';
+import { NoticeHandlerRefused, subscribeToSubmissions } from '../lti/notice-service.js';
+
+/** The content item type of an Asset Processor in a deep-linking response. */
+export const ASSET_PROCESSOR_ITEM = 'ltiAssetProcessor';
+
+/** Where the LMS posts its notices: public, on the tool's own host (Canvas requires both). */
+export const NOTICE_HANDLER_PATH = '/asset-processor/notices';
+export const noticeHandlerUrl = (publicUrl: string) => `${publicUrl}${NOTICE_HANDLER_PATH}`;
+
+export interface AttachRequest {
+  platform: { id: string; issuer: string; clientId: string };
+  courseId: string;
+  createdBy: string;
+  title: string;
+  settings: AssignmentSettings;
+  noticeServiceUrl: string;
+  /** The LMS's id of its assignment, when it sent one (a draft assignment may have none yet). */
+  activityId: string | null;
+}
+
+export interface AttachDeps {
+  db: Kysely<DatabaseSchema>;
+  provider: Provider;
+  jobs: Jobs;
+  publicUrl: string;
+}
+
+/** Subscribes, then creates the assignment and queues its folder; throws NoticeHandlerRefused with nothing created. */
+export async function attachProcessor(deps: AttachDeps, request: AttachRequest): Promise<Assignment> {
+  const platform = await deps.provider.getPlatform(request.platform.issuer, request.platform.clientId);
+  if (!platform) throw new NoticeHandlerRefused('Your LMS is no longer registered with the tool. Ask your LMS administrator.', 'platform not registered');
+  await subscribeToSubmissions(platform, request.noticeServiceUrl, noticeHandlerUrl(deps.publicUrl));
+  const assignment = await createAssignment(deps.db, {
+    platformId: request.platform.id,
+    courseId: request.courseId,
+    resourceLinkId: null,
+    title: request.title,
+    createdBy: request.createdBy,
+    settings: request.settings,
+    kind: 'asset-processor',
+    activityId: request.activityId,
+  });
+  await queueFolderJob(deps.jobs, assignment.id);
+  return assignment;
+}
+
+/**
+ * The content item for the deep-linking response (Canvas keeps title, text, custom and report of it): the report
+ * review launch comes to the tool's launch address with the assignment's id among its custom parameters.
+ */
+export function assetProcessorItem(assignment: Assignment, launchUrl: string) {
+  const custom = { [ASSIGNMENT_PARAMETER]: assignment.id };
+  return {
+    type: ASSET_PROCESSOR_ITEM,
+    title: assignment.title,
+    text: 'Similarity and AI-content check of each submitted file and text entry.',
+    custom,
+    report: { url: launchUrl, custom },
+  };
+}

@@ -1,0 +1,45 @@
+// A submission notice as Canvas sends it to the tool's notice handler (doc/api/document_processor.md; claims:
+// https://www.imsglobal.org/spec/lti-pns/v1p0/main): one notice per attached processor and submission, each of the
+// submission's files an asset. `submissionNotice` is what the platform signs; tests change a claim to forge one.
+import { randomUUID } from 'node:crypto';
+import { LTI_CLAIM, type PlatformContext } from './context.js';
+
+export interface NoticeAsset {
+  asset_id: string;
+  url: string;
+  sha256_checksum?: string;
+  size?: number;
+  content_type?: string;
+  title?: string;
+  filename?: string;
+  timestamp?: string;
+}
+
+export interface SubmissionNoticeOptions {
+  activityId: string;
+  submissionId: string;
+  userId: string;
+  assets: NoticeAsset[];
+  /** A new id each time unless given (a notice sent again keeps its id). */
+  noticeId?: string;
+  reportUrl?: string;
+  custom?: Record<string, unknown>;
+}
+
+export function submissionNotice(platform: PlatformContext, options: SubmissionNoticeOptions): Record<string, unknown> {
+  return {
+    iss: platform.issuer,
+    aud: platform.clientId,
+    azp: platform.clientId,
+    nonce: randomUUID(),
+    [`${LTI_CLAIM}/version`]: '1.3.0',
+    [`${LTI_CLAIM}/deployment_id`]: platform.deploymentId,
+    [`${LTI_CLAIM}/notice`]: { id: options.noticeId ?? randomUUID(), timestamp: new Date().toISOString(), type: 'LtiAssetProcessorSubmissionNotice' },
+    [`${LTI_CLAIM}/activity`]: { id: options.activityId },
+    [`${LTI_CLAIM}/submission`]: { id: options.submissionId },
+    [`${LTI_CLAIM}/for_user`]: { user_id: options.userId },
+    [`${LTI_CLAIM}/assetreport`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/report'], report_url: options.reportUrl ?? `${platform.issuer}/asset-reports/${encodeURIComponent(options.activityId)}` },
+    [`${LTI_CLAIM}/assetservice`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/asset.readonly'], assets: options.assets },
+    ...(options.custom ? { [`${LTI_CLAIM}/custom`]: options.custom } : {}),
+  };
+}

@@ -1,0 +1,36 @@
+// The LTI Asset Processor's vocabulary as the platform and the tool exchange it at registration: the placement on
+// which an instructor attaches the tool to the LMS's own assignment, the messages the platform launches, and the
+// scopes of the services the tool calls (Platform Notification Service, Asset Service, Asset Report Service).
+// https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas ("Document Processor"):
+// https://canvas.instructure.com/doc/api/file.document_processor.html
+
+/** The deep-linking placement of "Add document processing app" in an assignment's editor. */
+export const ASSET_PROCESSOR_PLACEMENT = 'ActivityAssetProcessor';
+
+/** The launches the platform sends besides deep linking: the processor's settings, and one report's review. */
+export const ASSET_PROCESSOR_MESSAGES = {
+  settings: 'LtiAssetProcessorSettingsRequest',
+  reportReview: 'LtiReportReviewRequest',
+} as const;
+
+/** Register the tool's notice handler with the Platform Notification Service (https://www.imsglobal.org/spec/lti-pns/v1p0/main). */
+export const NOTICE_HANDLERS_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers';
+/** Download a submitted asset from the Asset Service. */
+export const ASSET_READ_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly';
+/** Post an asset report to the Asset Report Service. */
+export const ASSET_REPORT_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/report';
+
+export const ASSET_PROCESSOR_SCOPES = [NOTICE_HANDLERS_SCOPE, ASSET_READ_SCOPE, ASSET_REPORT_SCOPE] as const;
+
+/**
+ * The messages a tool configuration lists for the Asset Processor (https://www.imsglobal.org/spec/lti-dr/v1p0#lti-message):
+ * deep linking on the processor's placement, and the two launches. They all land on the tool's launch address, the
+ * one redirect URI a registration by hand has too.
+ */
+export function assetProcessorMessages(launchUrl: string, label: string) {
+  return [
+    { type: 'LtiDeepLinkingRequest', target_link_uri: launchUrl, label, placements: [ASSET_PROCESSOR_PLACEMENT] },
+    { type: ASSET_PROCESSOR_MESSAGES.settings, target_link_uri: launchUrl, label },
+    { type: ASSET_PROCESSOR_MESSAGES.reportReview, target_link_uri: launchUrl, label },
+  ];
+}

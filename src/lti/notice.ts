@@ -1,0 +1,90 @@
+// A notice from the Platform Notification Service (https://www.imsglobal.org/spec/lti-pns/v1p0/main): a JWT the
+// platform signs with the key it signs launches with. It is verified as a launch is, with the same key fetching
+// (platform-keys.ts: deadline, size limit, cache) and registrations: the issuer, client (aud/azp) and deployment
+// must be registered and switched on, the key id must be the platform's, the signature RS256, the token unexpired,
+// and the notice of the type the handler takes. Anything else is refused before the notice is read.
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { DatabaseSchema } from '../db/index.js';
+import { PlatformKeysUnavailable, keysUrlOf, platformKey } from './platform-keys.js';
+import { findDeployment } from './registrations.js';
+
+const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
+/** Clocks of the LMS and the tool differ a little. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/** A notice refused: `status` (4xx, or 503 when the LMS's keys cannot be had), a sentence, and a detail for the log. */
+export class NoticeRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = 'NoticeRefused';
+  }
+}
+
+const unverifiedClaims = z.object({
+  iss: z.string().min(1).max(1000),
+  aud: z.union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).min(1)]),
+  azp: z.string().max(1000).optional(),
+  [`${LTI_CLAIM}/deployment_id`]: z.string().min(1).max(255),
+});
+
+const noticeClaim = z.object({
+  [`${LTI_CLAIM}/notice`]: z.object({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), timestamp: z.string().max(64).optional() }),
+});
+
+export interface VerifiedNotice {
+  platformId: string;
+  id: string;
+  type: string;
+  /** The whole verified payload, for the part that reads the notice's own claims. */
+  claims: Record<string, unknown>;
+}
+
+const NOT_VERIFIED = 'The notice could not be verified with the LMS\'s keys, so the tool ignored it.';
+
+/** Verifies one notice JWT; throws NoticeRefused. `types`: the notice types the caller takes. */
+export async function verifyNotice(db: Kysely<DatabaseSchema>, jwt: string, types: readonly string[]): Promise<VerifiedNotice> {
+  let header;
+  let peeked;
+  try {
+    header = decodeProtectedHeader(jwt);
+    peeked = unverifiedClaims.safeParse(decodeJwt(jwt));
+  } catch {
+    throw new NoticeRefused(400, 'A notice is not a signed token (JWT).', 'not a JWT');
+  }
+  if (!peeked.success) throw new NoticeRefused(400, 'A notice lacks its issuer, audience or deployment.', `claims: ${peeked.error.issues[0]!.path.join('.')}`);
+  const { iss, aud, azp } = peeked.data;
+  const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
+  const deploymentId = peeked.data[`${LTI_CLAIM}/deployment_id`];
+  const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
+  if (!deployment) throw new NoticeRefused(403, 'This LMS (or this deployment of the tool in it) is not registered with the tool.', `unregistered ${iss} ${clientId} ${deploymentId}`);
+  if (!deployment.active) throw new NoticeRefused(403, 'The tool is switched off for this LMS.', `switched off: ${iss} ${clientId}`);
+  const jwksUrl = await keysUrlOf(db, deployment.platformId);
+  if (typeof header.kid !== 'string' || header.kid === '' || header.alg !== 'RS256' || !jwksUrl) throw new NoticeRefused(401, NOT_VERIFIED, `header alg ${String(header.alg)} kid ${String(header.kid)}`);
+  let jwk;
+  try {
+    jwk = await platformKey(jwksUrl, header.kid);
+  } catch (error) {
+    if (!(error instanceof PlatformKeysUnavailable)) throw error;
+    throw new NoticeRefused(503, `The LMS's signing keys could not be fetched from ${error.host}, so the notice was not taken; send it again later.`, error.message);
+  }
+  if (!jwk) throw new NoticeRefused(401, NOT_VERIFIED, `no key ${header.kid} in the platform's key set`);
+  let payload;
+  try {
+    const key = await importJWK(jwk as Parameters<typeof importJWK>[0], 'RS256');
+    ({ payload } = await jwtVerify(jwt, key, { issuer: iss, audience: clientId, algorithms: ['RS256'], requiredClaims: ['exp', 'iat'], clockTolerance: CLOCK_TOLERANCE_SECONDS }));
+  } catch (error) {
+    throw new NoticeRefused(401, NOT_VERIFIED, (error as Error).message);
+  }
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== clientId) throw new NoticeRefused(401, NOT_VERIFIED, 'azp does not name the client');
+  const notice = noticeClaim.safeParse(payload);
+  if (!notice.success) throw new NoticeRefused(400, 'A notice does not say which notice it is (its notice claim).', 'no notice claim');
+  const { id, type } = notice.data[`${LTI_CLAIM}/notice`];
+  if (!types.includes(type)) throw new NoticeRefused(422, `The tool does not take notices of type ${type.slice(0, 80)} here.`, `notice type ${type}`);
+  return { platformId: deployment.platformId, id, type, claims: payload as Record<string, unknown> };
+}

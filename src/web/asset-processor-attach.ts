@@ -1,0 +1,100 @@
+// The instructor's page for attaching the tool to the LMS's own assignment (a deep-linking launch that accepts an
+// Asset Processor): the usual check settings with their defaults, one click to attach, and the signed answer back
+// to the LMS. The rules live in assetprocessor/attach.ts; this file reads the form and renders.
+import express, { Router } from 'express';
+import type { Provider } from 'ltijs';
+import { z } from 'zod';
+import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
+import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
+import type { Jobs } from '../jobs/index.js';
+import type { Launch } from '../lti/launch.js';
+import { NoticeHandlerRefused } from '../lti/notice-service.js';
+import type { Logger } from '../logger.js';
+import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { readSettings } from './settings-form.js';
+import { render, sendMessage } from './views.js';
+
+const title = z.string().trim().min(1, 'Give the check a title.').max(200, 'The title is too long (200 characters at most).');
+
+/** Whether a deep-linking launch asks for an Asset Processor (and so gets this page, not the assignment picker). */
+export const wantsAssetProcessor = (launch: Launch) => launch.deepLinking?.acceptTypes.includes(ASSET_PROCESSOR_ITEM) ?? false;
+
+export function assetProcessorAttachPage(view: { ltik: string; launch: Launch; title?: string; settings?: AssignmentSettings; error?: string | null }): string {
+  const activityTitle = view.launch.assetProcessor?.activityTitle ?? null;
+  return render('asset-processor-attach', {
+    ltik: view.ltik,
+    title: view.title ?? activityTitle ?? 'Similarity check',
+    activityTitle,
+    settings: view.settings ?? defaultSettings(),
+    documentTypes: DOCUMENT_TYPES,
+    error: view.error ?? null,
+  });
+}
+
+/** The settings this page does not show (the LMS owns submissions and grades): their defaults, as form fields. */
+function fieldsNotShown(): Record<string, unknown> {
+  const d = defaultSettings();
+  return {
+    allowedFileTypes: d.allowedFileTypes,
+    maxFileMb: String(d.maxFileMb),
+    resubmission: d.resubmission,
+    maxAttempts: String(d.maxAttempts),
+    dueAt: '',
+    gradeColumn: d.gradeColumn,
+    bandYellow: String(d.similarityBands[0]),
+    bandOrange: String(d.similarityBands[1]),
+    bandRed: String(d.similarityBands[2]),
+    instructions: d.instructions,
+  };
+}
+
+export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provider; jobs: Jobs; publicUrl: string; launchUrl: string; logger: Logger }): Router {
+  const router = Router();
+  router.post('/asset-processor/attach', express.urlencoded({ extended: false, limit: '32kb' }), requireSession(deps), async (req, res) => {
+    const session = sessionOf(res);
+    const { launch } = session;
+    if (!launch.deepLinking || launch.audience !== 'instructor' || !session.courseId) {
+      sendMessage(res, 403, 'Not available', 'Only an instructor adding the tool from the LMS can do this.');
+      return;
+    }
+    if (!wantsAssetProcessor(launch)) {
+      sendMessage(res, 400, 'Cannot be attached here', 'This place in your LMS does not take a document processor. Attach the tool from the assignment\'s document processor settings instead.');
+      return;
+    }
+    const serviceUrl = launch.assetProcessor?.noticeServiceUrl;
+    if (!serviceUrl) {
+      sendMessage(res, 400, 'Cannot be attached', 'Your LMS did not say where its notification service is, so the tool cannot hear of submissions. Tell your LMS administrator.');
+      return;
+    }
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const named = title.safeParse(body.title);
+    const read = readSettings({ ...body, ...fieldsNotShown() });
+    if (!named.success || 'error' in read) {
+      const error = !named.success ? named.error.issues[0]!.message : (read as { error: string }).error;
+      const entered = 'entered' in read ? read.entered : undefined;
+      res.status(400).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: String(body.title ?? ''), ...(entered ? { settings: entered } : {}), error }));
+      return;
+    }
+    let assignment;
+    try {
+      assignment = await attachProcessor(deps, {
+        platform: { id: session.platformId, issuer: launch.issuer, clientId: launch.clientId },
+        courseId: session.courseId,
+        createdBy: session.userId,
+        title: named.data,
+        settings: read.settings,
+        noticeServiceUrl: serviceUrl,
+        activityId: launch.assetProcessor?.activityId ?? null,
+      });
+    } catch (error) {
+      if (!(error instanceof NoticeHandlerRefused)) throw error;
+      deps.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
+      res.status(502).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: named.data, settings: read.settings, error: error.message }));
+      return;
+    }
+    deps.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
+    const jwt = await deps.provider.DeepLinking.createDeepLinkingMessage(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], { message: `Attached "${assignment.title}".` });
+    res.send(render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }));
+  });
+  return router;
+}

@@ -1,0 +1,40 @@
+// POST /asset-processor/notices: the LMS's Platform Notification Service delivers notices here, public and without a
+// session, as {"notices":[{"jwt":"..."}]} (https://www.imsglobal.org/spec/lti-pns/v1p0/main). The body is checked,
+// then assetprocessor/notices.ts verifies and keeps them; the answer comes only once they are committed.
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
+import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
+import { NoticeRefused } from '../lti/notice.js';
+import type { Logger } from '../logger.js';
+import type { SessionDeps } from './require-session.js';
+
+const body = z.object({ notices: z.array(z.object({ jwt: z.string().min(1).max(64 * 1024) })).min(1).max(MAX_NOTICES) });
+
+export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { logger: Logger }): Router {
+  const router = Router();
+  router.post(NOTICE_HANDLER_PATH, express.json({ limit: '1mb', type: () => true }), async (req, res) => {
+    const parsed = body.safeParse(req.body);
+    if (!parsed.success) {
+      deps.logger.warn({ reason: parsed.error.issues[0]!.path.join('.') }, 'Notices with an unreadable body refused');
+      res.status(400).json({ error: `The body must be JSON: {"notices":[{"jwt":"..."}]}, with 1 to ${MAX_NOTICES} notices.` });
+      return;
+    }
+    try {
+      const received = await receiveNotices(deps.db, parsed.data.notices.map((notice) => notice.jwt));
+      deps.logger.info(received, 'Notices received');
+      res.status(200).json({ received: received.notices });
+    } catch (error) {
+      if (!(error instanceof NoticeRefused)) throw error;
+      deps.logger.warn({ status: error.status, reason: error.detail }, 'Notice refused; nothing kept');
+      res.status(error.status).json({ error: error.message });
+    }
+  });
+  router.use(NOTICE_HANDLER_PATH, ((error, _req, res, next) => {
+    const type = String((error as { type?: string }).type);
+    if (type === 'entity.parse.failed') return void res.status(400).json({ error: 'The notices are not valid JSON.' });
+    if (type === 'entity.too.large') return void res.status(413).json({ error: 'Too many notices in one request.' });
+    next(error);
+  }) as express.ErrorRequestHandler);
+  return router;
+}
