@@ -1,25 +1,24 @@
-// Every page as it sits in an LMS's frame, in a real Chromium: the dev platform frames the launch at the size of
-// Moodle's frame (fixed height, no messages) and of Canvas's (it follows lti.frameResize), in a 1366×768 window and
-// on a 390×844 phone, and at the 320 px the pages promise to fit. On each page: no table header broken inside a
-// word, nothing wider than the frame, nothing cut off, no scroll box inside the page, its end in reach, the height
-// posted to the parent equal to the page's, and axe clean. Screenshots go to test-artifacts/browser/frame-*.png.
+// Every page as it sits in an LMS's frame, for test/frame-fit-*.test.ts: the dev platform frames the launch at the
+// size of Moodle's frame (fixed height, no messages) and of Canvas's (it follows lti.frameResize), in a 1366×768
+// window and on a 390×844 phone, and at the 320 px the pages promise to fit. On each page: no table header broken
+// inside a word, nothing wider than the frame, nothing cut off, no scroll box inside the page, its end in reach, the
+// height posted to the parent equal to the page's, and axe clean. Screenshots go to test-artifacts/browser/frame-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { ROLES } from '../src/devplatform/index.js';
-import { artifactsDir, launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
-import { openCourse, type TestCourse } from './support/course.js';
-import { startTestPlatform, type ServedPlatform } from './support/platform.js';
-import { startTestTool, type TestTool } from './support/tool.js';
-import { eventually } from './support/wait.js';
+import { ROLES } from '../../src/devplatform/index.js';
+import { artifactsDir, launchBrowser, seriousAxeViolations } from './browser.js';
+import { openCourse, type TestCourse } from './course.js';
+import { startTestPlatform, type ServedPlatform } from './platform.js';
+import { startTestTool, type TestTool } from './tool.js';
+import { eventually } from './wait.js';
 
 // What the functions handed to the browser see (this project compiles without the DOM library).
 declare const window: { top: unknown; addEventListener(type: string, listener: (event: { data: unknown }) => void): void; posted?: Array<{ subject: string; height?: number }> };
 declare const document: { getElementById(id: string): { clientHeight: number; clientWidth: number } | null };
 
-interface Look {
+export interface Look {
   name: string;
   window: { width: number; height: number };
   frame: { width: number; height: number };
@@ -30,7 +29,7 @@ interface Look {
 // The frame's size approximates the content area each LMS gives a tool at that window size: Moodle 4.5 (Boost,
 // course index open on a wide screen) sizes its frame to the window's height below its headers; Canvas starts at
 // a fixed height and then follows the tool.
-const LOOKS: Look[] = [
+export const LOOKS: Look[] = [
   { name: 'moodle-1366', window: { width: 1366, height: 768 }, frame: { width: 1000, height: 430 }, resizes: false },
   { name: 'canvas-1366', window: { width: 1366, height: 768 }, frame: { width: 990, height: 450 }, resizes: true },
   { name: 'moodle-390', window: { width: 390, height: 844 }, frame: { width: 358, height: 480 }, resizes: false },
@@ -38,11 +37,11 @@ const LOOKS: Look[] = [
   { name: 'narrowest-320', window: { width: 320, height: 640 }, frame: { width: 320, height: 450 }, resizes: false },
 ];
 
-const ADMIN_TOKEN = 'frame-fit-admin-token-0123456789';
-const TITLE = 'Research essay on the long retreat of glaciers';
-const probe = readFileSync(new URL('./support/layout-probe.js', import.meta.url), 'utf8');
+export const ADMIN_TOKEN = 'frame-fit-admin-token-0123456789';
+export const TITLE = 'Research essay on the long retreat of glaciers';
+export const probe = readFileSync(new URL('./layout-probe.js', import.meta.url), 'utf8');
 
-interface Layout {
+export interface Layout {
   brokenHeaders: string[];
   overflowsSideways: string | null;
   cutOff: string[];
@@ -51,18 +50,18 @@ interface Layout {
   height: number;
 }
 
-let tool: TestTool;
+export let tool: TestTool;
 let lms: ServedPlatform;
-let course: TestCourse;
-let browser: Browser;
+export let course: TestCourse;
+export let browser: Browser;
 
 /** The launch of `user` into the course's assignment (or deep linking), framed as `look`'s LMS frames it. */
-function frameUrl(look: Look, user: string, type: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' = 'LtiResourceLinkRequest'): string {
+export function frameUrl(look: Look, user: string, type: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' = 'LtiResourceLinkRequest'): string {
   const query = new URLSearchParams({ user, type, width: String(look.frame.width), height: String(look.frame.height), ...(type === 'LtiResourceLinkRequest' ? { link: 'essay' } : {}), ...(look.resizes ? {} : { resize: 'off' }) });
   return `${lms.url}/frame?${query}`;
 }
 
-async function openFramed(look: Look, url: string, heading: string | RegExp): Promise<{ page: Page; frame: () => Frame }> {
+export async function openFramed(look: Look, url: string, heading: string | RegExp): Promise<{ page: Page; frame: () => Frame }> {
   const context = await browser.newContext({ viewport: look.window });
   // The LMS's window writes down every lti.* message the tool's frame posts to it.
   await context.addInitScript(() => {
@@ -76,8 +75,10 @@ async function openFramed(look: Look, url: string, heading: string | RegExp): Pr
   const page = await context.newPage();
   await page.goto(url);
   const frame = () => page.frames().find((f) => f !== page.mainFrame())!;
+  // A launch is six requests between the LMS and the tool, each a page load in the frame: a minute on a busy
+  // machine; a launch that stops on its way says where.
   try {
-    await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 30_000 });
+    await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 60_000 });
   } catch (error) {
     const where = frame();
     assert.fail(`${look.name}: the frame did not reach "${heading}" but shows ${where?.url()}: ${await where?.locator('body').innerText().catch(() => '')}\n${String(error)}`);
@@ -85,8 +86,13 @@ async function openFramed(look: Look, url: string, heading: string | RegExp): Pr
   return { page, frame };
 }
 
+/** The LMS's window forgets the messages the frame posted so far (before the frame opens another page). */
+export async function forgetMessages(page: Page): Promise<void> {
+  await page.evaluate(() => { window.posted = []; });
+}
+
 /** Checks the framed page as it is now, and saves its picture as frame-<look>-<name>. */
-async function assertFits(look: Look, page: Page, frame: Frame, name: string): Promise<void> {
+export async function assertFits(look: Look, page: Page, frame: Frame, name: string): Promise<void> {
   const where = `${name} in ${look.name}`;
   await frame.waitForLoadState('load');
   // The height posted last is the page's height, once the page has settled.
@@ -114,7 +120,7 @@ async function assertFits(look: Look, page: Page, frame: Frame, name: string): P
 }
 
 /** What a reader would notice in the page's layout, and axe's verdict. */
-async function assertLayout(page: Page | Frame, where: string, layout: Layout): Promise<void> {
+export async function assertLayout(page: Page | Frame, where: string, layout: Layout): Promise<void> {
   assert.deepEqual(layout.brokenHeaders, [], `${where}: table header words broken across lines`);
   assert.deepEqual(layout.cutOff, [], `${where}: cut off at the edge`);
   assert.equal(layout.overflowsSideways, null, `${where}: the page is wider than its window`);
@@ -123,7 +129,8 @@ async function assertLayout(page: Page | Frame, where: string, layout: Layout): 
   assert.deepEqual(await seriousAxeViolations(page), [], `${where}: axe found serious or critical problems`);
 }
 
-before(async () => {
+/** The tool, a course with two checked papers and a student who has sent none, and the browser. */
+export async function startFrameCourse(): Promise<void> {
   tool = await startTestTool({ ADMIN_TOKEN, SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
   lms = await startTestPlatform(tool);
   course = await openCourse(tool, { lms, clientId: 'frame-fit', title: TITLE });
@@ -137,73 +144,10 @@ before(async () => {
     return states.length === 2 && states.every((s) => s.state === 'scored' || s.state === 'graded');
   }, 'the two papers were not checked in time', 60_000, 250);
   browser = await launchBrowser();
-});
+}
 
-after(async () => {
+export async function stopFrameCourse(): Promise<void> {
   await browser?.close();
   await lms?.close();
   await tool?.stop();
-});
-
-describe('every page fits the LMS frame', () => {
-  for (const look of LOOKS) {
-    test(`${look.name}: the instructor's dashboard, settings and a paper's history; deep linking`, async () => {
-      const { page, frame } = await openFramed(look, frameUrl(look, 'instructor-1'), TITLE);
-      try {
-        await assertFits(look, page, frame(), 'dashboard');
-        const framed = page.frameLocator('#tool-frame');
-        await page.evaluate(() => { window.posted = []; });
-        await framed.getByRole('navigation', { name: 'Assignment' }).getByRole('link', { name: 'Settings' }).click();
-        await framed.getByRole('heading', { level: 1, name: /^Settings/ }).waitFor();
-        await assertFits(look, page, frame(), 'settings');
-        await page.evaluate(() => { window.posted = []; });
-        await framed.getByRole('navigation', { name: 'Assignment' }).getByRole('link', { name: 'Submissions' }).click();
-        await framed.getByRole('row', { name: /Maximiliane/ }).getByRole('link', { name: /scored|graded/ }).click();
-        await framed.getByRole('heading', { level: 1, name: /^History of/ }).waitFor();
-        await assertFits(look, page, frame(), 'history');
-      } finally {
-        await page.context().close();
-      }
-      const picker = await openFramed(look, frameUrl(look, 'instructor-1', 'LtiDeepLinkingRequest'), 'Add a similarity-checked assignment');
-      try {
-        await assertFits(look, picker.page, picker.frame(), 'deep-linking');
-      } finally {
-        await picker.page.context().close();
-      }
-    });
-
-    test(`${look.name}: the student's page with a checked paper, and before the first one`, async () => {
-      for (const [user, name] of [['student-long', 'student-checked'], ['student-new', 'student-empty']] as const) {
-        const { page, frame } = await openFramed(look, frameUrl(look, user), TITLE);
-        try {
-          await assertFits(look, page, frame(), name);
-        } finally {
-          await page.context().close();
-        }
-      }
-    });
-  }
-
-  // The admin pages are framed by nothing but the tool itself: they are checked in the window, at both sizes.
-  for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
-    test(`${size.width}: the admin page and a message page, in the window`, async () => {
-      const context = await browser.newContext({ viewport: size });
-      try {
-        const page = await context.newPage();
-        await page.goto(`${tool.url}/admin`);
-        await assertLayout(page, `admin sign-in at ${size.width}`, (await page.evaluate(probe)) as Layout);
-        await page.getByLabel('Bootstrap token').fill(ADMIN_TOKEN);
-        await page.getByRole('button', { name: 'Continue' }).click();
-        await page.getByRole('heading', { name: 'Registered platforms' }).waitFor();
-        await assertLayout(page, `admin at ${size.width}`, (await page.evaluate(probe)) as Layout);
-        await screenshot(page, `window-${size.width}-admin`);
-        await page.goto(`${tool.url}${course.path}/dashboard`);
-        await page.getByRole('heading', { level: 1 }).waitFor();
-        await assertLayout(page, `message at ${size.width}`, (await page.evaluate(probe)) as Layout);
-        await screenshot(page, `window-${size.width}-message`);
-      } finally {
-        await context.close();
-      }
-    });
-  }
-});
+}
