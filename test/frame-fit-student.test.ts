@@ -1,22 +1,23 @@
-// The student's page in the LMS's frame at each size, with a checked paper and before the first one, and the pages
-// no LMS frames (the admin page, a message) in the window at both sizes. test/support/frame-fit.ts says what is
-// checked.
+// The student's page in the LMS's frame at each size, with a checked paper and before the first one (one launch
+// each, seen in every LMS's frame in turn), and the pages no LMS frames (the admin page, a message) in the window at
+// both sizes. test/support/frame-fit.ts says what is checked.
 import { after, before, test } from 'node:test';
 import { screenshot } from './support/browser.js';
-import { ADMIN_TOKEN, assertFits, assertLayout, browser, course, frameUrl, LOOKS, openFramed, probe, startFrameCourse, stopFrameCourse, TITLE, tool, type Layout } from './support/frame-fit.js';
+import { ADMIN_TOKEN, applyLook, assertFits, assertLayout, browser, course, frameUrl, LOOKS, openFramed, probe, startFrameCourse, stopFrameCourse, TITLE, tool, type Layout } from './support/frame-fit.js';
 
 before(startFrameCourse);
 after(stopFrameCourse);
 
-for (const look of LOOKS) {
-  test(`${look.name}: the student's page with a checked paper, and before the first one`, async () => {
-    for (const [user, name] of [['student-long', 'student-checked'], ['student-new', 'student-empty']] as const) {
-      const { page, frame } = await openFramed(look, frameUrl(look, user), TITLE);
-      try {
-        await assertFits(look, page, frame(), name);
-      } finally {
-        await page.context().close();
+for (const [user, name] of [['student-long', 'student-checked'], ['student-new', 'student-empty']] as const) {
+  test(`the student's page (${name}) in every frame`, async () => {
+    const { page, frame } = await openFramed(LOOKS[0]!, frameUrl(LOOKS[0]!, user), TITLE);
+    try {
+      for (const look of LOOKS) {
+        await applyLook(page, await frame(), look, TITLE);
+        await assertFits(look, page, await frame(), name);
       }
+    } finally {
+      await page.context().close();
     }
   });
 }

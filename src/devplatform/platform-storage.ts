@@ -14,7 +14,7 @@ import { loginInitiationUrl } from './oidc.js';
  */
 const PLATFORM_STORAGE_SCRIPT = `(function () {
   var frame = document.getElementById('tool-frame');
-  var resizes = frame && frame.dataset.resize === 'true';
+  function resizes() { return frame.dataset.resize === 'true'; }
   window.addEventListener('message', function (event) {
     var data = event.data || {};
     if (!frame || event.source !== frame.contentWindow || typeof data.subject !== 'string') return;
@@ -22,13 +22,13 @@ const PLATFORM_STORAGE_SCRIPT = `(function () {
     var slot = 'lti-storage\\n' + event.origin + '\\n' + data.key;
     if (data.subject === 'lti.capabilities') {
       var supported = [{ subject: 'lti.put_data' }, { subject: 'lti.get_data' }];
-      if (resizes) supported.push({ subject: 'lti.frameResize' }, { subject: 'lti.scrollToTop' });
+      if (resizes()) supported.push({ subject: 'lti.frameResize' }, { subject: 'lti.scrollToTop' });
       reply = { subject: 'lti.capabilities.response', message_id: data.message_id, supported_messages: supported };
-    } else if (data.subject === 'lti.frameResize' && resizes) {
+    } else if (data.subject === 'lti.frameResize' && resizes()) {
       var height = Number(data.height);
       if (isFinite(height) && height > 0) frame.style.height = Math.min(height, 100000) + 'px';
       return;
-    } else if (data.subject === 'lti.scrollToTop' && resizes) {
+    } else if (data.subject === 'lti.scrollToTop' && resizes()) {
       window.scrollTo(0, frame.getBoundingClientRect().top + window.scrollY);
       return;
     } else if (data.subject === 'lti.put_data') {

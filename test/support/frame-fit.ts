@@ -16,7 +16,7 @@ import { eventually } from './wait.js';
 
 // What the functions handed to the browser see (this project compiles without the DOM library).
 declare const window: { top: unknown; addEventListener(type: string, listener: (event: { data: unknown }) => void): void; posted?: Array<{ subject: string; height?: number }> };
-declare const document: { getElementById(id: string): { clientHeight: number; clientWidth: number } | null };
+declare const document: { getElementById(id: string): { clientHeight: number; clientWidth: number; style: Record<string, string>; dataset: Record<string, string> } | null };
 
 export interface Look {
   name: string;
@@ -61,7 +61,7 @@ export function frameUrl(look: Look, user: string, type: 'LtiResourceLinkRequest
   return `${lms.url}/frame?${query}`;
 }
 
-export async function openFramed(look: Look, url: string, heading: string | RegExp): Promise<{ page: Page; frame: () => Frame }> {
+export async function openFramed(look: Look, url: string, heading: string | RegExp): Promise<{ page: Page; frame: () => Promise<Frame> }> {
   const context = await browser.newContext({ viewport: look.window });
   // The LMS's window writes down every lti.* message the tool's frame posts to it.
   await context.addInitScript(() => {
@@ -73,17 +73,40 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
     });
   });
   const page = await context.newPage();
+  const requests: string[] = [];
+  const note = (what: string) => (request: { method(): string; url(): string }) => void requests.push(`${what} ${request.method()} ${new URL(request.url()).pathname}`);
+  page.on('request', note('asked'));
+  page.on('requestfinished', note('answered'));
+  page.on('requestfailed', note('failed'));
   await page.goto(url);
-  const frame = () => page.frames().find((f) => f !== page.mainFrame())!;
+  // The frame the LMS's iframe shows now (asked of the element, so never a frame it has left).
+  const frame = async (): Promise<Frame> => (await (await page.$('#tool-frame'))!.contentFrame())!;
   // A launch is six requests between the LMS and the tool, each a page load in the frame: a minute on a busy
   // machine; a launch that stops on its way says where.
   try {
     await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 60_000 });
   } catch (error) {
-    const where = frame();
-    assert.fail(`${look.name}: the frame did not reach "${heading}" but shows ${where?.url()}: ${await where?.locator('body').innerText().catch(() => '')}\n${String(error)}`);
+    const where = await frame().catch(() => null);
+    assert.fail(`${look.name}: the frame did not reach "${heading}" but shows ${where?.url()}: ${await where?.locator('body').innerText().catch(() => '')}\nits requests: ${requests.slice(-8).join('; ')}\n${String(error)}`);
   }
   return { page, frame };
+}
+
+/**
+ * The same launch seen in another LMS's frame: the window and the frame take `look`'s sizes, the LMS follows
+ * lti.frameResize or not, and the framed page opens again (a navigation, as a click in the LMS would make).
+ */
+export async function applyLook(page: Page, frame: Frame, look: Look, heading: string | RegExp): Promise<void> {
+  await page.setViewportSize(look.window);
+  await page.evaluate((size) => {
+    const el = document.getElementById('tool-frame')!;
+    el.style.width = `${size.width}px`;
+    el.style.height = `${size.height}px`;
+    el.dataset.resize = String(size.resizes);
+  }, { ...look.frame, resizes: look.resizes });
+  await forgetMessages(page);
+  await frame.goto(frame.url());
+  await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
 /** The LMS's window forgets the messages the frame posted so far (before the frame opens another page). */
