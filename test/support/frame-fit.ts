@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
+import { launch } from '../../src/devplatform/agent.js';
 import { ROLES } from '../../src/devplatform/index.js';
 import { artifactsDir, launchBrowser, seriousAxeViolations } from './browser.js';
 import { openCourse, type TestCourse } from './course.js';
@@ -78,6 +79,19 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
   page.on('request', note('asked'));
   page.on('requestfinished', note('answered'));
   page.on('requestfailed', note('failed'));
+  // The launch itself (login, the LMS's authorization, the posted id_token) is made over HTTP by the dev platform's
+  // agent, and the frame is sent straight to the page it ends on: these tests judge the pages in the frame, and the
+  // launch's six loads in one frame are where the browser driver has been seen to lose the frame on a busy machine
+  // (the launch in a frame is test/security/login-csrf-browser.test.ts's subject).
+  const asked = new URL(url).searchParams;
+  const messageType = asked.get('type') === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
+  const launched = await launch(lms.platform, { userId: asked.get('user')!, messageType, ...(asked.get('link') ? { resourceLinkId: asked.get('link')! } : {}) });
+  assert.equal(launched.status, 200, `${look.name}: the launch answered ${launched.status}: ${launched.body.slice(0, 300)}`);
+  await page.route(`${tool.url}/lti/login?**`, (route) =>
+    messageType === 'LtiResourceLinkRequest'
+      ? route.fulfill({ status: 302, headers: { location: launched.url } })
+      : route.fulfill({ status: 200, body: launched.body, headers: Object.fromEntries(Object.entries(launched.headers).filter(([name]) => ['content-type', 'content-security-policy'].includes(name)).map(([name, value]) => [name, String(value)])) }),
+  );
   await page.goto(url);
   // The frame the LMS's iframe shows now (asked of the element, so never a frame it has left).
   const frame = async (): Promise<Frame> => (await (await page.$('#tool-frame'))!.contentFrame())!;
