@@ -15,7 +15,7 @@
     if (submissions.length === 0) return;
     const rows = submissions.map((a) => `<tr data-state="${text(a.state)}"><td>${a.attempt}</td><td>${text(a.fileName)}</td>` +
       `<td><time datetime="${text(a.receivedAt)}">${text(a.receivedAt.replace('T', ' ').slice(0, 19))} UTC</time>${a.late ? ' (late)' : ''}</td>` +
-      `<td>${text(a.stateText)}${a.failureReason ? ': ' + text(a.failureReason) : ''}</td>` +
+      `<td><span class="badge">${text(a.stateText)}</span>${a.failureReason ? ': ' + text(a.failureReason) : ''}</td>` +
       `<td>${a.similarity === null ? '—' : text(a.similarity) + ' %'}${a.aiScore !== null ? ' · AI ' + text(a.aiScore) + ' %' : ''}</td>` +
       `<td>${a.reports.length === 0 ? '—' : '<ul class="links">' + a.reports.map((r) => `<li><a href="/reports/${text(a.submissionId)}/${text(r.kind)}/view?ltik=${encodeURIComponent(ltik)}">${text(r.label)}<span class="sr-only">, attempt ${a.attempt}</span></a></li>`).join('') + '</ul>'}</td>` +
       `<td><a href="${text(receiptBase)}/${text(a.submissionId)}/receipt?ltik=${encodeURIComponent(ltik)}">Download<span class="sr-only"> the receipt of attempt ${a.attempt}</span></a> <span class="hash" title="SHA-256">${text(a.sha256.slice(0, 12))}…</span></td></tr>`);

@@ -1,5 +1,8 @@
 // A launch as an LMS shows it: the tool in a frame of the platform's page, which plays the LMS's part of LTI platform
-// storage (https://www.imsglobal.org/spec/lti-pm-s/v0p1) for the tool's OIDC state when its cookies are blocked.
+// storage (https://www.imsglobal.org/spec/lti-pm-s/v0p1) for the tool's OIDC state when its cookies are blocked, and,
+// as Canvas does, fits the frame to the height the tool posts (lti.frameResize) and scrolls to its top on request
+// (lti.scrollToTop). With `width` and `height` the frame has that size; with `resize=off` it keeps its height and
+// ignores both messages, as Moodle does.
 import type { MountConcern, PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
 import type { LaunchMessageType } from './id-token.js';
@@ -11,13 +14,23 @@ import { loginInitiationUrl } from './oidc.js';
  */
 const PLATFORM_STORAGE_SCRIPT = `(function () {
   var frame = document.getElementById('tool-frame');
+  function resizes() { return frame.dataset.resize === 'true'; }
   window.addEventListener('message', function (event) {
     var data = event.data || {};
     if (!frame || event.source !== frame.contentWindow || typeof data.subject !== 'string') return;
     var reply = { message_id: data.message_id, key: data.key };
     var slot = 'lti-storage\\n' + event.origin + '\\n' + data.key;
     if (data.subject === 'lti.capabilities') {
-      reply = { subject: 'lti.capabilities.response', message_id: data.message_id, supported_messages: [{ subject: 'lti.put_data' }, { subject: 'lti.get_data' }] };
+      var supported = [{ subject: 'lti.put_data' }, { subject: 'lti.get_data' }];
+      if (resizes()) supported.push({ subject: 'lti.frameResize' }, { subject: 'lti.scrollToTop' });
+      reply = { subject: 'lti.capabilities.response', message_id: data.message_id, supported_messages: supported };
+    } else if (data.subject === 'lti.frameResize' && resizes()) {
+      var height = Number(data.height);
+      if (isFinite(height) && height > 0) frame.style.height = Math.min(height, 100000) + 'px';
+      return;
+    } else if (data.subject === 'lti.scrollToTop' && resizes()) {
+      window.scrollTo(0, frame.getBoundingClientRect().top + window.scrollY);
+      return;
     } else if (data.subject === 'lti.put_data') {
       sessionStorage.setItem(slot, String(data.value));
       reply.subject = 'lti.put_data.response';
@@ -35,10 +48,18 @@ const PLATFORM_STORAGE_SCRIPT = `(function () {
 })();
 `;
 
+/** The frame's size: pixels, or the whole window when not given; whether it follows lti.frameResize. */
+export interface FrameLook {
+  width?: number;
+  height?: number;
+  resize: boolean;
+}
+
 /** The page a launch opens in: the tool framed, with platform storage. */
-function renderFrame(loginUrl: string, scriptUrl: string): string {
+function renderFrame(loginUrl: string, scriptUrl: string, look: FrameLook): string {
+  const size = `width: ${look.width ? `${look.width}px` : '100vw'}; height: ${look.height ? `${look.height}px` : '100vh'}`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev platform: tool</title></head>
-<body style="margin: 0"><iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" style="border: 0; width: 100vw; height: 100vh"></iframe>
+<body style="margin: 0"><iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" data-resize="${look.resize}" style="border: 0; display: block; ${size}"></iframe>
 <script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
 }
 
@@ -57,6 +78,8 @@ export const mountFramedLaunch: MountConcern = (router, platform) => {
     if (!q.user || !platform.memory.people.has(q.user)) return void res.status(400).send('<!doctype html><title>Unknown user</title><p>No such user.</p>');
     const messageType = q.type === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
     const login = loginInitiationUrl(platform, { userId: q.user, messageType, storageTarget: '_parent', ...(q.link ? { resourceLinkId: q.link } : {}) });
-    res.send(renderFrame(login, `${platform.issuer}/platform-storage.js`));
+    const pixels = (value: string | undefined) => (value && /^\d{2,5}$/.test(value) ? Number(value) : undefined);
+    const look: FrameLook = { width: pixels(q.width), height: pixels(q.height), resize: q.resize !== 'off' };
+    res.send(renderFrame(login, `${platform.issuer}/platform-storage.js`, look));
   });
 };

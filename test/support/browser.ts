@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { projectRoot } from './process.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,10 +36,10 @@ export interface AxeProblem {
 }
 
 /**
- * The serious and critical accessibility violations axe-core finds in the page as it is now. The page's own CSP
+ * The serious and critical accessibility violations axe-core finds in the page (or the framed page) as it is now. The page's own CSP
  * (script-src 'self') stays on: axe is evaluated through the DevTools protocol, not added as a script tag.
  */
-export async function seriousAxeViolations(page: Page): Promise<AxeProblem[]> {
+export async function seriousAxeViolations(page: Page | Frame): Promise<AxeProblem[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
