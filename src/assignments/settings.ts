@@ -6,6 +6,19 @@ import { z } from 'zod';
 export const FILE_TYPES = ['pdf', 'docx', 'doc', 'odt', 'rtf', 'txt', 'html'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
+/** Each file type as a person reads it, and the extension its files are labelled with. */
+export const FILE_TYPE_NAMES: Record<FileType, string> = {
+  pdf: 'PDF',
+  docx: 'Word (DOCX)',
+  doc: 'Word 97-2003 (DOC)',
+  odt: 'OpenDocument text (ODT)',
+  rtf: 'Rich Text (RTF)',
+  txt: 'plain text (TXT)',
+  html: 'web page (HTML)',
+};
+
+export const FILE_EXTENSIONS: Record<FileType, string> = { pdf: 'pdf', docx: 'docx', doc: 'doc', odt: 'odt', rtf: 'rtf', txt: 'txt', html: 'html' };
+
 /** The service's limit per file (its own web UI and Moodle plugin enforce 100 MB). */
 export const SERVICE_MAX_FILE_MB = 100;
 export const MAX_EXCLUDED_PHRASES = 15;

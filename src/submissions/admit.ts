@@ -10,7 +10,8 @@ import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { ToolMetrics } from '../metrics.js';
 import { fileLabel } from './file-label.js';
-import { detectFileType, FILE_TYPE_NAMES } from './file-type.js';
+import { FILE_TYPE_NAMES } from '../assignments/settings.js';
+import { detectFileType } from './file-type.js';
 import type { ReceivedFile } from './intake.js';
 import { receiptOf, recordSubmission, type Receipt, type Submission, type SubmitDecision } from './store.js';
 

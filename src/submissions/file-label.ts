@@ -1,7 +1,6 @@
 // The student's file name, kept only as a label: no path parts, no control characters, bounded length, and the
 // extension of the type the file really is.
-import { FILE_EXTENSIONS } from './file-type.js';
-import type { FileType } from '../assignments/settings.js';
+import { FILE_EXTENSIONS, type FileType } from '../assignments/settings.js';
 
 const MAX_LABEL = 120;
 

@@ -35,15 +35,3 @@ export function detectFileType(head: Buffer): FileType | null {
   if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'html';
   return 'txt';
 }
-
-export const FILE_TYPE_NAMES: Record<FileType, string> = {
-  pdf: 'PDF',
-  docx: 'Word (DOCX)',
-  doc: 'Word 97-2003 (DOC)',
-  odt: 'OpenDocument text (ODT)',
-  rtf: 'Rich Text (RTF)',
-  txt: 'plain text (TXT)',
-  html: 'web page (HTML)',
-};
-
-export const FILE_EXTENSIONS: Record<FileType, string> = { pdf: 'pdf', docx: 'docx', doc: 'doc', odt: 'odt', rtf: 'rtf', txt: 'txt', html: 'html' };

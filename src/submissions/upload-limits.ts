@@ -1,8 +1,7 @@
 // What the upload page tells the browser, so that it refuses a wrong type or a too large file before sending a
 // byte: the same limits the server's intake applies (maxFileBytes, the assignment's file types), from the same
 // settings. The browser can only go by the file's name; the server still checks the real type.
-import { maxFileBytes, type AssignmentSettings } from '../assignments/settings.js';
-import { FILE_EXTENSIONS, FILE_TYPE_NAMES } from './file-type.js';
+import { FILE_EXTENSIONS, FILE_TYPE_NAMES, maxFileBytes, type AssignmentSettings } from '../assignments/settings.js';
 
 export interface UploadLimits {
   maxBytes: number;
