@@ -26,6 +26,11 @@ const FOLLOW_UP_DELAY_SECONDS: Record<QueueName, number> = {
   [QUEUES.grade]: 5,
 };
 
+/** When a job asked to start after `asked` seconds starts: held back past the usual run when its key's job runs. */
+function heldBack(queue: QueueName, asked: number, keyRunning: boolean): number {
+  return keyRunning ? Math.max(asked, FOLLOW_UP_DELAY_SECONDS[queue]) : asked;
+}
+
 /**
  * The queues whose jobs wait on a service (the checking service, the LMS) rather than on this process: a deadline
  * sends them in hundreds. Each runs as many jobs at once as its service takes (adaptive-limit.ts finds how many,
@@ -156,9 +161,10 @@ export class Jobs {
    * running job ends. Held back past the usual length of a run, the follow-up leaves the queue free meanwhile.
    */
   async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean; within?: Transactional }): Promise<string | null> {
-    let startAfter = options.startAfterSeconds ?? 0;
+    const asked = options.startAfterSeconds ?? 0;
     // A key just made (a new submission's) has no job running: no need to ask.
-    if (!options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > startAfter && (await this.isRunning(queue, options.key))) startAfter = FOLLOW_UP_DELAY_SECONDS[queue];
+    const keyRunning = !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await this.isRunning(queue, options.key));
+    const startAfter = heldBack(queue, asked, keyRunning);
     return this.boss.send(queue, data, {
       singletonKey: options.key,
       ...(startAfter > 0 ? { startAfter } : {}),
@@ -179,7 +185,7 @@ export class Jobs {
     const rows = jobs
       .filter((job) => !seen.has(job.key) && seen.add(job.key))
       .map((job) => {
-        const startAfter = Math.max(job.startAfterSeconds ?? 0, running.has(job.key) ? FOLLOW_UP_DELAY_SECONDS[queue] : 0);
+        const startAfter = heldBack(queue, job.startAfterSeconds ?? 0, running.has(job.key));
         return { name: queue, data: job.data, singletonKey: job.key, ...(startAfter > 0 ? { startAfter: String(startAfter) } : {}) };
       });
     await this.boss.insert(rows);

@@ -2,16 +2,6 @@
 import type { Queryable } from './queryable.js';
 import type { QueueName } from './queues.js';
 
-const IS_RUNNING = `
-  SELECT 1 FROM pgboss.job
-   WHERE name = $1 AND singleton_key = $2 AND state = 'active'
-   LIMIT 1`;
-
-export async function isRunning(db: Queryable, queue: QueueName, key: string): Promise<boolean> {
-  const found = await db.query(IS_RUNNING, [queue, key]);
-  return (found.rowCount ?? 0) > 0;
-}
-
 const RUNNING_OF = `
   SELECT DISTINCT singleton_key AS key FROM pgboss.job
    WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state = 'active'`;
@@ -21,4 +11,8 @@ export async function runningOf(db: Queryable, queue: QueueName, keys: string[])
   if (keys.length === 0) return new Set();
   const found = await db.query<{ key: string }>(RUNNING_OF, [queue, keys]);
   return new Set(found.rows.map((row) => row.key));
+}
+
+export async function isRunning(db: Queryable, queue: QueueName, key: string): Promise<boolean> {
+  return (await runningOf(db, queue, [key])).has(key);
 }
