@@ -10,6 +10,8 @@
   var mode = box.dataset.mode;
   var origin = box.dataset.origin;
   var target = box.dataset.target;
+  // The sentences come from the page (data-words), in its language.
+  var words = JSON.parse(box.dataset.words || '{}');
   function fail(sentence) {
     status.textContent = sentence;
     status.className = 'notice';
@@ -23,24 +25,24 @@
     frame = null;
   }
   if (!frame) {
-    fail('This launch has to be opened from inside your LMS. Open the assignment again from your course.');
+    fail(words.notFramed);
     return;
   }
   var id = window.crypto && window.crypto.randomUUID ? window.crypto.randomUUID() : String(Math.random()).slice(2);
   var timer = setTimeout(function () {
-    fail('Your LMS did not answer the tool. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.');
+    fail(words.noAnswer);
   }, 5000);
   window.addEventListener('message', function (event) {
     var data = event.data || {};
     if (event.origin !== origin || data.message_id !== id) return;
     clearTimeout(timer);
     if (data.error) {
-      fail('Your LMS did not keep the launch for the tool. Open the assignment again from your course.');
+      fail(words.notKept);
     } else if (mode === 'put' && data.subject === 'lti.put_data.response') {
       window.location.replace(box.dataset.next);
     } else if (mode === 'get' && data.subject === 'lti.get_data.response') {
       if (data.value === box.dataset.value) document.getElementById('lti-launch').submit();
-      else fail('This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.');
+      else fail(words.otherBrowser);
     }
   });
   var message = mode === 'put'

@@ -1,12 +1,20 @@
 // A report shown in place with pdf.js, from the tool's own origin: the library and its worker under
 // /static/pdfjs/, the PDF from the signed address the page names. Each page is drawn on a canvas as wide as the
-// frame allows; without eval (the page's CSP forbids it).
+// frame allows; without eval (the page's CSP forbids it). Its words come from the page (data-words on the
+// container), in the page's language.
 import { getDocument, GlobalWorkerOptions } from '/static/pdfjs/pdf.min.mjs';
 
 GlobalWorkerOptions.workerSrc = '/static/pdfjs/pdf.worker.min.mjs';
 
 const container = document.getElementById('report-pages');
 const status = document.getElementById('report-status');
+const words = JSON.parse(container.dataset.words || '{}');
+const plurals = new Intl.PluralRules(document.documentElement.lang || 'en');
+const say = (key, params) => {
+  const message = words[key];
+  const text = typeof message === 'string' ? message : message[plurals.select(params.count)] || message.other;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+};
 
 async function show() {
   const pdf = await getDocument({
@@ -27,16 +35,16 @@ async function show() {
     canvas.style.width = Math.floor(viewport.width / ratio) + 'px';
     canvas.className = 'report-page';
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', `Page ${number} of ${pdf.numPages}`);
+    canvas.setAttribute('aria-label', say('pageOf', { page: number, pages: pdf.numPages }));
     canvas.dataset.page = String(number);
     container.appendChild(canvas);
     await page.render({ canvas, canvasContext: canvas.getContext('2d'), viewport }).promise;
   }
-  status.textContent = `${pdf.numPages} ${pdf.numPages === 1 ? 'page' : 'pages'}. Use the download link to keep a copy.`;
+  status.textContent = say('shown', { count: pdf.numPages });
   container.dataset.rendered = String(pdf.numPages);
 }
 
 show().catch(() => {
-  status.textContent = 'The report could not be shown here. Use the download link to open it.';
+  status.textContent = words.failed;
   container.dataset.rendered = 'failed';
 });

@@ -1,31 +1,15 @@
 // The student page: the chosen file's name and size, a wrong type or a too large file refused before sending,
 // upload with a progress bar (XMLHttpRequest reports upload progress; fetch does not), drag and drop, the receipt
 // on screen without reloading the page, and the status refreshed until every attempt is settled. Without scripts
-// the form posts as a plain form and the server answers with the page.
+// the form posts as a plain form and the server answers with the page. Every word comes from the page (the form's
+// data-words, in the page's language) and the server renders the attempt list; numbers follow <html lang>.
 (function () {
   const form = document.getElementById('submit-form');
   const list = document.getElementById('attempt-list');
   if (!list) return;
-
-  function text(value) {
-    return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-  }
-
-  function render(submissions, receiptBase, ltik) {
-    if (submissions.length === 0) return;
-    const rows = submissions.map((a) => `<tr data-state="${text(a.state)}"><td>${a.attempt}</td><td>${text(a.fileName)}</td>` +
-      `<td><time datetime="${text(a.receivedAt)}">${text(a.receivedAt.replace('T', ' ').slice(0, 19))} UTC</time>${a.late ? ' (late)' : ''}</td>` +
-      `<td><span class="badge">${text(a.stateText)}</span>${a.failureReason ? ': ' + text(a.failureReason) : ''}</td>` +
-      `<td>${a.similarity === null ? '—' : text(a.similarity) + ' %'}${a.aiScore !== null ? ' · AI ' + text(a.aiScore) + ' %' : ''}</td>` +
-      `<td>${a.reports.length === 0 ? '—' : '<ul class="links">' + a.reports.map((r) => `<li><a href="/reports/${text(a.submissionId)}/${text(r.kind)}/view?ltik=${encodeURIComponent(ltik)}">${text(r.label)}<span class="sr-only">, attempt ${a.attempt}</span></a></li>`).join('') + '</ul>'}</td>` +
-      `<td><a href="${text(receiptBase)}/${text(a.submissionId)}/receipt?ltik=${encodeURIComponent(ltik)}">Download<span class="sr-only"> the receipt of attempt ${a.attempt}</span></a> <span class="hash" title="SHA-256">${text(a.sha256.slice(0, 12))}…</span></td></tr>`);
-    list.innerHTML = '<table class="attempt-table"><thead><tr><th scope="col">Attempt</th><th scope="col">File</th><th scope="col">Received</th><th scope="col">Status</th><th scope="col">Similarity</th><th scope="col">Reports</th><th scope="col">Receipt</th></tr></thead><tbody>' + rows.join('') + '</tbody></table>';
-  }
+  const language = document.documentElement.lang || 'en';
 
   const statusUrl = form ? form.dataset.statusUrl : list.dataset.statusUrl;
-  const params = new URLSearchParams(statusUrl ? statusUrl.split('?')[1] : '');
-  const ltik = params.get('ltik') || '';
-  const receiptBase = statusUrl ? statusUrl.split('/my-submissions')[0] + '/submissions' : '';
 
   let timer = null;
   function refresh() {
@@ -34,7 +18,7 @@
       .then((r) => (r.ok ? r.json() : null))
       .then((body) => {
         if (!body) return;
-        render(body.submissions, receiptBase, ltik);
+        if (body.submissions.length > 0) list.innerHTML = body.html;
         const open = body.submissions.some((a) => !a.final);
         clearTimeout(timer);
         if (open) timer = setTimeout(refresh, 5000);
@@ -44,6 +28,7 @@
   if (list.querySelector('tr[data-state="received"], tr[data-state="uploading"], tr[data-state="processing"]')) timer = setTimeout(refresh, 5000);
 
   if (!form) return;
+  const words = JSON.parse(form.dataset.words || '{}');
   const input = document.getElementById('file');
   const info = document.getElementById('file-info');
   const bar = document.getElementById('upload-progress');
@@ -54,23 +39,29 @@
   const button = form.querySelector('button[type="submit"]');
   const maxBytes = Number(form.dataset.maxBytes);
   const extensions = (form.dataset.accept || '').split(',').filter(Boolean);
+  const plurals = new Intl.PluralRules(language);
+  const number = (value, digits) => new Intl.NumberFormat(language, digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  const percent = new Intl.NumberFormat(language, { style: 'percent' });
+
+  /** A message of the page's words with its {parameters} filled in. */
+  function say(key, params) {
+    const message = words[key];
+    const text = typeof message === 'string' ? message : message[plurals.select(params.count)] || message.other;
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (params && name in params ? String(params[name]) : whole));
+  }
 
   function size(bytes) {
-    if (bytes >= 1024 * 1024) return (bytes / 1024 / 1024).toFixed(1) + ' MB';
-    if (bytes >= 1024) return Math.round(bytes / 1024) + ' KB';
-    return bytes + ' bytes';
+    if (bytes >= 1024 * 1024) return say('megabytes', { size: number(bytes / 1024 / 1024, 1) });
+    if (bytes >= 1024) return say('kilobytes', { size: number(Math.round(bytes / 1024)) });
+    return say('bytes', { count: bytes, size: number(bytes) });
   }
 
   // The same limits as the server's (the page carries them from the assignment's settings); null: it may go.
   function refusal(file) {
     const name = file.name.toLowerCase();
-    if (extensions.length > 0 && !extensions.some((ext) => name.endsWith(ext))) {
-      return 'This file is not a type this assignment takes (' + form.dataset.typeNames + '). Choose another file; nothing was sent.';
-    }
-    if (file.size > maxBytes) {
-      return 'The file is larger than this assignment allows (' + form.dataset.maxMb + ' MB at most). Choose a smaller file; nothing was sent.';
-    }
-    if (file.size === 0) return 'The file is empty. Choose the file with your paper in it.';
+    if (extensions.length > 0 && !extensions.some((ext) => name.endsWith(ext))) return words.wrongType;
+    if (file.size > maxBytes) return words.tooLarge;
+    if (file.size === 0) return words.empty;
     return null;
   }
 
@@ -93,15 +84,15 @@
     if (e.dataTransfer && e.dataTransfer.files.length > 0) { input.files = e.dataTransfer.files; chosen(); }
   });
 
-  function showProgress(percent) {
-    progress.value = percent;
-    progressText.textContent = percent + ' %';
+  function showProgress(value) {
+    progress.value = value;
+    progressText.textContent = percent.format(value / 100);
   }
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const file = chosen();
-    if (!file) { message.textContent = 'Choose a file first.'; return; }
+    if (!file) { message.textContent = words.chooseFirst; return; }
     const refused = refusal(file);
     if (refused) { message.textContent = refused; return; }
     const data = new FormData();
@@ -112,7 +103,7 @@
     bar.hidden = false;
     showProgress(0);
     button.disabled = true;
-    message.textContent = 'Uploading ' + file.name + '…';
+    message.textContent = say('uploadingFile', { name: file.name });
     xhr.upload.addEventListener('progress', (p) => { if (p.lengthComputable) showProgress(Math.round((p.loaded / p.total) * 100)); });
     xhr.addEventListener('load', () => {
       let body = {};
@@ -120,17 +111,17 @@
       button.disabled = false;
       if (xhr.status === 200 || xhr.status === 201) {
         showProgress(100);
-        message.textContent = (body.duplicate ? 'This file was already submitted: receipt ' : 'Received: receipt ') +
-          body.submissionId + ', SHA-256 ' + body.sha256 + ', ' + body.size + ' bytes.';
+        const receipt = { id: body.submissionId, sha256: body.sha256, size: say('bytes', { count: body.size, size: number(body.size) }) };
+        message.textContent = say(body.duplicate ? 'duplicate' : 'received', receipt);
         form.reset();
         info.hidden = true;
         refresh();
       } else {
         bar.hidden = true;
-        message.textContent = body.error || 'The upload did not go through. Please try again.';
+        message.textContent = body.error || words.failed;
       }
     });
-    xhr.addEventListener('error', () => { button.disabled = false; bar.hidden = true; message.textContent = 'The connection was lost during the upload. Please try again.'; });
+    xhr.addEventListener('error', () => { button.disabled = false; bar.hidden = true; message.textContent = words.connectionLost; });
     xhr.send(data);
   });
 })();

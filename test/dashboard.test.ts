@@ -7,6 +7,7 @@ import type { Assignment } from '../src/assignments/store.js';
 import { dashboardRows, filterAndSort } from '../src/submissions/class-overview.js';
 import type { ClassRow } from '../src/submissions/read-models.js';
 import { histogramSvg, readDashboardQuery, toCsv } from '../src/web/instructor-dashboard.js';
+import { wordsFor } from '../src/messages/index.js';
 
 const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
 const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
@@ -54,7 +55,7 @@ test('sorting by similarity, highest first; filtering by band and by status', ()
 });
 
 test('the histogram counts scored papers per 10 points and says so in words', () => {
-  const { svg, summary } = histogramSvg(dashboardRows(assignment, submitted, []));
+  const { svg, summary } = histogramSvg(dashboardRows(assignment, submitted, []), wordsFor('en'));
   assert.match(svg, /aria-label="Similarity of the class, 3 scored"/);
   assert.equal(summary, '1 between 10 and 19 %; 1 between 30 and 39 %; 1 between 80 and 89 %');
 });

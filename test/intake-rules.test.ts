@@ -7,6 +7,7 @@ import { assignmentSettings } from '../src/assignments/settings.js';
 import { fileLabel } from '../src/submissions/file-label.js';
 import { detectFileType } from '../src/submissions/file-type.js';
 import { canSubmit, type Submission } from '../src/submissions/store.js';
+import { inEnglish } from '../src/messages/index.js';
 
 const docx = Buffer.from(zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': strToU8('<w:document/>') }, { level: 0 }));
 const odt = Buffer.from(zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': strToU8('<office/>') }, { level: 0 }));
@@ -62,18 +63,23 @@ describe('attempts and due dates', () => {
   test('one submission only: a second is refused with the reason', () => {
     const decision = canSubmit(settings({ resubmission: 'none' }), previous(1), now);
     assert.equal(decision.allowed, false);
-    assert.match((decision as { reason: string }).reason, /one submission/);
+    assert.ok(!decision.allowed);
+    assert.match(inEnglish(decision.reason), /one submission/);
   });
 
   test('until the due date: resubmissions close when it passes', () => {
     assert.equal(canSubmit(settings({ resubmission: 'until-due', maxAttempts: 3, dueAt: '2026-11-23T00:00:00Z' }), previous(1), now).allowed, true);
     const closed = canSubmit(settings({ resubmission: 'until-due', maxAttempts: 3, dueAt: '2026-11-22T00:00:00Z' }), previous(1), now);
-    assert.deepEqual(closed, { allowed: false, reason: 'The due date has passed: resubmissions are closed.' });
+    assert.ok(!closed.allowed);
+    assert.equal(closed.why, 'closed');
+    assert.equal(inEnglish(closed.reason), 'The due date has passed: resubmissions are closed.');
   });
 
   test('any time: up to the attempt limit, late ones flagged', () => {
     assert.deepEqual(canSubmit(settings({ resubmission: 'any-time', maxAttempts: 2, dueAt: '2026-11-01T00:00:00Z' }), previous(1), now), { allowed: true, late: true });
     const used = canSubmit(settings({ resubmission: 'any-time', maxAttempts: 2 }), previous(2), now);
-    assert.deepEqual(used, { allowed: false, reason: 'You have used all 2 attempts of this assignment.' });
+    assert.ok(!used.allowed);
+    assert.equal(used.why, 'attempts-used');
+    assert.equal(inEnglish(used.reason), 'You have used all 2 attempts of this assignment.');
   });
 });

@@ -69,7 +69,7 @@ describe('launches that work', () => {
     // The page's own requests carry the ltik and nothing else.
     const status = await fetch(`${tool.url}${new URL(result.url).pathname}/my-submissions?ltik=${encodeURIComponent(result.ltik)}`);
     assert.equal(status.status, 200);
-    assert.deepEqual(await status.json(), { submissions: [] });
+    assert.deepEqual(((await status.json()) as { submissions: unknown[] }).submissions, []);
   });
 
   test('the ltik is reused for later requests, by query or by Authorization header', async () => {

@@ -31,7 +31,15 @@ const launchToken = z.object({
       .object({ deep_link_return_url: z.string().url(), accept_types: z.array(z.string()).default([]) })
       .optional(),
     // Optional and only a hint (where the LMS shows the tool from): an odd one is dropped, not a failed launch.
-    launchPresentation: z.object({ return_url: z.string().max(4096).optional().catch(undefined) }).optional().catch(undefined),
+    // Its locale (LTI core 5.4.2, https://www.imsglobal.org/spec/lti/v1p3/#launch-presentation-claim): the language
+    // the person reads, a BCP 47 tag; messages/language.ts chooses among the tool's languages by it.
+    launchPresentation: z
+      .object({
+        return_url: z.string().max(4096).optional().catch(undefined),
+        locale: z.string().max(100).optional().catch(undefined),
+      })
+      .optional()
+      .catch(undefined),
     // Kept with the session at launch by asset-processor-launch.ts.
     assetProcessor: assetProcessorContext.optional().catch(undefined),
   }),
@@ -58,6 +66,8 @@ export interface Launch {
   deepLinking: { returnUrl: string; acceptTypes: string[] } | null;
   /** The origin the LMS shows the tool from, when the launch tells it (its return URL's). */
   frameOrigin: string | null;
+  /** The language the launch asks pages in (its launch_presentation.locale, as sent), when it says. */
+  locale: string | null;
   /** An Asset Processor launch's LMS assignment and notification service, once kept with the session. */
   assetProcessor: AssetProcessorContext | null;
 }
@@ -100,6 +110,7 @@ export function readLaunch(token: IdToken): Launch {
       ? { returnUrl: ctx.deepLinkingSettings.deep_link_return_url, acceptTypes: ctx.deepLinkingSettings.accept_types }
       : null,
     frameOrigin: webOrigin(ctx.launchPresentation?.return_url ?? ctx.deepLinkingSettings?.deep_link_return_url),
+    locale: ctx.launchPresentation?.locale ?? null,
     assetProcessor: ctx.assetProcessor ?? null,
   };
 }

@@ -40,6 +40,6 @@ export async function reportFromService(deps: ReportDeps, submissionId: string, 
     const failure = failureOf(error);
     deps.logger.warn({ submissionId, kind, reason: failure.message }, 'Report download failed');
     const optional = REPORTS[kind].optional;
-    return optional ? { status: 404, message: optional.missing } : { status: 502, message: `The checking service did not send the report: ${failure.message}` };
+    return optional ? { status: 404, sentence: optional.missing } : { status: 502, sentence: { key: 'report.serviceFailed', params: { reason: failure.message } } };
   }
 }

@@ -2,6 +2,7 @@
 // settings switch it on. The kinds themselves are the service's (checker/types.ts); everything the tool adds to
 // them is here, and the pages, the report route and the class table all ask this file.
 import type { AssignmentSettings } from '../assignments/settings.js';
+import type { Sentence } from '../messages/index.js';
 import { REPORT_KINDS, type ReportKind } from '../checker/index.js';
 import type { Submission } from '../submissions/store.js';
 
@@ -23,7 +24,7 @@ interface ReportKindRule {
    * A report the service makes only when a folder setting asks for it, with the trace that setting leaves on a
    * paper checked under it (the setting may have changed since) and the sentence for a paper that has none.
    */
-  optional: { setting: 'grammarCheck'; madeFor(paper: Pick<Submission, 'grammarScore'>): boolean; missing: string } | null;
+  optional: { setting: 'grammarCheck'; madeFor(paper: Pick<Submission, 'grammarScore'>): boolean; missing: Sentence } | null;
 }
 
 export const REPORTS: Record<ReportKind, ReportKindRule> = {
@@ -36,7 +37,7 @@ export const REPORTS: Record<ReportKind, ReportKindRule> = {
     optional: {
       setting: 'grammarCheck',
       madeFor: (paper) => paper.grammarScore !== null,
-      missing: 'There is no grammar report for this paper (grammar checking was off, or it is not ready).',
+      missing: { key: 'report.noGrammar' },
     },
   },
 };

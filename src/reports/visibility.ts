@@ -3,6 +3,7 @@
 // assignment shows them).
 import type { Assignment } from '../assignments/store.js';
 import type { Audience } from '../lti/roles.js';
+import type { Sentence } from '../messages/index.js';
 import type { Submission } from '../submissions/store.js';
 import { reportsOffered, studentMayOpen, type ReportKind } from './kinds.js';
 
@@ -34,10 +35,11 @@ export interface ReportAsker {
 
 export interface ReportRefusal {
   status: 403 | 404 | 409 | 502;
-  message: string;
+  /** What the reader is told, in their language on a page. */
+  sentence: Sentence;
 }
 
-export const NO_SUCH_REPORT: ReportRefusal = { status: 404, message: 'There is no such report. Go back to the assignment and open the report from its list.' };
+export const NO_SUCH_REPORT: ReportRefusal = { status: 404, sentence: { key: 'report.noSuch' } };
 
 /**
  * Whether the asker may open this report of a submission of the assignment (the caller has checked that the
@@ -47,10 +49,8 @@ export const NO_SUCH_REPORT: ReportRefusal = { status: 404, message: 'There is n
 export function reportRefusal(asker: ReportAsker, assignment: Assignment, submission: Submission, kind: ReportKind): ReportRefusal | null {
   const instructor = asker.audience === 'instructor';
   const owner = asker.audience === 'learner' && submission.userId === asker.userId;
-  if (!instructor && !owner) return { status: 403, message: 'This report is of another student\'s paper. Open your own reports from the assignment.' };
-  if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind))) {
-    return { status: 403, message: 'Your instructor has not made this report available to you. Your results stay on the assignment page, where they appear once your instructor shows them.' };
-  }
-  if (submission.paperId === null || !checked(submission)) return { status: 409, message: 'The report is not ready: the paper is still being checked. The assignment page shows when it is done; open the report from there.' };
+  if (!instructor && !owner) return { status: 403, sentence: { key: 'report.othersPaper' } };
+  if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind))) return { status: 403, sentence: { key: 'report.notShown' } };
+  if (submission.paperId === null || !checked(submission)) return { status: 409, sentence: { key: 'report.notReady' } };
   return null;
 }

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
+import { inEnglish, type Sentence } from '../messages/index.js';
 import type { ToolMetrics } from '../metrics.js';
 import { fileLabel } from './file-label.js';
 import { FILE_TYPE_NAMES } from '../assignments/settings.js';
@@ -18,9 +19,10 @@ import { receiptOf, recordSubmission, type Receipt, type Submission, type Submit
 export class SubmitRefused extends Error {
   constructor(
     readonly status: 400 | 408 | 409 | 413 | 415 | 422,
-    message: string,
+    /** What the student reads, in their language on a page; the message is its English. */
+    readonly sentence: Sentence,
   ) {
-    super(message);
+    super(inEnglish(sentence));
     this.name = 'SubmitRefused';
   }
 }
@@ -66,12 +68,11 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
   const { settings } = attempt.assignment;
   let keep = false;
   try {
-    if (file.size === 0) throw new SubmitRefused(400, 'The file is empty. Choose the file with your paper in it.');
+    if (file.size === 0) throw new SubmitRefused(400, { key: 'upload.empty' });
     const type = detectFileType(file.head);
     if (type === null || !settings.allowedFileTypes.includes(type)) {
       const allowed = settings.allowedFileTypes.map((t) => FILE_TYPE_NAMES[t]).join(', ');
-      const found = type ? `a ${FILE_TYPE_NAMES[type]} file` : 'not a document type the tool recognises';
-      throw new SubmitRefused(422, `This file is ${found}. This assignment takes: ${allowed}.`);
+      throw new SubmitRefused(422, type ? { key: 'upload.wrongType', params: { type: FILE_TYPE_NAMES[type], allowed } } : { key: 'upload.unknownType', params: { allowed } });
     }
     const identical = sameFile(attempt.previous, file.sha256);
     if (identical) return { receipt: receiptOf(identical), duplicate: true };

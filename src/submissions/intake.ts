@@ -1,6 +1,6 @@
 // Receiving a student's file: multipart streamed straight to a temporary file (never whole in memory), its size
 // checked while it streams (the rest of an oversized body is not stored), hashed on the way, synced to disk.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
@@ -8,23 +8,18 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { SNIFF_BYTES } from './file-type.js';
+import { inEnglish, type Sentence } from '../messages/index.js';
+import { FileDigest, type ReceivedFile } from './received-file.js';
 
-export interface ReceivedFile {
-  tempPath: string;
-  size: number;
-  sha256: string;
-  /** The first bytes, for the type check. */
-  head: Buffer;
-  originalName: string;
-}
+export type { ReceivedFile } from './received-file.js';
 
 export class IntakeError extends Error {
   constructor(
     readonly status: 400 | 408 | 413 | 415,
-    message: string,
+    /** What the sender reads, in their language on a page; the message is its English. */
+    readonly sentence: Sentence,
   ) {
-    super(message);
+    super(inEnglish(sentence));
     this.name = 'IntakeError';
   }
 }
@@ -41,7 +36,7 @@ export function checkDeclaredLength(req: IncomingMessage, maxBytes: number): voi
 }
 
 function tooLarge(maxBytes: number): IntakeError {
-  return new IntakeError(413, `The file is larger than this assignment allows (${Math.round(maxBytes / 1024 / 1024)} MB at most).`);
+  return new IntakeError(413, { key: 'upload.tooLarge', params: { size: Math.round(maxBytes / 1024 / 1024) } });
 }
 
 /** A body that sends nothing for this long is taken as abandoned (a stalled client, or one holding the socket). */
@@ -49,7 +44,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 export async function receiveUpload(req: IncomingMessage, options: { maxBytes: number; tempDir: string; idleTimeoutMs?: number }): Promise<ReceivedFile> {
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
-    throw new IntakeError(415, 'Send the file as a form upload (multipart/form-data) in a field named "file".');
+    throw new IntakeError(415, { key: 'upload.notMultipart' });
   }
   checkDeclaredLength(req, options.maxBytes);
   await mkdir(options.tempDir, { recursive: true });
@@ -60,7 +55,7 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
       // Browsers send file names in UTF-8; busboy reads them as Latin-1 unless told.
       parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 } });
     } catch {
-      reject(new IntakeError(400, 'The upload could not be read.'));
+      reject(new IntakeError(400, { key: 'upload.unreadable' }));
       return;
     }
     let settled = false;
@@ -71,7 +66,7 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
     const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     let idle: NodeJS.Timeout | undefined;
     const stalled = () =>
-      fail(new IntakeError(408, `The upload stopped: nothing arrived for ${Math.round(idleMs / 1000)} seconds, so it was cut off and nothing was kept. Please send the file again.`));
+      fail(new IntakeError(408, { key: 'upload.stalled', params: { seconds: Math.round(idleMs / 1000) } }));
     const touch = () => {
       clearTimeout(idle);
       if (!settled) idle = setTimeout(stalled, idleMs);
@@ -97,23 +92,13 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
     parser.on('file', (field, stream, info) => {
       if (field !== 'file') {
         stream.resume();
-        fail(new IntakeError(400, 'The file must come in the form field named "file".'));
+        fail(new IntakeError(400, { key: 'upload.wrongField' }));
         return;
       }
       const path = join(options.tempDir, `${randomUUID()}.part`);
       tempPath = path;
-      const hash = createHash('sha256');
-      const headParts: Buffer[] = [];
-      let headLength = 0;
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        hash.update(chunk);
-        if (headLength < SNIFF_BYTES) {
-          headParts.push(chunk.subarray(0, SNIFF_BYTES - headLength));
-          headLength += Math.min(chunk.length, SNIFF_BYTES - headLength);
-        }
-      });
+      const digest = new FileDigest();
+      stream.on('data', (chunk: Buffer) => digest.add(chunk));
       stream.on('limit', () => fail(tooLarge(options.maxBytes)));
       source = stream;
       writer = createWriteStream(path, { flags: 'wx' });
@@ -124,17 +109,17 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
         } finally {
           await handle.close();
         }
-        return { tempPath: path, size, sha256: hash.digest('hex'), head: Buffer.concat(headParts), originalName: info.filename ?? '' };
+        return digest.finish(path, info.filename ?? '');
       });
-      received.catch(() => fail(new IntakeError(400, 'The upload was interrupted. Please try again.')));
+      received.catch(() => fail(new IntakeError(400, { key: 'upload.interrupted' })));
     });
-    parser.on('filesLimit', () => fail(new IntakeError(400, 'Send one file per submission.')));
-    parser.on('partsLimit', () => fail(new IntakeError(400, 'The upload has more parts than a submission needs.')));
-    parser.on('fieldsLimit', () => fail(new IntakeError(400, 'The upload has more fields than a submission needs.')));
-    parser.on('error', () => fail(new IntakeError(400, 'The upload could not be read: the form data is malformed.')));
+    parser.on('filesLimit', () => fail(new IntakeError(400, { key: 'upload.oneFile' })));
+    parser.on('partsLimit', () => fail(new IntakeError(400, { key: 'upload.tooManyParts' })));
+    parser.on('fieldsLimit', () => fail(new IntakeError(400, { key: 'upload.tooManyFields' })));
+    parser.on('error', () => fail(new IntakeError(400, { key: 'upload.malformed' })));
     parser.on('close', () => {
       if (settled) return;
-      if (!received) return fail(new IntakeError(400, 'No file was attached: choose a file to submit.'));
+      if (!received) return fail(new IntakeError(400, { key: 'upload.noFile' }));
       received.then(
         (file) => {
           if (settled) return;
@@ -145,7 +130,7 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
         () => undefined,
       );
     });
-    req.on('aborted', () => fail(new IntakeError(400, 'The upload was interrupted. Please try again.')));
+    req.on('aborted', () => fail(new IntakeError(400, { key: 'upload.interrupted' })));
     req.on('data', touch);
     touch();
     req.pipe(parser);

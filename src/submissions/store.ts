@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AssignmentSettings, FileType } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
+import type { Sentence } from '../messages/index.js';
 import { NOT_COUNTED } from './state.js';
 
 export interface Submission {
@@ -92,19 +93,20 @@ export function counted(attempts: Submission[]): Submission[] {
   return attempts.filter((attempt) => attempt.state !== NOT_COUNTED);
 }
 
-export type SubmitDecision = { allowed: true; late: boolean } | { allowed: false; reason: string };
+/** Why a student may not submit (`why`), and the sentence that says it (in the reader's language on a page). */
+export type SubmitDecision = { allowed: true; late: boolean } | { allowed: false; why: 'one-submission' | 'attempts-used' | 'closed'; reason: Sentence };
 
 /** Whether a student may submit now, from the assignment's resubmission policy, attempt limit and due date. */
 export function canSubmit(settings: AssignmentSettings, previous: Submission[], now: Date): SubmitDecision {
   const due = settings.dueAt ? new Date(settings.dueAt) : null;
   const late = due !== null && now > due;
   if (previous.length === 0) return { allowed: true, late };
-  if (settings.resubmission === 'none') return { allowed: false, reason: 'This assignment takes one submission, and yours is in.' };
+  if (settings.resubmission === 'none') return { allowed: false, why: 'one-submission', reason: { key: 'student.refused.oneSubmission' } };
   if (previous.length >= settings.maxAttempts) {
-    return { allowed: false, reason: `You have used all ${settings.maxAttempts} attempts of this assignment.` };
+    return { allowed: false, why: 'attempts-used', reason: { key: 'student.refused.attemptsUsed', params: { count: settings.maxAttempts } } };
   }
   if (settings.resubmission === 'until-due' && late) {
-    return { allowed: false, reason: 'The due date has passed: resubmissions are closed.' };
+    return { allowed: false, why: 'closed', reason: { key: 'student.refused.closed' } };
   }
   return { allowed: true, late };
 }

@@ -28,7 +28,7 @@ export async function submitPaper(deps: SubmitDeps, assignment: Assignment, user
   try {
     file = await receiveUpload(req, { maxBytes: maxFileBytes(assignment.settings), tempDir: join(deps.uploadDir, 'incoming'), ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}) });
   } catch (error) {
-    if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.message);
+    if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.sentence);
     throw error;
   }
   return admitFile(deps, { assignment, userId, previous, late: decision.late, rule }, file);

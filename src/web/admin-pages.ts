@@ -14,7 +14,7 @@ import { listRegistrations, registrationInput, removeRegistration, saveRegistrat
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
 import { allowSessionFraming, ltikOf } from './require-session.js';
-import { render } from './views.js';
+import { render, wordsOf } from './views.js';
 
 export interface AdminDeps extends InstructorDeps {
   adminToken: string | null;
@@ -54,7 +54,7 @@ function requireAdmin(deps: AdminDeps) {
         return next();
       }
     }
-    res.status(401).send(render('admin-login', {}));
+    res.status(401).send(render('admin-login', {}, wordsOf(res)));
   };
 }
 
@@ -103,7 +103,7 @@ export function adminRoutes(deps: AdminDeps): Router {
         toolUrls: deps.toolUrls,
         credential: res.locals.adminCredential,
         message,
-      }),
+      }, wordsOf(res)),
     );
   };
   const installationOnly = (what: string) => (req: Request, res: Response, next: NextFunction) =>

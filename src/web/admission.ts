@@ -5,7 +5,7 @@
 import type { Request, RequestHandler } from 'express';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
-import { sendMessage, wantsJson } from './views.js';
+import { sendMessage, wantsJson, wordsOf } from './views.js';
 
 export type RouteClass = 'launch' | 'upload' | 'callback' | 'pages';
 
@@ -28,12 +28,9 @@ export function routeClassOf(req: Request): RouteClass | null {
   return null;
 }
 
-const SENTENCES: Record<RouteClass, string> = {
-  launch: 'The tool is busy opening other assignments right now. Please open this one again in a few seconds.',
-  upload: 'The tool is busy receiving other papers right now, so this one was not received. Please send it again in a few seconds.',
-  callback: 'Busy: send the callback again later.',
-  pages: 'The tool is busy right now. Please try again in a few seconds.',
-};
+/** The checking service's callback is answered in English, a machine's; people's requests in their language. */
+const CALLBACK_BUSY = 'Busy: send the callback again later.';
+const BUSY = { launch: 'busy.launch', upload: 'busy.upload', pages: 'busy.pages' } as const;
 
 export interface Admission {
   middleware: RequestHandler;
@@ -62,10 +59,12 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
       res.setHeader('Cache-Control', 'no-store');
       // The checking service is an API client whatever it sends in Accept.
+      const { t } = wordsOf(res);
+      const sentence = routeClass === 'callback' ? CALLBACK_BUSY : t(BUSY[routeClass]);
       if (routeClass === 'callback' || wantsJson(req)) {
-        res.status(503).json({ error: SENTENCES[routeClass], retryAfterSeconds: RETRY_AFTER_SECONDS });
+        res.status(503).json({ error: sentence, retryAfterSeconds: RETRY_AFTER_SECONDS });
       } else {
-        sendMessage(res, 503, 'Busy', SENTENCES[routeClass]);
+        sendMessage(res, 503, t('busy.title'), sentence);
       }
       return;
     }

@@ -3,7 +3,7 @@
 // (Sec-Fetch-Site, or else an Origin that is another site's) refuses it. LTI launches arrive from the LMS by design
 // and are mounted before this check.
 import type { RequestHandler } from 'express';
-import { sendMessage } from './views.js';
+import { sendMessage, wordsOf } from './views.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -18,6 +18,7 @@ export function refuseCrossSiteForms(publicUrl: string): RequestHandler {
     const foreignOrigin = origin !== undefined && origin !== 'null' && origin !== ownOrigin;
     const crossSite = site !== undefined ? site !== 'same-origin' && site !== 'none' : foreignOrigin;
     if (!crossSite) return next();
-    sendMessage(res, 403, 'Not accepted', 'This form was sent from another site, so the tool did not act on it. Open the page from your course and try again.');
+    const { t } = wordsOf(res);
+    sendMessage(res, 403, t('refused.notAccepted'), t('refused.otherSite'));
   };
 }

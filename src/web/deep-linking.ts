@@ -7,27 +7,29 @@ import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
-import { render, sendMessage } from './views.js';
+import { render, sendMessage, wordsOf } from './views.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 
-const choice = z.object({ title: z.string().trim().min(1, 'Give the assignment a title.').max(200, 'The title is too long (200 characters at most).') });
+const choice = z.object({ title: z.string().trim().min(1).max(200) });
 
 export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; launchUrl: string }): Router {
   const router = Router();
   router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const deepLinking = session.launch.deepLinking;
+    const words = wordsOf(res);
+    const { t } = words;
     if (!deepLinking || session.launch.audience !== 'instructor' || !session.courseId) {
-      sendMessage(res, 403, 'Not available', 'Only an instructor adding the tool from the LMS can do this.');
+      sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
       return;
     }
     if (!deepLinking.acceptTypes.includes('ltiResourceLink')) {
-      sendMessage(res, 400, 'Cannot be added here', 'This place in your LMS does not accept an assignment link. Add the tool as an assignment (an external tool activity) instead.');
+      sendMessage(res, 400, t('deepLink.notHereTitle'), t('deepLink.notHere'));
       return;
     }
     const input = choice.safeParse(req.body);
     if (!input.success) {
-      res.status(400).send(render('deep-link', { ltik: session.ltik, title: String(req.body?.title ?? ''), error: input.error.issues[0]!.message, courseTitle: session.launch.context?.title ?? '' }));
+      res.status(400).send(render('deep-link', { ltik: session.ltik, title: String(req.body?.title ?? ''), error: t(input.error.issues[0]!.code === 'too_big' ? 'deepLink.titleTooLong' : 'deepLink.titleMissing'), courseTitle: session.launch.context?.title ?? '' }, words));
       return;
     }
     const assignment = await createAssignment(deps.db, {
@@ -47,8 +49,8 @@ export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; laun
         custom: { [ASSIGNMENT_PARAMETER]: assignment.id },
         lineItem: { scoreMaximum: 100, label: assignment.title, resourceId: assignment.id, tag: SIMILARITY_TAG },
       },
-    ], { message: `Added "${assignment.title}".` });
-    res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }));
+    ], { message: t('deepLink.added', { title: assignment.title }) });
+    res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }, words));
   });
   return router;
 }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { AssignmentSettings } from '../assignments/settings.js';
 import { reportsOffered } from '../reports/kinds.js';
+import type { Words } from '../messages/index.js';
 import { BANDS, SORT_KEYS, type DashboardQuery, type DashboardRow } from '../submissions/class-overview.js';
 
 /** The query string's sort and filters; anything unreadable falls back to no filter, sorted by name. */
@@ -25,20 +26,20 @@ export function withReportLinks(rows: DashboardRow[], settings: AssignmentSettin
 }
 
 /** Ten bars of 10 points each, as inline SVG markup with a text alternative. */
-export function histogramSvg(rows: DashboardRow[]): { svg: string; summary: string } {
+export function histogramSvg(rows: DashboardRow[], { t }: Words): { svg: string; summary: string } {
   const counts = Array.from({ length: 10 }, () => 0);
   for (const row of rows) if (row.similarity !== null) counts[Math.min(9, Math.floor(row.similarity / 10))]! += 1;
   const max = Math.max(1, ...counts);
   const bars = counts
     .map((count, i) => {
       const height = Math.round((count / max) * 100);
-      return `<rect x="${i * 30 + 5}" y="${110 - height}" width="24" height="${height}" fill="#3d6fb6"><title>${i * 10}-${i * 10 + 9} %: ${count}</title></rect>` +
+      return `<rect x="${i * 30 + 5}" y="${110 - height}" width="24" height="${height}" fill="#3d6fb6"><title>${t('dashboard.histogram.barTitle', { from: i * 10, to: i * 10 + 9, count })}</title></rect>` +
         `<text x="${i * 30 + 17}" y="125" font-size="9" text-anchor="middle">${i * 10}</text>`;
     })
     .join('');
   const total = counts.reduce((a, b) => a + b, 0);
-  const summary = total === 0 ? 'No scored submissions yet.' : counts.map((c, i) => (c > 0 ? `${c} between ${i * 10} and ${i * 10 + 9} %` : '')).filter(Boolean).join('; ');
-  return { svg: `<svg viewBox="0 0 305 130" width="305" height="130" role="img" aria-label="Similarity of the class, ${total} scored">${bars}</svg>`, summary };
+  const summary = total === 0 ? t('dashboard.histogram.none') : counts.map((c, i) => (c > 0 ? t('dashboard.histogram.bar', { count: c, from: i * 10, to: i * 10 + 9 }) : '')).filter(Boolean).join('; ');
+  return { svg: `<svg viewBox="0 0 305 130" width="305" height="130" role="img" aria-label="${t('dashboard.histogram.label', { count: total })}">${bars}</svg>`, summary };
 }
 
 function csvCell(value: string | number | boolean | null): string {

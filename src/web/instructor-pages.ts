@@ -24,7 +24,8 @@ import { assignmentFor } from '../assignments/access.js';
 import { histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { readSettings } from './settings-form.js';
-import { render, sendMessage } from './views.js';
+import type { Words } from '../messages/index.js';
+import { render, sendMessage, wordsOf } from './views.js';
 
 export interface InstructorDeps extends SessionDeps {
   provider: Provider;
@@ -34,32 +35,27 @@ export interface InstructorDeps extends SessionDeps {
   logger: Logger;
 }
 
-type Found = { session: Session; assignment: Assignment };
+type Found = { session: Session; assignment: Assignment; words: Words };
 
 async function instructorAssignment(deps: InstructorDeps, req: Request, res: Response): Promise<Found | null> {
   const session = sessionOf(res);
+  const { t } = wordsOf(res);
   if (session.launch.audience !== 'instructor') {
-    sendMessage(res, 403, 'Not available for your role', 'Only instructors of the course can do this. Open the assignment from your course to see your own side of it.');
+    sendMessage(res, 403, t('refused.notForYourRole'), t('refused.instructorsOnly'));
     return null;
   }
   const assignment = await assignmentFor(deps.db, session, req.params.id);
   if (typeof assignment === 'number') {
-    sendMessage(res, assignment, 'Not available', 'This assignment is not part of the course you opened. Open it from its own course.');
+    sendMessage(res, assignment, t('refused.notAvailable'), t('refused.notInYourCourse'));
     return null;
   }
-  return { session, assignment };
+  return { session, assignment, words: wordsOf(res) };
 }
 
 const dashboardNotice = z.object({ notice: z.string().min(1).max(500), tone: z.enum(['ok', 'error']).default('ok') });
 const submissionParams = z.object({ submissionId: z.string().uuid() });
 const rowAction = submissionParams.extend({ action: z.enum(['resend', 'resync-grade', 'delete']) });
 
-/** What the instructor reads once a job is queued again, by the step it waits for. */
-const QUEUED_AGAIN: Record<'upload' | 'result' | 'grade', string> = {
-  upload: 'The paper is queued to be sent to the checking service again',
-  result: 'The checking service is asked for the result again',
-  grade: 'The score is queued for the gradebook again',
-};
 
 function backToDashboard(res: Response, found: Found, notice: string, tone: 'ok' | 'error' = 'ok'): void {
   // The dashboard shows notices of up to 500 characters (a long name and a service's reason can make more).
@@ -69,18 +65,18 @@ function backToDashboard(res: Response, found: Found, notice: string, tone: 'ok'
 }
 
 /** The notice after "send again" or "resend grade". */
-function sentAgainNotice(sent: SendAgain, action: 'resend' | 'resync-grade', name: string, submission: Submission): { notice: string; tone: 'ok' | 'error' } {
+function sentAgainNotice({ t }: Words, sent: SendAgain, action: 'resend' | 'resync-grade', name: string, submission: Submission): { notice: string; tone: 'ok' | 'error' } {
   switch (sent.outcome) {
     case 'nothing-to-send': {
-      const why = action === 'resync-grade' ? 'only a checked paper has a score to send' : 'only a paper still on its way to a result can be sent again';
-      return { notice: `Nothing was sent for ${name}: ${why}, and this one is ${submission.state}.`, tone: 'error' };
+      const key = action === 'resync-grade' ? 'dashboard.notice.noScoreToSend' : 'dashboard.notice.notOnItsWay';
+      return { notice: t(key, { name, state: submission.state }), tone: 'error' };
     }
     case 'sending-now':
-      return { notice: `${name}'s paper is being sent to the checking service right now; nothing more was queued.`, tone: 'ok' };
+      return { notice: t('dashboard.notice.sendingNow', { name }), tone: 'ok' };
     case 'already-queued':
-      return { notice: `${name}'s paper is already queued; it goes in a moment.`, tone: 'ok' };
+      return { notice: t('dashboard.notice.alreadyQueued', { name }), tone: 'ok' };
     case 'queued':
-      return { notice: `${QUEUED_AGAIN[sent.step]} (${name}).`, tone: 'ok' };
+      return { notice: t(`dashboard.notice.queued.${sent.step}`, { name }), tone: 'ok' };
   }
 }
 
@@ -101,13 +97,13 @@ export function instructorRoutes(deps: InstructorDeps): Router {
         assignment,
         rows: withReportLinks(filterAndSort(overview.rows, query), assignment.settings),
         query,
-        histogram: histogramSvg(overview.rows),
+        histogram: histogramSvg(overview.rows, found.words),
         rosterProblem: overview.rosterProblem,
         ltik: s.ltik,
         total: overview.rows.length,
         notice: notice.success ? notice.data : null,
         defaultsInUse: defaultsInUse(assignment),
-      }),
+      }, found.words),
     );
   });
 
@@ -134,7 +130,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       folder: folderStatus(found.assignment, view.saved),
       defaultsInUse: defaultsInUse(found.assignment),
       statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
-    });
+    }, found.words);
 
   router.get('/assignments/:id/settings', session, async (req, res) => {
     const found = await instructorAssignment(deps, req, res);
@@ -145,7 +141,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
   router.post('/assignments/:id/settings', form, session, async (req, res) => {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
-    const result = readSettings(req.body);
+    const result = readSettings(req.body, found.words);
     if ('error' in result) {
       res.status(400).send(settingsPage(found, { error: result.error, saved: false, ...(result.entered ? { settings: result.entered } : {}) }));
       return;
@@ -170,17 +166,17 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const input = submissionParams.safeParse(req.params);
     const submission = input.success ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId) : null;
     if (!submission) {
-      res.status(404).send(render('message', { title: 'Not found', message: 'There is no such submission in this assignment; it may have been deleted. Go back to the list of submissions.', tone: 'error' }));
+      sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('refused.noSuchSubmission'));
       return;
     }
-    res.send(render('submission-history', { assignment: found.assignment, submission, events: await eventsOf(deps.db, submission.id), ltik: found.session.ltik }));
+    res.send(render('submission-history', { assignment: found.assignment, submission, events: await eventsOf(deps.db, submission.id), ltik: found.session.ltik }, found.words));
   });
 
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
     const queued = await queueGradeResync(deps.db, deps.jobs, { assignmentId: found.assignment.id });
-    backToDashboard(res, found, `${queued} score${queued === 1 ? '' : 's'} queued for the gradebook.`);
+    backToDashboard(res, found, found.words.t('dashboard.notice.scoresQueued', { count: queued }));
   });
 
   router.post('/assignments/:id/submissions/:submissionId/:action', form, session, async (req, res) => {
@@ -189,19 +185,19 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const input = rowAction.safeParse(req.params);
     const submission = input.success ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId) : null;
     if (!input.success || !submission) {
-      sendMessage(res, 404, 'Not found', 'There is no such submission in this assignment; it may have been deleted. Go back to the list of submissions.');
+      sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('refused.noSuchSubmission'));
       return;
     }
     const name = await studentName(deps.db, submission.userId);
     const { action } = input.data;
     if (action === 'delete') {
       const removal = await deleteAttempt(deps, submission);
-      if (!removal.removed) return backToDashboard(res, found, `${name}'s paper was not deleted. ${removal.reason}`, 'error');
+      if (!removal.removed) return backToDashboard(res, found, found.words.t('dashboard.notice.notDeleted', { name, reason: removal.reason }), 'error');
       deps.logger.info({ assignmentId: found.assignment.id, submissionId: submission.id }, 'Submission deleted by an instructor');
-      return backToDashboard(res, found, `${name}'s attempt ${submission.attempt} is deleted, here and at the checking service; the student may submit again.`);
+      return backToDashboard(res, found, found.words.t('dashboard.notice.deleted', { name, attempt: submission.attempt }));
     }
     const sent = action === 'resync-grade' ? await sendGradeAgain(deps, submission) : await sendPaperAgain(deps.jobs, submission);
-    const { notice, tone } = sentAgainNotice(sent, action, name, submission);
+    const { notice, tone } = sentAgainNotice(found.words, sent, action, name, submission);
     backToDashboard(res, found, notice, tone);
   });
 

@@ -8,14 +8,23 @@ import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
 import { assetProcessorAttachPage, wantsAssetProcessor } from './asset-processor-attach.js';
 import { allowSessionFraming, type SessionDeps } from './require-session.js';
-import { render } from './views.js';
+import type { PlainKey, Words } from '../messages/index.js';
+import { render, wordsOf } from './views.js';
+
+/** What the person reads of a launch its recording refused (lti/launch.ts), in their language. */
+const REFUSED: Record<LaunchRefused['reason'], PlainKey> = {
+  'state used': 'launch.stateUsed',
+  'nonce used': 'launch.notVerified',
+  'no nonce': 'launch.notVerified',
+  'unstorable claims': 'launch.unstorable',
+};
 
 export function assignmentPath(assignmentId: string, ltik: string): string {
   return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
 }
 
-function page(title: string, message: string): string {
-  return render('message', { title, message, tone: 'error' });
+function page(words: Words, title: string, message: string): string {
+  return render('message', { title, message, tone: 'error' }, words);
 }
 
 export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics; assetProcessor: boolean }) {
@@ -27,43 +36,46 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
     try {
       const ltik = String(res.locals.ltik);
       let launch = readLaunch(token);
+      const words = wordsOf(res, launch.locale);
+      const { t } = words;
       // ltijs has validated the posted token: what it does not keep of an Asset Processor's launch is kept here.
       if (wantsProcessor(launch)) launch = { ...launch, assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')) };
       deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
       const identity = await recordLaunch(db, launch);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
-        res.status(403).send(page('Not available for your role', 'This tool is for the instructors and students of the course. Your role in this course does not give access to it; if it should, ask your instructor to check your role in the course.'));
+        res.status(403).send(page(words, t('refused.notForYourRole'), t('launch.roleNoAccess')));
         return;
       }
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         if (launch.audience !== 'instructor') {
-          res.status(403).send(page('Not available for your role', 'Only instructors can add the tool to a course. Ask an instructor of the course to add it.'));
+          res.status(403).send(page(words, t('refused.notForYourRole'), t('launch.instructorsAdd')));
           return;
         }
         if (wantsProcessor(launch)) {
-          res.send(assetProcessorAttachPage({ ltik, launch }));
+          res.send(assetProcessorAttachPage({ ltik, launch }, words));
           return;
         }
-        res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? 'Similarity check', courseTitle: launch.context?.title ?? '' }));
+        res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? t('deepLink.defaultTitle'), courseTitle: launch.context?.title ?? '' }, words));
         return;
       }
       if (!launch.context || !launch.resourceLink || !identity.courseId) {
-        res.status(400).send(page('Open the tool from an assignment', 'The tool works inside a course assignment. Open it from the assignment in your course.'));
+        res.status(400).send(page(words, t('launch.fromAssignmentTitle'), t('launch.fromAssignment')));
         return;
       }
       const placement = await placeLaunch(db, launch, { ...identity, courseId: identity.courseId });
       if (placement.created) logger.info({ assignmentId: placement.assignment.id, audience: launch.audience }, 'Assignment created on its first launch');
       res.redirect(303, assignmentPath(placement.assignment.id, ltik));
     } catch (error) {
+      const words = wordsOf(res);
       if (error instanceof LaunchRefused) {
         logger.warn({ reason: error.reason }, 'LTI launch refused');
-        res.status(401).send(page('Could not open the assignment', error.sentence));
+        res.status(401).send(page(words, words.t('launch.couldNotOpen'), words.t(REFUSED[error.reason])));
         return;
       }
       if (error instanceof LaunchShapeError) {
         logger.warn({ reason: error.message }, 'LTI launch refused');
-        res.status(400).send(page('Could not open the assignment', 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.'));
+        res.status(400).send(page(words, words.t('launch.couldNotOpen'), words.t('launch.incomplete')));
         return;
       }
       next(error);
@@ -75,20 +87,17 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
     const err = (res.locals as { err?: { details?: { message?: string } } }).err;
     const code = err?.details?.message ?? 'UNREGISTERED_OR_INACTIVE_PLATFORM';
     logger.warn({ path: req.path, reason: code }, 'LTI launch refused');
+    const words = wordsOf(res);
+    const { t } = words;
     if (err === undefined) {
-      res.status(400).send(page('Could not open the assignment', 'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.'));
+      res.status(400).send(page(words, t('launch.couldNotOpen'), t('launch.unregistered')));
       return;
     }
     const ended = ['Session not found.', 'IDTOKEN_NOT_FOUND_DB', 'CONTEXTTOKEN_NOT_FOUND_DB'].includes(code);
     res
       .status(401)
       .send(
-        page(
-          'Could not open the assignment',
-          ended
-            ? 'Your session with the tool has ended. Open the assignment again from your course.'
-            : 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
-        ),
+page(words, t('launch.couldNotOpen'), t(ended ? 'session.ended' : 'launch.notVerified')),
       );
   };
 

@@ -14,7 +14,8 @@ import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
 import { allowFramingBy } from './security-headers.js';
 import type { SessionDeps } from './require-session.js';
-import { render, sendMessage } from './views.js';
+import type { PlainKey, Words } from '../messages/index.js';
+import { render, sendMessage, wordsOf } from './views.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
@@ -41,8 +42,6 @@ const STORAGE_TARGET = /^[A-Za-z0-9_.-]{1,100}$/;
 /** The key the state is kept under in the LMS's platform storage. */
 const storageKey = (state: string) => `lti_state_${state}`;
 
-const ANOTHER_BROWSER = 'This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.';
-
 const idTokenClaims = z.object({
   iss: z.string().min(1),
   aud: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
@@ -67,8 +66,10 @@ function signedCookie(value: string, secret: string): string {
   return `s:${value}.${mac}`;
 }
 
-function refuse(res: Response, status: number, message: string): void {
-  sendMessage(res, status, 'Could not open the assignment', message);
+/** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet). */
+function refuse(res: Response, status: number, message: PlainKey | ((words: Words) => string)): void {
+  const words = wordsOf(res);
+  sendMessage(res, status, words.t('launch.couldNotOpen'), typeof message === 'function' ? message(words) : words.t(message));
 }
 
 export interface GuardOptions extends Pick<SessionDeps, 'db' | 'encryptionKey'> {
@@ -86,7 +87,7 @@ export function ltiGuard(options: GuardOptions): Router {
     const timer = setTimeout(() => {
       if (res.headersSent) return;
       logger.error({ path: req.path }, 'The LTI library did not answer in time');
-      refuse(res, 503, 'The tool could not open the assignment just now. Please open it again from your course in a moment.');
+      refuse(res, 503, 'launch.notNow');
     }, LTIJS_ANSWER_DEADLINE_MS);
     res.on('close', () => clearTimeout(timer));
     next();
@@ -121,12 +122,12 @@ export function ltiGuard(options: GuardOptions): Router {
             return claimedPlatformFrameOrigins(db, claim).then((origins) => {
               if (res.headersSent) return;
               allowFramingBy(res, origins);
-              res.send(render('platform-storage', { mode: 'put', target: storage.target, origin: storage.origin, key: storageKey(state.state), value: state.state, next: url }));
+              res.send(render('platform-storage', { mode: 'put', target: storage.target, origin: storage.origin, key: storageKey(state.state), value: state.state, next: url }, wordsOf(res)));
             });
           },
           (error: unknown) => {
             logger.error({ err: error }, 'Could not store the OIDC state');
-            if (!res.headersSent) refuse(res, 503, 'The tool could not start the sign-in just now. Please try again in a moment.');
+            if (!res.headersSent) refuse(res, 503, 'launch.signInNotNow');
           },
         )
         .catch((error: unknown) => logger.error({ err: error }, 'Could not answer the sign-in'));
@@ -149,7 +150,7 @@ export function ltiGuard(options: GuardOptions): Router {
       const carriesToken = typeof req.body === 'object' && req.body !== null && 'id_token' in req.body;
       if (carriesToken && (req.path !== LTI_ROUTES.launch || kind !== 'form')) {
         logger.warn({ path: req.path, reason: 'id_token posted outside the launch form' }, 'LTI launch refused');
-        return refuse(res, 400, 'Launches come from your LMS to the tool\'s launch address. Open the assignment again from your course.');
+        return refuse(res, 400, 'launch.notFromForm');
       }
       next();
     });
@@ -161,12 +162,12 @@ export function ltiGuard(options: GuardOptions): Router {
     const body = launchBody.safeParse(req.body);
     if (!body.success) {
       logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
-      return refuse(res, 400, 'The launch from your LMS was incomplete. Open the assignment again from your course.');
+      return refuse(res, 400, 'launch.bodyIncomplete');
     }
     const claims = idTokenClaims.safeParse(peekPart(body.data.id_token, 1));
     if (!claims.success) {
       logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
-      return refuse(res, 401, 'The launch from your LMS could not be read. Open the assignment again from your course.');
+      return refuse(res, 401, 'launch.unreadable');
     }
     const { iss, aud, azp } = claims.data;
     const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
@@ -174,7 +175,7 @@ export function ltiGuard(options: GuardOptions): Router {
     // A refusal below is one sentence: the active platform the token names may frame it, so that its iframe shows
     // the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
     const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
-    const refuseFramed = async (status: number, message: string) => {
+    const refuseFramed = async (status: number, message: PlainKey) => {
       allowFramingBy(res, await framers());
       refuse(res, status, message);
     };
@@ -193,7 +194,7 @@ export function ltiGuard(options: GuardOptions): Router {
           key: storageKey(body.data.state),
           value: body.data.state,
           launch: { action: `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`, idToken: body.data.id_token, state: body.data.state },
-        }),
+        }, wordsOf(res)),
       );
       return;
     }
@@ -203,23 +204,23 @@ export function ltiGuard(options: GuardOptions): Router {
     const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
     if (storage && !fromToolPage) {
       logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
-      return refuseFramed(403, ANOTHER_BROWSER);
+      return refuseFramed(403, 'launch.otherBrowser');
     }
     if (!issued) {
       logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
-      return refuseFramed(401, 'This launch has expired or was already used. Open the assignment again from your course.');
+      return refuseFramed(401, 'launch.stateUsed');
     }
     if (issued.issuer !== iss) {
       logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
-      return refuseFramed(401, 'The launch from your LMS could not be verified. Open the assignment again from your course.');
+      return refuseFramed(401, 'launch.issuerDiffers');
     }
     const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
     if (!deployment) {
       logger.warn({ issuer: iss, clientId, deploymentId, reason: 'unregistered issuer, client or deployment' }, 'LTI launch refused');
-      return refuse(res, 403, 'This LMS (or this deployment of the tool in it) is not registered with the tool. Ask your LMS administrator to register it.');
+      return refuse(res, 403, 'launch.deploymentUnregistered');
     }
     if (!deployment.active) {
-      return refuse(res, 403, 'The tool is switched off for this LMS. Ask your LMS administrator.');
+      return refuse(res, 403, 'launch.switchedOff');
     }
     // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
     // ltijs verifies the token with it.
@@ -227,7 +228,7 @@ export function ltiGuard(options: GuardOptions): Router {
     const jwksUrl = await keysUrlOf(db, deployment.platformId);
     if (!kid.success || !jwksUrl) {
       logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
-      return refuse(res, 401, 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.');
+      return refuse(res, 401, 'launch.notVerified');
     }
     let key: Jwk | null;
     try {
@@ -235,11 +236,11 @@ export function ltiGuard(options: GuardOptions): Router {
     } catch (error) {
       if (!(error instanceof PlatformKeysUnavailable)) throw error;
       logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
-      return refuse(res, 503, `The LMS's signing keys could not be fetched from ${error.host}; try again in a minute or ask the administrator to check the keys URL.`);
+      return refuse(res, 503, ({ t }) => t('launch.keysUnreachable', { host: error.host }));
     }
     if (!key) {
       logger.warn({ issuer: iss, reason: 'the platform has no key with the token\'s key id' }, 'LTI launch refused');
-      return refuse(res, 401, 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.');
+      return refuse(res, 401, 'launch.notVerified');
     }
     const cookieName = `state${body.data.state}`;
     const cookieHeader = req.headers.cookie ?? '';
@@ -248,7 +249,7 @@ export function ltiGuard(options: GuardOptions): Router {
     // (someone else's login, posted here). A browser with none gets the stored state's word (iframes drop them).
     if (stateCookies.length > 0 && !stateCookies.includes(cookieName)) {
       logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
-      return refuse(res, 401, ANOTHER_BROWSER);
+      return refuse(res, 401, 'launch.otherBrowser');
     }
     if (!stateCookies.includes(cookieName)) {
       const cookie = `${cookieName}=${encodeURIComponent(signedCookie(iss, options.encryptionKey))}`;

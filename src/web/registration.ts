@@ -8,7 +8,7 @@ import { RegistrationFailed, registerDynamically, type ToolDescription } from '.
 import type { RegistrationStore } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
 import { allowFramingBy, allowFramingByAnyone } from './security-headers.js';
-import { render } from './views.js';
+import { render, wordsOf } from './views.js';
 
 const registrationQuery = z.object({
   openid_configuration: z.string().url().max(2048),
@@ -64,7 +64,7 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
   const fail = (res: Response, status: number, message: string, lmsOrigin: string | null = null) => {
     if (lmsOrigin) allowFramingBy(res, [lmsOrigin]);
     else allowFramingByAnyone(res);
-    res.status(status).send(render('registration-failed', { message }));
+    res.status(status).send(render('registration-failed', { message }, wordsOf(res)));
   };
 
   router.get('/register', async (req: Request, res: Response) => {
@@ -85,7 +85,7 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
       );
       deps.logger.info({ issuer: registration.issuer, clientId: registration.clientId, active: registration.active }, 'Platform registered dynamically');
       allowFramingBy(res, [new URL(query.data.openid_configuration).origin]);
-      res.send(render('registration-done', { registration, productFamily, adminUrl: `${deps.publicUrl}/admin` }));
+      res.send(render('registration-done', { registration, productFamily, adminUrl: `${deps.publicUrl}/admin` }, wordsOf(res)));
     } catch (error) {
       if (error instanceof RegistrationFailed) {
         deps.logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');

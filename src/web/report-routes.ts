@@ -6,19 +6,22 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { reportFromService, type ReportDeps } from '../reports/from-service.js';
-import { REPORT_KINDS, REPORTS, type ReportKind } from '../reports/kinds.js';
+import { REPORT_KINDS, type ReportKind } from '../reports/kinds.js';
 import { freshReportPath, validReportLink } from '../reports/signed-link.js';
 import { NO_SUCH_REPORT, reportRefusal, type ReportRefusal } from '../reports/visibility.js';
 import { getSubmission, type Submission } from '../submissions/store.js';
 import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
-import { render, sendMessage } from './views.js';
+import { render, sendMessage, wordsOf } from './views.js';
 
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
 const signed = z.object({ expires: z.coerce.number().int().positive(), signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 
-const refuse = (res: Response, refusal: ReportRefusal) => sendMessage(res, refusal.status, 'Report not available', refusal.message);
+const refuse = (res: Response, refusal: ReportRefusal) => {
+  const words = wordsOf(res);
+  sendMessage(res, refusal.status, words.t('report.notAvailable'), words.say(refusal.sentence));
+};
 
 export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
   const router = Router();
@@ -40,7 +43,7 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     const submission = await getSubmission(deps.db, input.data.submissionId);
     if (!submission) return NO_SUCH_REPORT;
     const assignment = await assignmentFor(deps.db, session, submission.assignmentId);
-    if (typeof assignment === 'number') return { status: 403, message: 'This report belongs to another course. Open it from its own course.' };
+    if (typeof assignment === 'number') return { status: 403, sentence: { key: 'report.otherCourse' } };
     const refusal = reportRefusal({ audience: session.launch.audience, userId: session.userId }, assignment, submission, input.data.kind);
     return refusal ?? { assignment, submission, kind: input.data.kind };
   }
@@ -56,15 +59,16 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     const { ltik } = sessionOf(res);
     const { assignment, submission, kind } = allowed;
     res.setHeader('Cache-Control', 'private, no-store');
+    const words = wordsOf(res);
     res.send(
       render('report-viewer', {
         // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
-        title: REPORTS[kind].label.student,
+        title: words.t(`report.student.${kind}`),
         fileLabel: submission.fileLabel,
         pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
         downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
         backUrl: `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
-      }),
+      }, words),
     );
   });
 
@@ -73,7 +77,7 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     const link = signed.safeParse(req.query);
     if (!input.success || !link.success) return refuse(res, NO_SUCH_REPORT);
     if (!validReportLink(deps.encryptionKey, { ...input.data, ...link.data })) {
-      return refuse(res, { status: 403, message: 'This report link has expired. Open the report again from the assignment.' });
+      return refuse(res, { status: 403, sentence: { key: 'report.linkExpired' } });
     }
     const report = await reportFromService(deps, input.data.submissionId, input.data.kind);
     if ('status' in report) return refuse(res, report);

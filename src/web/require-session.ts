@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { platformFrameOrigins } from '../lti/frame-origins.js';
 import { resolveSession, type Session } from '../lti/session.js';
 import { allowFramingBy } from './security-headers.js';
-import { sendMessage } from './views.js';
+import { sendMessage, wordsOf } from './views.js';
 
 /** Where ltijs accepts an ltik too: the query, a form field, `Authorization: Bearer`, or its LTIK-AUTH-V1 scheme. */
 export function ltikOf(req: Request): string | null {
@@ -35,11 +35,8 @@ export function requireSession(deps: SessionDeps): RequestHandler {
     const ltik = ltikOf(req);
     const result = ltik ? await resolveSession(deps, ltik) : 'invalid';
     if (result === 'invalid' || result === 'expired') {
-      const message =
-        result === 'expired'
-          ? 'Your session with the tool has ended. Open the assignment again from your course.'
-          : 'Open this page from the assignment in your course: it cannot be opened on its own.';
-      sendMessage(res, 401, 'Please open the assignment from your course', message);
+      const { t } = wordsOf(res);
+      sendMessage(res, 401, t('session.openFromCourse'), t(result === 'expired' ? 'session.ended' : 'session.notOnItsOwn'));
       return;
     }
     (res.locals as { session?: Session }).session = result;

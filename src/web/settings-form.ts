@@ -1,5 +1,6 @@
 // The settings form as the instructor fills it in: its fields read into the assignment's settings schema (which
 // keeps the limits), or a sentence saying what to correct, with what was entered for the form to show again.
+import type { Words } from '../messages/index.js';
 import { z } from 'zod';
 import { DOCUMENT_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 
@@ -58,9 +59,10 @@ function asEntered(entered: Record<string, unknown> & { similarityBands: Array<n
  * The settings from the form, or a sentence saying what to correct, with what was entered (shaped like the
  * settings, possibly out of bounds) so that the form shows it again.
  */
-export function readSettings(body: unknown): { settings: AssignmentSettings } | { error: string; entered?: AssignmentSettings } {
+export function readSettings(body: unknown, words: Words): { settings: AssignmentSettings } | { error: string; entered?: AssignmentSettings } {
   const form = settingsForm.safeParse(body ?? {});
-  if (!form.success) return { error: `The form could not be read: check the field "${form.error.issues[0]!.path.join('.')}".` };
+  const { t } = words;
+  if (!form.success) return { error: t('settings.error.unreadable', { field: form.error.issues[0]!.path.join('.') }) };
   const f = form.data;
   const dueAt = f.dueAt === null ? null : dueDate(f.dueAt);
   const entered = {
@@ -85,25 +87,25 @@ export function readSettings(body: unknown): { settings: AssignmentSettings } | 
     instructions: f.instructions,
   };
   if (dueAt === undefined) {
-    return { error: 'Enter the due date as a date and a time (for example 2026-12-01 17:00, UTC), or leave it empty for no due date.', entered: asEntered(entered) };
+    return { error: t('settings.error.dueAt'), entered: asEntered(entered) };
   }
   const parsed = assignmentSettings.safeParse(entered);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.');
     const messages: Record<string, string> = {
-      excludedPhrases: `Up to ${MAX_EXCLUDED_PHRASES} excluded phrases, one per line, 500 characters each at most.`,
-      allowedFileTypes: 'Allow at least one file type.',
-      maxFileMb: `The largest file must be between 1 and ${SERVICE_MAX_FILE_MB} MB (the service takes no more).`,
-      maxAttempts: 'Attempts must be between 1 and 50.',
-      excludeThresholdWords: 'The word threshold must be a whole number from 0 to 1000.',
-      instructions: 'Instructions can be 10,000 characters at most.',
-      similarityBands: 'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
-      language: 'Name the language of the papers (60 characters at most).',
-      documentType: `Choose a document type: ${DOCUMENT_TYPES.join(', ')}.`,
-      gradeColumn: 'Choose the assignment\'s column or a separate similarity column.',
+      excludedPhrases: t('settings.error.excludedPhrases', { count: MAX_EXCLUDED_PHRASES }),
+      allowedFileTypes: t('settings.error.allowedFileTypes'),
+      maxFileMb: t('settings.error.maxFileMb', { max: SERVICE_MAX_FILE_MB }),
+      maxAttempts: t('settings.error.maxAttempts'),
+      excludeThresholdWords: t('settings.error.excludeThresholdWords'),
+      instructions: t('settings.error.instructions', { max: 10_000 }),
+      similarityBands: t('settings.error.similarityBands'),
+      language: t('settings.error.language'),
+      documentType: t('settings.error.documentType', { types: DOCUMENT_TYPES.join(', ') }),
+      gradeColumn: t('settings.error.gradeColumn'),
     };
-    return { error: messages[field.split('.')[0]!] ?? `Check the field "${field}": ${issue.message}`, entered: asEntered(entered) };
+    return { error: messages[field.split('.')[0]!] ?? t('settings.error.field', { field, problem: issue.message }), entered: asEntered(entered) };
   }
   return { settings: parsed.data };
 }

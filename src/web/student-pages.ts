@@ -1,60 +1,100 @@
 // The student's side of an assignment: what to submit, the upload, the receipts, the live status, and the
-// results as far as the assignment lets students see them.
+// results as far as the assignment lets students see them, in the student's language (messages/).
 import { Router } from 'express';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled } from '../submissions/state.js';
-import { attemptsOf, receiptOf, type Submission } from '../submissions/store.js';
+import { attemptsOf, canSubmit, counted, receiptOf, type Submission } from '../submissions/store.js';
+import { uploadLimits } from '../submissions/upload-limits.js';
 import { assignmentFor } from '../assignments/access.js';
+import type { Session } from '../lti/session.js';
+import type { Words } from '../messages/index.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { render, wordsOf } from './views.js';
 
-const STATE_TEXT: Record<Submission['state'], string> = {
-  received: 'Received',
-  uploading: 'Sent for checking',
-  processing: 'Being analysed (usually 10 to 15 minutes)',
-  scored: 'Checked',
-  graded: 'Checked',
-  rejected: 'Not accepted',
-  failed: 'Could not be checked',
-};
-
-export function studentView(assignment: Assignment, submission: Submission) {
+export function studentView(assignment: Assignment, submission: Submission, words: Words) {
+  const results = studentResults(assignment, submission);
   return {
     ...receiptOf(submission),
-    stateText: STATE_TEXT[submission.state],
+    stateText: words.t(`state.${submission.state}`),
     final: isSettled(submission.state),
     failureReason: endedWithoutResult(submission.state) ? submission.failureReason : null,
-    ...studentResults(assignment, submission),
+    ...results,
+    reports: results.reports.map((report) => ({ ...report, label: words.t(`report.student.${report.kind}`) })),
   };
 }
 
-export function receiptText(assignmentTitle: string, submission: Submission): string {
+/** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
+export async function studentPage(deps: SessionDeps, session: Session, assignment: Assignment, words: Words): Promise<string> {
+  const attempts = await attemptsOf(deps.db, assignment.id, session.userId);
+  const decision = canSubmit(assignment.settings, counted(attempts), new Date());
+  const limits = uploadLimits(assignment.settings);
+  const typeNames = assignment.settings.allowedFileTypes.map((type) => words.t(`fileType.${type}`)).join(', ');
+  const ltik = encodeURIComponent(session.ltik);
+  const { t } = words;
+  return render(
+    'assignment-student',
+    {
+      assignment,
+      ltik: session.ltik,
+      userName: session.launch.name ?? t('student.you'),
+      courseTitle: session.launch.context?.title ?? '',
+      attempts: attempts.map((a) => studentView(assignment, a, words)),
+      decision,
+      refusal: decision.allowed ? null : words.say(decision.reason),
+      limits: { ...limits, typeNames },
+      scriptWords: {
+        wrongType: t('student.script.wrongType', { types: typeNames }),
+        tooLarge: t('student.script.tooLarge', { size: limits.maxMb }),
+        empty: t('student.script.empty'),
+        chooseFirst: t('student.script.chooseFirst'),
+        uploadingFile: words.raw('student.script.uploadingFile'),
+        received: words.raw('student.script.received'),
+        duplicate: words.raw('student.script.duplicate'),
+        failed: t('student.script.failed'),
+        connectionLost: t('student.script.connectionLost'),
+        bytes: words.raw('size.bytes'),
+        kilobytes: words.raw('size.kilobytes'),
+        megabytes: words.raw('size.megabytes'),
+      },
+      uploadUrl: `/assignments/${assignment.id}/submissions?ltik=${ltik}`,
+      statusUrl: `/assignments/${assignment.id}/my-submissions?ltik=${ltik}`,
+      receiptBase: `/assignments/${assignment.id}/submissions`,
+    },
+    words,
+  );
+}
+
+export function receiptText(assignmentTitle: string, submission: Submission, words: Words): string {
   const receipt = receiptOf(submission);
-  return [
-    'Submission receipt',
-    `Assignment:    ${assignmentTitle}`,
-    `Submission id: ${receipt.submissionId}`,
-    `Attempt:       ${receipt.attempt}`,
-    `Received at:   ${receipt.receivedAt}`,
-    `File:          ${receipt.fileName}`,
-    `Size:          ${receipt.size} bytes`,
-    `SHA-256:       ${receipt.sha256}`,
-    receipt.late ? 'Submitted after the due date.' : '',
-    '',
-  ].join('\n');
+  const { t } = words;
+  const fields: Array<[string, string]> = [
+    [t('receipt.assignment'), assignmentTitle],
+    [t('receipt.submissionId'), receipt.submissionId],
+    [t('receipt.attempt'), words.number(receipt.attempt)],
+    [t('receipt.receivedAt'), receipt.receivedAt],
+    [t('receipt.file'), receipt.fileName],
+    [t('receipt.size'), t('size.bytes', { count: receipt.size, size: words.number(receipt.size) })],
+    ['SHA-256', receipt.sha256],
+  ];
+  const width = Math.max(...fields.map(([label]) => label.length)) + 2;
+  return [t('receipt.title'), ...fields.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`), receipt.late ? t('receipt.late') : '', ''].join('\n');
 }
 
 export function studentRoutes(deps: SessionDeps): Router {
   const router = Router();
   const session = requireSession(deps);
 
+  // The attempts as data, with the list as the page shows it (the page's script puts it in place).
   router.get('/assignments/:id/my-submissions', session, async (req, res) => {
     const s = sessionOf(res);
     const assignment = await assignmentFor(deps.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).json({ error: 'Not available.' });
-    const attempts = await attemptsOf(deps.db, assignment.id, s.userId);
+    const words = wordsOf(res);
+    const submissions = (await attemptsOf(deps.db, assignment.id, s.userId)).map((submission) => studentView(assignment, submission, words));
+    const html = render('student-attempts', { attempts: submissions, ltik: s.ltik, receiptBase: `/assignments/${assignment.id}/submissions` }, words);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ submissions: attempts.map((submission) => studentView(assignment, submission)) });
+    res.json({ submissions, html });
   });
 
   router.get('/assignments/:id/submissions/:submissionId/receipt', session, async (req, res) => {
@@ -64,7 +104,7 @@ export function studentRoutes(deps: SessionDeps): Router {
     const submission = (await attemptsOf(deps.db, assignment.id, s.userId)).find((a) => a.id === req.params.submissionId);
     if (!submission) return void res.status(404).type('text/plain').send('There is no such submission of yours.\n');
     res.setHeader('Content-Disposition', `attachment; filename="receipt-${submission.id}.txt"`);
-    res.type('text/plain').send(receiptText(assignment.title, submission));
+    res.type('text/plain').send(receiptText(assignment.title, submission, wordsOf(res)));
   });
 
   return router;

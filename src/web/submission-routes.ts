@@ -5,7 +5,7 @@ import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
 import { assignmentPath } from './launch-handlers.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
-import { sendMessage } from './views.js';
+import { sendMessage, wordsOf } from './views.js';
 
 export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
   const router = Router();
@@ -27,9 +27,10 @@ export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
       // keep the socket waiting for it.
       if (error.status === 408) res.setHeader('Connection', 'close');
       if (wantsPage) {
-        return void sendMessage(res, error.status, 'Not submitted', error.message);
+        const words = wordsOf(res);
+        return void sendMessage(res, error.status, words.t('refused.notSubmitted'), words.say(error.sentence));
       }
-      res.status(error.status).json({ error: error.message });
+      res.status(error.status).json({ error: wordsOf(res).say(error.sentence) });
     }
   });
   return router;

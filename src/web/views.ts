@@ -1,14 +1,29 @@
 // Server-rendered pages from views/*.eta. Eta escapes every `<%= %>` output; `<%~ %>` (raw) is for markup we build.
+// Every page gets the words of its person's language (messages/): `it.t(key, params)`, the Intl formats
+// (`it.moment(date)`, `it.percent(n)`, ...) and `it.language` for <html lang>.
 import { fileURLToPath } from 'node:url';
 import type { Request, Response } from 'express';
 import { Eta } from 'eta';
+import type { Session } from '../lti/session.js';
+import { acceptedLanguages, chooseLanguage, wordsFor, type Words } from '../messages/index.js';
 
 const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
 
 const eta = new Eta({ views: viewsDir, cache: true, autoEscape: true });
 
-export function render(view: string, data: Record<string, unknown>): string {
-  return eta.render(view, data);
+export function render(view: string, data: Record<string, unknown>, words: Words): string {
+  return eta.render(view, { ...words, ...data });
+}
+
+/**
+ * The words of the person a request comes from: their launch's locale when the launch gave one (the session's, or
+ * `launchLocale` for the launch being handled), else their browser's Accept-Language; English when the tool does
+ * not have the language.
+ */
+export function wordsOf(res: Response, launchLocale?: string | null): Words {
+  const session = (res.locals as { session?: Session }).session;
+  const locale = launchLocale ?? session?.launch.locale ?? null;
+  return wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language'])));
 }
 
 /**
@@ -28,5 +43,5 @@ export function sendMessage(res: Response, status: number, title: string, messag
     res.status(status).json(tone === 'error' ? { error: message } : { message });
     return;
   }
-  res.status(status).send(render('message', { title, message, tone }));
+  res.status(status).send(render('message', { title, message, tone }, wordsOf(res)));
 }

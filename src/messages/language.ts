@@ -1,0 +1,52 @@
+// Which of the tool's languages a person reads: the launch's locale (LTI 1.3 core, launch_presentation.locale,
+// a BCP 47 tag: https://www.imsglobal.org/spec/lti/v1p3/#launch-presentation-claim), else the browser's
+// Accept-Language (RFC 9110 12.5.4) for pages outside a launch, else English.
+import { z } from 'zod';
+
+/** The languages the catalogue has; English is complete, the others fall back to it key by key. */
+export const LANGUAGES = ['en', 'de'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const supported: ReadonlySet<string> = new Set(LANGUAGES.map((tag) => tag.toLowerCase()));
+
+/** A tag in its canonical form, or null when it is not a well-formed BCP 47 tag. */
+function canonical(tag: string): string | null {
+  try {
+    return Intl.getCanonicalLocales(tag.replace(/_/g, '-'))[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The best supported language for the tags a person asked for, in their order of preference: the first tag that
+ * is supported exactly ("pt-BR" when "pt-BR" is), then by its base language ("de-AT" reads "de"); English when none is.
+ */
+export function chooseLanguage(wanted: ReadonlyArray<string | null | undefined>): Language {
+  for (const tag of wanted) {
+    const known = tag ? canonical(tag) : null;
+    if (!known) continue;
+    if (supported.has(known.toLowerCase())) return LANGUAGES.find((l) => l.toLowerCase() === known.toLowerCase())!;
+    const base = new Intl.Locale(known).language;
+    if (supported.has(base)) return base as Language;
+  }
+  return 'en';
+}
+
+const acceptLanguageHeader = z.string().max(1000);
+
+/** The tags of an Accept-Language header, most preferred first ("*" and q=0 left out); none for a bad header. */
+export function acceptedLanguages(header: unknown): string[] {
+  const parsed = acceptLanguageHeader.safeParse(header);
+  if (!parsed.success) return [];
+  return parsed.data
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? '1');
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((entry) => entry.tag);
+}
