@@ -72,6 +72,13 @@ describe('the notice handler', () => {
     assert.deepEqual((await kept()).slice(before).map((row) => [row.lms_submission_id, row.asset_id]), [['sub-1:2', 'asset-3']]);
   });
 
+  test('the same file in two notices of one request is kept once', async () => {
+    const before = (await kept()).length;
+    const twice = await send(await lms.platform.sign(claims('sub-2:1', [asset('asset-4')])), await lms.platform.sign(claims('sub-2:1', [asset('asset-4')])));
+    assert.equal(twice.status, 200, await twice.text());
+    assert.deepEqual((await kept()).slice(before).map((row) => [row.lms_submission_id, row.asset_id]), [['sub-2:1', 'asset-4']]);
+  });
+
   const forged: Array<[string, number, RegExp, () => Promise<string>]> = [
     ['a notice with a bad signature', 401, /could not be verified/, async () => {
       const jwt = await lms.platform.sign(claims('sub-bad:1', [asset('bad-sig')]));

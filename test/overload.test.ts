@@ -233,6 +233,10 @@ describe('slow clients', () => {
   test('a connection that never sends a byte is closed at the headers limit', async () => {
     const socket = connect(port(), '127.0.0.1');
     socket.on('error', () => undefined);
+    // The limit counts from the connection, not from the client's first attempt (a loaded machine may drop and
+    // retry a SYN); a connection that never opened would also look like one never closed.
+    const opened = await Promise.race([new Promise<boolean>((resolve) => socket.once('connect', () => resolve(true))), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000))]);
+    assert.ok(opened, 'the connection did not open within 15 s');
     const started = Date.now();
     const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
     const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 15_000))]);

@@ -81,6 +81,9 @@ export type Band = 'green' | 'yellow' | 'orange' | 'red';
 
 export const BAND_TEXT: Record<Band, string> = { green: 'low', yellow: 'moderate', orange: 'high', red: 'very high' };
 
+/** Each band's colour where an LMS shows one swatch for it (an asset report's indicationColor, #RRGGBB). */
+export const BAND_COLOUR: Record<Band, string> = { green: '#2E7D32', yellow: '#F9A825', orange: '#EF6C00', red: '#C62828' };
+
 export function bandOf(similarity: number, bands: readonly [number, number, number]): Band {
   if (similarity >= bands[2]) return 'red';
   if (similarity >= bands[1]) return 'orange';

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.js';
 import type { DatabaseSchema } from './schema.js';
 
-export type { AssignmentKind, AssignmentTable, DatabaseSchema, GradeState, PlatformTable, SubmissionState, SubmissionTable } from './schema.js';
+export type { AssignmentKind, AssignmentTable, DatabaseSchema, GradeState, LmsAssetState, PlatformTable, SubmissionState, SubmissionTable } from './schema.js';
 export { migrateToLatest, pendingMigrations, MigrationError } from './migrate.js';
 export { databaseReadiness, type Readiness } from './readiness.js';
 

@@ -137,8 +137,35 @@ export interface LmsAssetTable {
   content_type: string | null;
   title: string | null;
   filename: string | null;
-  state: Generated<'received'>;
+  /** received: waiting to be fetched; admitted: a submission stands for it; failed: `error_code` says why (migration 0022). */
+  state: Generated<LmsAssetState>;
   received_at: ColumnType<Date, never, never>;
+  /** The submission that stands for the file once admitted (an identical earlier file's, when it was one). */
+  submission_id: string | null;
+  /** The specification's error code and a sentence for the reader, when the file could not be checked. */
+  error_code: string | null;
+  error_comment: string | null;
+}
+
+export type LmsAssetState = 'received' | 'admitted' | 'failed';
+
+/** The last report the tool posted per (asset, report type) (migration 0022); its timestamp only grows. */
+export interface AssetReportTable {
+  asset_row_id: string;
+  type: string;
+  progress: string;
+  body: unknown;
+  posted_timestamp: Date;
+  posted_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A user's acceptance of the Asset Processor's terms, per platform deployment (migration 0023). */
+export interface EulaAcceptanceTable {
+  platform_id: string;
+  deployment_id: string;
+  /** The user as the LMS names them (the launch's sub, a notice's for_user). */
+  lms_user_id: string;
+  accepted_at: Date;
 }
 
 export type SubmissionState = 'received' | 'uploading' | 'processing' | 'scored' | 'graded' | 'rejected' | 'failed';
@@ -220,6 +247,8 @@ export interface DatabaseSchema {
   submission_event: SubmissionEventTable;
   assignment: AssignmentTable;
   lms_asset: LmsAssetTable;
+  asset_report: AssetReportTable;
+  eula_acceptance: EulaAcceptanceTable;
   lti_record: LtiRecordTable;
   platform: PlatformTable;
   platform_deployment: PlatformDeploymentTable;

@@ -14,9 +14,11 @@ export function gradebookSink(db: Kysely<DatabaseSchema>, jobs: Jobs): ResultSin
     await jobs.send(QUEUES.grade, { submissionId } satisfies GradeJob, { key: submissionId });
   };
   return {
-    queue: QUEUES.grade,
     accepted: post,
     scored: post,
+    // The cell keeps what it shows: a refused paper never reached it (the refusal comes before the service takes
+    // the file), and a failed analysis leaves it pending, with the failure on the instructor's dashboard.
+    ended: async () => undefined,
     // The cell gets its new owner's state (its score, or "pending"), or is emptied when nothing is left to show.
     async removed(student) {
       const owner = await cellOwner(db, student.assignmentId, student.userId);

@@ -1,6 +1,7 @@
 // Jobs that used up their retries, newest first, for the administrator to read and retry. A platform's
 // administrator sees those of their own platform only: a job's key is the submission or the assignment it acts on
-// (the submission and assignment queues key their jobs so), which names the platform.
+// (the submission and assignment queues key their jobs so) or the LMS asset (the Asset Processor's), which names the
+// platform.
 import type { Queryable } from './queryable.js';
 
 export interface FailedJob {
@@ -23,7 +24,8 @@ const FAILED_JOBS = `
    WHERE j.state = 'failed'
      AND ($1::uuid IS NULL
           OR j.singleton_key IN (SELECT s.id::text FROM submission s JOIN assignment a ON a.id = s.assignment_id WHERE a.platform_id = $1::uuid)
-          OR j.singleton_key IN (SELECT a.id::text FROM assignment a WHERE a.platform_id = $1::uuid))
+          OR j.singleton_key IN (SELECT a.id::text FROM assignment a WHERE a.platform_id = $1::uuid)
+          OR j.singleton_key IN (SELECT x.id::text FROM lms_asset x JOIN assignment a ON a.id = x.assignment_id WHERE a.platform_id = $1::uuid))
      AND ($2::uuid IS NULL OR j.id = $2::uuid)
    ORDER BY j.completed_on DESC
    LIMIT 100`;

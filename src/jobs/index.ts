@@ -4,14 +4,14 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
-import { jobsDbOf, type Transactional } from './in-transaction.js';
+import { jobsDbOf, queryableOf, type Transactional } from './in-transaction.js';
 import { isRunning, runningOf } from './is-running.js';
 import { queueHealth, type QueueHealth } from './queue-health.js';
 import { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
 
 export { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
 export { hasOpenJob } from './open-job.js';
-export type { FailedJob, FailedJobScope, QueueHealth };
+export type { FailedJob, FailedJobScope, QueueHealth, Transactional };
 
 /**
  * How long a follow-up job waits when sent while a job with its key runs (Jobs.send): about the usual length of
@@ -24,6 +24,8 @@ const FOLLOW_UP_DELAY_SECONDS: Record<QueueName, number> = {
   [QUEUES.result]: 2,
   [QUEUES.folder]: 5,
   [QUEUES.grade]: 5,
+  [QUEUES.assetFetch]: 30,
+  [QUEUES.assetReport]: 5,
 };
 
 /** When a job asked to start after `asked` seconds starts: held back past the usual run when its key's job runs. */
@@ -111,6 +113,11 @@ export class Jobs {
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'Job queue error'));
   }
 
+  /** How many times a failed job is tried again before it waits for an administrator. */
+  get retryLimit(): number {
+    return this.timing.retryLimit;
+  }
+
   /** Seconds after which a running job is taken to belong to a dead worker and handed to another. */
   get expireSeconds(): number {
     return this.timing.expireSeconds;
@@ -163,7 +170,7 @@ export class Jobs {
   async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean; within?: Transactional }): Promise<string | null> {
     const asked = options.startAfterSeconds ?? 0;
     // A key just made (a new submission's) has no job running: no need to ask.
-    const keyRunning = !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await this.isRunning(queue, options.key));
+    const keyRunning = !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await isRunning(options.within ? queryableOf(options.within) : this.pool, queue, options.key));
     const startAfter = heldBack(queue, asked, keyRunning);
     return this.boss.send(queue, data, {
       singletonKey: options.key,
@@ -176,11 +183,11 @@ export class Jobs {
   /**
    * Queues several jobs of one queue in one statement, each by the rules of `send` (one per key; one sent while its
    * key runs is held back): for bursts, such as the service's callbacks. Jobs with the same key in the list are
-   * queued once.
+   * queued once. `within`: in the caller's transaction, as for `send`.
    */
-  async sendMany<T extends object>(queue: QueueName, jobs: Array<{ data: T; key: string; startAfterSeconds?: number }>): Promise<void> {
+  async sendMany<T extends object>(queue: QueueName, jobs: Array<{ data: T; key: string; startAfterSeconds?: number }>, options: { within?: Transactional } = {}): Promise<void> {
     if (jobs.length === 0) return;
-    const running = FOLLOW_UP_DELAY_SECONDS[queue] > 0 ? await runningOf(this.pool, queue, jobs.map((job) => job.key)) : new Set<string>();
+    const running = FOLLOW_UP_DELAY_SECONDS[queue] > 0 ? await runningOf(options.within ? queryableOf(options.within) : this.pool, queue, jobs.map((job) => job.key)) : new Set<string>();
     const seen = new Set<string>();
     const rows = jobs
       .filter((job) => !seen.has(job.key) && seen.add(job.key))
@@ -188,7 +195,8 @@ export class Jobs {
         const startAfter = heldBack(queue, job.startAfterSeconds ?? 0, running.has(job.key));
         return { name: queue, data: job.data, singletonKey: job.key, ...(startAfter > 0 ? { startAfter: String(startAfter) } : {}) };
       });
-    await this.boss.insert(rows);
+    if (options.within) await this.boss.insert(rows, { db: jobsDbOf(options.within) });
+    else await this.boss.insert(rows);
   }
 
   /** Whether a job of the queue with this key is running now (in any process). */

@@ -10,6 +10,10 @@ export const QUEUES = {
   folder: 'assignment-folder',
   /** Post a submission's score to the LMS gradebook. */
   grade: 'grade-post',
+  /** Download an asset an LMS announced (Asset Processor) and admit it as a submission. */
+  assetFetch: 'asset-fetch',
+  /** Post an asset's report to the LMS (Asset Processor): what its submission's state is now. */
+  assetReport: 'asset-report',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 /** Every queue's name, in the order above. */

@@ -3,11 +3,12 @@
 // (platform-keys.ts: deadline, size limit, cache) and registrations: the issuer, client (aud/azp) and deployment
 // must be registered and switched on, the key id must be the platform's, the signature RS256, the token unexpired,
 // and the notice of the type the handler takes. Anything else is refused before the notice is read.
-import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey } from './platform-keys.js';
+import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { findDeployment } from './registrations.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
@@ -76,12 +77,11 @@ export async function verifyNotice(db: Kysely<DatabaseSchema>, jwt: string, type
   if (!jwk) throw new NoticeRefused(401, NOT_VERIFIED, `no key ${header.kid} in the platform's key set`);
   let payload;
   try {
-    const key = await importJWK(jwk as Parameters<typeof importJWK>[0], 'RS256');
-    ({ payload } = await jwtVerify(jwt, key, { issuer: iss, audience: clientId, algorithms: ['RS256'], requiredClaims: ['exp', 'iat'], clockTolerance: CLOCK_TOLERANCE_SECONDS }));
+    payload = await verifyPlatformToken(jwt, jwk, { issuer: iss, clientId, clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS });
   } catch (error) {
-    throw new NoticeRefused(401, NOT_VERIFIED, (error as Error).message);
+    if (!(error instanceof PlatformTokenInvalid)) throw error;
+    throw new NoticeRefused(401, NOT_VERIFIED, error.message);
   }
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== clientId) throw new NoticeRefused(401, NOT_VERIFIED, 'azp does not name the client');
   const notice = noticeClaim.safeParse(payload);
   if (!notice.success) throw new NoticeRefused(400, 'A notice does not say which notice it is (its notice claim).', 'no notice claim');
   const { id, type } = notice.data[`${LTI_CLAIM}/notice`];

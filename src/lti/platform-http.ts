@@ -146,11 +146,11 @@ function checkLiteral(url: URL): void {
   if (isIP(literal) && !addressAllowed(literal)) throw forbiddenError(url.host, literal);
 }
 
-async function once(url: URL, init: PlatformRequest, signal: AbortSignal, timeoutMs: number, maxBytes: number): Promise<PlatformAnswer> {
+/** Asks once (no redirects): the answer's status and headers, its body not yet read. */
+async function exchange(url: URL, init: PlatformRequest, signal: AbortSignal, timeoutMs: number): Promise<Dispatcher.ResponseData> {
   checkLiteral(url);
-  let response: Dispatcher.ResponseData;
   try {
-    response = await request(url, {
+    return await request(url, {
       method: init.method ?? 'GET',
       headers: init.headers ?? {},
       ...(init.body !== undefined ? { body: init.body } : {}),
@@ -165,30 +165,39 @@ async function once(url: URL, init: PlatformRequest, signal: AbortSignal, timeou
     if (signal.aborted) throw new PlatformRequestError('timeout', url.host, `${url.host} did not answer within ${timeoutMs / 1000} s.`);
     throw new PlatformRequestError('unreachable', url.host, `${url.host} could not be reached.`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
+}
+
+/** Reads a body through `consume`, turning a broken or late body into a PlatformRequestError. */
+async function readBody<T>(url: URL, response: Dispatcher.ResponseData, signal: AbortSignal, timeoutMs: number, consume: (body: Dispatcher.ResponseData['body']) => Promise<T>): Promise<T> {
   try {
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        response.body.destroy();
-        throw new PlatformRequestError('too-large', url.host, `${url.host} answered with more than ${Math.round(maxBytes / 1024)} KB, more than this request needs.`);
-      }
-      chunks.push(chunk as Buffer);
-    }
+    return await consume(response.body);
   } catch (error) {
+    response.body.destroy();
     if (error instanceof PlatformRequestError) throw error;
     if (signal.aborted) throw new PlatformRequestError('timeout', url.host, `${url.host} did not finish its answer within ${timeoutMs / 1000} s.`);
     throw new PlatformRequestError('unreachable', url.host, `${url.host} broke off its answer.`);
   }
-  return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), url: url.toString() };
 }
 
-/**
- * One request to a platform under the rules above. Resolves with any HTTP status (the caller judges it);
- * rejects with a PlatformRequestError when no answer could be had within the rules.
- */
-export async function platformRequest(address: string, init: PlatformRequest = {}): Promise<PlatformAnswer> {
+function tooLarge(url: URL, maxBytes: number): PlatformRequestError {
+  return new PlatformRequestError('too-large', url.host, `${url.host} answered with more than ${Math.round(maxBytes / 1024)} KB, more than this request needs.`);
+}
+
+async function readText(url: URL, response: Dispatcher.ResponseData, signal: AbortSignal, timeoutMs: number, maxBytes: number): Promise<string> {
+  return readBody(url, response, signal, timeoutMs, async (body) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw tooLarge(url, maxBytes);
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  });
+}
+
+/** The address checked and the deadline and redirect budget set, as every request to a platform starts. */
+function begin(address: string, init: PlatformRequest): { url: URL; timeoutMs: number; signal: AbortSignal; redirects: number } {
   let url: URL;
   try {
     url = new URL(address);
@@ -197,22 +206,71 @@ export async function platformRequest(address: string, init: PlatformRequest = {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `The address the LMS gave for ${url.host} is not http or https.`);
   const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
-  const signal = AbortSignal.timeout(timeoutMs);
-  const redirects = (init.method ?? 'GET') === 'GET' ? (init.maxRedirects ?? 3) : 0;
-  for (let hop = 0; ; hop += 1) {
-    const answer = await once(url, init, signal, timeoutMs, maxBytes);
-    const location = answer.headers.location;
-    if (answer.status < 300 || answer.status >= 400 || typeof location !== 'string' || redirects === 0) return answer;
-    if (hop >= redirects) throw new PlatformRequestError('too-many-redirects', url.host, `${url.host} redirected more than ${redirects} times.`);
-    const next = new URL(location, url);
-    if (next.protocol !== 'https:' && next.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `${url.host} redirected to an address that is not http or https.`);
-    // A credential meant for one host is not handed to the host a redirect names.
-    if (next.origin !== url.origin && init.headers) {
-      init = { ...init, headers: Object.fromEntries(Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization')) };
-    }
-    url = next;
+  return { url, timeoutMs, signal: AbortSignal.timeout(timeoutMs), redirects: (init.method ?? 'GET') === 'GET' ? (init.maxRedirects ?? 3) : 0 };
+}
+
+/**
+ * Follows the answer's redirect when it is one to follow: the next address and request, or null when this answer is
+ * the one. A credential meant for one host is not handed to the host a redirect names.
+ */
+function redirectOf(url: URL, init: PlatformRequest, response: Dispatcher.ResponseData, hop: number, redirects: number): { url: URL; init: PlatformRequest } | null {
+  const location = response.headers.location;
+  if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string' || redirects === 0) return null;
+  if (hop >= redirects) throw new PlatformRequestError('too-many-redirects', url.host, `${url.host} redirected more than ${redirects} times.`);
+  const next = new URL(location, url);
+  if (next.protocol !== 'https:' && next.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `${url.host} redirected to an address that is not http or https.`);
+  if (next.origin !== url.origin && init.headers) {
+    init = { ...init, headers: Object.fromEntries(Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization')) };
   }
+  return { url: next, init };
+}
+
+/** Asks, following redirects under the rules; the final answer with its body unread. */
+async function answerOf(address: string, init: PlatformRequest): Promise<{ url: URL; response: Dispatcher.ResponseData; signal: AbortSignal; timeoutMs: number }> {
+  const { url: first, timeoutMs, signal, redirects } = begin(address, init);
+  let url = first;
+  for (let hop = 0; ; hop += 1) {
+    const response = await exchange(url, init, signal, timeoutMs);
+    const next = redirectOf(url, init, response, hop, redirects);
+    if (next === null) return { url, response, signal, timeoutMs };
+    await response.body.dump();
+    ({ url, init } = next);
+  }
+}
+
+/**
+ * One request to a platform under the rules above. Resolves with any HTTP status (the caller judges it);
+ * rejects with a PlatformRequestError when no answer could be had within the rules.
+ */
+export async function platformRequest(address: string, init: PlatformRequest = {}): Promise<PlatformAnswer> {
+  const { url, response, signal, timeoutMs } = await answerOf(address, init);
+  const body = await readText(url, response, signal, timeoutMs, init.maxBytes ?? DEFAULT_MAX_BYTES);
+  return { status: response.statusCode, headers: response.headers, body, url: url.toString() };
+}
+
+/** A download's answer: a 2xx's body went to the writer (its result in `written`); another status keeps its text. */
+export type PlatformDownload<T> = { status: number; url: string; headers: PlatformAnswer['headers'] } & ({ written: T } | { written: null; body: string });
+
+/**
+ * A download from a platform (a submitted file) under the same rules, its body streamed to `write` rather than
+ * kept in memory, and cut off past `maxBytes` (a PlatformRequestError 'too-large'). The deadline covers the whole body.
+ */
+export async function platformDownload<T>(address: string, init: PlatformRequest, write: (body: AsyncIterable<Buffer>) => Promise<T>): Promise<PlatformDownload<T>> {
+  const { url, response, signal, timeoutMs } = await answerOf(address, init);
+  const common = { status: response.statusCode, url: url.toString(), headers: response.headers };
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    return { ...common, written: null, body: await readText(url, response, signal, timeoutMs, init.maxBytes ?? DEFAULT_MAX_BYTES) };
+  }
+  const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
+  async function* bounded(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(url, maxBytes);
+      yield chunk;
+    }
+  }
+  return { ...common, written: await readBody(url, response, signal, timeoutMs, (body) => write(bounded(body as AsyncIterable<Buffer>))) };
 }
 
 /**

@@ -19,7 +19,7 @@ export interface PipelineDeps {
   /** The checking service, per assignment (each lives in one service account). */
   services: ServiceConnections;
   jobs: Jobs;
-  /** Where each step a reader outside the tool may see is announced: the gradebook today (result-sink.ts). */
+  /** Where each step a reader outside the tool may see is announced: the gradebook or asset reports (result-sink.ts). */
   sink: ResultSink;
   /** Waits between polls, in seconds; the last one repeats. */
   pollScheduleSeconds: number[];
@@ -119,8 +119,9 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
     if (lease.lost.aborted) throw lease.lost.reason; // the request was cut off because the lease was lost
     const failure = failureOf(error);
     if (failure.kind === 'refused') {
-      await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, lease: lease.token, changes: { failure_reason: failure.message, stored_path: null } });
+      const moved = await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, lease: lease.token, changes: { failure_reason: failure.message, stored_path: null } });
       await forgetFile(submission);
+      if (moved !== null) await deps.sink.ended(submissionId);
       return;
     }
     if (failure.kind === 'transient') {
@@ -157,7 +158,8 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
   const result = await service.result(Number(assignment.folder_id), submission.paperId);
   if (result.state === 'pending') return 'pending';
   if (result.state === 'error') {
-    await transition(deps.db, { submissionId, to: 'failed', reason: result.reason, changes: { failure_reason: result.reason } });
+    const moved = await transition(deps.db, { submissionId, to: 'failed', reason: result.reason, changes: { failure_reason: result.reason } });
+    if (moved !== null) await deps.sink.ended(submissionId);
     return 'settled';
   }
   const moved = await transition(deps.db, {

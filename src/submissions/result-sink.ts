@@ -1,8 +1,10 @@
 // Where a submission's result goes. The pipeline (store, send exactly once, poll, read back) does not know: it tells
-// the sink at each step a reader outside the tool may see. Today every assignment's sink is the LMS gradebook
-// (src/grades/gradebook-sink.ts: AGS scores); the LTI Asset Processor adds asset reports as a second sink.
+// the sink at each step a reader outside the tool may see. The assignment's kind chooses the sink: the tool's own
+// assignments go to the LMS gradebook (src/grades/gradebook-sink.ts: AGS scores), the LMS's own assignments with
+// the tool as their Asset Processor to asset reports (src/assetprocessor/report-sink.ts), and never both.
+import type { Kysely } from 'kysely';
 import type { AssignmentSettings } from '../assignments/settings.js';
-import type { QueueName } from '../jobs/index.js';
+import type { AssignmentKind, DatabaseSchema } from '../db/index.js';
 
 /** A student in an assignment: whose standing a sink shows. */
 export interface StudentInAssignment {
@@ -11,16 +13,36 @@ export interface StudentInAssignment {
 }
 
 export interface ResultSink {
-  /** The queue of the sink's own job, so that the work sweep can give a scored paper whose job was lost a new one. */
-  readonly queue: QueueName;
   /** The service took the file and is analysing it. */
   accepted(submissionId: string): Promise<void>;
   /** The paper has its result (state `scored`). */
   scored(submissionId: string): Promise<void>;
+  /** The paper will have no result: the service refused it (`rejected`) or its analysis failed (`failed`). */
+  ended(submissionId: string): Promise<void>;
   /** An instructor deleted an attempt: what the sink shows for the student may now be another attempt's, or none. */
   removed(student: StudentInAssignment): Promise<void>;
   /** Someone asked for a checked attempt's result to be sent again; false when it is already on its way. */
   resend(submissionId: string): Promise<boolean>;
   /** An instructor changed the assignment's settings: what the sink shows may follow them. */
   settingsChanged(assignmentId: string, before: AssignmentSettings, after: AssignmentSettings): Promise<void>;
+}
+
+/** One sink over several: each call goes to the sink of the assignment's kind. */
+export function sinkByAssignmentKind(db: Kysely<DatabaseSchema>, sinks: Record<AssignmentKind, ResultSink>): ResultSink {
+  const ofAssignment = async (assignmentId: string) => {
+    const row = await db.selectFrom('assignment').select('kind').where('id', '=', assignmentId).executeTakeFirst();
+    return row ? sinks[row.kind] : null;
+  };
+  const ofSubmission = async (submissionId: string) => {
+    const row = await db.selectFrom('submission as s').innerJoin('assignment as a', 'a.id', 's.assignment_id').select('a.kind').where('s.id', '=', submissionId).executeTakeFirst();
+    return row ? sinks[row.kind] : null;
+  };
+  return {
+    accepted: async (submissionId) => (await ofSubmission(submissionId))?.accepted(submissionId),
+    scored: async (submissionId) => (await ofSubmission(submissionId))?.scored(submissionId),
+    ended: async (submissionId) => (await ofSubmission(submissionId))?.ended(submissionId),
+    removed: async (student) => (await ofAssignment(student.assignmentId))?.removed(student),
+    resend: async (submissionId) => (await (await ofSubmission(submissionId))?.resend(submissionId)) ?? false,
+    settingsChanged: async (assignmentId, before, after) => (await ofAssignment(assignmentId))?.settingsChanged(assignmentId, before, after),
+  };
 }

@@ -20,7 +20,13 @@ async function waitingWithoutJob(db: Kysely<DatabaseSchema>, state: 'received' |
     .selectFrom('submission')
     .select('id')
     .where('state', '=', state)
-    .$if(state === 'scored', (query) => query.where('grade_state', 'not in', ['not-gradable', 'failed']).where(ownsCell('submission')))
+    .$if(state === 'scored', (query) =>
+      query
+        .where('grade_state', 'not in', ['not-gradable', 'failed'])
+        .where(ownsCell('submission'))
+        // An Asset Processor's paper never goes to the gradebook (result-sink.ts).
+        .where('assignment_id', 'in', db.selectFrom('assignment').select('id').where('kind', '=', 'gradebook')),
+    )
     .where('updated_at', '<', FORGOTTEN_AFTER)
     .where(({ not }) => not(hasOpenJob(queue, 'submission.id')))
     .limit(BATCH)

@@ -6,12 +6,13 @@ import { z } from 'zod';
 import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { NoticeRefused } from '../lti/notice.js';
+import type { Jobs } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
 import type { SessionDeps } from './require-session.js';
 
 const body = z.object({ notices: z.array(z.object({ jwt: z.string().min(1).max(64 * 1024) })).min(1).max(MAX_NOTICES) });
 
-export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { logger: Logger }): Router {
+export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { jobs: Jobs; logger: Logger }): Router {
   const router = Router();
   router.post(NOTICE_HANDLER_PATH, express.json({ limit: '1mb', type: () => true }), async (req, res) => {
     const parsed = body.safeParse(req.body);
@@ -21,7 +22,7 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { log
       return;
     }
     try {
-      const received = await receiveNotices(deps.db, parsed.data.notices.map((notice) => notice.jwt));
+      const received = await receiveNotices(deps.db, deps.jobs, parsed.data.notices.map((notice) => notice.jwt));
       deps.logger.info(received, 'Notices received');
       res.status(200).json({ received: received.notices });
     } catch (error) {
@@ -33,8 +34,17 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { log
   router.use(NOTICE_HANDLER_PATH, ((error, _req, res, next) => {
     const type = String((error as { type?: string }).type);
     if (type === 'entity.parse.failed') return void res.status(400).json({ error: 'The notices are not valid JSON.' });
-    if (type === 'entity.too.large') return void res.status(413).json({ error: 'Too many notices in one request.' });
-    next(error);
+    if (type === 'entity.too.large') return void res.status(413).json({ error: 'Too many notices in one request (1 MB at most): send fewer in each.' });
+    if (res.headersSent) return next(error);
+    // The notices are kept in one transaction and answered only once it is committed: whatever failed, nothing is
+    // kept, and the LMS may send them again as they are (a notice kept twice is kept once).
+    const code = String((error as { code?: unknown }).code);
+    if (['22P05', '22021'].includes(code)) return void res.status(400).json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });
+    const unreachable = /^(08|57P0)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(String((error as Error).message));
+    deps.logger.error({ err: error }, unreachable ? 'Notices not kept: the database did not answer' : 'Notices not kept');
+    res.status(unreachable ? 503 : 500).json({
+      error: unreachable ? 'The tool could not reach its database, so nothing was kept. Send the notices again in a moment.' : 'Something went wrong on the tool\'s side, so nothing was kept. Send the notices again in a moment.',
+    });
   }) as express.ErrorRequestHandler);
   return router;
 }

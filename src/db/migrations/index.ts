@@ -19,6 +19,8 @@ import * as ltiConfigVersion from './0016_lti_config_version.js';
 import * as settingsUnreviewed from './0017_settings_unreviewed.js';
 import * as assignmentKind from './0020_assignment_kind.js';
 import * as lmsAsset from './0021_lms_asset.js';
+import * as assetProcessing from './0022_asset_processing.js';
+import * as eula from './0023_eula.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -40,6 +42,8 @@ const migrations: Record<string, Migration> = {
   '0017_settings_unreviewed': settingsUnreviewed,
   '0020_assignment_kind': assignmentKind,
   '0021_lms_asset': lmsAsset,
+  '0022_asset_processing': assetProcessing,
+  '0023_eula': eula,
 };
 
 export const migrationProvider: MigrationProvider = {

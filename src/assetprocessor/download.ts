@@ -1,0 +1,107 @@
+// Fetching one asset from the LMS's Asset Service: a client-credentials token of the asset.readonly scope, redirects
+// followed (Canvas answers with a redirect to its file storage), the body streamed to disk under the assignment's
+// size limit and a deadline, then checked against the size and SHA-256 the notice declared. A text entry is kept as
+// its words. What cannot be checked ends with the specification's error code; a failure that may pass is retried.
+// https://www.imsglobal.org/spec/lti-ap/v1p0 (Asset Service, error codes) ; Canvas: doc/api/document_processor.md
+import { rm, readFile } from 'node:fs/promises';
+import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
+import { ASSET_READ_SCOPE } from '../lti/asset-processor.js';
+import { PlatformRequestError, platformDownload } from '../lti/platform-http.js';
+import { writeReceivedFile, type ReceivedFile } from '../submissions/received-file.js';
+import { isTextEntry, textOfHtml } from './text-entry.js';
+
+/** The error codes of the Asset Report Service the tool reports a file with, when it could not check it. */
+export type AssetErrorCode = 'ASSET_TOO_LARGE' | 'ASSET_TOO_SMALL' | 'UNSUPPORTED_ASSET_TYPE' | 'DOWNLOAD_FAILED' | 'EULA_NOT_ACCEPTED';
+
+/** The asset could not be checked: `comment` is a sentence for the instructor and student; `retry`: it may pass later. */
+export class AssetUnusable extends Error {
+  constructor(
+    readonly code: AssetErrorCode,
+    readonly comment: string,
+    readonly retry: boolean,
+  ) {
+    super(comment);
+    this.name = 'AssetUnusable';
+  }
+}
+
+/** What the notice said of the file. */
+export interface DeclaredAsset {
+  url: string;
+  size: number | null;
+  sha256: string | null;
+  contentType: string | null;
+  title: string | null;
+  filename: string | null;
+}
+
+type TokenPlatform = Parameters<typeof accessTokenWithin>[0];
+
+export interface DownloadLimits {
+  tempDir: string;
+  maxBytes: number;
+  /** The whole download, from asking for a token to the last byte. */
+  timeoutMs: number;
+}
+
+const TOKEN_TIMEOUT_MS = 15_000;
+const MAX_REDIRECTS = 5;
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+function tooLarge(maxBytes: number): AssetUnusable {
+  return new AssetUnusable('ASSET_TOO_LARGE', `The file is larger than this assignment checks (${megabytes(maxBytes)} at most).`, false);
+}
+
+const downloadFailed = (why: string, retry = true) => new AssetUnusable('DOWNLOAD_FAILED', `The file could not be fetched from the LMS: ${why}`, retry);
+
+/** A text entry's words as a text file beside the downloaded HTML, which is removed. */
+async function asText(file: ReceivedFile, tempDir: string, title: string | null): Promise<ReceivedFile> {
+  try {
+    const words = textOfHtml(await readFile(file.tempPath, 'utf8'));
+    return await writeReceivedFile([Buffer.from(words, 'utf8')], tempDir, `${title?.trim() || 'Text entry'}.txt`);
+  } finally {
+    await rm(file.tempPath, { force: true });
+  }
+}
+
+/** Downloads the asset to a file under `limits.tempDir`; throws AssetUnusable when it cannot be checked. */
+export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsset, limits: DownloadLimits): Promise<ReceivedFile> {
+  if (asset.size !== null && asset.size > limits.maxBytes) throw tooLarge(limits.maxBytes);
+  let token: string;
+  try {
+    token = await accessTokenWithin(platform, ASSET_READ_SCOPE, TOKEN_TIMEOUT_MS);
+  } catch (error) {
+    throw downloadFailed(`the LMS gave the tool no token to read it (${(error as Error).message}).`);
+  }
+  let answer;
+  try {
+    answer = await platformDownload(
+      asset.url,
+      { headers: { authorization: `Bearer ${token}`, accept: '*/*' }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS },
+      (body) => writeReceivedFile(body, limits.tempDir, asset.filename ?? asset.title ?? ''),
+    );
+  } catch (error) {
+    if (error instanceof PlatformRequestError && error.kind === 'too-large') throw tooLarge(limits.maxBytes);
+    // An address the tool may not reach stays so: no use trying again.
+    if (error instanceof PlatformRequestError && (error.kind === 'forbidden-address' || error.kind === 'bad-url')) throw downloadFailed(error.message, false);
+    if (error instanceof PlatformRequestError) throw downloadFailed(error.message);
+    throw error;
+  }
+  if (answer.written === null) {
+    // A token the platform no longer takes is asked for again on the next try.
+    if (answer.status === 401) forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), ASSET_READ_SCOPE);
+    throw downloadFailed(`the LMS answered HTTP ${answer.status}.`);
+  }
+  const file = answer.written;
+  const mismatch =
+    asset.size !== null && file.size !== asset.size
+      ? `it has ${file.size} bytes where the LMS announced ${asset.size}.`
+      : asset.sha256 !== null && file.sha256 !== asset.sha256.toLowerCase()
+        ? 'its content does not match the checksum the LMS announced.'
+        : null;
+  if (mismatch) {
+    await rm(file.tempPath, { force: true });
+    throw downloadFailed(mismatch);
+  }
+  return isTextEntry(asset) ? asText(file, limits.tempDir, asset.title) : file;
+}

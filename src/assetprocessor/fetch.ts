@@ -1,0 +1,105 @@
+// The fetch job: one asset an LMS announced becomes a submission of the assignment, through the same admission as
+// the tool's own upload page (submissions/admit.ts), so the same exactly-once upload, callback and polling follow.
+// A file that cannot be checked ends as a failed asset with the specification's error code; a download that may pass
+// later is tried again a few times first. Either way the asset's report job tells the LMS.
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import { maxFileBytes } from '../assignments/settings.js';
+import { getAssignment } from '../assignments/store.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { QUEUES, type Jobs } from '../jobs/index.js';
+import { admitFile, SubmitRefused, type AdmitDeps } from '../submissions/admit.js';
+import { attemptsOf } from '../submissions/store.js';
+import { AssetUnusable, downloadAsset, type AssetErrorCode } from './download.js';
+import { queueAssetReports } from './report-job.js';
+import { EULA_NOT_ACCEPTED } from './eula.js';
+
+export interface AssetFetchJob {
+  assetRowId: string;
+}
+
+export interface AssetFetchDeps extends AdmitDeps {
+  provider: Provider;
+  /** When the EULA is on: whether this student has not accepted it (then the file is not checked). */
+  eulaRefuses?: (asset: { assignmentId: string; lmsUserId: string }) => Promise<boolean>;
+  /** The deadline of one download, token included (ASSET_DOWNLOAD_TIMEOUT_SECONDS); two minutes unless told. */
+  downloadTimeoutMs?: number;
+}
+
+/** A download that may pass later is tried this many times at most (fewer when jobs are retried fewer times). */
+export const ASSET_DOWNLOAD_TRIES = 4;
+/** The deadline of one download, token included, unless ASSET_DOWNLOAD_TIMEOUT_SECONDS says otherwise. */
+const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/** The student, as the tool knows people: the LMS's user id on that platform (a notice may be the first sign of them). */
+async function studentOf(db: Kysely<DatabaseSchema>, platformId: string, subject: string): Promise<string> {
+  const row = await db
+    .insertInto('lti_user')
+    .values({ platform_id: platformId, subject, name: null, email: null })
+    .onConflict((oc) => oc.constraint('lti_user_platform_subject').doUpdateSet({ subject }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The asset's outcome, recorded once (only while it still waits) with its report job in the same commit. */
+async function settle(deps: Pick<AssetFetchDeps, 'db' | 'jobs'>, assetRowId: string, outcome: { state: 'admitted'; submission_id: string } | { state: 'failed'; error_code: AssetErrorCode; error_comment: string }): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const moved = await trx.updateTable('lms_asset').set(outcome).where('id', '=', assetRowId).where('state', '=', 'received').executeTakeFirst();
+    if (moved.numUpdatedRows > 0n) await queueAssetReports(deps.jobs, [assetRowId], trx);
+  });
+}
+
+const fail = (deps: Pick<AssetFetchDeps, 'db' | 'jobs'>, assetRowId: string, code: AssetErrorCode, comment: string) =>
+  settle(deps, assetRowId, { state: 'failed', error_code: code, error_comment: comment });
+
+/** Runs the fetch job of one asset; `tryNumber` counts from 1. Throws to be tried again. */
+export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNumber: number): Promise<void> {
+  const asset = await deps.db
+    .selectFrom('lms_asset as x')
+    .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
+    .innerJoin('platform as p', 'p.id', 'a.platform_id')
+    .select(['x.id', 'x.assignment_id', 'x.lms_user_id', 'x.url', 'x.size', 'x.sha256', 'x.content_type', 'x.title', 'x.filename', 'x.state', 'p.id as platform_id', 'p.issuer', 'p.client_id'])
+    .where('x.id', '=', job.assetRowId)
+    .executeTakeFirst();
+  if (!asset || asset.state !== 'received') return; // done already, or removed with its assignment
+  const assignment = await getAssignment(deps.db, asset.assignment_id);
+  if (!assignment) return;
+  if (deps.eulaRefuses && (await deps.eulaRefuses({ assignmentId: asset.assignment_id, lmsUserId: asset.lms_user_id }))) {
+    return fail(deps, asset.id, EULA_NOT_ACCEPTED, 'The student has not accepted the checking service\'s terms of use, so the file was not checked. Once they have, use "Resubmit all files".');
+  }
+  const platform = await deps.provider.getPlatform(asset.issuer, asset.client_id);
+  if (!platform) return fail(deps, asset.id, 'DOWNLOAD_FAILED', 'The LMS is no longer registered with the tool, so the file could not be fetched.');
+
+  let file;
+  try {
+    file = await downloadAsset(
+      platform,
+      { url: asset.url, size: asset.size === null ? null : Number(asset.size), sha256: asset.sha256, contentType: asset.content_type, title: asset.title, filename: asset.filename },
+      { tempDir: join(deps.uploadDir, 'incoming'), maxBytes: maxFileBytes(assignment.settings), timeoutMs: deps.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS },
+    );
+  } catch (error) {
+    if (!(error instanceof AssetUnusable)) throw error;
+    const lastTry = tryNumber >= Math.min(ASSET_DOWNLOAD_TRIES, deps.jobs.retryLimit + 1);
+    if (error.retry && !lastTry) throw error;
+    return fail(deps, asset.id, error.code, error.comment);
+  }
+
+  const userId = await studentOf(deps.db, asset.platform_id, asset.lms_user_id);
+  let admitted;
+  try {
+    // The LMS decides who may submit, when, and how often: no attempt rule of the tool's applies.
+    admitted = await admitFile(deps, { assignment, userId, previous: await attemptsOf(deps.db, assignment.id, userId, 'counted'), late: false }, file);
+  } catch (error) {
+    if (!(error instanceof SubmitRefused)) throw error;
+    return fail(deps, asset.id, error.status === 400 ? 'ASSET_TOO_SMALL' : 'UNSUPPORTED_ASSET_TYPE', error.message);
+  }
+  // An identical earlier file's submission stands for this one too (admit.ts); either way the asset points at it.
+  await settle(deps, asset.id, { state: 'admitted', submission_id: admitted.receipt.submissionId });
+}
+
+/** Queues the fetch jobs of newly kept assets, in the transaction that keeps them. */
+export function queueAssetFetches(jobs: Jobs, assetRowIds: string[], within: Parameters<Jobs['sendMany']>[2]): Promise<void> {
+  return jobs.sendMany<AssetFetchJob>(QUEUES.assetFetch, assetRowIds.map((assetRowId) => ({ data: { assetRowId }, key: assetRowId })), within);
+}

@@ -1,0 +1,116 @@
+// The asset report job: it reads the asset's standing when it runs and posts each report the LMS does not show yet
+// (every report, when they are to be sent again). The platform keeps the newest report per (asset, type) and
+// refuses an older timestamp with 409, so each report's timestamp is after the last one posted for it, whatever the
+// clock says. A report the platform refuses as malformed is logged, not retried: sending it again changes nothing.
+// https://www.imsglobal.org/spec/lti-ap/v1p0 ; Canvas: app/controllers/lti/ims/asset_processor_controller.rb
+import type { Kysely } from 'kysely';
+import type { Provider } from 'ltijs';
+import { getAssignment } from '../assignments/store.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
+import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
+import { ASSET_REPORT_SCOPE } from '../lti/asset-processor.js';
+import { platformRequest } from '../lti/platform-http.js';
+import type { Logger } from '../logger.js';
+import { assetReports, type AssetReportBody } from './asset-report.js';
+
+export interface AssetReportJob {
+  assetRowId: string;
+}
+
+export interface AssetReportDeps {
+  db: Kysely<DatabaseSchema>;
+  provider: Provider;
+  logger: Pick<Logger, 'warn'>;
+}
+
+const TIMEOUT_MS = 15_000;
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** Queues the report jobs of these assets (in the caller's transaction, when given): one waiting job per asset. */
+export function queueAssetReports(jobs: Jobs, assetRowIds: string[], within?: Transactional): Promise<void> {
+  return jobs.sendMany<AssetReportJob>(QUEUES.assetReport, assetRowIds.map((assetRowId) => ({ data: { assetRowId }, key: assetRowId })), within ? { within } : {});
+}
+
+/** The assets a submission stands for (an identical file announced twice is two assets of one submission). */
+export async function assetsOfSubmission(db: Kysely<DatabaseSchema>, submissionId: string): Promise<string[]> {
+  return (await db.selectFrom('lms_asset').select('id').where('submission_id', '=', submissionId).execute()).map((asset) => asset.id);
+}
+
+/**
+ * Has the assets' latest reports posted again (a repeated notice, someone's "send again"): what was posted is
+ * forgotten, its timestamp kept, so that whichever report job runs next (one already queued, or the one queued here)
+ * posts every report again.
+ */
+export async function resendReports(db: Kysely<DatabaseSchema>, jobs: Jobs, assetRowIds: string[], within?: Transactional): Promise<void> {
+  if (assetRowIds.length === 0) return;
+  await db.updateTable('asset_report').set({ body: JSON.stringify(null) }).where('asset_row_id', 'in', assetRowIds).execute();
+  await queueAssetReports(jobs, assetRowIds, within);
+}
+
+/** A report the platform did not take now but may take later: the job is tried again. */
+class ReportNotTaken extends Error {
+  override name = 'ReportNotTaken';
+}
+
+/** After `last`, and now if the clock allows: the platform orders reports of one asset and type by this. */
+function nextTimestamp(last: Date | undefined, now = new Date()): Date {
+  return last && last.getTime() >= now.getTime() ? new Date(last.getTime() + 1) : now;
+}
+
+/** The same fields with the same values (the database keeps a report's keys in its own order). */
+const canonical = (report: object) => JSON.stringify(report, Object.keys(report).sort());
+const sameReport = (stored: unknown, report: AssetReportBody) => typeof stored === 'object' && stored !== null && canonical(stored) === canonical(report);
+
+export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJob): Promise<void> {
+  const row = await deps.db
+    .selectFrom('lms_asset as x')
+    .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
+    .innerJoin('platform as p', 'p.id', 'a.platform_id')
+    .leftJoin('submission as s', 's.id', 'x.submission_id')
+    .select(['x.id', 'x.asset_id', 'x.report_url', 'x.state', 'x.error_code', 'x.error_comment', 'x.assignment_id', 'p.issuer', 'p.client_id', 's.state as paper_state', 's.similarity', 's.ai_score', 's.failure_reason'])
+    .where('x.id', '=', job.assetRowId)
+    .executeTakeFirst();
+  if (!row) return;
+  const assignment = await getAssignment(deps.db, row.assignment_id);
+  if (!assignment) return;
+  const reports = assetReports(assignment, {
+    assetId: row.asset_id,
+    state: row.state,
+    errorCode: row.error_code,
+    errorComment: row.error_comment,
+    submission: row.paper_state ? { state: row.paper_state, similarity: row.similarity === null ? null : Number(row.similarity), aiScore: row.ai_score === null ? null : Number(row.ai_score), failureReason: row.failure_reason } : null,
+  });
+  const posted = new Map((await deps.db.selectFrom('asset_report').selectAll().where('asset_row_id', '=', row.id).execute()).map((report) => [report.type, report]));
+  const due = reports.filter((report) => !sameReport(posted.get(report.type)?.body, report));
+  if (due.length === 0) return;
+  const platform = await deps.provider.getPlatform(row.issuer, row.client_id);
+  if (!platform) return; // the LMS was removed: nobody to tell
+  const token = await accessTokenWithin(platform, ASSET_REPORT_SCOPE, TIMEOUT_MS);
+  for (const report of due) {
+    const timestamp = nextTimestamp(posted.get(report.type)?.posted_timestamp);
+    const answer = await platformRequest(row.report_url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ ...report, timestamp: timestamp.toISOString() }),
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
+    });
+    if (answer.status === 401) {
+      forgetAccessToken(row.issuer, row.client_id, ASSET_REPORT_SCOPE);
+      throw new ReportNotTaken('The LMS did not accept the tool\'s token for asset reports; a new one is asked for on the next try.');
+    }
+    // 409: the platform holds a report of this type with a later timestamp (its clock or an earlier post); the next
+    // try is later still. 429 and 5xx: the platform is busy or down.
+    if (answer.status === 409 || answer.status === 429 || answer.status >= 500) throw new ReportNotTaken(`The LMS did not take the ${report.type} report now (HTTP ${answer.status}); it is sent again later.`);
+    if (answer.status < 200 || answer.status >= 300) {
+      deps.logger.warn({ assetRowId: row.id, type: report.type, status: answer.status, answer: answer.body.slice(0, 500) }, 'The LMS refused an asset report as malformed; it is not sent again');
+      continue;
+    }
+    await deps.db
+      .insertInto('asset_report')
+      .values({ asset_row_id: row.id, type: report.type, progress: report.processingProgress, body: JSON.stringify(report), posted_timestamp: timestamp })
+      .onConflict((oc) => oc.columns(['asset_row_id', 'type']).doUpdateSet({ progress: report.processingProgress, body: JSON.stringify(report), posted_timestamp: timestamp, posted_at: new Date() }))
+      .execute();
+  }
+}

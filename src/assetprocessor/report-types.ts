@@ -1,0 +1,16 @@
+// The asset reports the tool posts, by their `type` (an opaque string the platform shows the latest report of, per
+// asset and type), and the tool's report kind each opens in a report review launch. The AI report is posted only when
+// the assignment checks for AI content, and students see it only where the assignment shows them the AI score.
+// Asset Report Service: https://www.imsglobal.org/spec/lti-ap/v1p0 ; Canvas: app/controllers/lti/ims/asset_processor_controller.rb
+import { z } from 'zod';
+import type { ReportKind } from '../reports/kinds.js';
+
+export const ASSET_REPORT_TYPES = ['originality', 'ai'] as const;
+export type AssetReportType = (typeof ASSET_REPORT_TYPES)[number];
+export const assetReportType = z.enum(ASSET_REPORT_TYPES);
+
+/** The report a review launch of this type opens. */
+export const REPORT_KIND_OF: Record<AssetReportType, ReportKind> = { originality: 'similarity', ai: 'ai' };
+
+/** Each type's title as the LMS shows it beside the submission. */
+export const REPORT_TITLE: Record<AssetReportType, string> = { originality: 'Originality', ai: 'AI content' };
