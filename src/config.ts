@@ -56,6 +56,7 @@ const environment = z.object({
   CHECKER_USERNAME: optionalString,
   CHECKER_PASSWORD: optionalString,
   CHECKER_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
+  ASSET_DOWNLOAD_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(120)),
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
   SANDBOX_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5000)),
   JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
@@ -66,6 +67,9 @@ const environment = z.object({
   REGISTRATIONS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(5)),
   DEV_PLATFORM: z.preprocess(emptyToUndefined, z.enum(['on', 'off', 'loopback']).optional()),
   ASSET_PROCESSOR: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
+  ASSET_PROCESSOR_EULA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
+  /** The terms themselves (plain text), or the http(s) address of the page that has them. */
+  ASSET_PROCESSOR_EULA_TERMS: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(20_000).optional()),
   CONCURRENT_LAUNCHES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_UPLOADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_CALLBACKS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
@@ -149,6 +153,15 @@ function listenHostsFor(host: string | undefined, production: boolean): string[]
   return [host];
 }
 
+/** ASSET_PROCESSOR_EULA=on with its terms: a text, or the address of a page (an http(s) URL and nothing else). */
+function assetProcessorEulaOf(values: { ASSET_PROCESSOR: 'on' | 'off'; ASSET_PROCESSOR_EULA: 'on' | 'off'; ASSET_PROCESSOR_EULA_TERMS?: string | undefined }, refuse: Refuse): { text: string } | { url: string } | null {
+  if (values.ASSET_PROCESSOR_EULA === 'off') return null;
+  if (values.ASSET_PROCESSOR === 'off') refuse('ASSET_PROCESSOR_EULA', 'needs ASSET_PROCESSOR=on: the terms are the Asset Processor\'s.');
+  const terms = values.ASSET_PROCESSOR_EULA_TERMS;
+  if (terms === undefined) return refuse('ASSET_PROCESSOR_EULA_TERMS', 'is required with ASSET_PROCESSOR_EULA=on: the terms as text, or the https address of the page that has them.');
+  return /^https?:\/\/\S+$/.test(terms) && URL.canParse(terms) ? { url: terms } : { text: terms };
+}
+
 /** The environment's variables checked together, as the settings the rest of the tool reads. */
 const settingsSchema = environment.transform((values) => {
   const production = values.NODE_ENV === 'production';
@@ -206,6 +219,11 @@ const settingsSchema = environment.transform((values) => {
     /** The tool offers itself to LMSs as an LTI Asset Processor: registration asks for its placement, messages and
      * scopes, and a deep-linking launch that accepts a processor attaches one. Off: neither. */
     assetProcessor: values.ASSET_PROCESSOR === 'on',
+    /** The Asset Processor's terms (EULA), which each user accepts once per deployment before their files are
+     * checked (src/assetprocessor/eula.ts); null: the tool has none, and registration does not ask for the EULA. */
+    assetProcessorEula: assetProcessorEulaOf(values, refuse),
+    /** The deadline of one download of an LMS's file (its token included); a download past it is tried again later. */
+    assetDownloadTimeoutMs: values.ASSET_DOWNLOAD_TIMEOUT_SECONDS * 1000,
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,

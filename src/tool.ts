@@ -25,6 +25,8 @@ import { localClientsOnly } from './web/local-only.js';
 import { launchHandlers } from './web/launch-handlers.js';
 import { startWorker } from './worker.js';
 import { gradebookSink } from './grades/gradebook-sink.js';
+import { assetReportSink } from './assetprocessor/report-sink.js';
+import { sinkByAssignmentKind } from './submissions/result-sink.js';
 
 export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
@@ -122,10 +124,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     const connected = await connectService(config, logger, connect);
     sandbox = connected.sandbox;
     const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback: connected.service, connect });
-    // Where results go: the LMS gradebook (the Asset Processor's reports will be a second sink).
-    const sink = gradebookSink(database.db, jobs);
+    // Where results go, by the assignment's kind: the LMS gradebook, or asset reports for the Asset Processor.
+    const sink = sinkByAssignmentKind(database.db, { gradebook: gradebookSink(database.db, jobs), 'asset-processor': assetReportSink(database.db, jobs) });
+    const uploadDir = join(config.dataDir, 'uploads');
     if (config.role !== 'web') {
-      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, logger, metrics });
+      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, uploadDir, eulaRequired: config.assetProcessorEula !== null, assetDownloadTimeoutMs: config.assetDownloadTimeoutMs, logger, metrics });
     }
     if (config.production && config.devPlatformRequested === 'on') {
       logger.warn('DEV_PLATFORM=on is ignored in production: the dev platform is never mounted there');
@@ -137,7 +140,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       readiness: () => databaseReadiness(database),
       logger,
       metrics,
-      uploadDir: join(config.dataDir, 'uploads'),
+      uploadDir,
       ...(config.role !== 'worker' ? { lti, jobs, services, sink } : {}),
       mounts,
     });

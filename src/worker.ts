@@ -11,6 +11,10 @@ import { runResultJob, type ResultJob } from './submissions/announced-result.js'
 import { runGradeJob, type GradeJob, type GradeJobDeps } from './grades/grade-job.js';
 import { pollSubmission, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
 import { sweepForgottenWork } from './submissions/sweep.js';
+import { fetchAsset, type AssetFetchDeps, type AssetFetchJob } from './assetprocessor/fetch.js';
+import { runAssetReportJob, type AssetReportJob } from './assetprocessor/report-job.js';
+import { sweepForgottenAssets } from './assetprocessor/sweep.js';
+import { eulaRefuses } from './assetprocessor/eula.js';
 
 export interface WorkerDeps {
   db: PipelineDeps['db'];
@@ -20,6 +24,12 @@ export interface WorkerDeps {
   provider: Provider;
   storage: GradeJobDeps['storage'];
   pollScheduleSeconds: number[];
+  /** Where files wait for the service (an LMS's assets are kept there too, once fetched). */
+  uploadDir: string;
+  /** The Asset Processor has terms its users accept (ASSET_PROCESSOR_EULA=on): files of those who have not are not checked. */
+  eulaRequired: boolean;
+  /** The deadline of one asset download (ASSET_DOWNLOAD_TIMEOUT_SECONDS). */
+  assetDownloadTimeoutMs: number;
   logger: Logger;
   metrics: ToolMetrics;
 }
@@ -37,9 +47,22 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   await deps.jobs.work<ResultJob>(QUEUES.result, (job) => runResultJob(pipeline, job.data));
   await deps.jobs.work<FolderJob>(QUEUES.folder, (job) => runFolderJob(deps, job.data));
   await deps.jobs.work<GradeJob>(QUEUES.grade, (job) => runGradeJob(grades, job.data));
+  const assets: AssetFetchDeps = {
+    db: deps.db,
+    jobs: deps.jobs,
+    provider: deps.provider,
+    uploadDir: deps.uploadDir,
+    metrics: deps.metrics,
+    eulaRefuses: (asset) => eulaRefuses(deps.db, asset, deps.eulaRequired),
+    downloadTimeoutMs: deps.assetDownloadTimeoutMs,
+  };
+  await deps.jobs.work<AssetFetchJob>(QUEUES.assetFetch, (job) => fetchAsset(assets, job.data, job.retryCount + 1));
+  await deps.jobs.work<AssetReportJob>(QUEUES.assetReport, (job) => runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data));
 
   const sweep = setInterval(() => {
-    sweepForgottenWork(deps).catch((error: unknown) => deps.logger.warn({ err: error }, 'The work sweep failed; it runs again in a minute'));
+    sweepForgottenWork(deps)
+      .then(() => sweepForgottenAssets(deps))
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'The work sweep failed; it runs again in a minute'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
   return { stop: () => clearInterval(sweep) };

@@ -10,10 +10,12 @@ import { postAttach } from './support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 import { eventually } from './support/wait.js';
+import { pageText } from './support/page-text.js';
 
 let tool: TestTool;
 let lms: TestPlatform;
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+// The page's words as a person reads them (apostrophes in the catalogue's words are escaped in the HTML).
+const text = pageText;
 const ACTIVITY = { id: 'f3b1c2d4-0000-4000-8000-000000000001', title: 'Essay on rivers' };
 
 before(async () => {

@@ -7,9 +7,11 @@ import { toolUrls } from '../src/lti/provider.js';
 import { addCanvasByHand } from './support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
 import { startTestTool, type TestTool } from './support/tool.js';
+import { pageText } from './support/page-text.js';
 
 const TOOL_CONFIGURATION = 'https://purl.imsglobal.org/spec/lti-tool-configuration';
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+// The page's words as a person reads them (apostrophes in the catalogue's words are escaped in the HTML).
+const text = pageText;
 
 let tool: TestTool;
 const platforms: TestPlatform[] = [];

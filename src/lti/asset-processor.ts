@@ -13,6 +13,9 @@ export const ASSET_PROCESSOR_MESSAGES = {
   reportReview: 'LtiReportReviewRequest',
 } as const;
 
+/** Optional: the launch that shows the tool's terms, which each user accepts once per deployment (EULA service). */
+export const EULA_MESSAGE = 'LtiEulaRequest';
+
 /** Register the tool's notice handler with the Platform Notification Service (https://www.imsglobal.org/spec/lti-pns/v1p0/main). */
 export const NOTICE_HANDLERS_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers';
 /** Download a submitted asset from the Asset Service. */
@@ -20,17 +23,28 @@ export const ASSET_READ_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/asset
 /** Post an asset report to the Asset Report Service. */
 export const ASSET_REPORT_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/report';
 
+/** Record a user's acceptance of the tool's terms with the EULA service, and (deployment) whether it asks for them. */
+export const EULA_USER_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/eula/user';
+export const EULA_DEPLOYMENT_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/eula/deployment';
+
 export const ASSET_PROCESSOR_SCOPES = [NOTICE_HANDLERS_SCOPE, ASSET_READ_SCOPE, ASSET_REPORT_SCOPE] as const;
+
+/** The scopes to ask for: the EULA's only when the tool has terms to accept. */
+export function assetProcessorScopes(eula: boolean): string[] {
+  return [...ASSET_PROCESSOR_SCOPES, ...(eula ? [EULA_USER_SCOPE, EULA_DEPLOYMENT_SCOPE] : [])];
+}
 
 /**
  * The messages a tool configuration lists for the Asset Processor (https://www.imsglobal.org/spec/lti-dr/v1p0#lti-message):
  * deep linking on the processor's placement, and the two launches. They all land on the tool's launch address, the
  * one redirect URI a registration by hand has too.
  */
-export function assetProcessorMessages(launchUrl: string, label: string) {
+export function assetProcessorMessages(launchUrl: string, label: string, eula = false) {
   return [
     { type: 'LtiDeepLinkingRequest', target_link_uri: launchUrl, label, placements: [ASSET_PROCESSOR_PLACEMENT] },
     { type: ASSET_PROCESSOR_MESSAGES.settings, target_link_uri: launchUrl, label },
     { type: ASSET_PROCESSOR_MESSAGES.reportReview, target_link_uri: launchUrl, label },
+    // Canvas doc/api/document_processor.md: a tool with terms lists the EULA message too.
+    ...(eula ? [{ type: EULA_MESSAGE, target_link_uri: launchUrl, label }] : []),
   ];
 }

@@ -3,7 +3,7 @@
 // registers itself at the platform's registration endpoint, and stores the client id and deployment id the
 // platform answers with. ltijs has its own flow, but it drops the deployment id and sets no timeouts.
 import { z } from 'zod';
-import { ASSET_PROCESSOR_SCOPES, assetProcessorMessages } from './asset-processor.js';
+import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { countPendingRegistrations, createRegistration, productFamily as productFamilyCode, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
 
@@ -110,6 +110,8 @@ export interface ToolDescription {
   requireApproval: boolean;
   /** The tool offers the Asset Processor (ASSET_PROCESSOR=on): its placement, messages and scopes are asked for. */
   assetProcessor: boolean;
+  /** The Asset Processor has terms to accept (ASSET_PROCESSOR_EULA=on): the EULA message and scopes are asked for. */
+  assetProcessorEula?: boolean;
 }
 
 async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: string; body?: unknown }): Promise<unknown> {
@@ -150,7 +152,7 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
     client_name: tool.name,
     jwks_uri: tool.urls.keys,
     token_endpoint_auth_method: 'private_key_jwt',
-    scope: [...SCOPES, ...(tool.assetProcessor ? ASSET_PROCESSOR_SCOPES : [])].join(' '),
+    scope: [...SCOPES, ...(tool.assetProcessor ? assetProcessorScopes(tool.assetProcessorEula ?? false) : [])].join(' '),
     'https://purl.imsglobal.org/spec/lti-tool-configuration': {
       domain: new URL(tool.urls.launch).host,
       description: tool.description,
@@ -160,7 +162,7 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
         { type: 'LtiResourceLinkRequest', target_link_uri: tool.urls.launch },
         { type: 'LtiDeepLinkingRequest', target_link_uri: tool.urls.launch, label: tool.name, ...deepLinkingPlacements },
         // A platform without the Asset Processor ignores a placement and messages it does not know.
-        ...(tool.assetProcessor ? assetProcessorMessages(tool.urls.launch, tool.name) : []),
+        ...(tool.assetProcessor ? assetProcessorMessages(tool.urls.launch, tool.name, tool.assetProcessorEula ?? false) : []),
       ],
       // Canvas sends names and e-mail addresses only to tools registered as public.
       'https://canvas.instructure.com/lti/privacy_level': 'public',

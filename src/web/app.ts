@@ -9,6 +9,8 @@ import { assignmentPages } from './assignment-pages.js';
 import { callbackRoutes } from './callback-route.js';
 import { assetProcessorAttachRoutes } from './asset-processor-attach.js';
 import { assetProcessorNoticeRoutes } from './asset-processor-notices.js';
+import { assetProcessorEulaRoutes, assetProcessorLaunchRoutes } from './asset-processor-launches.js';
+import type { EulaTerms } from '../assetprocessor/eula.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes, type Readiness } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -26,7 +28,7 @@ import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
-import { sendMessage } from './views.js';
+import { sendMessage, wordsOf } from './views.js';
 import { admission, type AdmissionLimits } from './admission.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
@@ -49,6 +51,8 @@ export interface WebSettings {
   http: { uploadIdleTimeoutMs: number };
   /** ASSET_PROCESSOR=on: the tool offers itself as the LMS's Asset Processor. */
   assetProcessor: boolean;
+  /** The Asset Processor's terms (ASSET_PROCESSOR_EULA=on); null: none. */
+  assetProcessorEula: EulaTerms | null;
 }
 
 export interface WebDependencies {
@@ -110,7 +114,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
       LTI_MOUNT_PATH,
       registrationRoutes({
         store: { db, provider },
-        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls, assetProcessor: settings.assetProcessor },
+        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls, assetProcessor: settings.assetProcessor, assetProcessorEula: settings.assetProcessorEula !== null },
         mode: settings.dynamicRegistration,
         perAddress: settings.registrationsPerAddress,
         production: settings.production,
@@ -119,6 +123,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
       }),
     );
     app.use(LTI_MOUNT_PATH, ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
+    // The Asset Processor's launches, which ltijs refuses, are verified and answered by the tool before ltijs.
+    if (settings.assetProcessor) app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula }));
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
@@ -127,7 +133,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
     if (deps.jobs && deps.services && deps.sink) {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
       if (settings.assetProcessor) {
-        app.use(assetProcessorNoticeRoutes({ db, logger }));
+        app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
+        app.use(assetProcessorEulaRoutes({ ...session, provider, logger, eula: settings.assetProcessorEula }));
         app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
       }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
@@ -155,7 +162,8 @@ export function createWebApp(deps: WebDependencies): express.Express {
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
 
   app.use((_req, res) => {
-    sendMessage(res, 404, 'Not found', 'There is no page at this address.');
+    const { t } = wordsOf(res);
+    sendMessage(res, 404, t('refused.notFound'), t('refused.noPage'));
   });
   // Pages and JSON clients alike: sendMessage answers `{ error }` to a client that reads JSON (an upload's script,
   // the status poll), never an HTML page it cannot show.
@@ -165,10 +173,9 @@ export function createWebApp(deps: WebDependencies): express.Express {
     const status = unstorable ? 400 : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     if (status >= 500) logger.error({ err: error, path: loggablePath(req) }, 'Request failed');
     if (res.headersSent) return;
-    const message = unstorable
-      ? 'The form holds a character that cannot be stored (a NUL character). Remove it and send the form again.'
-      : status === 400 ? 'The request could not be read.' : status === 413 ? 'The request is too large.' : 'Something went wrong on our side. Please try again in a moment.';
-    sendMessage(res, status >= 400 && status < 600 ? status : 500, 'Error', message);
+    const { t } = wordsOf(res);
+    const message = t(unstorable ? 'error.unstorable' : status === 400 ? 'error.unreadable' : status === 413 ? 'error.tooLarge' : 'error.ours');
+    sendMessage(res, status >= 400 && status < 600 ? status : 500, t('error.title'), message);
   };
   app.use(onError);
   return app;

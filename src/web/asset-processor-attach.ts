@@ -12,23 +12,24 @@ import { NoticeHandlerRefused } from '../lti/notice-service.js';
 import type { Logger } from '../logger.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { readSettings } from './settings-form.js';
-import { render, sendMessage } from './views.js';
+import type { Words } from '../messages/index.js';
+import { render, sendMessage, wordsOf } from './views.js';
 
-const title = z.string().trim().min(1, 'Give the check a title.').max(200, 'The title is too long (200 characters at most).');
+const title = z.string().trim().min(1).max(200);
 
 /** Whether a deep-linking launch asks for an Asset Processor (and so gets this page, not the assignment picker). */
 export const wantsAssetProcessor = (launch: Launch) => launch.deepLinking?.acceptTypes.includes(ASSET_PROCESSOR_ITEM) ?? false;
 
-export function assetProcessorAttachPage(view: { ltik: string; launch: Launch; title?: string; settings?: AssignmentSettings; error?: string | null }): string {
+export function assetProcessorAttachPage(view: { ltik: string; launch: Launch; title?: string; settings?: AssignmentSettings; error?: string | null }, words: Words): string {
   const activityTitle = view.launch.assetProcessor?.activityTitle ?? null;
   return render('asset-processor-attach', {
     ltik: view.ltik,
-    title: view.title ?? activityTitle ?? 'Similarity check',
+    title: view.title ?? activityTitle ?? words.t('deepLink.defaultTitle'),
     activityTitle,
     settings: view.settings ?? defaultSettings(),
     documentTypes: DOCUMENT_TYPES,
     error: view.error ?? null,
-  });
+  }, words);
 }
 
 /** The settings this page does not show (the LMS owns submissions and grades): their defaults, as form fields. */
@@ -53,26 +54,28 @@ export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provi
   router.post('/asset-processor/attach', express.urlencoded({ extended: false, limit: '32kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const { launch } = session;
+    const words = wordsOf(res);
+    const { t } = words;
     if (!launch.deepLinking || launch.audience !== 'instructor' || !session.courseId) {
-      sendMessage(res, 403, 'Not available', 'Only an instructor adding the tool from the LMS can do this.');
+      sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
       return;
     }
     if (!wantsAssetProcessor(launch)) {
-      sendMessage(res, 400, 'Cannot be attached here', 'This place in your LMS does not take a document processor. Attach the tool from the assignment\'s document processor settings instead.');
+      sendMessage(res, 400, t('attach.notHereTitle'), t('attach.notHere'));
       return;
     }
     const serviceUrl = launch.assetProcessor?.noticeServiceUrl;
     if (!serviceUrl) {
-      sendMessage(res, 400, 'Cannot be attached', 'Your LMS did not say where its notification service is, so the tool cannot hear of submissions. Tell your LMS administrator.');
+      sendMessage(res, 400, t('attach.cannotTitle'), t('attach.noNoticeService'));
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
     const named = title.safeParse(body.title);
-    const read = readSettings({ ...body, ...fieldsNotShown() });
+    const read = readSettings({ ...body, ...fieldsNotShown() }, words);
     if (!named.success || 'error' in read) {
-      const error = !named.success ? named.error.issues[0]!.message : (read as { error: string }).error;
+      const error = !named.success ? t(named.error.issues[0]!.code === 'too_big' ? 'deepLink.titleTooLong' : 'attach.titleMissing') : (read as { error: string }).error;
       const entered = 'entered' in read ? read.entered : undefined;
-      res.status(400).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: String(body.title ?? ''), ...(entered ? { settings: entered } : {}), error }));
+      res.status(400).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: String(body.title ?? ''), ...(entered ? { settings: entered } : {}), error }, words));
       return;
     }
     let assignment;
@@ -89,12 +92,12 @@ export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provi
     } catch (error) {
       if (!(error instanceof NoticeHandlerRefused)) throw error;
       deps.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
-      res.status(502).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: named.data, settings: read.settings, error: error.message }));
+      res.status(502).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: named.data, settings: read.settings, error: error.message }, words));
       return;
     }
     deps.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
-    const jwt = await deps.provider.DeepLinking.createDeepLinkingMessage(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], { message: `Attached "${assignment.title}".` });
-    res.send(render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }));
+    const jwt = await deps.provider.DeepLinking.createDeepLinkingMessage(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], { message: t('attach.attached', { title: assignment.title }) });
+    res.send(render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }, words));
   });
   return router;
 }

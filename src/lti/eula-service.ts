@@ -1,0 +1,33 @@
+// The platform's EULA service (Asset Processor): where an LtiEulaRequest launch says it is, and the tool telling it
+// that a user accepted the tool's terms: POST {url}/user {userId, accepted, timestamp} with a token of the eula/user
+// scope; the platform answers 201. Canvas: doc/api/document_processor.md ("EULA"); lti-notes 2.6.
+import { z } from 'zod';
+import { EULA_USER_SCOPE } from './asset-processor.js';
+import { ServiceCallFailed, callPlatformService, type TokenPlatform } from './platform-service.js';
+
+/** The service's claim in the EULA launch; what the tool needs of it is its address. */
+export const eulaServiceClaim = z.object({ url: z.string().url().max(4096), scope: z.array(z.string()).optional() });
+
+/** The platform did not take the acceptance; `message` is a sentence for the user, `detail` for the log. */
+export class EulaServiceRefused extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = 'EulaServiceRefused';
+  }
+}
+
+const NOT_TAKEN = 'Your LMS did not record your acceptance of the terms, so nothing was recorded. Try again; if it keeps failing, tell your LMS administrator.';
+
+/** Tells the platform's EULA service that `userId` (the launch's sub) accepted at `acceptedAt`; throws EulaServiceRefused. */
+export async function postEulaAcceptance(platform: TokenPlatform, serviceUrl: string, userId: string, acceptedAt: Date): Promise<void> {
+  try {
+    await callPlatformService(platform, EULA_USER_SCOPE, `${serviceUrl.replace(/\/+$/, '')}/user`, { method: 'POST', body: { userId, accepted: true, timestamp: acceptedAt.toISOString() } });
+  } catch (error) {
+    if (!(error instanceof ServiceCallFailed)) throw error;
+    if (error.step === 'unreachable') throw new EulaServiceRefused(`Your LMS's EULA service could not be reached, so nothing was recorded.${error.own} Try again in a moment.`, error.message);
+    throw new EulaServiceRefused(NOT_TAKEN, error.message);
+  }
+}
