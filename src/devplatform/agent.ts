@@ -3,6 +3,7 @@
 // returns the page the tool finally shows.
 import { request } from 'undici';
 import { decodeHtml } from './html.js';
+import type { AssetProcessorLaunch } from './asset-processor-launches.js';
 import type { DevPlatform } from './index.js';
 
 export interface AgentResponse {
@@ -70,6 +71,8 @@ export interface LaunchOptions {
   messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest';
   /** Deep linking from this LMS assignment's "Add document processing app" (an Asset Processor). */
   activity?: { id: string; title: string };
+  /** One of the Asset Processor's own launches: report review, settings, EULA. */
+  assetProcessor?: AssetProcessorLaunch;
   /** Reuse a jar (a browser that already has the tool's cookies); a new one by default. */
   jar?: CookieJar;
   /** Change the id_token before it is posted (forged, replayed or tampered launches). */
@@ -93,7 +96,7 @@ function storageNext(html: string): string | null {
 
 export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, options: LaunchOptions): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
-  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.activity ? { activity: options.activity } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}) }), { jar });
+  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.activity ? { activity: options.activity } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}), ...(options.assetProcessor ? { assetProcessor: options.assetProcessor } : {}) }), { jar });
   const next = login.status === 200 && options.storageTarget ? storageNext(login.body) : login.headers.location ? String(login.headers.location) : null;
   if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400))) return { ...login, idToken: '', state: '', ltik: null };
   const authorization = await send(new URL(next, login.url).toString(), { jar });

@@ -7,3 +7,14 @@ export function escapeHtml(value: unknown): string {
 export function decodeHtml(value: string): string {
   return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
+
+/** A page of the emulator's Asset Processor screens, with their stylesheet (a file: the tool's CSP allows only 'self' styles). */
+export function htmlPage(issuer: string, title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(issuer)}/asset-processor.css"></head>
+<body>${body}</body></html>`;
+}
+
+/** A page that says one thing: what was done, or why not. */
+export const messagePage = (issuer: string, title: string, text: string, refused: boolean) =>
+  htmlPage(issuer, title, `<h1>${escapeHtml(title)}</h1><p${refused ? ' class="refused"' : ''}>${escapeHtml(text)}</p>`);

@@ -3,13 +3,14 @@
 // https://www.imsglobal.org/spec/lti/v1p3/#optional-message-claims), the AGS and NRPS service claims, and for a
 // deep-linking launch the deep-linking settings instead of a resource link.
 import { agsClaim } from './ags.js';
+import { assetProcessorLaunchClaims, type AssetProcessorLaunch } from './asset-processor-launches.js';
 import { LTI_CLAIM, productFamilyCode, type PlatformContext } from './context.js';
 import { deepLinkingSettingsClaim } from './deep-linking.js';
 import { noticeServiceClaim } from './notice-handlers.js';
 import { nrpsClaim } from './nrps.js';
 import type { DevUser } from './state.js';
 
-export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest';
+export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | 'LtiReportReviewRequest';
 
 /** What the platform's login initiation carries in lti_message_hint, and gets back at its authorization endpoint. */
 export interface LaunchHint {
@@ -17,6 +18,8 @@ export interface LaunchHint {
   messageType: string;
   /** The LMS's own assignment whose editor asked for a document processor ("Add document processing app"). */
   activity?: { id: string; title: string };
+  /** One of the Asset Processor's own launches (report review, settings, EULA) instead. */
+  assetProcessor?: AssetProcessorLaunch;
 }
 
 export async function launchIdToken(platform: PlatformContext, user: DevUser, nonce: string, hint: LaunchHint): Promise<string> {
@@ -39,6 +42,7 @@ export async function launchIdToken(platform: PlatformContext, user: DevUser, no
     [`${LTI_CLAIM}/launch_presentation`]: { document_target: 'iframe', return_url: `${issuer}/` },
     ...nrpsClaim(platform),
   };
+  if (hint.assetProcessor) return platform.keys.sign({ ...common, ...assetProcessorLaunchClaims(platform, hint.assetProcessor) });
   if (hint.messageType === 'LtiDeepLinkingRequest' && hint.activity) {
     // Canvas's "Add Document Processing App": the assignment, the notification service, and only that item type.
     return platform.keys.sign({

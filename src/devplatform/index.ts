@@ -1,25 +1,39 @@
 // An LTI 1.3 platform emulator: what Moodle or Canvas does on the other side of the tool. It keeps everything in
 // memory; the tests, the benchmarks and the local demo drive it. Each concern has its file and mounts its routes:
 // keys.ts (JWKS), oidc.ts and id-token.ts (the launch), platform-storage.ts (the framed launch), deep-linking.ts,
-// token.ts (service access tokens), ags.ts, nrps.ts, registration.ts (dynamic registration) and page.ts (/dev).
+// token.ts (service access tokens), ags.ts, nrps.ts, registration.ts (dynamic registration), notice-handlers.ts,
+// asset-processors.ts, the Asset Processor's services (assets.ts, asset-reports.ts), lms-submissions.ts (students'
+// submissions to the LMS's own assignments and their notices), the pages: page.ts (/dev), assignment-page.ts (an
+// LMS assignment and its submit form) and speedgrader.ts (a submission's reports, "View report": report-review.ts),
+// asset-processor-launches.ts and eula.ts (the Asset Processor's other launches and its EULA service).
 // Here they are put together, with the handle the tests and the tool hold.
 import { Router } from 'express';
 import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
+import { mountEula } from './eula.js';
 import { createKeys, jwksUrl, mountJwks } from './keys.js';
+import { mountAssetProcessorCss } from './asset-processor-css.js';
 import type { AttachedProcessor } from './asset-processors.js';
+import { mountAssignmentPages } from './assignment-page.js';
+import { mountAssetReportService, reportJson, type AssetReport } from './asset-reports.js';
+import { mountAssetService, storeAsset, type NewAsset } from './assets.js';
+import { resubmitAll, submitToActivity, type NoticeDelivery, type SubmitOptions } from './lms-submissions.js';
 import { mountNoticeHandlers } from './notice-handlers.js';
-import { submissionNotice, type SubmissionNoticeOptions } from './notices.js';
+import { submissionNotice, type NoticeAsset, type SubmissionNoticeOptions } from './notices.js';
 import { mountNrps } from './nrps.js';
 import { authUrl, loginInitiationUrl, mountAuthorization, type LoginInitiation } from './oidc.js';
 import { mountPage } from './page.js';
 import { mountFramedLaunch } from './platform-storage.js';
+import { mountSpeedGrader } from './speedgrader.js';
 import { mountDynamicRegistration, registrationUrl } from './registration.js';
 import { DEFAULT_COURSE, DEFAULT_USERS, addResourceLink, createMemory, scoreKey, type Course, type DevUser, type LineItem, type NewResourceLink, type PlatformFaults, type PlatformRules, type ResourceLink, type ScoreLogEntry } from './state.js';
 import { mountTokenEndpoint, tokenUrl } from './token.js';
 
 export type { GradebookRow } from './ags.js';
+export type { AssetReport } from './asset-reports.js';
+export { SubmissionRefused, type SubmitOptions } from './lms-submissions.js';
+export type { NoticeAsset } from './notices.js';
 export type { DevUser, PlatformRules, Score } from './state.js';
 export { ROLES } from './state.js';
 
@@ -66,9 +80,25 @@ export interface DevPlatform {
   assetProcessors(): AttachedProcessor[];
   /** A submission notice's claims as Canvas sends them, for signing with `sign` (tests change one to forge a notice). */
   submissionNotice(options: SubmissionNoticeOptions): Record<string, unknown>;
+  /** Keeps a file (or, as text/html without a file name, a text entry) in the Asset Service; its notice entry. */
+  storeAsset(asset: NewAsset): NoticeAsset;
+  /**
+   * A student's submission to the LMS's assignment: its assets stored and one notice per attached processor POSTed
+   * to the tool's handler, whose answer comes back (status 0: unreachable). Throws SubmissionRefused when no
+   * processor is attached or no handler registered.
+   */
+  submitToActivity(options: SubmitOptions): Promise<NoticeDelivery & { submissionId: string; assets: NoticeAsset[] }>;
+  /** Canvas's "Resubmit all files": the notice again, when Canvas would offer it; else the reason. */
+  resubmitAll(submissionId: string): Promise<({ sent: true } & NoticeDelivery) | { sent: false; reason: string }>;
+  /** The latest report per (asset, type). */
+  assetReports(): Array<AssetReport & Record<string, unknown>>;
+  /** Every report POSTed, with the status it was answered. */
+  assetReportLog(): Array<{ body: unknown; status: number }>;
+  /** The acceptances the EULA service received, by user (Asset Processor). */
+  eulaAcceptances(): Array<{ userId: string; accepted: boolean; timestamp: string }>;
 }
 
-const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration, mountNoticeHandlers];
+const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration, mountNoticeHandlers, mountAssetService, mountAssetReportService, mountAssetProcessorCss, mountAssignmentPages, mountSpeedGrader, mountEula];
 
 export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
   const platform: PlatformContext = {
@@ -108,5 +138,11 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     noticeHandlers: () => Object.fromEntries(memory.noticeHandlers),
     assetProcessors: () => [...memory.assetProcessors],
     submissionNotice: (noticeOptions) => submissionNotice(platform, noticeOptions),
+    storeAsset: (asset) => storeAsset(platform, asset),
+    submitToActivity: (submission) => submitToActivity(platform, submission),
+    resubmitAll: (submissionId) => resubmitAll(platform, submissionId),
+    assetReports: () => [...memory.assetReports.values()].map(reportJson),
+    assetReportLog: () => [...memory.assetReportLog],
+    eulaAcceptances: () => [...memory.eulaAcceptances.values()],
   };
 }

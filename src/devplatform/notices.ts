@@ -2,6 +2,7 @@
 // https://www.imsglobal.org/spec/lti-pns/v1p0/main): one notice per attached processor and submission, each of the
 // submission's files an asset. `submissionNotice` is what the platform signs; tests change a claim to forge one.
 import { randomUUID } from 'node:crypto';
+import { reportUrl } from './asset-reports.js';
 import { LTI_CLAIM, type PlatformContext } from './context.js';
 
 export interface NoticeAsset {
@@ -38,7 +39,7 @@ export function submissionNotice(platform: PlatformContext, options: SubmissionN
     [`${LTI_CLAIM}/activity`]: { id: options.activityId },
     [`${LTI_CLAIM}/submission`]: { id: options.submissionId },
     [`${LTI_CLAIM}/for_user`]: { user_id: options.userId },
-    [`${LTI_CLAIM}/assetreport`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/report'], report_url: options.reportUrl ?? `${platform.issuer}/asset-reports/${encodeURIComponent(options.activityId)}` },
+    [`${LTI_CLAIM}/assetreport`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/report'], report_url: options.reportUrl ?? reportUrl(platform, options.activityId) },
     [`${LTI_CLAIM}/assetservice`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/asset.readonly'], assets: options.assets },
     ...(options.custom ? { [`${LTI_CLAIM}/custom`]: options.custom } : {}),
   };

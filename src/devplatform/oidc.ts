@@ -6,6 +6,7 @@
 import express, { type Request, type Response } from 'express';
 import type { MountConcern, PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
+import type { AssetProcessorLaunch } from './asset-processor-launches.js';
 import { launchIdToken, type LaunchHint, type LaunchMessageType } from './id-token.js';
 
 const AUTH_PATH = '/auth';
@@ -19,15 +20,19 @@ export interface LoginInitiation {
   storageTarget?: string;
   /** A deep-linking launch from this LMS assignment's "Add document processing app". */
   activity?: { id: string; title: string };
+  /** One of the Asset Processor's own launches (devplatform/asset-processor-launches.ts). */
+  assetProcessor?: AssetProcessorLaunch;
+  /** Where the launch goes when not to the tool's launch address (a processor's report url). */
+  targetLinkUri?: string;
 }
 
 /** The tool's login address with the platform's login parameters: where a launch starts. */
 export function loginInitiationUrl(platform: PlatformContext, init: LoginInitiation): string {
   const url = new URL(platform.tool.loginUrl);
-  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}), ...(init.activity ? { activity: init.activity } : {}) };
+  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}), ...(init.activity ? { activity: init.activity } : {}), ...(init.assetProcessor ? { assetProcessor: init.assetProcessor } : {}) };
   url.searchParams.set('iss', platform.issuer);
   url.searchParams.set('login_hint', init.userId);
-  url.searchParams.set('target_link_uri', platform.tool.launchUrl);
+  url.searchParams.set('target_link_uri', init.targetLinkUri ?? platform.tool.launchUrl);
   url.searchParams.set('lti_message_hint', Buffer.from(JSON.stringify(hint)).toString('base64url'));
   url.searchParams.set('client_id', platform.clientId);
   url.searchParams.set('lti_deployment_id', platform.deploymentId);

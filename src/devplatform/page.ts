@@ -1,20 +1,24 @@
 // The /dev page: the demo course as a person sees it in an LMS, with a launch link for each user on each activity
-// (plain and framed), the deep-linking "add the tool" links for instructors, the administrator's registration link,
-// and the gradebook the tool's scores arrive in.
+// (plain and framed), the deep-linking "add the tool" links for instructors, the LMS's own assignments (where a
+// document processing app is added), the administrator's registration link, and the gradebook the tool's scores
+// arrive in.
 import { gradebook, type GradebookRow } from './ags.js';
+import { activityUrl, knownActivities } from './assignment-page.js';
 import type { MountConcern } from './context.js';
 import { escapeHtml } from './html.js';
 import type { LaunchMessageType } from './id-token.js';
 import { loginInitiationUrl } from './oidc.js';
 import { framedLaunchUrl } from './platform-storage.js';
 import { registerToolPageUrl } from './registration.js';
-import type { Course, DevUser, ResourceLink } from './state.js';
+import { teaches, type Course, type DevUser, type ResourceLink } from './state.js';
 
 interface HomeView {
   registerPage: string | null;
   course: Course;
   users: DevUser[];
   links: ResourceLink[];
+  /** The LMS's own assignments, where a document processing app is added and students submit. */
+  activities: Array<{ title: string; url: string }>;
   gradebook: GradebookRow[];
   loginUrl(userId: string, resourceLinkId: string | undefined, messageType: LaunchMessageType): string;
   /** The same launch framed, with platform storage (as Canvas launches). */
@@ -22,7 +26,7 @@ interface HomeView {
 }
 
 function renderHome(view: HomeView): string {
-  const instructors = view.users.filter((u) => u.roles.some((r) => r.endsWith('#Instructor') || r.endsWith('#Administrator')));
+  const instructors = view.users.filter(teaches);
   const linkRows = view.links
     .map((link) => `<li><strong>${escapeHtml(link.title)}</strong>: ${view.users
       .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">open as ${escapeHtml(u.name)}</a> (<a href="${escapeHtml(view.frameUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">framed</a>)`)
@@ -40,6 +44,7 @@ function renderHome(view: HomeView): string {
 <p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
 <h2>Activities</h2>${view.links.length ? `<ul>${linkRows}</ul>` : '<p>No activity yet: add the tool first.</p>'}
 <p>${addButtons}</p>
+<h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>
 ${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
 ${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
@@ -54,6 +59,7 @@ export const mountPage: MountConcern = (router, platform) => {
         course: platform.course,
         users: [...platform.memory.people.values()],
         links: [...platform.memory.links.values()],
+        activities: knownActivities(platform).map((activity) => ({ title: activity.title, url: activityUrl(platform, activity.id) })),
         gradebook: gradebook(platform),
         loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl(platform, { userId, resourceLinkId, messageType }),
         frameUrl: (userId, resourceLinkId, messageType) => framedLaunchUrl(platform, userId, resourceLinkId, messageType),

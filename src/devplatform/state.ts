@@ -1,6 +1,9 @@
 // The emulator's memory: its people, resource links, line items, scores, access tokens and what tools sent it, with
 // the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
 import type { AttachedProcessor } from './asset-processors.js';
+import type { StoredReport } from './asset-reports.js';
+import type { StoredAsset } from './assets.js';
+import type { LmsSubmission } from './lms-submissions.js';
 import { randomBytes } from 'node:crypto';
 
 /** Whose behaviour the emulator copies where platforms differ: Moodle's, Canvas's, or the specification's. */
@@ -12,6 +15,9 @@ export const ROLES = {
   learner: [`${LIS}/membership#Learner`, `${LIS}/institution/person#Student`],
   admin: [`${LIS}/institution/person#Administrator`, `${LIS}/system/person#Administrator`],
 };
+
+/** Whether the person teaches (or administers) the course: sees everyone's work and adds tools. */
+export const teaches = (user: DevUser) => user.roles.some((role) => role.endsWith('#Instructor') || role.endsWith('#Administrator'));
 
 export interface DevUser {
   /** The LTI `sub`. */
@@ -71,16 +77,37 @@ export interface AccessToken {
 
 /**
  * agsStatus, agsDelayMs: answers of the AGS and NRPS endpoints; tokenDelayMs: how long the token endpoint waits;
- * noticeHandlersStatus: the answer of the notification service's handler registration.
+ * noticeHandlersStatus: the answer of the notification service's handler registration; the asset* faults: the
+ * Asset Service's downloads (assets.ts), but assetReportStatuses: the Asset Report Service's answers (asset-reports.ts).
  */
 export interface PlatformFaults {
   agsStatus?: number;
   agsDelayMs?: number;
   tokenDelayMs?: number;
   noticeHandlersStatus?: number;
+  /** The next this many authorized downloads answer 500 (counted down as they happen). */
+  assetFailures?: number;
+  /** Each authorized download waits this long before it answers. */
+  assetDelayMs?: number;
+  /** Authorized downloads never answer: the connection stays open until the client gives up. */
+  assetHangs?: boolean;
+  /** The file address serves other bytes than the notice declared (same size, another checksum). */
+  assetWrongBytes?: boolean;
+  /** The file address redirects back to the asset's address, which redirects to it again. */
+  assetRedirectLoop?: boolean;
+  /** The next report posts are answered with these statuses, one each and in order (taken off as they happen), unread. */
+  assetReportStatuses?: number[];
 }
 
 export const DEFAULT_COURSE: Course = { id: 'course-101', title: 'Academic Writing 101', label: 'AW101' };
+
+/** An assignment of the LMS's own (Canvas: an assignment with file upload and text entry), which a document processor can be attached to. */
+export interface Activity {
+  id: string;
+  title: string;
+}
+
+export const DEFAULT_ACTIVITIES: Activity[] = [{ id: '5a1d0c3e-7b2f-4c51-9e0a-d0c5e7a11001', title: 'Essay on rivers' }];
 
 export const DEFAULT_USERS: DevUser[] = [
   { id: 'instructor-1', name: 'Iris Instructor', email: 'iris.instructor@example.edu', roles: ROLES.instructor },
@@ -114,6 +141,20 @@ export interface PlatformMemory {
   noticeHandlers: Map<string, string>;
   /** Document processors attached to the LMS's own assignments. */
   assetProcessors: AttachedProcessor[];
+  /** The LMS's own assignments, by id. */
+  activities: Map<string, Activity>;
+  /** Files and text entries students submitted to the LMS's own assignments, by asset id. */
+  assets: Map<string, StoredAsset>;
+  /** The key the file addresses the Asset Service redirects to are signed with. */
+  fileSecret: Buffer;
+  /** Students' submissions to the LMS's own assignments, by submission id ("<uuid>:<attempt>"). */
+  lmsSubmissions: Map<string, LmsSubmission>;
+  /** The latest asset report per reportKey(assetId, type). */
+  assetReports: Map<string, StoredReport>;
+  /** Every report a tool posted, with the status it was answered. */
+  assetReportLog: Array<{ body: unknown; status: number }>;
+  /** The EULA service's acceptances, by user (Asset Processor). */
+  eulaAcceptances: Map<string, { userId: string; accepted: boolean; timestamp: string }>;
 }
 
 export function createMemory(options: { rules: PlatformRules; users: DevUser[] }): PlatformMemory {
@@ -135,6 +176,13 @@ export function createMemory(options: { rules: PlatformRules; users: DevUser[] }
     nextLineItemId: 1,
     noticeHandlers: new Map(),
     assetProcessors: [],
+    activities: new Map(DEFAULT_ACTIVITIES.map((activity) => [activity.id, activity])),
+    assets: new Map(),
+    fileSecret: randomBytes(32),
+    lmsSubmissions: new Map(),
+    assetReports: new Map(),
+    assetReportLog: [],
+    eulaAcceptances: new Map(),
   };
 }
 

@@ -7,7 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { jwtVerify } from 'jose';
 import type { MountConcern, PlatformContext } from './context.js';
 
-/** The service scopes the platform grants: AGS 2.0's four, NRPS 2.0's one, and the Asset Processor's three. */
+/** The service scopes the platform grants: AGS 2.0's four, NRPS 2.0's one, and the Asset Processor's three and its EULA's two. */
 export const SCOPES = {
   lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
   lineItemRead: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly',
@@ -17,6 +17,8 @@ export const SCOPES = {
   noticeHandlers: 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers',
   asset: 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly',
   report: 'https://purl.imsglobal.org/spec/lti/scope/report',
+  eulaUser: 'https://purl.imsglobal.org/spec/lti/scope/eula/user',
+  eulaDeployment: 'https://purl.imsglobal.org/spec/lti/scope/eula/deployment',
 };
 
 const TOKEN_PATH = '/token';
@@ -52,20 +54,28 @@ export const mountTokenEndpoint: MountConcern = (router, platform) => {
 
 /**
  * Express middleware for a service endpoint: a live bearer token with one of the scopes (Security Framework 4.1),
- * else 401 or 403. The faults the tests switch on (a held answer, an error status) answer before it.
+ * else 401 (no token, or not one this platform issued and still live) or 403 (not granted that scope).
  */
+export function requireGrant(platform: PlatformContext, ...scopes: string[]) {
+  return (req: Request, res: Response, next: () => void) => {
+    const header = req.headers.authorization ?? '';
+    const token = platform.memory.accessTokens.get(header.startsWith('Bearer ') ? header.slice(7) : '');
+    if (!token || token.expiresAt < Date.now()) return void res.status(401).json({ error: 'invalid or expired token' });
+    if (!scopes.some((scope) => token.scopes.includes(scope))) return void res.status(403).json({ error: 'scope not granted' });
+    next();
+  };
+}
+
+/** `requireGrant` for the AGS and NRPS endpoints, after the faults the tests switch on (a held answer, an error status). */
 export function requireScope(platform: PlatformContext, ...scopes: string[]) {
   const { memory } = platform;
+  const grant = requireGrant(platform, ...scopes);
   return async (req: Request, res: Response, next: () => void) => {
     if (memory.faults.agsDelayMs) {
       memory.heldRequests += 1;
       await new Promise((resolve) => setTimeout(resolve, memory.faults.agsDelayMs)).finally(() => (memory.heldRequests -= 1));
     }
     if (memory.faults.agsStatus) return void res.status(memory.faults.agsStatus).json({ error: 'switched on by the test' });
-    const header = req.headers.authorization ?? '';
-    const token = memory.accessTokens.get(header.startsWith('Bearer ') ? header.slice(7) : '');
-    if (!token || token.expiresAt < Date.now()) return void res.status(401).json({ error: 'invalid or expired token' });
-    if (!scopes.some((scope) => token.scopes.includes(scope))) return void res.status(403).json({ error: 'scope not granted' });
-    next();
+    grant(req, res, next);
   };
 }
