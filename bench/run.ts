@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each beside its anchor measured in the same run, printed as one table.
 // Benchmarks are not tests: they measure and print, and a slow machine makes numbers smaller, not a failure.
 //   BENCH_SCALE=0.1 npm run bench          a tenth of the issue's figures (counts, the surge's window), for a quick look
-//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, storm, overload)
-//   BENCH_SURGE_TIMEOUT_S=600              how long the surge may take to finish (default 1800)
+//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, notices, storm, overload)
+//   BENCH_ONLY=notices                     the Asset Processor's notices, beside the surge through the upload page (PostgreSQL)
+//   BENCH_SURGE_TIMEOUT_S=600              how long the surge and the notices may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
 //   BENCH_STATEMENTS=1                     the statements each measured phase sent, to stderr
 //   BENCH_PROFILE_DIR=bench/profiles/x     CPU profiles of each measured phase (bench/profile-summary.ts reads them)
@@ -12,19 +13,22 @@ import { cpus } from 'node:os';
 import { callbackStormBench } from './callback-storm.js';
 import { intakeBench } from './intake.js';
 import { launchBench } from './launch.js';
+import { noticesBench } from './notices.js';
 import { overloadBench } from './overload.js';
 import { costCells, SCALE, type Row } from './lib.js';
 import { surgeBench } from './surge.js';
 import { uploadMemoryBench } from './upload-memory.js';
 
-const benches: Array<[string, string, () => Promise<Row[]>]> = [
-  ['launch', 'Launch (PostgreSQL)', launchBench],
-  ['intake', 'Intake (PostgreSQL)', intakeBench],
-  ['upload', 'Upload forwarding', uploadMemoryBench],
-  ['surge', 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
-  ['surge', 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
-  ['storm', 'Callback storm (PostgreSQL)', callbackStormBench],
-  ['overload', 'Overload, default admission limits (PostgreSQL)', overloadBench],
+// A benchmark runs when BENCH_ONLY names any of its names: the notices come with the surge they stand beside.
+const benches: Array<[string[], string, () => Promise<Row[]>]> = [
+  [['launch'], 'Launch (PostgreSQL)', launchBench],
+  [['intake'], 'Intake (PostgreSQL)', intakeBench],
+  [['upload'], 'Upload forwarding', uploadMemoryBench],
+  [['surge', 'notices'], 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
+  [['notices'], 'Asset Processor notices (PostgreSQL)', noticesBench],
+  [['surge'], 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
+  [['storm'], 'Callback storm (PostgreSQL)', callbackStormBench],
+  [['overload'], 'Overload, default admission limits (PostgreSQL)', overloadBench],
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
@@ -33,8 +37,8 @@ const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
 console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, scale ${SCALE}, ${new Date().toISOString()}\n`);
 console.log('| benchmark | measure | tool | anchor (same run) | ratio | SQL statements / op | commits / op | CPU ms / op | goal |');
 console.log('|---|---|---|---|---|---|---|---|---|');
-for (const [name, title, run] of benches) {
-  if (only && !only.includes(name)) continue;
+for (const [names, title, run] of benches) {
+  if (only && !names.some((name) => only.includes(name))) continue;
   let rows: Row[];
   try {
     rows = await run();

@@ -15,7 +15,7 @@ import { registerWithCli } from '../test/support/platform.js';
 import { startToolProcess, type ToolProcess } from '../test/support/process.js';
 import { freePort } from '../test/support/tool.js';
 import { closedLoop, failures, metered, startChild, type Child, type Meter } from './lib.js';
-import { USER_PLACEHOLDER, type GradeSummary, type PlatformInfo } from './platform-process.js';
+import { USER_PLACEHOLDER, type AssetReportSummary, type GradeSummary, type NoticeSent, type PlatformInfo } from './platform-process.js';
 
 export interface StackOptions {
   backend: 'postgres' | 'pglite';
@@ -41,6 +41,13 @@ export const UNLIMITED = 10_000;
 export interface RemotePlatform {
   loginInitiationUrl(options: { userId: string }): string;
   grades(): Promise<GradeSummary>;
+  /** The instructor attaches the tool to the LMS's own assignment as its Asset Processor (ASSET_PROCESSOR=on). */
+  attach(activity: { id: string; title: string }): Promise<void>;
+  /** A student's file submitted to that assignment; the platform sends its notice and times the tool's answer. */
+  submitToActivity(submission: { activityId: string; userId: string; filename: string; text: string }): Promise<NoticeSent>;
+  /** A submission's notice sent again: the same submission and assets, a new notice id. */
+  resend(submissionId: string): Promise<NoticeSent>;
+  assetReports(): Promise<AssetReportSummary>;
 }
 
 export interface Receipt {
@@ -149,9 +156,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     cleanups.push(() => platformChild.stop());
     const info = platformChild.info;
     await registerWithCli(base, info.registration);
+    const control = async <T>(path: string, body?: unknown): Promise<T> => {
+      const answer = await request(`${info.controlUrl}/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const json = (await answer.body.json()) as T & { error?: string };
+      if (answer.statusCode !== 200) throw new Error(`the platform's /control/${path} answered ${answer.statusCode}: ${json.error}`);
+      return json;
+    };
     const platform: RemotePlatform = {
       loginInitiationUrl: ({ userId }) => info.loginTemplate.replace(USER_PLACEHOLDER, encodeURIComponent(userId)),
-      grades: async () => (await (await request(`${info.controlUrl}/grades`)).body.json()) as GradeSummary,
+      grades: () => control<GradeSummary>('grades'),
+      attach: async (activity) => void (await control('attach', activity)),
+      submitToActivity: (submission) => control<NoticeSent>('submit', submission),
+      resend: (submissionId) => control<NoticeSent>('resend', { submissionId }),
+      assetReports: () => control<AssetReportSummary>('asset-reports'),
     };
 
     const instructor = await launch(platform, { userId: 'instructor-1' });

@@ -7,8 +7,8 @@
 import { ms, percentile, rssMb, rssPeak, scaled, SCALE, sleep, fixedRate, failures, withChild, waitUntil, type Row } from './lib.js';
 import { essay, startStack, UNLIMITED } from './stack.js';
 
-const ANALYSIS_MS = 2000;
-const RATE_LIMITED = 0.3;
+export const ANALYSIS_MS = 2000;
+export const RATE_LIMITED = 0.3;
 
 export async function surgeBench(backend: 'postgres' | 'pglite'): Promise<Row[]> {
   const students = scaled(2000, 50);
