@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
+import { isUnstorableText } from '../db/unstorable.js';
 import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';
@@ -168,8 +169,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   // Pages and JSON clients alike: sendMessage answers `{ error }` to a client that reads JSON (an upload's script,
   // the status poll), never an HTML page it cannot show.
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-    // PostgreSQL cannot store a NUL character (in text or JSON): what was sent is at fault, not the tool.
-    const unstorable = ['22P05', '22021'].includes(String((error as { code?: unknown }).code));
+    const unstorable = isUnstorableText(error);
     const status = unstorable ? 400 : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     if (status >= 500) logger.error({ err: error, path: loggablePath(req) }, 'Request failed');
     if (res.headersSent) return;

@@ -5,6 +5,8 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
+import { isDatabaseUnreachable } from '../db/unreachable.js';
+import { isUnstorableText } from '../db/unstorable.js';
 import { NoticeRefused } from '../lti/notice.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
@@ -38,9 +40,8 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
     if (res.headersSent) return next(error);
     // The notices are kept in one transaction and answered only once it is committed: whatever failed, nothing is
     // kept, and the LMS may send them again as they are (a notice kept twice is kept once).
-    const code = String((error as { code?: unknown }).code);
-    if (['22P05', '22021'].includes(code)) return void res.status(400).json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });
-    const unreachable = /^(08|57P0)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT'].includes(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(String((error as Error).message));
+    if (isUnstorableText(error)) return void res.status(400).json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });
+    const unreachable = isDatabaseUnreachable(error);
     deps.logger.error({ err: error }, unreachable ? 'Notices not kept: the database did not answer' : 'Notices not kept');
     res.status(unreachable ? 503 : 500).json({
       error: unreachable ? 'The tool could not reach its database, so nothing was kept. Send the notices again in a moment.' : 'Something went wrong on the tool\'s side, so nothing was kept. Send the notices again in a moment.',
