@@ -2,10 +2,11 @@
 // for it (named in the link's custom parameters); else a new one, whoever launches first. In Moodle a teacher
 // often adds the activity and never opens it, so a student's launch creates it with the tool's defaults (marked
 // for the instructor to review); its folder at the service is made when the first paper needs it.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
+import type { Alongside, ReadAlongside } from '../lti/alongside.js';
 import type { Launch } from '../lti/launch.js';
-import { bindResourceLink, createAssignment, findByResourceLink, getAssignment, rememberServiceUrls, type Assignment } from './store.js';
+import { assignmentFromJson, bindResourceLink, createAssignment, findByResourceLink, getAssignment, rememberServiceUrls, type Assignment } from './store.js';
 
 /** The custom parameter deep linking puts on the link it creates. */
 export const ASSIGNMENT_PARAMETER = 'assignment_id';
@@ -21,15 +22,31 @@ export function titleFor(launch: Launch): string {
   return (link && link.length > 0 ? link : 'Similarity-checked assignment').slice(0, 200);
 }
 
+const linkedKey = (resourceLinkId: string) => `assignment of resource link ${resourceLinkId}`;
+
+/**
+ * The assignment bound to the launch's resource link, read in the statement that records the launch
+ * (lti/launch.ts), so that placeLaunch need not read it again; null for a launch without a resource link.
+ */
+export function linkedAssignmentAlongside(launch: Launch): Alongside | null {
+  if (!launch.resourceLink) return null;
+  return {
+    key: linkedKey(launch.resourceLink.id),
+    query: sql`SELECT to_jsonb(a) FROM assignment AS a, launched_platform AS p, launched_course AS c
+                WHERE a.platform_id = p.id AND a.course_id = c.id AND a.resource_link_id = ${launch.resourceLink.id}`,
+  };
+}
+
 export async function placeLaunch(
   db: Kysely<DatabaseSchema>,
   launch: Launch,
-  identity: { platformId: string; userId: string; courseId: string },
+  identity: { platformId: string; userId: string; courseId: string; alongside?: ReadAlongside },
 ): Promise<Placement> {
   const resourceLinkId = launch.resourceLink!.id;
   const key = { platformId: identity.platformId, courseId: identity.courseId, resourceLinkId };
   const urls = { lineItemUrl: launch.lineItemUrl, lineItemsUrl: launch.lineItemsUrl, membershipsUrl: launch.membershipsUrl };
-  let assignment = await findByResourceLink(db, key);
+  const readAlready = identity.alongside?.key === linkedKey(resourceLinkId);
+  let assignment = readAlready ? (identity.alongside!.row === null ? null : assignmentFromJson(identity.alongside!.row)) : await findByResourceLink(db, key);
   let created = false;
   if (!assignment) {
     const named = launch.custom[ASSIGNMENT_PARAMETER];

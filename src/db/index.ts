@@ -90,3 +90,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 export { isUnstorableText } from './unstorable.js';
+export { isDatabaseUnreachable } from './unreachable.js';

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
+import type { Alongside, ReadAlongside } from './alongside.js';
 import { assetProcessorContext, type AssetProcessorContext } from './asset-processor-launch.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
 import { launchWrites } from './launch-scope.js';
@@ -121,6 +122,11 @@ export interface LaunchIdentity {
   courseId: string | null;
 }
 
+/** A recorded launch: who launched, and what the caller asked to read alongside. */
+export interface RecordedIdentity extends LaunchIdentity {
+  alongside?: ReadAlongside;
+}
+
 /** A launch that its recording refused: its state was used meanwhile, or its nonce was seen before (a replay). */
 export class LaunchRefused extends Error {
   constructor(
@@ -143,6 +149,7 @@ interface RecordedLaunch {
   platform_id: string | null;
   user_id: string | null;
   course_id: string | null;
+  alongside: unknown;
 }
 
 /**
@@ -153,8 +160,11 @@ interface RecordedLaunch {
  * meanwhile, or a nonce seen before, writes nothing further and throws LaunchRefused. Then, when the launch came
  * back to a host its platform had not shown the tool from, that host may frame the platform's sessions from then
  * on (frame-origins.ts).
+ *
+ * `alongside` is read in the same statement, after the writes' snapshot: its query may name `launched_platform(id)`
+ * and `launched_course(id)`, the launch's platform and course (empty for a refused launch or one without a course).
  */
-export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): Promise<LaunchIdentity> {
+export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch, alongside?: Alongside | null): Promise<RecordedIdentity> {
   const writes = launchWrites();
   if (!writes?.nonce) throw new Error('A launch is recorded inside the launch scope the guard opened, after ltijs checked its nonce.');
   const { state, nonce, records } = writes;
@@ -200,7 +210,8 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
       ON CONFLICT (course_id, user_id) DO UPDATE SET roles = excluded.roles, updated_at = now()
     )
     SELECT EXISTS (SELECT FROM used_state) AS state_used, EXISTS (SELECT FROM new_nonce) AS nonce_new,
-           person.platform_id, person.id AS user_id, (SELECT id FROM launched_course) AS course_id
+           person.platform_id, person.id AS user_id, (SELECT id FROM launched_course) AS course_id,
+           (${alongside ? alongside.query : sql`NULL`}) AS alongside
       FROM (SELECT 1) AS one LEFT JOIN person ON true`;
   const rows = await recorded.execute(db).then(
     (result) => result.rows,
@@ -216,5 +227,5 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch): 
   if (launch.frameOrigin && !(await platformFrameOrigins(db, row.platform_id)).includes(launch.frameOrigin)) {
     await learnFrameOrigin(db, row.platform_id, launch.frameOrigin);
   }
-  return { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };
+  return { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id, ...(alongside ? { alongside: { key: alongside.key, row: row.alongside } } : {}) };
 }

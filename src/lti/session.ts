@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import type { Alongside, ReadAlongside } from './alongside.js';
 import { readLaunch, type Launch, type LaunchIdentity } from './launch.js';
 import { sessionRecordKeys } from './storage.js';
 
@@ -22,6 +23,8 @@ export interface Session extends LaunchIdentity {
   launch: Launch;
   /** ltijs's own token object, which its grade and roster services take. */
   idToken: IdToken;
+  /** What the page asked to read in the session's round trip (alongside.ts); absent when it asked nothing. */
+  alongside?: ReadAlongside;
 }
 
 export type SessionProblem = 'invalid' | 'expired';
@@ -31,6 +34,7 @@ interface SessionRow {
   id_created: Date;
   context_doc: Record<string, unknown>;
   context_created: Date;
+  alongside: unknown;
   platform_id: string | null;
   user_id: string | null;
   course_id: string | null;
@@ -39,6 +43,7 @@ interface SessionRow {
 export async function resolveSession(
   deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
+  alongside?: Alongside | null,
 ): Promise<Session | SessionProblem> {
   let claims: z.infer<typeof ltikPayload>;
   try {
@@ -47,12 +52,14 @@ export async function resolveSession(
   } catch {
     return 'invalid';
   }
-  // One round trip: the two records the ltik stands for and the platform, user and course they name.
+  // One round trip: the two records the ltik stands for and the platform, user and course they name (and what the
+  // page asked to read alongside).
   const keys = sessionRecordKeys(claims);
   const { rows } = await sql<SessionRow>`
     SELECT id_token.doc AS id_doc, id_token.created_at AS id_created,
            context_token.doc AS context_doc, context_token.created_at AS context_created,
-           platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id
+           platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id,
+           (${alongside ? alongside.query : sql`NULL`}) AS alongside
       FROM lti_record AS id_token
       JOIN lti_record AS context_token
         ON context_token.collection = 'contexttoken' AND context_token.record_key = ${keys.contextToken}
@@ -71,5 +78,13 @@ export async function resolveSession(
   const launch = readLaunch(idToken);
   if (!row.platform_id || !row.user_id) return 'expired';
   const identity = { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };
-  return { ltik, launch, idToken, platformId: identity.platformId, userId: identity.userId, courseId: identity.courseId };
+  return {
+    ltik,
+    launch,
+    idToken,
+    platformId: identity.platformId,
+    userId: identity.userId,
+    courseId: identity.courseId,
+    ...(alongside ? { alongside: { key: alongside.key, row: row.alongside } } : {}),
+  };
 }

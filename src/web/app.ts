@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
-import { isUnstorableText } from '../db/unstorable.js';
+import { isUnstorableText } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
 import { assignmentPages } from './assignment-pages.js';

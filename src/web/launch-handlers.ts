@@ -1,7 +1,7 @@
 // What ltijs hands over after it has validated a launch: record who launched, decide which assignment and which
 // side of it they open, and send them there with their ltik. Also the page for a refused launch.
 import type { LtiErrorHandler, LtiHandler } from 'ltijs';
-import { placeLaunch } from '../assignments/placement.js';
+import { linkedAssignmentAlongside, placeLaunch } from '../assignments/placement.js';
 import { keepAssetProcessorContext } from '../lti/asset-processor-launch.js';
 import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch, type Launch } from '../lti/launch.js';
 import type { Logger } from '../logger.js';
@@ -41,7 +41,8 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       // ltijs has validated the posted token: what it does not keep of an Asset Processor's launch is kept here.
       if (wantsProcessor(launch)) launch = { ...launch, assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')) };
       deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
-      const identity = await recordLaunch(db, launch);
+      // A resource-link launch's assignment is read in the statement that records the launch.
+      const identity = await recordLaunch(db, launch, launch.messageType === 'LtiResourceLinkRequest' ? linkedAssignmentAlongside(launch) : null);
       await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
         res.status(403).send(page(words, t('refused.notForYourRole'), t('launch.roleNoAccess')));

@@ -1,5 +1,6 @@
 // Express middleware that turns the ltik of a page request into res.locals.session, or answers 401.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { assignmentAlongside } from '../assignments/access.js';
 import { platformFrameOrigins } from '../lti/frame-origins.js';
 import { resolveSession, type Session } from '../lti/session.js';
 import { allowFramingBy } from './security-headers.js';
@@ -33,7 +34,8 @@ export async function allowSessionFraming(deps: Pick<SessionDeps, 'db'>, res: Re
 export function requireSession(deps: SessionDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ltik = ltikOf(req);
-    const result = ltik ? await resolveSession(deps, ltik) : 'invalid';
+    // A page under /assignments/:id has its assignment read with the session, in one round trip.
+    const result = ltik ? await resolveSession(deps, ltik, assignmentAlongside(req.params.id)) : 'invalid';
     if (result === 'invalid' || result === 'expired') {
       const { t } = wordsOf(res);
       sendMessage(res, 401, t('session.openFromCourse'), t(result === 'expired' ? 'session.ended' : 'session.notOnItsOwn'));
