@@ -161,8 +161,9 @@ interface RecordedLaunch {
  * back to a host its platform had not shown the tool from, that host may frame the platform's sessions from then
  * on (frame-origins.ts).
  *
- * `alongside` is read in the same statement, after the writes' snapshot: its query may name `launched_platform(id)`
- * and `launched_course(id)`, the launch's platform and course (empty for a refused launch or one without a course).
+ * `alongside` is read in the same statement: its query may name `launched_platform(id)` and `launched_course(id)`,
+ * the launch's platform and course (empty for a refused launch or one without a course), and otherwise sees the
+ * database as it was before the statement's writes (every part of one statement shares its snapshot).
  */
 export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch, alongside?: Alongside | null): Promise<RecordedIdentity> {
   const writes = launchWrites();
