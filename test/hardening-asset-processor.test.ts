@@ -235,6 +235,10 @@ describe('faults at the door and the sink', () => {
       await eventually(async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${QUEUES.assetReport} AND state IN ('created', 'retry', 'active')`.execute(db())).rows[0]!.n) === 0, 'earlier reports still being posted', 60_000, 200);
       const postsBefore = lms.platform.assetReportLog().length;
       lms.platform.setFaults({ assetReportStatuses: [...statuses] });
+      // The service holds the upload for 5 s, so the file is still being checked when its first report goes out:
+      // a report carries the standing of when it is sent, and on a busy machine the first one could otherwise find
+      // the check done and rightly say Processed at once.
+      tool.tool.sandbox!.setFaults({ uploadHoldMs: 5_000 });
       try {
         const userId = `student-sink-${statuses[0]}`;
         const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId, files: [paper(`${fault} estuary`)] });
@@ -248,8 +252,8 @@ describe('faults at the door and the sink', () => {
         assert.equal(refused, statuses.length, `the fault did not answer this file's posts: ${seen}`);
         const ofAsset = log.filter((entry) => (entry.body as Posted | null)?.assetId === assetId && (entry.body as Posted).type === 'originality');
         const taken = ofAsset.filter((entry) => entry.status === 201).map((entry) => entry.body as Posted);
-        // The first report sent was Processing; a post sent again later carries the standing of then, so once
-        // Processed was taken no Processing follows it.
+        // The first report sent was Processing (the upload was still held); a post sent again later carries the
+        // standing of then, so once Processed was taken no Processing follows it.
         assert.equal((ofAsset[0]?.body as Posted | undefined)?.processingProgress, 'Processing', seen);
         const progress = taken.map((body) => body.processingProgress);
         assert.equal(progress.at(-1), 'Processed', progress.join(', '));
@@ -261,6 +265,7 @@ describe('faults at the door and the sink', () => {
         assert.equal(papers, 1);
       } finally {
         lms.platform.setFaults({});
+        tool.tool.sandbox!.setFaults({});
       }
     });
   }
