@@ -13,6 +13,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { sql } from 'kysely';
 import type { NoticeAsset } from '../src/devplatform/notices.js';
 import { QUEUES } from '../src/jobs/index.js';
+import { ASSET_REPORT_SCOPE } from '../src/lti/asset-processor.js';
 import { attachToActivity } from './support/asset-processor.js';
 import { backend, createTestDatabase, type TestDatabase } from './support/db.js';
 import { essay, recordFigures } from './support/hardening.js';
@@ -227,6 +228,8 @@ describe('faults at the door and the sink', () => {
     // Three refusals in a row: the job's retries back off 1, 2 and 4 s here, so a longer outage only adds waiting.
     ['the report service down (503) for three posts', [503, 503, 503]],
     ['the report service answering 409 (it holds a later report)', [409, 409]],
+    // A token the LMS no longer takes: each refusal has the next try ask for a new one.
+    ['the report service refusing the tool\'s token (401) twice', [401, 401]],
   ];
   for (const [fault, statuses] of sinkFaults) {
     test(`${fault}: the reports arrive once it takes them, Processing before Processed, each later than the last`, { timeout: 120_000 }, async () => {
@@ -234,6 +237,8 @@ describe('faults at the door and the sink', () => {
       // fault meets this file's own posts.
       await eventually(async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${QUEUES.assetReport} AND state IN ('created', 'retry', 'active')`.execute(db())).rows[0]!.n) === 0, 'earlier reports still being posted', 60_000, 200);
       const postsBefore = lms.platform.assetReportLog().length;
+      const reportTokens = () => lms.platform.tokenExchanges().filter((exchange) => exchange.accessToken && exchange.scopes.includes(ASSET_REPORT_SCOPE)).length;
+      const tokensBefore = reportTokens();
       lms.platform.setFaults({ assetReportStatuses: [...statuses] });
       // The service holds the upload for 5 s, so the file is still being checked when its first report goes out:
       // a report carries the standing of when it is sent, and on a busy machine the first one could otherwise find
@@ -260,6 +265,7 @@ describe('faults at the door and the sink', () => {
         assert.ok(progress.lastIndexOf('Processing') < progress.indexOf('Processed'), `Processing taken after Processed: ${progress.join(', ')}`);
         const times = taken.map((body) => Date.parse(body.timestamp));
         assert.ok(times.every((time, i) => i === 0 || time > times[i - 1]!), `timestamps not increasing: ${taken.map((body) => body.timestamp).join(', ')}`);
+        if (statuses[0] === 401) assert.ok(reportTokens() - tokensBefore >= statuses.length, `${reportTokens() - tokensBefore} new report tokens after ${statuses.length} refusals of the token`);
         const { papers } = await papersOf(userId);
         recordFigures({ fault, survived: papers === 1, submissions: 1, lost: papers === 0 ? 1 : 0, duplicated: Math.max(0, papers - 1) });
         assert.equal(papers, 1);

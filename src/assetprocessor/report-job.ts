@@ -8,9 +8,8 @@ import type { Provider } from 'ltijs';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
-import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
 import { ASSET_REPORT_SCOPE } from '../lti/asset-processor.js';
-import { platformRequest } from '../lti/platform-http.js';
+import { askPlatformService } from '../lti/platform-service.js';
 import type { Logger } from '../logger.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
 
@@ -23,9 +22,6 @@ export interface AssetReportDeps {
   provider: Provider;
   logger: Pick<Logger, 'warn'>;
 }
-
-const TIMEOUT_MS = 15_000;
-const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** Queues the report jobs of these assets (in the caller's transaction, when given): one waiting job per asset. */
 export function queueAssetReports(jobs: Jobs, assetRowIds: string[], within?: Transactional): Promise<void> {
@@ -86,20 +82,12 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
   if (due.length === 0) return;
   const platform = await deps.provider.getPlatform(row.issuer, row.client_id);
   if (!platform) return; // the LMS was removed: nobody to tell
-  const token = await accessTokenWithin(platform, ASSET_REPORT_SCOPE, TIMEOUT_MS);
   for (const report of due) {
     const timestamp = nextTimestamp(posted.get(report.type)?.posted_timestamp);
-    const answer = await platformRequest(row.report_url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ ...report, timestamp: timestamp.toISOString() }),
-      timeoutMs: TIMEOUT_MS,
-      maxBytes: MAX_ANSWER_BYTES,
-    });
-    if (answer.status === 401) {
-      forgetAccessToken(row.issuer, row.client_id, ASSET_REPORT_SCOPE);
-      throw new ReportNotTaken('The LMS did not accept the tool\'s token for asset reports; a new one is asked for on the next try.');
-    }
+    // No token or no answer throws, and the job is tried again.
+    const answer = await askPlatformService(platform, ASSET_REPORT_SCOPE, row.report_url, { method: 'POST', body: { ...report, timestamp: timestamp.toISOString() } });
+    // 401: the token kept was forgotten; the next try asks for a new one.
+    if (answer.status === 401) throw new ReportNotTaken('The LMS did not accept the tool\'s token for asset reports; a new one is asked for on the next try.');
     // 409: the platform holds a report of this type with a later timestamp (its clock or an earlier post); the next
     // try is later still. 429 and 5xx: the platform is busy or down.
     if (answer.status === 409 || answer.status === 429 || answer.status >= 500) throw new ReportNotTaken(`The LMS did not take the ${report.type} report now (HTTP ${answer.status}); it is sent again later.`);

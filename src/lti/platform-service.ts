@@ -1,8 +1,10 @@
-// One call to an LMS service of LTI Advantage beyond AGS and NRPS (the notification service, the EULA service): a
-// token of the service's scope (access-token.ts, LTI Security Framework 4.1), then one JSON request through
-// platform-http (deadline, size limit, address rules). A failure says which step failed, for the caller's sentence.
-import { accessTokenWithin } from './access-token.js';
-import { PlatformRequestError, platformRequest } from './platform-http.js';
+// One call to an LMS service of LTI Advantage beyond AGS and NRPS (the notification service, the EULA service, the
+// asset report service): a token of the service's scope (access-token.ts, LTI Security Framework 4.1), then one JSON
+// request through platform-http (deadline, size limit, address rules). A failure says which step failed, for the
+// caller's sentence. A 401 means the platform no longer takes the token kept for the scope: it is forgotten, and the
+// next call asks for a new one.
+import { accessTokenWithin, forgetAccessToken } from './access-token.js';
+import { PlatformRequestError, platformRequest, type PlatformAnswer } from './platform-http.js';
 
 const TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -21,8 +23,11 @@ export class ServiceCallFailed extends Error {
   }
 }
 
-/** Sends `body` as JSON to the service at `url` with a token of `scope`; throws ServiceCallFailed. */
-export async function callPlatformService(platform: TokenPlatform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<void> {
+/**
+ * Sends `body` as JSON to the service at `url` with a token of `scope` and returns its answer, whatever the status
+ * (a caller that tells statuses apart reads it); throws ServiceCallFailed when there is no token or no answer.
+ */
+export async function askPlatformService(platform: TokenPlatform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<PlatformAnswer> {
   let token: string;
   try {
     token = await accessTokenWithin(platform, scope, TIMEOUT_MS);
@@ -41,5 +46,12 @@ export async function callPlatformService(platform: TokenPlatform, scope: string
   } catch (error) {
     throw new ServiceCallFailed('unreachable', (error as Error).message, error instanceof PlatformRequestError ? ` ${error.message}` : '');
   }
+  if (answer.status === 401) forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), scope);
+  return answer;
+}
+
+/** Sends `body` as JSON to the service at `url` with a token of `scope`; throws ServiceCallFailed unless it answers 2xx. */
+export async function callPlatformService(platform: TokenPlatform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<void> {
+  const answer = await askPlatformService(platform, scope, url, request);
   if (answer.status < 200 || answer.status >= 300) throw new ServiceCallFailed('refused', `HTTP ${answer.status} from ${new URL(url).host}`);
 }
