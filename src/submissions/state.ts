@@ -1,6 +1,6 @@
 // The submission state machine. A move happens only from the states it is allowed from (checked in the same
 // UPDATE, so two workers cannot both make it), and every move writes its event row in the same transaction.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import { LeaseLost } from './send-lease.js';
 
@@ -55,31 +55,36 @@ export interface Transition {
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
+/** The states a move to `to` may start from. */
+const statesBefore = (to: SubmissionState): SubmissionState[] => (Object.keys(NEXT_STATES) as SubmissionState[]).filter((from) => NEXT_STATES[from].includes(to));
+
 /**
  * Moves a submission to `to` if its current state allows it, with its changes and event row.
  * Returns the state it moved from, or null when it was not in a state that allows the move (nothing written).
  * Throws LeaseLost (nothing written) when the move names a send lease another sender has taken over since.
+ *
+ * One statement, so one round trip and one commit: `current` locks the row and reads it as it is now (a move
+ * committed meanwhile is waited for and seen), `moved` updates it only from an allowed state and under the named
+ * lease, and `event` records the move it made. The checks after it only explain a move that was not made.
  */
 export async function transition(db: Db, move: Transition): Promise<SubmissionState | null> {
-  const run = async (trx: Transaction<DatabaseSchema>) => {
-    const current = await trx
-      .selectFrom('submission')
-      .select(['state', 'send_lease'])
-      .where('id', '=', move.submissionId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (current && move.lease !== undefined && current.send_lease !== move.lease) throw new LeaseLost('Another worker took over sending this paper; this one records nothing.');
-    if (!current || !NEXT_STATES[current.state].includes(move.to)) return null;
-    await trx
-      .updateTable('submission')
-      .set({ ...move.changes, state: move.to, updated_at: new Date() })
-      .where('id', '=', move.submissionId)
-      .execute();
-    await trx
-      .insertInto('submission_event')
-      .values({ submission_id: move.submissionId, from_state: current.state, to_state: move.to, reason: move.reason, job_attempt: move.jobAttempt ?? null })
-      .execute();
-    return current.state;
-  };
-  return db.isTransaction ? run(db as Transaction<DatabaseSchema>) : db.transaction().execute(run);
+  const changes = Object.entries(move.changes ?? {}).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+  const { rows } = await sql<{ state: SubmissionState; send_lease: string | null; moved_from: SubmissionState | null }>`
+    WITH current AS (
+      SELECT id, state, send_lease FROM submission WHERE id = ${move.submissionId} FOR UPDATE
+    ), moved AS (
+      UPDATE submission SET ${sql.join([...changes, sql`state = ${move.to}`, sql`updated_at = now()`])}
+        FROM current
+       WHERE submission.id = current.id
+         AND current.state = ANY(${statesBefore(move.to)}::text[])
+         AND ${move.lease === undefined ? sql`TRUE` : sql`current.send_lease = ${move.lease}`}
+      RETURNING submission.id, current.state AS from_state
+    ), event AS (
+      INSERT INTO submission_event (submission_id, from_state, to_state, reason, job_attempt)
+      SELECT id, from_state, ${move.to}, ${move.reason}, ${move.jobAttempt ?? null}::integer FROM moved
+    )
+    SELECT current.state, current.send_lease, moved.from_state AS moved_from FROM current LEFT JOIN moved ON TRUE`.execute(db);
+  const row = rows[0];
+  if (row && move.lease !== undefined && row.send_lease !== move.lease) throw new LeaseLost('Another worker took over sending this paper; this one records nothing.');
+  return row?.moved_from ?? null;
 }

@@ -148,27 +148,35 @@ export async function recordSubmission(
     const attempts = (await trx.selectFrom('submission').selectAll().where('assignment_id', '=', input.assignmentId).where('user_id', '=', input.userId).orderBy('attempt', 'desc').execute()).map(toSubmission);
     const standing = check(counted(attempts));
     if (standing) return { submission: standing, duplicate: true };
+    // The submission and its first event in one statement.
     const row = await trx
-      .insertInto('submission')
-      .values({
-        id: input.id,
-        assignment_id: input.assignmentId,
-        user_id: input.userId,
-        attempt: (attempts[0]?.attempt ?? 0) + 1,
-        state: 'received',
-        file_label: input.fileLabel,
-        file_type: input.fileType,
-        file_size: input.fileSize,
-        sha256: input.sha256,
-        stored_path: input.storedPath,
-        late: input.late,
-      })
-      .returningAll()
+      .with('received', (db) =>
+        db
+          .insertInto('submission')
+          .values({
+            id: input.id,
+            assignment_id: input.assignmentId,
+            user_id: input.userId,
+            attempt: (attempts[0]?.attempt ?? 0) + 1,
+            state: 'received',
+            file_label: input.fileLabel,
+            file_type: input.fileType,
+            file_size: input.fileSize,
+            sha256: input.sha256,
+            stored_path: input.storedPath,
+            late: input.late,
+          })
+          .returningAll(),
+      )
+      .with('event', (db) =>
+        db
+          .insertInto('submission_event')
+          .columns(['submission_id', 'to_state', 'reason'])
+          .expression((eb) => eb.selectFrom('received').select(['received.id', sql.lit('received').as('to_state'), sql.lit('File received and stored').as('reason')])),
+      )
+      .selectFrom('received')
+      .selectAll()
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('submission_event')
-      .values({ submission_id: row.id, from_state: null, to_state: 'received', reason: 'File received and stored' })
-      .execute();
     await options.inSameCommit?.(trx);
     return { submission: toSubmission(row), duplicate: false };
   });
