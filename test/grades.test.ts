@@ -2,7 +2,7 @@
 // another student's row or another platform's column.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { launch, submitForm } from '../src/devplatform/agent.js';
 import { ROLES, type PlatformRules } from '../src/devplatform/index.js';
 import { AGS_SCOPES } from '../src/grades/ags.js';
@@ -299,8 +299,10 @@ describe('a resync while a grade post for the paper is already waiting', () => {
     assert.equal(first.grade_state, 'posted');
     const posts = () => lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1' && entry.status < 300).length;
     const before = posts();
-    // The scoring's grade job has ended (not only marked the paper graded).
-    while (await tool.tool.jobs.isRunning(QUEUES.grade, first.id)) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every grade job of the paper has ended (not only marked it graded): the receipt's job may have posted the final
+    // score while the scoring's own waited behind it, held back a few seconds, with the same key.
+    const gradeJobsOfPaper = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${QUEUES.grade} AND singleton_key = ${first.id} AND state IN ('created', 'retry', 'active')`.execute(tool.tool.database.db)).rows[0]!.n);
+    await eventually(async () => (await gradeJobsOfPaper()) === 0, 'a grade job of the paper is still waiting or running', 20_000, 100);
     // A plain grade job waits for the paper (as the scoring's own would), then the instructor resyncs.
     assert.ok(await tool.tool.jobs.send(QUEUES.grade, { submissionId: first.id }, { key: first.id, startAfterSeconds: 2 }));
     assert.equal(await resyncGrade(tool.tool.database.db, tool.tool.jobs, first.id), null, 'the resync is dropped in favour of the waiting job');
