@@ -98,6 +98,9 @@ async function profile(action: string): Promise<unknown> {
 }
 
 const socket = process.env.BENCH_METER_SOCKET;
+// The tool's own children (PGlite initialises a new data directory in one) inherit NODE_OPTIONS and so load this
+// too: they must not take over the socket, which they would remove when they exit.
+delete process.env.BENCH_METER_SOCKET;
 if (socket) {
   rmSync(socket, { force: true });
   const server = createServer((req, res) => {
