@@ -1,6 +1,6 @@
 // One sentence for each way start-up can fail, for a person reading the terminal or the service log.
 import { DatabaseUnreachable, MigrationError } from './db/index.js';
-import { EmbeddedDatabaseBusy } from './db/embedded.js';
+import { EmbeddedDatabaseBusy } from './db/embedded-busy.js';
 
 export function explainStartupFailure(error: unknown, port?: number): string {
   if (error instanceof DatabaseUnreachable || error instanceof MigrationError || error instanceof EmbeddedDatabaseBusy) {

@@ -7,7 +7,6 @@ import { connectChecker, ServiceConnections, type Connect } from './accounts/con
 import type { PaperService } from './checker/index.js';
 import type { Config } from './config.js';
 import { databaseReadiness, migrateToLatest, openDatabase, type Database } from './db/index.js';
-import { createDevPlatform } from './devplatform/index.js';
 import { Jobs } from './jobs/index.js';
 import { queueHealth } from './jobs/queue-health.js';
 import { sweepStates } from './lti/oidc-state.js';
@@ -16,7 +15,7 @@ import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
 import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
 import { ToolMetrics } from './metrics.js';
-import { DEMO_USER, startSandbox, type Sandbox } from './sandbox/index.js';
+import type { Sandbox } from './sandbox/index.js';
 import { countSubmissionsByState } from './submissions/state-counts.js';
 import { isLoopbackName } from './loopback.js';
 import { createWebApp } from './web/app.js';
@@ -46,6 +45,8 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
   if (config.checker.url && config.checker.username && config.checker.password) {
     return { service: connect({ baseUrl: config.checker.url, username: config.checker.username, password: config.checker.password }), sandbox: null };
   }
+  // The sandbox (and the PDF library its reports need) is loaded only when it stands in for the service.
+  const { DEMO_USER, startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({
     delayMs: config.sandboxDelayMs,
     callbackUrl: `${config.publicUrl}/checker/callback/${config.callbackSecret}`,
@@ -61,6 +62,7 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
  */
 async function mountDevPlatform(config: Config, database: Database, lti: LtiSetup, logger: Logger): Promise<Array<{ path: string; router: Router }>> {
   const urls = toolUrls(config.publicUrl);
+  const { createDevPlatform } = await import('./devplatform/index.js');
   const platform = await createDevPlatform({ baseUrl: `${config.publicUrl}/dev`, rules: 'spec', tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register } });
   platform.addResourceLink({ id: 'demo-essay', title: 'Demo essay', lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' } });
   try {

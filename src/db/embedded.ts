@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { BatchingQueryQueue } from './pglite-queue.js';
+import { EmbeddedDatabaseBusy } from './embedded-busy.js';
 
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';
@@ -36,16 +37,6 @@ export interface EmbeddedDatabase {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-export class EmbeddedDatabaseBusy extends Error {
-  constructor(readonly pid: number) {
-    super(
-      `The embedded database in this DATA_DIR is already open in process ${pid}. ` +
-        'Stop that process, or give this one its own DATA_DIR or a DATABASE_URL.',
-    );
-    this.name = 'EmbeddedDatabaseBusy';
-  }
 }
 
 function urlFor(port: number): string {

@@ -2,7 +2,7 @@
 // embedded PGlite server behind them.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.js';
+import type { EmbeddedDatabase } from './embedded.js';
 import type { DatabaseSchema } from './schema.js';
 
 export type { AssignmentKind, AssignmentTable, DatabaseSchema, GradeState, LmsAssetState, PlatformTable, SubmissionState, SubmissionTable } from './schema.js';
@@ -52,6 +52,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let embedded: EmbeddedDatabase | null = null;
   let url = options.url;
   if (url === null) {
+    // PGlite (its WebAssembly and the modules around it, about 35 MB) is loaded only where it is used.
+    const { findRunningEmbeddedDatabase, startEmbeddedDatabase } = await import('./embedded.js');
     const shared = options.embedded === 'share' ? await findRunningEmbeddedDatabase(options.dataDir) : null;
     if (shared) url = shared;
     else {
