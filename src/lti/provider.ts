@@ -1,6 +1,7 @@
 // ltijs set up for this tool: our PostgreSQL storage plugin, cookies that survive the LMS iframe, and the fixed
 // routes of the design (`/lti/login`, `/lti/launch`, `/lti/keys`, `/lti/register`), mounted by the web part.
 import type { Kysely } from 'kysely';
+import './without-mongoose.js';
 import ltijs, { type LtiErrorHandler, type LtiHandler, type Provider } from 'ltijs';
 import type pg from 'pg';
 import type { DatabaseSchema } from '../db/index.js';
