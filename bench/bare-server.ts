@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import express from 'express';
 
 // Metered by the benchmarks that compare CPU per operation with the tool's; not in the memory anchor.
-if (process.env.BENCH_METER_SOCKET) await import('./meter.js');
+if (process.env.BENCH_METER_SOCKET) await import(new URL('./meter.mjs', import.meta.url).href);
 
 const app = express();
 const dir = mkdtempSync(join(tmpdir(), 'olti-bare-'));

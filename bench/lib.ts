@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import type { MeterReading } from './meter.js';
 
 /** BENCH_SCALE=0.1 runs a tenth of the issue's figures (counts and the surge's window), for a quick look. */
 export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -33,10 +32,21 @@ export interface Cost {
   anchorCpuMs?: number;
 }
 
-/** The Node options and environment that load bench/meter.ts into a process, serving on its own socket. */
+/** What bench/meter.mjs answers: a metered process's counters. */
+export interface MeterReading {
+  statements: number;
+  commits: number;
+  /** User and system CPU of the process, in milliseconds. */
+  cpuMs: number;
+  /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
+  texts?: Array<[string, number]>;
+}
+
+/** The Node options and environment that load bench/meter.mjs into a process, serving on its own socket. */
 export function metered(name: string): { env: Record<string, string>; meter: Meter } {
   const socket = join(tmpdir(), `olti-meter-${process.pid}-${name}-${Date.now()}.sock`);
-  const options = `--import ${join(root, 'node_modules/tsx/dist/esm/index.mjs')} --import ${join(root, 'bench/meter.ts')}`;
+  // Only the meter: the process's own command says whether it runs through tsx (bench/meter.mjs needs no loader).
+  const options = `--import ${join(root, 'bench/meter.mjs')}`;
   return { env: { BENCH_METER_SOCKET: socket, NODE_OPTIONS: options }, meter: new Meter(socket) };
 }
 

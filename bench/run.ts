@@ -9,6 +9,8 @@
 //   BENCH_PROFILE_DIR=bench/profiles/x     CPU profiles of each measured phase (bench/profile-summary.ts reads them)
 //   BENCH_TOOL_NODE_OPTIONS='--max-semi-space-size=4'  extra Node options for the tool's process
 //   BENCH_TOOL_LOG=/tmp/tool.log           what the tool's processes logged
+//   BENCH_TOOL_ENTRY=source                the tool from its sources through tsx, rather than built as npm start runs it
+import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { callbackStormBench } from './callback-storm.js';
 import { intakeBench } from './intake.js';
@@ -33,6 +35,9 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
   [['storm'], 'Callback storm (PostgreSQL)', callbackStormBench],
   [['overload'], 'Overload, default admission limits (PostgreSQL)', overloadBench],
 ];
+
+// The tool is measured as `npm start` and a deployment run it: built into dist/ from these sources.
+if (process.env.BENCH_TOOL_ENTRY !== 'source') execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'], { cwd: new URL('..', import.meta.url).pathname, stdio: 'inherit' });
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');

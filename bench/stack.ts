@@ -12,7 +12,7 @@ import { launch } from '../src/devplatform/agent.js';
 import { DEMO_USER, startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { registerWithCli } from '../test/support/platform.js';
-import { startToolProcess, type ToolProcess } from '../test/support/process.js';
+import { startToolProcess, type ToolEntry, type ToolProcess } from '../test/support/process.js';
 import { freePort } from '../test/support/tool.js';
 import { closedLoop, failures, metered, startChild, type Child, type Meter } from './lib.js';
 import { USER_PLACEHOLDER, type AssetReportSummary, type GradeSummary, type NoticeSent, type PlatformInfo } from './platform-process.js';
@@ -34,6 +34,12 @@ export interface StackOptions {
   /** PostgreSQL: the jobs run in a ROLE=worker process of their own, so that the metered process is the web side. */
   separateWorker?: boolean;
 }
+
+/**
+ * The tool runs built (dist/, as `npm start` and a production deployment run it; bench/run.ts builds it first), or
+ * from its sources through tsx with BENCH_TOOL_ENTRY=source.
+ */
+const ENTRY: ToolEntry = process.env.BENCH_TOOL_ENTRY === 'source' ? 'source' : 'built';
 
 /** Admission limits no benchmark's load reaches. */
 export const UNLIMITED = 10_000;
@@ -65,7 +71,7 @@ export interface Stack {
   assignmentPath: string;
   /** PostgreSQL only: a pool on the tool's database, to read what happened. */
   pool: pg.Pool | null;
-  /** The tool process's counters: SQL statements, commits, CPU time (bench/meter.ts). */
+  /** The tool process's counters: SQL statements, commits, CPU time (bench/meter.mjs). */
   meter: Meter;
   launchStudents(first: number, count: number, concurrency?: number): Promise<string[]>;
   submit(ltik: string, fileName: string, content: string | Buffer): Promise<Receipt>;
@@ -134,7 +140,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...options.env,
     };
     if (options.separateWorker) {
-      const worker = await startToolProcess({ ...shared, ROLE: 'worker' });
+      const worker = await startToolProcess({ ...shared, ROLE: 'worker' }, { entry: ENTRY });
       cleanups.push(() => worker.stop());
     }
     const tool = await startToolProcess({
@@ -145,7 +151,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       BENCH_METER_SOCKET: toolMeter.env.BENCH_METER_SOCKET!,
       // BENCH_TOOL_NODE_OPTIONS: more Node options for the tool's process (a smaller heap, say).
       NODE_OPTIONS: `${toolMeter.env.NODE_OPTIONS} ${process.env.BENCH_TOOL_NODE_OPTIONS ?? ''}`.trim(),
-    });
+    }, { entry: ENTRY });
     cleanups.push(async () => {
       await tool.stop();
       // BENCH_TOOL_LOG=FILE keeps what the tool's process logged (each stack appends its own).

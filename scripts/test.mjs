@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, then run the
+// The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, build, then run the
 // suite on PostgreSQL and again on PGlite, and say how long each step took. Test files that never touch the
 // database (they import neither test/support/db.ts nor test/support/tool.ts) run in the first pass only.
 //
@@ -109,6 +109,15 @@ await exitIfStopped();
 if (typecheck.code !== 0) {
   await tearDown();
   console.log('Type check failed: fix the errors above before the tests run.');
+  process.exit(1);
+}
+
+// `npm start` runs the tool built into dist/; the tests that start it that way need this build.
+const build = await timed('build', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']));
+await exitIfStopped();
+if (build.code !== 0) {
+  await tearDown();
+  console.log('The build (npm run build) failed: see above.');
   process.exit(1);
 }
 

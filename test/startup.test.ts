@@ -19,9 +19,10 @@ const STACK_FRAME = /^\s+at .+[:(]/m;
 
 describe('a fresh start with no settings', () => {
   // How fast it comes up is a figure for a benchmark, not a test: on a busy machine a start takes several times longer.
+  // Built, as `npm start` runs it: the compiled tool finds its views, styles and migrations from dist/.
   test('comes up on the embedded database, ready, with its JWKS and the dev platform, and stops cleanly on SIGTERM', async () => {
     const cwd = freshDir();
-    const tool = await startToolProcess({}, { cwd, timeoutMs: 120_000 });
+    const tool = await startToolProcess({}, { cwd, timeoutMs: 120_000, entry: 'built' });
     try {
       const ready = await fetch(`${tool.url}/readyz`);
       assert.equal(ready.status, 200);
@@ -35,6 +36,9 @@ describe('a fresh start with no settings', () => {
       const devPage = await fetch(`${tool.url}/dev/`);
       assert.equal(devPage.status, 200);
       assert.match(await devPage.text(), /Demo essay/);
+      const styles = await fetch(`${tool.url}/static/app.css`);
+      assert.equal(styles.status, 200);
+      assert.match(await styles.text(), /--/); // the design tokens, served from the checkout's public/
       // The generated key is private to the owner, and its value never reaches the log.
       const keyFile = join(cwd, 'data', 'encryption.key');
       assert.equal(statSync(keyFile).mode & 0o777, 0o600);

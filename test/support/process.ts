@@ -1,5 +1,7 @@
-// The tool as a separate process, the way `npm start` and `npm run cli` run it.
+// The tool as a separate process: from its sources (through tsx, as `npm run cli` runs), or built into dist/ the way
+// `npm start` runs it (the test runner builds it first, scripts/test.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,8 +27,18 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-export async function startToolProcess(env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<ToolProcess> {
-  const child = spawn(process.execPath, ['--import', tsx, `${projectRoot}/src/main.ts`], {
+/** How the tool is run: its TypeScript sources through tsx, or the JavaScript `npm run build` wrote to dist/. */
+export type ToolEntry = 'source' | 'built';
+
+function toolArgs(entry: ToolEntry): string[] {
+  if (entry === 'source') return ['--import', tsx, `${projectRoot}/src/main.ts`];
+  const built = `${projectRoot}/dist/main.js`;
+  if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does).`);
+  return [built];
+}
+
+export async function startToolProcess(env: Record<string, string>, options: { cwd?: string; timeoutMs?: number; entry?: ToolEntry } = {}): Promise<ToolProcess> {
+  const child = spawn(process.execPath, toolArgs(options.entry ?? 'source'), {
     cwd: options.cwd ?? projectRoot,
     env: baseEnv({ PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

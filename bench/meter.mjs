@@ -1,4 +1,4 @@
-// Loaded into the tool's process by the benchmarks (`--import bench/meter.ts`): counts what each operation costs
+// Loaded into the tool's process by the benchmarks (`--import bench/meter.mjs`): counts what each operation costs
 // the tool. Every statement any `pg` client of the process sends (the tool's pool, pg-boss's, ltijs's storage),
 // the commits among them, and the process's CPU time, served as JSON over a Unix socket that the benchmark reads
 // before and after a measured phase (BENCH_METER_SOCKET names it). It also profiles the process's CPU over a
@@ -7,35 +7,31 @@
 //
 // A commit here is a transaction that wrote: a COMMIT after a write, or a write outside a transaction (each is
 // its own). Those are what cost PostgreSQL a WAL flush; a read on its own costs a round trip, counted as a statement.
+//
+// Plain JavaScript, so that the process it measures needs no TypeScript loader (the tool runs built, as npm start
+// runs it); its answer's shape is MeterReading in lib.ts.
 import { createServer } from 'node:http';
 import { rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 
-export interface MeterReading {
-  statements: number;
-  commits: number;
-  /** User and system CPU of the process, in milliseconds. */
-  cpuMs: number;
-  /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
-  texts?: Array<[string, number]>;
-}
-
 const counts = { statements: 0, commits: 0 };
-const texts = new Map<string, number>();
+/** Statements by their first 120 characters. */
+const texts = new Map();
 
 const READ = /^\s*(select|show|values|explain)\b/i;
 const LOCKS = /\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i;
 const WITH_WRITE = /\b(insert|update|delete)\b/i;
 
-function writes(text: string): boolean {
+function writes(text) {
   if (/^\s*with\b/i.test(text)) return WITH_WRITE.test(text);
   return !READ.test(text) || LOCKS.test(text);
 }
 
-const inTransaction = new WeakMap<object, { wrote: boolean }>();
+/** Per client: the transaction it has open, and whether it wrote. */
+const inTransaction = new WeakMap();
 
-function count(client: object, text: string): void {
+function count(client, text) {
   counts.statements += 1;
   const key = text.replace(/\s+/g, ' ').trim().slice(0, 120);
   texts.set(key, (texts.get(key) ?? 0) + 1);
@@ -63,15 +59,15 @@ function count(client: object, text: string): void {
   else counts.commits += 1;
 }
 
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-pg.Client.prototype.query = function metered(this: object, ...args: unknown[]) {
-  const first = args[0] as string | { text?: unknown } | undefined;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function metered(...args) {
+  const first = args[0];
   const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : null;
   if (text !== null) count(this, text);
   return query.apply(this, args);
-} as typeof pg.Client.prototype.query;
+};
 
-function reading(withTexts: boolean): MeterReading {
+function reading(withTexts) {
   const cpu = process.cpuUsage();
   return {
     ...counts,
@@ -80,9 +76,9 @@ function reading(withTexts: boolean): MeterReading {
   };
 }
 
-let profiler: Session | null = null;
+let profiler = null;
 
-async function profile(action: string): Promise<unknown> {
+async function profile(action) {
   if (action === 'start') {
     profiler = new Session();
     profiler.connect();
@@ -108,7 +104,7 @@ if (socket) {
     res.setHeader('content-type', 'application/json');
     const action = asked.get('profile');
     if (action) {
-      profile(action).then((answer) => res.end(JSON.stringify(answer)), (error: unknown) => res.end(JSON.stringify({ error: String(error) })));
+      profile(action).then((answer) => res.end(JSON.stringify(answer)), (error) => res.end(JSON.stringify({ error: String(error) })));
       return;
     }
     res.end(JSON.stringify(reading(asked.has('texts'))));
