@@ -38,10 +38,9 @@ async function courseTitle(db: Kysely<DatabaseSchema>, courseId: string): Promis
 }
 
 /** The assignment's folder id, creating the folder when it has none yet. */
-export async function ensureFolder(db: Kysely<DatabaseSchema>, service: PaperService, assignmentId: string): Promise<number> {
-  const assignment = await getAssignment(db, assignmentId);
-  if (!assignment) throw new Error(`Assignment ${assignmentId} no longer exists.`);
+export async function ensureFolder(db: Kysely<DatabaseSchema>, service: PaperService, assignment: Assignment): Promise<number> {
   if (assignment.folderId !== null) return assignment.folderId;
+  const assignmentId = assignment.id;
   const name = folderName(assignment, await courseTitle(db, assignment.courseId));
   let folderId: number;
   try {
@@ -71,7 +70,7 @@ export async function applyFolderSettings(db: Kysely<DatabaseSchema>, service: P
   const assignment = await getAssignment(db, assignmentId);
   if (!assignment) return;
   if (assignment.folderId === null) {
-    await ensureFolder(db, service, assignmentId);
+    await ensureFolder(db, service, assignment);
     return;
   }
   try {

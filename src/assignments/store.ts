@@ -19,6 +19,8 @@ export interface Assignment {
   /** A student opened it first, so it has the tool's defaults, and no instructor has saved its settings since. */
   settingsUnreviewed: boolean;
   kind: AssignmentKind;
+  /** The service account its folder lives in (null: the default account); the account holds its papers. */
+  checkerAccountId: string | null;
 }
 
 function toAssignment(row: Selectable<AssignmentTable>): Assignment {
@@ -38,6 +40,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     folderError: row.folder_error,
     settingsUnreviewed: row.settings_unreviewed,
     kind: row.kind,
+    checkerAccountId: row.checker_account_id,
   };
 }
 

@@ -6,13 +6,13 @@ import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { ensureFolder } from '../assignments/folder.js';
 import { getAssignment } from '../assignments/store.js';
-import type { DatabaseSchema } from '../db/index.js';
+import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from './result-sink.js';
 import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
-import { getSubmission, type Submission } from './store.js';
+import { getSubmission, getSubmissionInFolder, toSubmission, type Submission } from './store.js';
 
 export interface PipelineDeps {
   db: Kysely<DatabaseSchema>;
@@ -53,17 +53,22 @@ async function forgetFile(submission: Submission): Promise<void> {
 /** Another job holds the lease on sending this paper (see send-lease.ts): this one tries again later. */
 export class SendInProgress extends Error {}
 
-const awaitingUpload = (submission: Submission | null): submission is Submission => submission !== null && (submission.state === 'received' || submission.state === 'uploading');
+/** The states in which a paper still waits to be sent (an upload that lost its answer stays `uploading`). */
+const AWAITING_UPLOAD: readonly SubmissionState[] = ['received', 'uploading'];
+const awaitingUpload = (submission: Submission | null): submission is Submission => submission !== null && AWAITING_UPLOAD.includes(submission.state);
 
 /** The upload job. Throws to be retried (rate limits, outages, lost answers); records refusals. */
 export async function uploadSubmission(deps: PipelineDeps, submissionId: string, jobAttempt: number): Promise<void> {
-  if (!awaitingUpload(await getSubmission(deps.db, submissionId))) return;
-  const lease = await takeSendLease(deps.db, submissionId, deps.sendLeaseSeconds, (error) => deps.logger.warn({ err: error, submissionId }, 'Could not renew the lease on sending a paper'));
-  if (!lease) throw new SendInProgress('Another attempt is sending this paper to the checking service; this one looks again later.');
+  // The lease is taken only while the paper still waits to be sent, and gives the submission as it is under the
+  // lease (a move made while this job waited for it is seen).
+  const taken = await takeSendLease(deps.db, submissionId, AWAITING_UPLOAD, deps.sendLeaseSeconds, (error) => deps.logger.warn({ err: error, submissionId }, 'Could not renew the lease on sending a paper'));
+  if (!taken) {
+    if (!awaitingUpload(await getSubmission(deps.db, submissionId))) return; // sent already, settled or gone
+    throw new SendInProgress('Another attempt is sending this paper to the checking service; this one looks again later.');
+  }
+  const { lease } = taken;
   try {
-    // Read again under the lease: the state may have moved while this job waited for it.
-    const submission = await getSubmission(deps.db, submissionId);
-    if (awaitingUpload(submission)) await sendPaper(deps, submission, lease, jobAttempt);
+    await sendPaper(deps, toSubmission(taken.row), lease, jobAttempt);
   } finally {
     await lease.release().catch((error: unknown) => deps.logger.warn({ err: error, submissionId }, 'Could not give up the lease on sending a paper; it lapses by itself'));
   }
@@ -80,10 +85,9 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
   const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
   // The account the assignment's folder lives in holds the paper; the paper is recorded by (account, id).
-  const account = await deps.db.selectFrom('assignment').select('checker_account_id').where('id', '=', assignment.id).executeTakeFirst();
-  const accountId = account?.checker_account_id ?? null;
+  const accountId = assignment.checkerAccountId;
   const service = await deps.services.forAccount(accountId);
-  const folderId = await ensureFolder(deps.db, service, assignment.id);
+  const folderId = await ensureFolder(deps.db, service, assignment);
   const fileName = serviceFileName(submission);
 
   if (submission.state === 'uploading') {
@@ -149,13 +153,13 @@ async function accepted(deps: PipelineDeps, submission: Submission, paper: { acc
  * The callback's own body is never trusted: this read is what scores a submission.
  */
 export async function readResult(deps: PipelineDeps, submissionId: string, reason: string): Promise<'pending' | 'settled'> {
-  const submission = await getSubmission(deps.db, submissionId);
-  if (!submission || submission.state !== 'processing' || submission.paperId === null) return 'settled';
-  const assignment = await deps.db.selectFrom('assignment').select('folder_id').where('id', '=', submission.assignmentId).executeTakeFirst();
-  if (!assignment?.folder_id) return 'settled';
+  const found = await getSubmissionInFolder(deps.db, submissionId);
+  if (!found) return 'settled';
+  const { submission, folderId } = found;
+  if (submission.state !== 'processing' || submission.paperId === null || folderId === null) return 'settled';
   // Read from the account that holds the paper: another account may hold a paper with the same id.
   const service = await deps.services.forAccount(submission.paperAccountId);
-  const result = await service.result(Number(assignment.folder_id), submission.paperId);
+  const result = await service.result(folderId, submission.paperId);
   if (result.state === 'pending') return 'pending';
   if (result.state === 'error') {
     const moved = await transition(deps.db, { submissionId, to: 'failed', reason: result.reason, changes: { failure_reason: result.reason } });

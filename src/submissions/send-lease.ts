@@ -11,8 +11,8 @@
 // the same transaction (state.ts), and a sender that can no longer confirm its lease before it would lapse
 // aborts the request it has in flight (`lost`).
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/index.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
 
 /** The sender's lease was taken over by another (or could not be confirmed): it must neither send nor record. */
 export class LeaseLost extends Error {}
@@ -28,13 +28,23 @@ export interface SendLease {
   release(): Promise<void>;
 }
 
-/** Takes the lease on sending the submission's paper for `seconds`, renewed while held; null when another holds it. */
+/** A lease taken, with the submission's row as it stood when it was taken (what the sender may rely on from then). */
+export interface TakenLease {
+  lease: SendLease;
+  row: Selectable<SubmissionTable>;
+}
+
+/**
+ * Takes the lease on sending the submission's paper for `seconds`, renewed while held, if the submission is in one
+ * of `states`; null when another sender holds it or the submission is in another state (or gone).
+ */
 export async function takeSendLease(
   db: Kysely<DatabaseSchema>,
   submissionId: string,
+  states: readonly SubmissionState[],
   seconds: number,
   onRenewalError: (error: unknown) => void,
-): Promise<SendLease | null> {
+): Promise<TakenLease | null> {
   const token = randomUUID();
   const until = sql<Date>`now() + make_interval(secs => ${seconds})`;
   const termMs = seconds * 1000;
@@ -44,8 +54,10 @@ export async function takeSendLease(
     .set({ send_lease: token, send_lease_until: until })
     .where('id', '=', submissionId)
     .where((eb) => eb.or([eb('send_lease_until', 'is', null), eb('send_lease_until', '<', sql<Date>`now()`)]))
+    .where('state', 'in', [...states])
+    .returningAll()
     .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) === 0) return null;
+  if (!taken) return null;
   // Until when, by this process's clock, the lease surely holds: a term from when the last extension was asked
   // for (the database's now() is no earlier than that).
   let heldUntil = askedAt + termMs;
@@ -68,7 +80,7 @@ export async function takeSendLease(
     extend().catch(onRenewalError);
   }, tickMs);
   renewal.unref();
-  return {
+  const lease: SendLease = {
     token,
     lost: lost.signal,
     confirm: async () => {
@@ -79,4 +91,5 @@ export async function takeSendLease(
       await db.updateTable('submission').set({ send_lease: null, send_lease_until: null }).where('id', '=', submissionId).where('send_lease', '=', token).execute();
     },
   };
+  return { lease, row: taken };
 }

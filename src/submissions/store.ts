@@ -187,6 +187,12 @@ export async function getSubmission(db: Kysely<DatabaseSchema>, id: string): Pro
   return row ? toSubmission(row) : null;
 }
 
+/** A submission with the service folder its assignment maps to (null: none yet), in one round trip. */
+export async function getSubmissionInFolder(db: Kysely<DatabaseSchema>, id: string): Promise<{ submission: Submission; folderId: number | null } | null> {
+  const row = await db.selectFrom('submission').innerJoin('assignment', 'assignment.id', 'submission.assignment_id').selectAll('submission').select('assignment.folder_id').where('submission.id', '=', id).executeTakeFirst();
+  return row ? { submission: toSubmission(row), folderId: row.folder_id === null ? null : Number(row.folder_id) } : null;
+}
+
 /** The submission, if it is one of this assignment's (an id from a page is checked against the assignment it came with). */
 export async function submissionOfAssignment(db: Kysely<DatabaseSchema>, assignmentId: string, id: string): Promise<Submission | null> {
   const submission = await getSubmission(db, id);
