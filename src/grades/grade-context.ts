@@ -37,18 +37,29 @@ export interface GradeContext extends ColumnContext {
   acknowledgedScore: number | null;
 }
 
-export async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<ColumnContext | null> {
-  const row = await db
-    .selectFrom('assignment as a')
-    .innerJoin('platform as p', 'p.id', 'a.platform_id')
-    .innerJoin('lti_user as u', (join) => join.on('u.id', '=', userId).onRef('u.platform_id', '=', 'p.id'))
-    .select([
-      'u.subject', 'p.id as platform_id', 'p.issuer', 'p.client_id', 'p.product_family',
-      'a.id as assignment_id', 'a.title', 'a.resource_link_id', 'a.line_item_url', 'a.line_items_url', 'a.similarity_line_item_url', 'a.settings',
-    ])
-    .where('a.id', '=', assignmentId)
-    .executeTakeFirst();
-  if (!row) return null;
+/** The column's fields of the assignment `a`, its platform `p` and its user `u`, as one select list. */
+const COLUMN_FIELDS = [
+  'u.subject', 'p.id as platform_id', 'p.issuer', 'p.client_id', 'p.product_family',
+  'a.id as assignment_id', 'a.title', 'a.resource_link_id', 'a.line_item_url', 'a.line_items_url', 'a.similarity_line_item_url', 'a.settings',
+] as const;
+
+/** What COLUMN_FIELDS read. */
+interface ColumnRow {
+  subject: string;
+  platform_id: string;
+  issuer: string;
+  client_id: string;
+  product_family: string | null;
+  assignment_id: string;
+  title: string;
+  resource_link_id: string | null;
+  line_item_url: string | null;
+  line_items_url: string | null;
+  similarity_line_item_url: string | null;
+  settings: unknown;
+}
+
+function toColumn(row: ColumnRow): ColumnContext {
   return {
     userSubject: row.subject,
     platformId: row.platform_id,
@@ -64,17 +75,40 @@ export async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: strin
   };
 }
 
+export async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<ColumnContext | null> {
+  const row = await db
+    .selectFrom('assignment as a')
+    .innerJoin('platform as p', 'p.id', 'a.platform_id')
+    .innerJoin('lti_user as u', (join) => join.on('u.id', '=', userId).onRef('u.platform_id', '=', 'p.id'))
+    .select(COLUMN_FIELDS)
+    .where('a.id', '=', assignmentId)
+    .executeTakeFirst();
+  return row ? toColumn(row) : null;
+}
+
+/** Where the submission's cell stands now: the part of a grade context a post checks again right before it sends. */
+export type CellStanding = Pick<GradeContext, 'state' | 'ownsCell' | 'similarity'>;
+
+export async function cellStanding(db: Kysely<DatabaseSchema>, submissionId: string): Promise<CellStanding | null> {
+  const row = await db.selectFrom('submission as s').select(['s.state', 's.similarity']).select(ownsCell('s').as('owns_cell')).where('s.id', '=', submissionId).executeTakeFirst();
+  return row ? { state: row.state, ownsCell: row.owns_cell === true, similarity: row.similarity === null ? null : Number(row.similarity) } : null;
+}
+
+/** The submission with its column, in one statement. */
 export async function loadContext(db: Kysely<DatabaseSchema>, submissionId: string): Promise<GradeContext | null> {
   const row = await db
     .selectFrom('submission as s')
-    .select(['s.id', 's.assignment_id', 's.user_id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
+    .innerJoin('assignment as a', 'a.id', 's.assignment_id')
+    .innerJoin('platform as p', 'p.id', 'a.platform_id')
+    .innerJoin('lti_user as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.platform_id', '=', 'p.id'))
+    .select(['s.id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
     .select(ownsCell('s').as('owns_cell'))
+    .select(COLUMN_FIELDS)
     .where('s.id', '=', submissionId)
     .executeTakeFirst();
-  const column = row ? await loadColumn(db, row.assignment_id, row.user_id) : null;
-  if (!row || !column) return null;
+  if (!row) return null;
   return {
-    ...column,
+    ...toColumn(row),
     submissionId: row.id,
     state: row.state,
     gradeState: row.grade_state,

@@ -2,7 +2,7 @@
 // with the real submission time. With the result: FullyGraded with the similarity as the score. What is posted
 // is read from the submission when the job runs, so a late or repeated job never sends an older state.
 import { endedWithoutResult } from '../submissions/state.js';
-import { loadContext } from './grade-context.js';
+import { cellStanding, loadContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
 import { recordAcknowledged, recordSending, setGradeState } from './grade-record.js';
 import { gradebookHolds } from './gradebook-result.js';
@@ -44,7 +44,7 @@ export async function postGrade(deps: GradeDeps, submissionId: string, options: 
   }
   // Still this submission's cell, in the state this post tells: the latest attempt, not since scored or removed.
   const stillCurrent = async () => {
-    const now = await loadContext(deps.db, submissionId);
+    const now = await cellStanding(deps.db, submissionId);
     return now !== null && now.ownsCell && now.state === context.state && now.similarity === context.similarity;
   };
   const recordFinal = async (timestamp: Date) => {
