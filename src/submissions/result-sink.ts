@@ -27,15 +27,30 @@ export interface ResultSink {
   settingsChanged(assignmentId: string, before: AssignmentSettings, after: AssignmentSettings): Promise<void>;
 }
 
-/** One sink over several: each call goes to the sink of the assignment's kind. */
+/** Submissions whose assignment's kind a process keeps in mind (the newest; a paper's steps come close together). */
+const KINDS_KEPT = 10_000;
+
+/**
+ * One sink over several: each call goes to the sink of the assignment's kind. An assignment's kind is set when it
+ * is created and never changes, nor does a submission's assignment, so a submission's kind is read once and kept:
+ * a paper's later steps (scored after accepted) ask no query.
+ */
 export function sinkByAssignmentKind(db: Kysely<DatabaseSchema>, sinks: Record<AssignmentKind, ResultSink>): ResultSink {
+  const kindOfSubmission = new Map<string, AssignmentKind>();
   const ofAssignment = async (assignmentId: string) => {
     const row = await db.selectFrom('assignment').select('kind').where('id', '=', assignmentId).executeTakeFirst();
     return row ? sinks[row.kind] : null;
   };
   const ofSubmission = async (submissionId: string) => {
-    const row = await db.selectFrom('submission as s').innerJoin('assignment as a', 'a.id', 's.assignment_id').select('a.kind').where('s.id', '=', submissionId).executeTakeFirst();
-    return row ? sinks[row.kind] : null;
+    let kind = kindOfSubmission.get(submissionId);
+    if (kind === undefined) {
+      const row = await db.selectFrom('submission as s').innerJoin('assignment as a', 'a.id', 's.assignment_id').select('a.kind').where('s.id', '=', submissionId).executeTakeFirst();
+      if (!row) return null;
+      kind = row.kind;
+      if (kindOfSubmission.size >= KINDS_KEPT) kindOfSubmission.delete(kindOfSubmission.keys().next().value!);
+      kindOfSubmission.set(submissionId, kind);
+    }
+    return sinks[kind];
   };
   return {
     accepted: async (submissionId) => (await ofSubmission(submissionId))?.accepted(submissionId),
