@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each beside its anchor measured in the same run, printed as one table.
 // Benchmarks are not tests: they measure and print, and a slow machine makes numbers smaller, not a failure.
 //   BENCH_SCALE=0.1 npm run bench          a tenth of the issue's figures (counts, the surge's window), for a quick look
-//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, notices, storm, overload)
+//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, notices, storm, overload;
+//                                          surge-postgres: the surge on PostgreSQL alone)
 //   BENCH_ONLY=notices                     the Asset Processor's notices, beside the surge through the upload page (PostgreSQL)
 //   BENCH_SURGE_TIMEOUT_S=600              how long the surge and the notices may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
@@ -26,7 +27,7 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
   [['launch'], 'Launch (PostgreSQL)', launchBench],
   [['intake'], 'Intake (PostgreSQL)', intakeBench],
   [['upload'], 'Upload forwarding', uploadMemoryBench],
-  [['surge', 'notices'], 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
+  [['surge', 'surge-postgres', 'notices'], 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
   [['notices'], 'Asset Processor notices (PostgreSQL)', noticesBench],
   [['surge'], 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
   // PGlite's receipts wait for its one backend, so their p99 moves with the machine: a second run in the same
