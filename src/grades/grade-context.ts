@@ -89,9 +89,20 @@ export async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: strin
 /** Where the submission's cell stands now: the part of a grade context a post checks again right before it sends. */
 export type CellStanding = Pick<GradeContext, 'state' | 'ownsCell' | 'similarity'>;
 
+/**
+ * The standing's fields of the submission `s`, read the same way by the context and by the check against it (a
+ * post sends only while the two are equal).
+ */
+const STANDING_FIELDS = ['s.state', 's.similarity'] as const;
+const ownsCellField = () => ownsCell('s').as('owns_cell');
+
+function toStanding(row: { state: SubmissionState; similarity: string | null; owns_cell: unknown }): CellStanding {
+  return { state: row.state, ownsCell: row.owns_cell === true, similarity: row.similarity === null ? null : Number(row.similarity) };
+}
+
 export async function cellStanding(db: Kysely<DatabaseSchema>, submissionId: string): Promise<CellStanding | null> {
-  const row = await db.selectFrom('submission as s').select(['s.state', 's.similarity']).select(ownsCell('s').as('owns_cell')).where('s.id', '=', submissionId).executeTakeFirst();
-  return row ? { state: row.state, ownsCell: row.owns_cell === true, similarity: row.similarity === null ? null : Number(row.similarity) } : null;
+  const row = await db.selectFrom('submission as s').select(STANDING_FIELDS).select(ownsCellField()).where('s.id', '=', submissionId).executeTakeFirst();
+  return row ? toStanding(row) : null;
 }
 
 /** The submission with its column, in one statement. */
@@ -101,20 +112,19 @@ export async function loadContext(db: Kysely<DatabaseSchema>, submissionId: stri
     .innerJoin('assignment as a', 'a.id', 's.assignment_id')
     .innerJoin('platform as p', 'p.id', 'a.platform_id')
     .innerJoin('lti_user as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.platform_id', '=', 'p.id'))
-    .select(['s.id', 's.state', 's.grade_state', 's.attempt', 's.similarity', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
-    .select(ownsCell('s').as('owns_cell'))
+    .select(['s.id', 's.grade_state', 's.attempt', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
+    .select(STANDING_FIELDS)
+    .select(ownsCellField())
     .select(COLUMN_FIELDS)
     .where('s.id', '=', submissionId)
     .executeTakeFirst();
   if (!row) return null;
   return {
     ...toColumn(row),
+    ...toStanding(row),
     submissionId: row.id,
-    state: row.state,
     gradeState: row.grade_state,
     attempt: row.attempt,
-    ownsCell: row.owns_cell === true,
-    similarity: row.similarity === null ? null : Number(row.similarity),
     submittedAt: row.submitted_at,
     sentScore: row.grade_sent_score === null ? null : Number(row.grade_sent_score),
     acknowledgedScore: row.grade_acknowledged_score === null ? null : Number(row.grade_acknowledged_score),
