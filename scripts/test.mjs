@@ -104,22 +104,20 @@ try {
   process.exit(1);
 }
 
-const typecheck = await timed('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']));
-await exitIfStopped();
-if (typecheck.code !== 0) {
-  await tearDown();
-  console.log('Type check failed: fix the errors above before the tests run.');
-  process.exit(1);
+/** TypeScript's compiler with `args`; stops the run with `failure` when it reports errors. */
+async function compile(name, args, failure) {
+  const compiled = await timed(name, () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args]));
+  await exitIfStopped();
+  if (compiled.code !== 0) {
+    await tearDown();
+    console.log(failure);
+    process.exit(1);
+  }
 }
 
+await compile('type check', ['--noEmit', '-p', 'tsconfig.json'], 'Type check failed: fix the errors above before the tests run.');
 // `npm start` runs the tool built into dist/; the tests that start it that way need this build.
-const build = await timed('build', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']));
-await exitIfStopped();
-if (build.code !== 0) {
-  await tearDown();
-  console.log('The build (npm run build) failed: see above.');
-  process.exit(1);
-}
+await compile('build', ['-p', 'tsconfig.build.json'], 'The build (npm run build) failed: see above.');
 
 let passed = 0;
 let failed = 0;
