@@ -57,6 +57,7 @@ const environment = z.object({
   CHECKER_PASSWORD: optionalString,
   CHECKER_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
   ASSET_DOWNLOAD_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(120)),
+  ASSET_DOWNLOAD_GIVE_UP_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(86_400).default(600)),
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
   SANDBOX_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5000)),
   JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
@@ -224,6 +225,8 @@ const settingsSchema = environment.transform((values) => {
     assetProcessorEula: assetProcessorEulaOf(values, refuse),
     /** The deadline of one download of an LMS's file (its token included); a download past it is tried again later. */
     assetDownloadTimeoutMs: values.ASSET_DOWNLOAD_TIMEOUT_SECONDS * 1000,
+    /** Every try to download one LMS file ends within this time of the first; then the LMS is told DOWNLOAD_FAILED. */
+    assetDownloadGiveUpMs: values.ASSET_DOWNLOAD_GIVE_UP_SECONDS * 1000,
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,

@@ -30,6 +30,8 @@ export interface WorkerDeps {
   eulaRequired: boolean;
   /** The deadline of one asset download (ASSET_DOWNLOAD_TIMEOUT_SECONDS). */
   assetDownloadTimeoutMs: number;
+  /** Every try of one asset's download ends within this of the first (ASSET_DOWNLOAD_GIVE_UP_SECONDS). */
+  assetDownloadGiveUpMs?: number;
   logger: Logger;
   metrics: ToolMetrics;
 }
@@ -55,6 +57,7 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
     metrics: deps.metrics,
     eulaRefuses: (asset) => eulaRefuses(deps.db, asset, deps.eulaRequired),
     downloadTimeoutMs: deps.assetDownloadTimeoutMs,
+    ...(deps.assetDownloadGiveUpMs !== undefined ? { downloadGiveUpMs: deps.assetDownloadGiveUpMs } : {}),
   };
   await deps.jobs.work<AssetFetchJob>(QUEUES.assetFetch, (job) => fetchAsset(assets, job.data, job.retryCount + 1));
   await deps.jobs.work<AssetReportJob>(QUEUES.assetReport, (job) => runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data));

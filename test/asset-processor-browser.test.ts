@@ -191,7 +191,7 @@ describe('the Asset Processor through the dev platform, in a browser', () => {
     const assets = declared.map((row) => ({
       asset_id: row.asset_id,
       url: row.url,
-      ...(row.sha256 ? { sha256_checksum: row.sha256 } : {}),
+      ...(row.checksum?.startsWith('sha256:') ? { sha256_checksum: Buffer.from(row.checksum.slice('sha256:'.length), 'hex').toString('base64') } : {}),
       ...(row.size !== null ? { size: Number(row.size) } : {}),
       ...(row.content_type ? { content_type: row.content_type } : {}),
       ...(row.title ? { title: row.title } : {}),

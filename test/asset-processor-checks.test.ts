@@ -181,7 +181,7 @@ describe('an LMS submission checked by the Asset Processor', () => {
       const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-4', files: [txt('moraines.txt', 'moraines')] });
       const [failed] = await reportsOf([sent.assets[0]!.asset_id], ['Failed']);
       assert.equal(failed!.errorCode, 'DOWNLOAD_FAILED');
-      assert.match(failed!.comment ?? '', /does not match the checksum|bytes where the LMS announced/);
+      assert.match(failed!.comment ?? '', /does not match the SHA-256 checksum|bytes where the LMS announced/);
       const papers = await db().selectFrom('submission as s').innerJoin('lti_user as u', 'u.id', 's.user_id').select('s.id').where('u.subject', '=', 'student-4').execute();
       assert.equal(papers.length, 0);
     } finally {

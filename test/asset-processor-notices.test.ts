@@ -44,6 +44,8 @@ const send = (...jwts: string[]) =>
   fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notices: jwts.map((jwt) => ({ jwt })) }) });
 
 const kept = () => tool.tool.database.db.selectFrom('lms_asset').selectAll().orderBy('received_at').orderBy('asset_id').execute();
+/** What a notice decides of each kept asset (its fetch job moves the rest on meanwhile). */
+const keptAsAnnounced = async () => (await kept()).map(({ id, asset_id, lms_submission_id, lms_user_id, notice_id, url, report_url, checksum }) => ({ id, asset_id, lms_submission_id, lms_user_id, notice_id, url, report_url, checksum }));
 
 describe('the notice handler', () => {
   test('a verified notice: its assets are kept, with what the LMS declared, before the answer', async () => {
@@ -54,10 +56,10 @@ describe('the notice handler', () => {
       ['asset-1', 'sub-1:1', 'student-1', assignmentId, 'received'],
       ['asset-2', 'sub-1:1', 'student-1', assignmentId, 'received'],
     ]);
-    assert.equal(rows[0]!.sha256, 'a'.repeat(64));
+    assert.equal(rows[0]!.checksum, `sha256:${'a'.repeat(64)}`);
     assert.equal(Number(rows[0]!.size), 1234);
     assert.equal(rows[0]!.filename, 'asset-1.pdf');
-    assert.match(rows[0]!.report_url, /\/asset-reports\//);
+    assert.match(rows[0]!.report_url ?? '', /\/asset-reports\//);
   });
 
   test('the same notice again, or the same submission and asset in a new notice, keeps nothing twice; a new attempt is new', async () => {
@@ -96,18 +98,18 @@ describe('the notice handler', () => {
   ];
   for (const [what, status, sentence, make] of forged) {
     test(`${what} is refused (${status}) and nothing is kept, not even a good notice beside it`, async () => {
-      const before = await kept();
+      const before = await keptAsAnnounced();
       const alone = await send(await make());
       assert.equal(alone.status, status);
       assert.match(((await alone.json()) as { error: string }).error, sentence);
       const beside = await send(await lms.platform.sign(claims('sub-good:1', [asset('good-beside')])), await make());
       assert.equal(beside.status, status);
-      assert.deepEqual(await kept(), before);
+      assert.deepEqual(await keptAsAnnounced(), before);
     });
   }
 
   test('a notice for an assignment the tool is not attached to is refused; a body that is not notices gets a sentence', async () => {
-    const before = await kept();
+    const before = await keptAsAnnounced();
     const stranger = await send(await lms.platform.sign(lms.platform.submissionNotice({ activityId: 'not-attached', submissionId: 's:1', userId: 'student-1', assets: [asset('x')] })));
     assert.equal(stranger.status, 404);
     assert.match(((await stranger.json()) as { error: string }).error, /not attached to this assignment/);
@@ -116,6 +118,6 @@ describe('the notice handler', () => {
     const broken = await fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"notices":' });
     assert.equal(broken.status, 400);
     assert.match(((await broken.json()) as { error: string }).error, /not valid JSON/);
-    assert.deepEqual(await kept(), before);
+    assert.deepEqual(await keptAsAnnounced(), before);
   });
 });

@@ -20,6 +20,12 @@ export interface AssetReportBody {
   priority: number;
   visibleToOwner: boolean;
   result?: string;
+  /**
+   * The earlier draft's score fields, which Blackboard's reference tool posts (BBDN-LTI-Tool-Provider-Node
+   * server/src/app/processor.js) where Canvas reads `result`; Canvas keeps unknown fields as extensions, so both go.
+   */
+  scoreGiven?: number;
+  scoreMaximum?: number;
   indicationColor?: string;
   indicationAlt?: string;
   comment?: string;
@@ -52,6 +58,8 @@ function scoreReport(assignment: Assignment, assetId: string, type: AssetReportT
     priority: PRIORITY[band],
     visibleToOwner,
     result: percent(score),
+    scoreGiven: score,
+    scoreMaximum: 100,
     indicationColor: BAND_COLOUR[band],
     indicationAlt: `${measure} ${percent(score)}: ${BAND_TEXT[band]}.`,
   };
@@ -61,25 +69,21 @@ function failed(assetId: string, errorCode: string, comment: string, visibleToOw
   return { assetId, type: 'originality', processingProgress: 'Failed', title: REPORT_TITLE.originality, priority: FAILED_PRIORITY, visibleToOwner, errorCode, comment };
 }
 
-/** The reports that show the asset's standing now; none while it waits to be fetched. */
+function processing(assetId: string, comment: string, visibleToOwner: boolean): AssetReportBody {
+  return { assetId, type: 'originality', processingProgress: 'Processing', title: REPORT_TITLE.originality, priority: 0, visibleToOwner, comment };
+}
+
+/** The reports that show the asset's standing now: "Processing" from the moment the tool holds the notice. */
 export function assetReports(assignment: Assignment, asset: AssetStanding, now = new Date()): AssetReportBody[] {
   const visible = resultsVisible(assignment, now);
   if (asset.state === 'failed') return [failed(asset.assetId, asset.errorCode ?? 'DOWNLOAD_FAILED', asset.errorComment ?? 'The file could not be checked.', visible)];
   const paper = asset.submission;
-  if (asset.state === 'received' || paper === null) return [];
+  if (asset.state === 'received' || paper === null) return [processing(asset.assetId, 'The tool has the submission and is fetching the file from the LMS to check it.', visible)];
   switch (paper.state) {
     case 'received':
     case 'uploading':
     case 'processing':
-      return [{
-        assetId: asset.assetId,
-        type: 'originality',
-        processingProgress: 'Processing',
-        title: REPORT_TITLE.originality,
-        priority: 0,
-        visibleToOwner: visible,
-        comment: 'The file is being checked for similarity; results usually come within 15 minutes.',
-      }];
+      return [processing(asset.assetId, 'The file is being checked for similarity; results usually come within 15 minutes.', visible)];
     case 'rejected':
       return [failed(asset.assetId, 'REFUSED_BY_SERVICE', paper.failureReason ?? 'The checking service refused the file.', visible)];
     case 'failed':

@@ -8,10 +8,11 @@ import type { Provider } from 'ltijs';
 import { queueFolderJob } from '../assignments/folder.js';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import type { AssignmentSettings } from '../assignments/settings.js';
-import { createAssignment, type Assignment } from '../assignments/store.js';
+import { createAssignment, getAssignment, type Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Jobs } from '../jobs/index.js';
 import { NoticeHandlerRefused, subscribeToSubmissions } from '../lti/notice-service.js';
+import { rememberReportAddress, type ReportAddress } from './report-address.js';
 
 /** The content item type of an Asset Processor in a deep-linking response. */
 export const ASSET_PROCESSOR_ITEM = 'ltiAssetProcessor';
@@ -29,6 +30,8 @@ export interface AttachRequest {
   noticeServiceUrl: string;
   /** The LMS's id of its assignment, when it sent one (a draft assignment may have none yet). */
   activityId: string | null;
+  /** Where reports go, when the launch names it (Blackboard's notices do not: report-address.ts). */
+  reportAddress: ReportAddress | null;
 }
 
 export interface AttachDeps {
@@ -38,11 +41,35 @@ export interface AttachDeps {
   publicUrl: string;
 }
 
-/** Subscribes, then creates the assignment and queues its folder; throws NoticeHandlerRefused with nothing created. */
+/** The processor already attached to this LMS assignment in this course, if any. */
+async function attachedTo(db: Kysely<DatabaseSchema>, request: AttachRequest): Promise<Assignment | null> {
+  if (request.activityId === null) return null;
+  const row = await db
+    .selectFrom('assignment')
+    .select('id')
+    .where('platform_id', '=', request.platform.id)
+    .where('course_id', '=', request.courseId)
+    .where('kind', '=', 'asset-processor')
+    .where('activity_id', '=', request.activityId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return row ? getAssignment(db, row.id) : null;
+}
+
+/**
+ * Subscribes, then creates the assignment and queues its folder; throws NoticeHandlerRefused with nothing created.
+ * Attaching again to an LMS assignment the tool already processes (the form sent twice, the same deep-linking launch
+ * again) hands back the processor it has: notices find one processor per LMS assignment (notices.ts).
+ */
 export async function attachProcessor(deps: AttachDeps, request: AttachRequest): Promise<Assignment> {
   const platform = await deps.provider.getPlatform(request.platform.issuer, request.platform.clientId);
   if (!platform) throw new NoticeHandlerRefused('Your LMS is no longer registered with the tool. Ask your LMS administrator.', 'platform not registered');
   await subscribeToSubmissions(platform, request.noticeServiceUrl, noticeHandlerUrl(deps.publicUrl));
+  const existing = await attachedTo(deps.db, request);
+  if (existing) {
+    await rememberReportAddress(deps.db, deps.jobs, existing.id, request.reportAddress);
+    return existing;
+  }
   const assignment = await createAssignment(deps.db, {
     platformId: request.platform.id,
     courseId: request.courseId,
@@ -54,6 +81,7 @@ export async function attachProcessor(deps: AttachDeps, request: AttachRequest):
     activityId: request.activityId,
   });
   await queueFolderJob(deps.jobs, assignment.id);
+  await rememberReportAddress(deps.db, deps.jobs, assignment.id, request.reportAddress);
   return assignment;
 }
 

@@ -1,13 +1,14 @@
 // Fetching one asset from the LMS's Asset Service: a client-credentials token of the asset.readonly scope, redirects
 // followed (Canvas answers with a redirect to its file storage), the body streamed to disk under the assignment's
-// size limit and a deadline, then checked against the size and SHA-256 the notice declared. A text entry is kept as
-// its words. What cannot be checked ends with the specification's error code; a failure that may pass is retried.
+// size limit and a deadline, then checked against the size and checksum the notice declared (checksum.ts reads it as
+// each LMS writes it). A text entry is kept as its words. What cannot be checked ends with the specification's error code; a failure that may pass is retried.
 // https://www.imsglobal.org/spec/lti-ap/v1p0 (Asset Service, error codes) ; Canvas: doc/api/document_processor.md
 import { rm, readFile } from 'node:fs/promises';
 import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
-import { ASSET_READ_SCOPE } from '../lti/asset-processor.js';
+import { SCOPE } from '../lti/claims.js';
 import { PlatformRequestError, platformDownload } from '../lti/platform-http.js';
 import { writeReceivedFile, type ReceivedFile } from '../submissions/received-file.js';
+import { matchesChecksum, type DeclaredChecksum } from './checksum.js';
 import { isTextEntry, textOfHtml } from './text-entry.js';
 
 /** The error codes of the Asset Report Service the tool reports a file with, when it could not check it. */
@@ -29,7 +30,9 @@ export class AssetUnusable extends Error {
 export interface DeclaredAsset {
   url: string;
   size: number | null;
-  sha256: string | null;
+  checksum: DeclaredChecksum | null;
+  /** The scope the notice listed for the Asset Service (an LMS may name it otherwise); the standard one when null. */
+  readScope: string | null;
   contentType: string | null;
   title: string | null;
   filename: string | null;
@@ -58,7 +61,7 @@ const downloadFailed = (why: string, retry = true) => new AssetUnusable('DOWNLOA
 async function asText(file: ReceivedFile, tempDir: string, title: string | null): Promise<ReceivedFile> {
   try {
     const words = textOfHtml(await readFile(file.tempPath, 'utf8'));
-    return await writeReceivedFile([Buffer.from(words, 'utf8')], tempDir, `${title?.trim() || 'Text entry'}.txt`);
+    return await writeReceivedFile([Buffer.from(words, 'utf8')], tempDir, `${title?.trim().replace(/\.html?$/i, '') || 'Text entry'}.txt`);
   } finally {
     await rm(file.tempPath, { force: true });
   }
@@ -67,9 +70,10 @@ async function asText(file: ReceivedFile, tempDir: string, title: string | null)
 /** Downloads the asset to a file under `limits.tempDir`; throws AssetUnusable when it cannot be checked. */
 export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsset, limits: DownloadLimits): Promise<ReceivedFile> {
   if (asset.size !== null && asset.size > limits.maxBytes) throw tooLarge(limits.maxBytes);
+  const scope = asset.readScope ?? SCOPE.assetRead;
   let token: string;
   try {
-    token = await accessTokenWithin(platform, ASSET_READ_SCOPE, TOKEN_TIMEOUT_MS);
+    token = await accessTokenWithin(platform, scope, Math.min(TOKEN_TIMEOUT_MS, limits.timeoutMs));
   } catch (error) {
     throw downloadFailed(`the LMS gave the tool no token to read it (${(error as Error).message}).`);
   }
@@ -89,15 +93,15 @@ export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsse
   }
   if (answer.written === null) {
     // A token the platform no longer takes is asked for again on the next try.
-    if (answer.status === 401) forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), ASSET_READ_SCOPE);
+    if (answer.status === 401) forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), scope);
     throw downloadFailed(`the LMS answered HTTP ${answer.status}.`);
   }
   const file = answer.written;
   const mismatch =
     asset.size !== null && file.size !== asset.size
       ? `it has ${file.size} bytes where the LMS announced ${asset.size}.`
-      : asset.sha256 !== null && file.sha256 !== asset.sha256.toLowerCase()
-        ? 'its content does not match the checksum the LMS announced.'
+      : asset.checksum !== null && !(await matchesChecksum(file.tempPath, file.sha256, asset.checksum))
+        ? `its content does not match the ${asset.checksum.algorithm === 'md5' ? 'MD5' : 'SHA-256'} checksum the LMS announced.`
         : null;
   if (mismatch) {
     await rm(file.tempPath, { force: true });

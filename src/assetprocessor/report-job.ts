@@ -8,7 +8,7 @@ import type { Provider } from 'ltijs';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
-import { ASSET_REPORT_SCOPE } from '../lti/asset-processor.js';
+import { SCOPE } from '../lti/claims.js';
 import { askPlatformService } from '../lti/platform-service.js';
 import type { Logger } from '../logger.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
@@ -64,7 +64,7 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
     .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
     .innerJoin('platform as p', 'p.id', 'a.platform_id')
     .leftJoin('submission as s', 's.id', 'x.submission_id')
-    .select(['x.id', 'x.asset_id', 'x.report_url', 'x.state', 'x.error_code', 'x.error_comment', 'x.assignment_id', 'p.issuer', 'p.client_id', 's.state as paper_state', 's.similarity', 's.ai_score', 's.failure_reason'])
+    .select(['x.id', 'x.asset_id', 'x.report_url', 'x.report_scope', 'a.lms_report_url', 'a.lms_report_scope', 'x.state', 'x.error_code', 'x.error_comment', 'x.assignment_id', 'p.issuer', 'p.client_id', 's.state as paper_state', 's.similarity', 's.ai_score', 's.failure_reason'])
     .where('x.id', '=', job.assetRowId)
     .executeTakeFirst();
   if (!row) return;
@@ -80,12 +80,20 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
   const posted = new Map((await deps.db.selectFrom('asset_report').selectAll().where('asset_row_id', '=', row.id).execute()).map((report) => [report.type, report]));
   const due = reports.filter((report) => !sameReport(posted.get(report.type)?.body, report));
   if (due.length === 0) return;
+  // The notice's address, else the one an Asset Processor launch of the assignment named (Blackboard's notices carry
+  // none). With neither, nothing can be posted until a launch names one (assetprocessor/report-address.ts).
+  const reportUrl = row.report_url ?? row.lms_report_url;
+  const scope = row.report_url ? (row.report_scope ?? SCOPE.report) : (row.lms_report_scope ?? SCOPE.report);
+  if (!reportUrl) {
+    deps.logger.warn({ assetRowId: row.id }, 'No report address is known for this asset yet: its reports are posted once an Asset Processor launch of the assignment names one');
+    return;
+  }
   const platform = await deps.provider.getPlatform(row.issuer, row.client_id);
   if (!platform) return; // the LMS was removed: nobody to tell
   for (const report of due) {
     const timestamp = nextTimestamp(posted.get(report.type)?.posted_timestamp);
     // No token or no answer throws, and the job is tried again.
-    const answer = await askPlatformService(platform, ASSET_REPORT_SCOPE, row.report_url, { method: 'POST', body: { ...report, timestamp: timestamp.toISOString() } });
+    const answer = await askPlatformService(platform, scope, reportUrl, { method: 'POST', body: { ...report, timestamp: timestamp.toISOString() } });
     // 401: the token kept was forgotten; the next try asks for a new one.
     if (answer.status === 401) throw new ReportNotTaken('The LMS did not accept the tool\'s token for asset reports; a new one is asked for on the next try.');
     // 409: the platform holds a report of this type with a later timestamp (its clock or an earlier post); the next

@@ -4,9 +4,13 @@ const BLOCK_END = /<\/(p|div|li|h[1-6]|tr|blockquote|pre|section|article|table|u
 const HIDDEN = /<(script|style|head|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”' };
 
-/** Whether an asset is a text entry: HTML, and no file name. */
+/**
+ * Whether an asset is a text entry: HTML without a file name (Canvas), or HTML named like a web page (Blackboard
+ * sends a text entry as the file "Submission_Text.html": BBDN-LTI-Tool-Provider-Node docs/pns.md). An HTML file a
+ * student uploaded is checked by its words too, which is what the service would read of it.
+ */
 export function isTextEntry(asset: { contentType: string | null; filename: string | null }): boolean {
-  return asset.filename === null && /^text\/html\b/i.test(asset.contentType ?? '');
+  return /^text\/html\b/i.test(asset.contentType ?? '') && (asset.filename === null || /\.html?$/i.test(asset.filename));
 }
 
 function decodeEntity(entity: string, name: string): string {

@@ -112,6 +112,9 @@ export interface AssignmentTable {
   kind: Generated<AssignmentKind>;
   /** The LMS's id of its own assignment (the activity claim), for an Asset Processor's. */
   activity_id: string | null;
+  /** Where the Asset Processor's reports go when a notice names no address: the last launch that named one (0024). */
+  lms_report_url: string | null;
+  lms_report_scope: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
@@ -128,11 +131,16 @@ export interface LmsAssetTable {
   /** The student, as the LMS names them (the notice's for_user). */
   lms_user_id: string;
   notice_id: string;
-  /** Where the Asset Service serves the file, and where its reports go. */
+  /** Where the Asset Service serves the file, and where its reports go (null: the notice named none, migration 0024). */
   url: string;
-  report_url: string;
-  /** What the LMS declared of the file, checked when it is downloaded. */
-  sha256: string | null;
+  report_url: string | null;
+  /** The scopes the notice listed for the Asset Service and the Asset Report Service (null: the standard ones). */
+  read_scope: string | null;
+  report_scope: string | null;
+  /** What the LMS declared of the file, checked when it is downloaded: the checksum as "<algorithm>:<hex>". */
+  checksum: string | null;
+  /** When the first download began; reset when the LMS sends the file again ("Resubmit all files"). */
+  fetch_started_at: Date | null;
   size: ColumnType<string | null, number | null, number | null>;
   content_type: string | null;
   title: string | null;

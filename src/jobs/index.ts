@@ -122,6 +122,11 @@ export class Jobs {
     return this.timing.retryLimit;
   }
 
+  /** The first retry's delay in seconds; pg-boss waits between it and twice it, doubling with each retry. */
+  get retryDelaySeconds(): number {
+    return this.timing.retryDelaySeconds;
+  }
+
   /** Seconds after which a running job is taken to belong to a dead worker and handed to another. */
   get expireSeconds(): number {
     return this.timing.expireSeconds;

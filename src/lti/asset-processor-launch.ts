@@ -1,19 +1,18 @@
 // What an Asset Processor's deep-linking launch says beyond what ltijs keeps of a launch: the LMS's own assignment
-// (the activity claim) and where its notification service is. ltijs validates the whole token but keeps only the
+// (the activity claim), where its notification service is, and (Blackboard) where reports go. ltijs validates the whole token but keeps only the
 // claims it knows; these are read from the same, validated token and kept with the launch's session, so that the
 // page the instructor then posts can subscribe and attach.
 // https://www.imsglobal.org/spec/lti-pns/v1p0/main ; Canvas: doc/api/document_processor.md
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
+import { CLAIM, withStandardNames } from './claims.js';
 import { extendLaunchContext } from './launch-scope.js';
 import { noticeServiceClaim } from './notice-service.js';
 
-const ACTIVITY = 'https://purl.imsglobal.org/spec/lti/claim/activity';
-const NOTICE_SERVICE = 'https://purl.imsglobal.org/spec/lti/claim/platformnotificationservice';
-
 const claims = z.object({
-  [ACTIVITY]: z.object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() }).optional().catch(undefined),
-  [NOTICE_SERVICE]: noticeServiceClaim.optional().catch(undefined),
+  [CLAIM.activity]: z.object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() }).optional().catch(undefined),
+  [CLAIM.platformNotificationService]: noticeServiceClaim.optional().catch(undefined),
+  [CLAIM.assetReport]: z.object({ report_url: z.string().url().max(4096), scope: z.array(z.string().max(1000)).max(20).optional().catch(undefined) }).optional().catch(undefined),
 });
 
 /** The Asset Processor's part of a launch, as the session keeps it. */
@@ -21,6 +20,9 @@ export const assetProcessorContext = z.object({
   noticeServiceUrl: z.string().url().nullable(),
   activityId: z.string().nullable(),
   activityTitle: z.string().nullable(),
+  /** The Asset Report Service's address and scope, where the LMS names them at launch (Blackboard). */
+  reportUrl: z.string().nullable().optional(),
+  reportScopes: z.array(z.string()).nullable().optional(),
 });
 export type AssetProcessorContext = z.infer<typeof assetProcessorContext>;
 
@@ -35,15 +37,19 @@ export function keepAssetProcessorContext(idToken: string): AssetProcessorContex
   } catch {
     return null;
   }
-  const parsed = claims.safeParse(payload);
+  if (typeof payload !== 'object' || payload === null) return null;
+  const parsed = claims.safeParse(withStandardNames(payload as Record<string, unknown>));
   if (!parsed.success) return null;
-  const activity = parsed.data[ACTIVITY];
-  const service = parsed.data[NOTICE_SERVICE];
+  const activity = parsed.data[CLAIM.activity];
+  const service = parsed.data[CLAIM.platformNotificationService];
+  const report = parsed.data[CLAIM.assetReport];
   if (!activity && !service) return null;
   const context: AssetProcessorContext = {
     noticeServiceUrl: service?.platform_notification_service_url ?? null,
     activityId: activity?.id ?? null,
     activityTitle: activity?.title ?? null,
+    reportUrl: report?.report_url ?? null,
+    reportScopes: report?.scope ?? null,
   };
   extendLaunchContext({ assetProcessor: context });
   return context;

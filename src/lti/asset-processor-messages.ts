@@ -22,6 +22,7 @@ import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
+import { withStandardNames } from './claims.js';
 import { readLaunch, recordLaunch, type Launch, type LaunchIdentity } from './launch.js';
 import { currentLaunch } from './launch-scope.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
@@ -106,7 +107,8 @@ export async function verifyMessageLaunch(db: Kysely<DatabaseSchema>, idToken: s
   if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS) throw new MessageLaunchRefused(401, NOT_VERIFIED, 'token too old');
   const deployment = await findDeployment(db, { issuer: claims.iss, clientId: passage.clientId, deploymentId: claims[`${LTI_CLAIM}/deployment_id`] });
   if (!deployment?.active) throw new MessageLaunchRefused(403, 'This LMS (or this deployment of the tool in it) is not registered with the tool, or is switched off. Ask your LMS administrator.', 'deployment not registered or off');
-  return { messageType: claims[`${LTI_CLAIM}/message_type`], platformId: deployment.platformId, clientId: passage.clientId, claims: payload as Record<string, unknown> };
+  // Each LMS's names read as the standard ones (claims.ts), now that the payload is verified.
+  return { messageType: claims[`${LTI_CLAIM}/message_type`], platformId: deployment.platformId, clientId: passage.clientId, claims: withStandardNames(payload as Record<string, unknown>) };
 }
 
 export interface RecordedMessageLaunch extends LaunchIdentity {

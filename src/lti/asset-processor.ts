@@ -3,6 +3,7 @@
 // scopes of the services the tool calls (Platform Notification Service, Asset Service, Asset Report Service).
 // https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas ("Document Processor"):
 // https://canvas.instructure.com/doc/api/file.document_processor.html
+import { SCOPE } from './claims.js';
 
 /** The deep-linking placement of "Add document processing app" in an assignment's editor. */
 export const ASSET_PROCESSOR_PLACEMENT = 'ActivityAssetProcessor';
@@ -16,16 +17,13 @@ export const ASSET_PROCESSOR_MESSAGES = {
 /** Optional: the launch that shows the tool's terms, which each user accepts once per deployment (EULA service). */
 export const EULA_MESSAGE = 'LtiEulaRequest';
 
-/** Register the tool's notice handler with the Platform Notification Service (https://www.imsglobal.org/spec/lti-pns/v1p0/main). */
-export const NOTICE_HANDLERS_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers';
-/** Download a submitted asset from the Asset Service. */
-export const ASSET_READ_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly';
-/** Post an asset report to the Asset Report Service. */
-export const ASSET_REPORT_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/report';
-
+/** Register the tool's notice handler (PNS), download an asset, post a report: their URIs live in claims.ts. */
+export const NOTICE_HANDLERS_SCOPE = SCOPE.noticeHandlers;
+export const ASSET_READ_SCOPE = SCOPE.assetRead;
+export const ASSET_REPORT_SCOPE = SCOPE.report;
 /** Record a user's acceptance of the tool's terms with the EULA service, and (deployment) whether it asks for them. */
-export const EULA_USER_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/eula/user';
-export const EULA_DEPLOYMENT_SCOPE = 'https://purl.imsglobal.org/spec/lti/scope/eula/deployment';
+export const EULA_USER_SCOPE = SCOPE.eulaUser;
+export const EULA_DEPLOYMENT_SCOPE = SCOPE.eulaDeployment;
 
 export const ASSET_PROCESSOR_SCOPES = [NOTICE_HANDLERS_SCOPE, ASSET_READ_SCOPE, ASSET_REPORT_SCOPE] as const;
 

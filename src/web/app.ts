@@ -125,7 +125,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
     );
     app.use(LTI_MOUNT_PATH, ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
     // The Asset Processor's launches, which ltijs refuses, are verified and answered by the tool before ltijs.
-    if (settings.assetProcessor) app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula }));
+    if (settings.assetProcessor) app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula, ...(deps.jobs ? { jobs: deps.jobs } : {}) }));
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));

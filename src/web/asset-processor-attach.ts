@@ -5,6 +5,7 @@ import express, { Router } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
+import { scopeAsListed } from '../lti/claims.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Launch } from '../lti/launch.js';
@@ -88,6 +89,7 @@ export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provi
         settings: read.settings,
         noticeServiceUrl: serviceUrl,
         activityId: launch.assetProcessor?.activityId ?? null,
+        reportAddress: launch.assetProcessor?.reportUrl ? { url: launch.assetProcessor.reportUrl, scope: scopeAsListed('report', launch.assetProcessor.reportScopes) } : null,
       });
     } catch (error) {
       if (!(error instanceof NoticeHandlerRefused)) throw error;

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
 import { reportReviewClaims, reviewReport } from '../assetprocessor/report-review.js';
 import { processorAssignmentFor, settingsLaunchClaims } from '../assetprocessor/settings-launch.js';
+import { rememberReportAddress, reportAddressOf } from '../assetprocessor/report-address.js';
+import type { Jobs } from '../jobs/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.js';
 import {
   MessageLaunchRefused,
@@ -30,6 +32,8 @@ const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 
 export interface AssetProcessorLaunchDeps extends MessageSessionDeps {
   logger: Logger;
+  /** To send the reports that waited for an address a launch now names (report-address.ts); absent: not kept. */
+  jobs?: Jobs;
   /** The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch. */
   eula: EulaTerms | null;
 }
@@ -81,6 +85,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
         custom: claims[`${LTI_CLAIM}/custom`] ?? {},
       });
       if (!assignmentId) return sendMessage(res, 404, t('apLaunch.notAttachedTitle'), t('apLaunch.notAttached'));
+      if (deps.jobs) await rememberReportAddress(deps.db, deps.jobs, assignmentId, reportAddressOf(verified.claims));
       return void res.redirect(303, withLtik(`/assignments/${assignmentId}/settings`));
     }
     eulaPage(res, deps.eula, { ltik, accepted: false, error: null });

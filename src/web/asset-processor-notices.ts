@@ -23,7 +23,7 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
       return;
     }
     try {
-      const received = await receiveNotices(deps.db, deps.jobs, parsed.data.notices.map((notice) => notice.jwt));
+      const received = await receiveNotices(deps.db, deps.jobs, parsed.data.notices.map((notice) => notice.jwt), deps.logger);
       deps.logger.info(received, 'Notices received');
       res.status(200).json({ received: received.notices });
     } catch (error) {

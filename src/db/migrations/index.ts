@@ -21,6 +21,7 @@ import * as assignmentKind from './0020_assignment_kind.js';
 import * as lmsAsset from './0021_lms_asset.js';
 import * as assetProcessing from './0022_asset_processing.js';
 import * as eula from './0023_eula.js';
+import * as assetDialects from './0024_asset_dialects.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0021_lms_asset': lmsAsset,
   '0022_asset_processing': assetProcessing,
   '0023_eula': eula,
+  '0024_asset_dialects': assetDialects,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,122 @@
+// The LTI claims and service scopes the tool reads, each URI written once, with the specification that defines it.
+// Where an LMS sends a claim, a field or a scope under another name (its dialect), the other names are listed here
+// as data beside the standard one, each with the source that shows the LMS sending it. A dialect widens what the
+// tool *reads*; it never widens what it *trusts*: every message is verified as strictly whichever names it uses.
+//
+// Sources of the dialects (kept as fixtures with their source in test/fixtures/lms/<lms>/):
+// - Canvas: doc/api/document_processor.md and doc/api/pns.md (canvas-lms), the standard `lti/claim/…` names.
+// - Blackboard Learn Ultra: a real LtiAssetProcessorSubmissionNotice published in Blackboard's reference tool
+//   (blackboard/BBDN-LTI-Tool-Provider-Node, docs/pns.md, delivered 2026-07-31): `lti-aip/claim/activity`
+//   {activity_id}, `lti-aip/claim/submission` {submission_id}, `lti-ap/claim/assetservice` with `checksum`, and
+//   no assetreport claim; the same tool's server/src/app/processor.js reads `lti-ap/claim/assetreport` and asks for
+//   the scopes `lti-ap/scope/asset.readonly` and `lti-ap/scope/report`.
+// The sources disagree on one point: the specification and Canvas carry the report address in every notice,
+// Blackboard's published notice carries none ("the report endpoint comes from the Asset Processor launch"). The tool
+// takes it from the notice when there is one, else from the last launch of that processor that named one.
+
+/** LTI Core 1.3 claims: https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims */
+const LTI = 'https://purl.imsglobal.org/spec/lti/claim';
+/** The Asset Processor's draft names as Blackboard Learn Ultra sends them (see above). */
+const LTI_AP = 'https://purl.imsglobal.org/spec/lti-ap/claim';
+const LTI_AIP = 'https://purl.imsglobal.org/spec/lti-aip/claim';
+
+export const CLAIM = {
+  messageType: `${LTI}/message_type`,
+  version: `${LTI}/version`,
+  deploymentId: `${LTI}/deployment_id`,
+  targetLinkUri: `${LTI}/target_link_uri`,
+  resourceLink: `${LTI}/resource_link`,
+  roles: `${LTI}/roles`,
+  context: `${LTI}/context`,
+  custom: `${LTI}/custom`,
+  toolPlatform: `${LTI}/tool_platform`,
+  launchPresentation: `${LTI}/launch_presentation`,
+  /** LTI Submission Review 1.0, and the Asset Processor's launches: the person the message is about. */
+  forUser: `${LTI}/for_user`,
+  /** Platform Notification Service 1.0: https://www.imsglobal.org/spec/lti-pns/v1p0/main */
+  notice: `${LTI}/notice`,
+  platformNotificationService: `${LTI}/platformnotificationservice`,
+  /** Asset Processor (https://www.imsglobal.org/spec/lti-ap/v1p0): the LMS's assignment, submission, assets, report. */
+  activity: `${LTI}/activity`,
+  submission: `${LTI}/submission`,
+  asset: `${LTI}/asset`,
+  assetReportType: `${LTI}/assetreport_type`,
+  assetService: `${LTI}/assetservice`,
+  assetReport: `${LTI}/assetreport`,
+  eulaService: `${LTI}/eulaservice`,
+} as const;
+export type ClaimName = keyof typeof CLAIM;
+
+/** Other URIs an LMS sends a claim under, in the order they are looked for after the standard one. */
+const CLAIM_ALIASES: Partial<Record<ClaimName, readonly string[]>> = {
+  activity: [`${LTI_AIP}/activity`],
+  submission: [`${LTI_AIP}/submission`],
+  assetService: [`${LTI_AP}/assetservice`, `${LTI_AIP}/assetservice`],
+  assetReport: [`${LTI_AP}/assetreport`, `${LTI_AIP}/assetreport`],
+};
+
+/** Every URI the claim may arrive under, the standard one first. */
+export const claimUris = (name: ClaimName): readonly string[] => [CLAIM[name], ...(CLAIM_ALIASES[name] ?? [])];
+
+/** The claim's value under the first of its names present in a (verified) payload, or undefined. */
+export function readClaim(payload: Record<string, unknown>, name: ClaimName): unknown {
+  for (const uri of claimUris(name)) if (uri in payload && payload[uri] !== undefined) return payload[uri];
+  return undefined;
+}
+
+/** Fields an LMS names otherwise inside a claim: the standard name, then the others. */
+export const FIELD_ALIASES = {
+  /** Blackboard: `lti-aip/claim/activity` {activity_id}. */
+  activityId: ['id', 'activity_id'],
+  /** Blackboard: `lti-aip/claim/submission` {submission_id}. */
+  submissionId: ['id', 'submission_id'],
+} as const;
+
+/** The first of the names present in an object, as the standard name; the object unchanged when it has none. */
+export function readField(value: unknown, names: readonly string[]): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  const found = names.find((name) => record[name] !== undefined);
+  return found === undefined ? value : { ...record, [names[0]!]: record[found] };
+}
+
+/**
+ * The payload with each dialect's names read as the standard ones: a claim found only under an alias is added under
+ * its standard URI, and the activity's and submission's id fields likewise. Only a verified payload is passed here;
+ * what it returns is read by the same schemas as a standard payload.
+ */
+export function withStandardNames(payload: Record<string, unknown>): Record<string, unknown> {
+  const named = { ...payload };
+  for (const name of Object.keys(CLAIM_ALIASES) as ClaimName[]) {
+    const value = readClaim(payload, name);
+    if (value !== undefined) named[CLAIM[name]] = value;
+  }
+  if (named[CLAIM.activity] !== undefined) named[CLAIM.activity] = readField(named[CLAIM.activity], FIELD_ALIASES.activityId);
+  if (named[CLAIM.submission] !== undefined) named[CLAIM.submission] = readField(named[CLAIM.submission], FIELD_ALIASES.submissionId);
+  return named;
+}
+
+/** Service scopes: https://www.imsglobal.org/spec/lti-ap/v1p0 , https://www.imsglobal.org/spec/lti-pns/v1p0/main */
+export const SCOPE = {
+  noticeHandlers: 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers',
+  assetRead: 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly',
+  report: 'https://purl.imsglobal.org/spec/lti/scope/report',
+  eulaUser: 'https://purl.imsglobal.org/spec/lti/scope/eula/user',
+  eulaDeployment: 'https://purl.imsglobal.org/spec/lti/scope/eula/deployment',
+} as const;
+
+/** Blackboard's reference tool asks for these names of the same scopes (server/src/app/processor.js). */
+const SCOPE_ALIASES: Partial<Record<keyof typeof SCOPE, readonly string[]>> = {
+  assetRead: ['https://purl.imsglobal.org/spec/lti-ap/scope/asset.readonly'],
+  report: ['https://purl.imsglobal.org/spec/lti-ap/scope/report'],
+};
+
+/**
+ * The name of a scope to ask the LMS for, as its own claim lists it (`scope` of assetservice or assetreport): the
+ * first listed name that is one of the scope's known names, else the standard name. An unknown name is never asked.
+ */
+export function scopeAsListed(scope: keyof typeof SCOPE, listed: unknown): string {
+  const known = [SCOPE[scope], ...(SCOPE_ALIASES[scope] ?? [])];
+  const names = Array.isArray(listed) ? listed.filter((name): name is string => typeof name === 'string') : [];
+  return names.find((name) => known.includes(name)) ?? SCOPE[scope];
+}
