@@ -169,6 +169,24 @@ async function main(toolUrl: string, students: number): Promise<void> {
     res.json(sent(submissionId, submission.assets, answer.status, answer.body, ms));
   });
 
+  // The LMS's file service failing (Asset Processor): the dev platform's faults, as a test switches them.
+  served.app.post('/control/faults', json, (req, res) => {
+    platform.setFaults(req.body as Parameters<DevPlatform['setFaults']>[0]);
+    res.json({});
+  });
+
+  // When each asset's reports arrived, by progress (ms since the epoch): the first of each, and the last.
+  served.app.get('/control/report-times', (_req, res) => {
+    const times: Record<string, Record<string, number>> = {};
+    for (const entry of platform.assetReportLog()) {
+      const body = entry.body as { assetId?: string; type?: string; processingProgress?: string } | null;
+      if (entry.status !== 201 || body?.type !== 'originality' || !body.assetId || !body.processingProgress) continue;
+      const asset = (times[body.assetId] ??= {});
+      asset[body.processingProgress] ??= entry.at;
+    }
+    res.json(times);
+  });
+
   served.app.get('/control/asset-reports', (_req, res) => {
     const latest = platform.assetReports().filter((report) => report.type === 'originality');
     const posts = new Map<string, number>();

@@ -4,6 +4,7 @@
 //   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, notices, storm, overload;
 //                                          surge-postgres: the surge on PostgreSQL alone)
 //   BENCH_ONLY=notices                     the Asset Processor's notices, beside the surge through the upload page (PostgreSQL)
+//   BENCH_ONLY=report-timing               notice → Processing, and a failing download → DOWNLOAD_FAILED (about 10 minutes)
 //   BENCH_SURGE_TIMEOUT_S=600              how long the surge and the notices may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
 //   BENCH_STATEMENTS=1                     the statements each measured phase sent, to stderr
@@ -18,6 +19,7 @@ import { intakeBench } from './intake.js';
 import { launchBench } from './launch.js';
 import { noticesBench } from './notices.js';
 import { overloadBench } from './overload.js';
+import { reportTimingBench } from './report-timing.js';
 import { costCells, SCALE, type Row } from './lib.js';
 import { surgeBench } from './surge.js';
 import { uploadMemoryBench } from './upload-memory.js';
@@ -35,6 +37,7 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
   [['surge'], 'Deadline surge and memory (PGlite, again)', () => surgeBench('pglite')],
   [['storm'], 'Callback storm (PostgreSQL)', callbackStormBench],
   [['overload'], 'Overload, default admission limits (PostgreSQL)', overloadBench],
+  [['report-timing'], 'Asset Processor reports: when SpeedGrader shows them (PostgreSQL)', reportTimingBench],
 ];
 
 // The tool is measured as `npm start` and a deployment run it: built into dist/ from these sources.

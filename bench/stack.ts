@@ -54,6 +54,10 @@ export interface RemotePlatform {
   /** A submission's notice sent again: the same submission and assets, a new notice id. */
   resend(submissionId: string): Promise<NoticeSent>;
   assetReports(): Promise<AssetReportSummary>;
+  /** The dev platform's faults (its Asset Service failing, say), as a test switches them. */
+  setFaults(faults: Record<string, unknown>): Promise<void>;
+  /** When each asset's first report of each progress arrived (ms since the epoch), by asset id. */
+  reportTimes(): Promise<Record<string, Record<string, number>>>;
 }
 
 export interface Receipt {
@@ -175,6 +179,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       submitToActivity: (submission) => control<NoticeSent>('submit', submission),
       resend: (submissionId) => control<NoticeSent>('resend', { submissionId }),
       assetReports: () => control<AssetReportSummary>('asset-reports'),
+      setFaults: async (faults) => void (await control('faults', faults)),
+      reportTimes: () => control<Record<string, Record<string, number>>>('report-times'),
     };
 
     const instructor = await launch(platform, { userId: 'instructor-1' });

@@ -107,7 +107,8 @@ async function attachProcessor(activityId: string): Promise<void> {
 }
 
 const download = (url: string, token?: string) => fetch(url, { redirect: 'manual', ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** Canvas announces the SHA-256 in base64 (doc/api/document_processor.md; test/fixtures/lms/canvas/). */
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64');
 
 async function submitEssay(activityId = ACTIVITY, userId = 'student-1') {
   const submitted = await lms.submitToActivity({ activityId, userId, files: [{ content: PDF, filename: 'essay.pdf', contentType: 'application/pdf' }], text: '<p>My answer.</p>' });

@@ -3,6 +3,8 @@
 // the EULA. Each is an id_token with the core claims of any launch plus the claims below.
 // https://standards.1edtech.org/lti/specifications/proposals/asset-processor
 import { LTI_CLAIM, type PlatformContext } from './context.js';
+import { reportUrl } from './asset-reports.js';
+import { launchReportClaim } from './dialect.js';
 import { eulaServiceUrl } from './eula.js';
 import { reportReviewClaims, type ReportReview } from './report-review.js';
 import { SCOPES } from './token.js';
@@ -17,7 +19,12 @@ export function assetProcessorLaunchClaims(platform: PlatformContext, launch: As
   const common = { [`${LTI_CLAIM}/message_type`]: launch.messageType, [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl };
   if (launch.messageType === 'LtiReportReviewRequest') return reportReviewClaims(platform, launch);
   if (launch.messageType === 'LtiAssetProcessorSettingsRequest') {
-    return { ...common, [`${LTI_CLAIM}/activity`]: { id: launch.activityId }, [`${LTI_CLAIM}/custom`]: launch.custom ?? {} };
+    return {
+      ...common,
+      [`${LTI_CLAIM}/activity`]: { id: launch.activityId },
+      [`${LTI_CLAIM}/custom`]: launch.custom ?? {},
+      ...launchReportClaim(platform.memory.dialect, reportUrl(platform, launch.activityId)),
+    };
   }
   return { ...common, [`${LTI_CLAIM}/eulaservice`]: { url: eulaServiceUrl(platform), scope: [SCOPES.eulaUser, SCOPES.eulaDeployment] } };
 }

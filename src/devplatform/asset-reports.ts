@@ -6,7 +6,8 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { MountConcern, PlatformContext } from './context.js';
-import { SCOPES, requireGrant } from './token.js';
+import { DIALECT_SCOPES } from './dialect.js';
+import { requireGrant } from './token.js';
 
 const REPORTS_PATH = '/asset-reports';
 export const reportUrl = (platform: PlatformContext, activityId: string) => `${platform.issuer}${REPORTS_PATH}/${encodeURIComponent(activityId)}`;
@@ -109,20 +110,20 @@ function judge(platform: PlatformContext, activityId: string, body: unknown): Ve
 export const mountAssetReportService: MountConcern = (router, platform) => {
   const { memory } = platform;
   const json = express.json({ limit: '1mb', strict: false });
-  router.post(`${REPORTS_PATH}/:activityId`, requireGrant(platform, SCOPES.report), (req: Request, res: Response, next) => {
+  router.post(`${REPORTS_PATH}/:activityId`, (req, res, grantNext) => requireGrant(platform, DIALECT_SCOPES[platform.memory.dialect].report)(req, res, grantNext), (req: Request, res: Response, next) => {
     json(req, res, (error?: unknown) => {
       if (!error) return next();
-      memory.assetReportLog.push({ body: null, status: 400 });
+      memory.assetReportLog.push({ body: null, status: 400, at: Date.now() });
       res.status(400).json({ errors: [{ message: 'The report is not valid JSON.' }] });
     });
   }, (req: Request, res: Response) => {
     const forced = memory.faults.assetReportStatuses?.shift();
     if (forced !== undefined) {
-      memory.assetReportLog.push({ body: req.body, status: forced });
+      memory.assetReportLog.push({ body: req.body, status: forced, at: Date.now() });
       return void res.status(forced).json({ errors: [{ message: `The report service answered ${forced} (switched on by the test).` }] });
     }
     const verdict = judge(platform, String(req.params.activityId), req.body);
-    memory.assetReportLog.push({ body: req.body, status: verdict.status });
+    memory.assetReportLog.push({ body: req.body, status: verdict.status, at: Date.now() });
     if (verdict.status !== 201) return void res.status(verdict.status).json({ errors: verdict.errors });
     memory.assetReports.set(reportKey(verdict.stored.report.assetId, verdict.stored.report.type), verdict.stored);
     res.status(201).json(reportJson(verdict.stored));

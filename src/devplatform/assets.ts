@@ -7,7 +7,8 @@ import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto
 import type { Request, Response } from 'express';
 import type { MountConcern, PlatformContext } from './context.js';
 import type { NoticeAsset } from './notices.js';
-import { SCOPES, requireGrant } from './token.js';
+import { BLACKBOARD_TEXT_ENTRY, checksumField, DIALECT_SCOPES } from './dialect.js';
+import { requireGrant } from './token.js';
 
 export interface NewAsset {
   content: Buffer;
@@ -35,7 +36,7 @@ export function noticeAsset(platform: PlatformContext, asset: StoredAsset): Noti
   return {
     asset_id: asset.id,
     url: assetUrl(platform, asset.id),
-    sha256_checksum: asset.sha256,
+    ...checksumField(platform.memory.dialect, asset.content),
     size: asset.content.length,
     content_type: asset.contentType,
     ...(asset.title !== undefined ? { title: asset.title } : asset.filename !== undefined ? { title: asset.filename } : {}),
@@ -44,7 +45,9 @@ export function noticeAsset(platform: PlatformContext, asset: StoredAsset): Noti
   };
 }
 
-export function storeAsset(platform: PlatformContext, asset: NewAsset): NoticeAsset {
+export function storeAsset(platform: PlatformContext, given: NewAsset): NoticeAsset {
+  // Blackboard sends a text entry as a file of its own name (dialect.ts).
+  const asset = platform.memory.dialect === 'blackboard' && given.filename === undefined ? { ...given, filename: BLACKBOARD_TEXT_ENTRY, title: BLACKBOARD_TEXT_ENTRY } : given;
   const stored: StoredAsset = { ...asset, id: randomUUID(), sha256: createHash('sha256').update(asset.content).digest('hex'), storedAt: new Date().toISOString() };
   platform.memory.assets.set(stored.id, stored);
   return noticeAsset(platform, stored);
@@ -87,7 +90,7 @@ const disposition = (filename: string | undefined) =>
 
 export const mountAssetService: MountConcern = (router, platform) => {
   const { memory } = platform;
-  router.get(`${ASSET_PATH}/:assetId`, requireGrant(platform, SCOPES.asset), async (req: Request, res: Response) => {
+  router.get(`${ASSET_PATH}/:assetId`, (req, res, next) => requireGrant(platform, DIALECT_SCOPES[platform.memory.dialect].asset)(req, res, next), async (req: Request, res: Response) => {
     const asset = memory.assets.get(String(req.params.assetId));
     if (!asset) return void res.status(404).json({ error: 'No such asset.' });
     if (!(await held(platform, res))) return;

@@ -2,6 +2,8 @@
 // LTI Core's required and optional message claims (https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims,
 // https://www.imsglobal.org/spec/lti/v1p3/#optional-message-claims), the AGS and NRPS service claims, and for a
 // deep-linking launch the deep-linking settings instead of a resource link.
+import { reportUrl } from './asset-reports.js';
+import { launchReportClaim } from './dialect.js';
 import { agsClaim } from './ags.js';
 import { assetProcessorLaunchClaims, type AssetProcessorLaunch } from './asset-processor-launches.js';
 import { LTI_CLAIM, productFamilyCode, type PlatformContext } from './context.js';
@@ -51,6 +53,7 @@ export async function launchIdToken(platform: PlatformContext, user: DevUser, no
       [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
       [`${LTI_CLAIM}/activity`]: hint.activity,
       ...noticeServiceClaim(platform),
+      ...launchReportClaim(platform.memory.dialect, reportUrl(platform, hint.activity.id)),
       ...deepLinkingSettingsClaim(platform, { acceptTypes: ['ltiAssetProcessor'], data: `activity:${hint.activity.id}` }),
     });
   }

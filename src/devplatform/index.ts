@@ -7,6 +7,7 @@
 // LMS assignment and its submit form) and speedgrader.ts (a submission's reports, "View report": report-review.ts),
 // asset-processor-launches.ts and eula.ts (the Asset Processor's other launches and its EULA service).
 // Here they are put together, with the handle the tests and the tool hold.
+import type { AssetProcessorDialect } from './dialect.js';
 import { Router } from 'express';
 import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
@@ -44,6 +45,8 @@ export interface DevPlatformOptions {
   deploymentId?: string;
   tool: ToolAddresses;
   rules?: PlatformRules;
+  /** The Asset Processor's dialect: Canvas's (the default) or Blackboard's (dialect.ts). */
+  dialect?: AssetProcessorDialect;
   course?: Course;
   users?: DevUser[];
 }
@@ -62,6 +65,7 @@ export interface DevPlatform {
   scoreLog(): ScoreLogEntry[];
   attempts(lineItemId: string, userId: string): number;
   setRules(rules: PlatformRules): void;
+  setDialect(dialect: AssetProcessorDialect): void;
   setFaults(faults: PlatformFaults): void;
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests(): number;
@@ -82,6 +86,8 @@ export interface DevPlatform {
   submissionNotice(options: SubmissionNoticeOptions): Record<string, unknown>;
   /** Keeps a file (or, as text/html without a file name, a text entry) in the Asset Service; its notice entry. */
   storeAsset(asset: NewAsset): NoticeAsset;
+  /** The bytes the Asset Service serves for an asset. */
+  assetContent(assetId: string): Buffer | undefined;
   /**
    * A student's submission to the LMS's assignment: its assets stored and one notice per attached processor POSTed
    * to the tool's handler, whose answer comes back (status 0: unreachable). Throws SubmissionRefused when no
@@ -93,7 +99,7 @@ export interface DevPlatform {
   /** The latest report per (asset, type). */
   assetReports(): Array<AssetReport & Record<string, unknown>>;
   /** Every report POSTed, with the status it was answered. */
-  assetReportLog(): Array<{ body: unknown; status: number }>;
+  assetReportLog(): Array<{ body: unknown; status: number; at: number }>;
   /** The acceptances the EULA service received, by user (Asset Processor). */
   eulaAcceptances(): Array<{ userId: string; accepted: boolean; timestamp: string }>;
 }
@@ -108,7 +114,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     course: options.course ?? DEFAULT_COURSE,
     tool: options.tool,
     keys: await createKeys(options.tool.jwksUrl),
-    memory: createMemory({ rules: options.rules ?? 'spec', users: options.users ?? DEFAULT_USERS }),
+    memory: createMemory({ rules: options.rules ?? 'spec', users: options.users ?? DEFAULT_USERS, ...(options.dialect ? { dialect: options.dialect } : {}) }),
   };
   const { issuer, clientId, deploymentId, memory } = platform;
   const router = Router();
@@ -128,6 +134,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     scoreLog: () => [...memory.scoreLog],
     attempts: (lineItemId, userId) => memory.attempts.get(scoreKey(lineItemId, userId)) ?? 0,
     setRules: (next) => void (memory.rules = next),
+    setDialect: (next) => void (memory.dialect = next),
     setFaults: (next) => void (memory.faults = next),
     heldRequests: () => memory.heldRequests,
     deepLinkResults: () => [...memory.deepLinkResults],
@@ -139,6 +146,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     assetProcessors: () => [...memory.assetProcessors],
     submissionNotice: (noticeOptions) => submissionNotice(platform, noticeOptions),
     storeAsset: (asset) => storeAsset(platform, asset),
+    assetContent: (assetId) => memory.assets.get(assetId)?.content,
     submitToActivity: (submission) => submitToActivity(platform, submission),
     resubmitAll: (submissionId) => resubmitAll(platform, submissionId),
     assetReports: () => [...memory.assetReports.values()].map(reportJson),

@@ -101,8 +101,9 @@ export async function submitToActivity(platform: PlatformContext, options: Submi
   if (files.length === 0 && !options.text) throw new SubmissionRefused(400, 'A submission needs a file or a text entry.');
   const assets = [
     ...files.map((file) => storeAsset(platform, file)),
-    // Canvas sends a text entry as an HTML asset without a file name.
-    ...(options.text ? [storeAsset(platform, { content: Buffer.from(options.text, 'utf8'), contentType: 'text/html' })] : []),
+    // Canvas sends a text entry as an HTML asset without a file name, titled (doc/api/document_processor.md's
+    // example: "AnonymousGraded", an assignment's name).
+    ...(options.text ? [storeAsset(platform, { content: Buffer.from(options.text, 'utf8'), contentType: 'text/html', title: platform.memory.activities.get(options.activityId)?.title ?? 'Text entry' })] : []),
   ];
   const submission: LmsSubmission = {
     id: options.submissionId ?? nextSubmissionId(platform, options.activityId, options.userId),

@@ -1,14 +1,17 @@
 // A submission notice as Canvas sends it to the tool's notice handler (doc/api/document_processor.md; claims:
-// https://www.imsglobal.org/spec/lti-pns/v1p0/main): one notice per attached processor and submission, each of the
+// https://www.imsglobal.org/spec/lti-pns/v1p0/main), or as Blackboard does (dialect.ts): one notice per attached processor and submission, each of the
 // submission's files an asset. `submissionNotice` is what the platform signs; tests change a claim to forge one.
 import { randomUUID } from 'node:crypto';
 import { reportUrl } from './asset-reports.js';
 import { LTI_CLAIM, type PlatformContext } from './context.js';
+import { noticeClaims } from './dialect.js';
 
 export interface NoticeAsset {
   asset_id: string;
   url: string;
   sha256_checksum?: string;
+  /** Blackboard's: base64 of the MD5. */
+  checksum?: string;
   size?: number;
   content_type?: string;
   title?: string;
@@ -28,6 +31,7 @@ export interface SubmissionNoticeOptions {
 }
 
 export function submissionNotice(platform: PlatformContext, options: SubmissionNoticeOptions): Record<string, unknown> {
+  const { course } = platform;
   return {
     iss: platform.issuer,
     aud: platform.clientId,
@@ -36,11 +40,14 @@ export function submissionNotice(platform: PlatformContext, options: SubmissionN
     [`${LTI_CLAIM}/version`]: '1.3.0',
     [`${LTI_CLAIM}/deployment_id`]: platform.deploymentId,
     [`${LTI_CLAIM}/notice`]: { id: options.noticeId ?? randomUUID(), timestamp: new Date().toISOString(), type: 'LtiAssetProcessorSubmissionNotice' },
-    [`${LTI_CLAIM}/activity`]: { id: options.activityId },
-    [`${LTI_CLAIM}/submission`]: { id: options.submissionId },
     [`${LTI_CLAIM}/for_user`]: { user_id: options.userId },
-    [`${LTI_CLAIM}/assetreport`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/report'], report_url: options.reportUrl ?? reportUrl(platform, options.activityId) },
-    [`${LTI_CLAIM}/assetservice`]: { scope: ['https://purl.imsglobal.org/spec/lti/scope/asset.readonly'], assets: options.assets },
+    ...noticeClaims(platform.memory.dialect, {
+      activityId: options.activityId,
+      submissionId: options.submissionId,
+      assets: options.assets,
+      reportUrl: options.reportUrl ?? reportUrl(platform, options.activityId),
+      context: { id: course.id, label: course.label, title: course.title },
+    }),
     ...(options.custom ? { [`${LTI_CLAIM}/custom`]: options.custom } : {}),
   };
 }

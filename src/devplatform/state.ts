@@ -1,5 +1,6 @@
 // The emulator's memory: its people, resource links, line items, scores, access tokens and what tools sent it, with
 // the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
+import type { AssetProcessorDialect } from './dialect.js';
 import type { AttachedProcessor } from './asset-processors.js';
 import type { StoredReport } from './asset-reports.js';
 import type { StoredAsset } from './assets.js';
@@ -119,6 +120,8 @@ export const DEFAULT_USERS: DevUser[] = [
 
 export interface PlatformMemory {
   rules: PlatformRules;
+  /** How its Asset Processor speaks: Canvas's documented names, or Blackboard's (dialect.ts). */
+  dialect: AssetProcessorDialect;
   faults: PlatformFaults;
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests: number;
@@ -152,14 +155,15 @@ export interface PlatformMemory {
   /** The latest asset report per reportKey(assetId, type). */
   assetReports: Map<string, StoredReport>;
   /** Every report a tool posted, with the status it was answered. */
-  assetReportLog: Array<{ body: unknown; status: number }>;
+  assetReportLog: Array<{ body: unknown; status: number; /** When it arrived (ms since the epoch). */ at: number }>;
   /** The EULA service's acceptances, by user (Asset Processor). */
   eulaAcceptances: Map<string, { userId: string; accepted: boolean; timestamp: string }>;
 }
 
-export function createMemory(options: { rules: PlatformRules; users: DevUser[] }): PlatformMemory {
+export function createMemory(options: { rules: PlatformRules; users: DevUser[]; dialect?: AssetProcessorDialect }): PlatformMemory {
   return {
     rules: options.rules,
+    dialect: options.dialect ?? 'canvas',
     faults: {},
     heldRequests: 0,
     people: new Map(options.users.map((user) => [user.id, user])),

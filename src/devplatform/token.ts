@@ -19,6 +19,9 @@ export const SCOPES = {
   report: 'https://purl.imsglobal.org/spec/lti/scope/report',
   eulaUser: 'https://purl.imsglobal.org/spec/lti/scope/eula/user',
   eulaDeployment: 'https://purl.imsglobal.org/spec/lti/scope/eula/deployment',
+  /** Blackboard's names of the Asset and Asset Report scopes (dialect.ts): granted to a tool that asks for them. */
+  assetBlackboard: 'https://purl.imsglobal.org/spec/lti-ap/scope/asset.readonly',
+  reportBlackboard: 'https://purl.imsglobal.org/spec/lti-ap/scope/report',
 };
 
 const TOKEN_PATH = '/token';

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createDevPlatform, type DevPlatform, type PlatformRules } from '../../src/devplatform/index.js';
+import type { AssetProcessorDialect } from '../../src/devplatform/dialect.js';
 import type { Course } from '../../src/devplatform/state.js';
 import { toolUrls } from '../../src/lti/provider.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
@@ -21,7 +22,7 @@ export interface ServedPlatform extends TestPlatform {
   app: express.Express;
 }
 
-type PlatformOptions = { rules?: PlatformRules; clientId?: string; deploymentId?: string; course?: Course; /** 127.0.0.1 unless told (another loopback address stands for another host). */ host?: string };
+type PlatformOptions = { rules?: PlatformRules; dialect?: AssetProcessorDialect; clientId?: string; deploymentId?: string; course?: Course; /** 127.0.0.1 unless told (another loopback address stands for another host). */ host?: string };
 
 /** A platform on 127.0.0.1 (or options.host) for the tool at `toolUrl`, not registered anywhere yet. */
 export async function servePlatform(toolUrl: string, options: PlatformOptions = {}): Promise<ServedPlatform> {
@@ -39,6 +40,7 @@ export async function servePlatform(toolUrl: string, options: PlatformOptions = 
     deploymentId: options.deploymentId ?? 'deployment-1',
     tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
     rules: options.rules ?? 'spec',
+    ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.course ? { course: options.course } : {}),
   });
   app.use('/lms', platform.router);
