@@ -21,7 +21,12 @@ const KEY_FILE = 'encryption.key';
 const CALLBACK_FILE = 'callback.secret';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
-const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+/** Defaults that depend on other settings, named once for the settings and for their description. */
+const DEFAULT_POLL_SCHEDULE_SECONDS = [60, 120, 300, 600, 1800];
+const LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'];
+/** Requests of each class in flight per database connection (see `admission` below). */
+const ADMISSION_PER_CONNECTION = { launch: 2, upload: 4, callback: 4, pages: 4 };
 
 const postgresUrl = z.string().refine(
   (value) => {
@@ -35,55 +40,176 @@ const postgresUrl = z.string().refine(
   { message: 'must be a URL like postgres://user:password@host:5432/database' },
 );
 
-const environment = z.object({
-  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
-  HOST: optionalString,
-  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-  PUBLIC_URL: optionalString,
-  DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
-  DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
-  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
-  ENCRYPTION_KEY: z.preprocess(emptyToUndefined, z.string().min(MIN_KEY_LENGTH, `must be at least ${MIN_KEY_LENGTH} characters long`).optional()),
-  ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'web', 'worker']).default('all')),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
+/**
+ * What docs/configuration.md says of a setting, kept beside its schema; scripts/config-doc.ts writes the page from
+ * these and from the schema's own default and limits (`npm run docs:config`, checked by test/config-doc.test.ts).
+ */
+export interface SettingDoc {
+  /** What the setting does, in markdown. */
+  description: string;
+  /** The default in words, only where the schema has none because it follows from other settings. */
+  default?: string;
+  /** The values taken, in words, only where the schema's limits (choices, range, length) do not say it all. */
+  values?: string;
+}
+export const settingDocs = z.registry<SettingDoc>();
+
+/** A variable of the environment (empty counts as unset), with what docs/configuration.md says of it. */
+function setting<T extends z.ZodType>(schema: T, doc: SettingDoc) {
+  const variable = z.preprocess(emptyToUndefined, schema);
+  settingDocs.add(variable as z.ZodType, doc);
+  return variable;
+}
+
+/** Every environment variable the tool reads, each with its description for docs/configuration.md. */
+export const environment = z.object({
+  NODE_ENV: setting(z.enum(['development', 'production', 'test']).default('development'), {
+    description: '`production` requires `PUBLIC_URL` over https, `ENCRYPTION_KEY`, `CALLBACK_SECRET` and `CHECKER_URL`, and never mounts the dev platform',
+  }),
+  HOST: setting(z.string().optional(), {
+    description: 'the address the HTTP server listens on; `localhost` means both loopback addresses. Set it (`0.0.0.0`, or an address of the machine) to serve other machines: dynamic registration then waits for approval, and `/dev` still answers this machine only unless `DEV_PLATFORM=on`',
+    default: '`127.0.0.1` and `::1` (`0.0.0.0` in production)',
+    values: 'an address of this machine, `0.0.0.0` or `localhost`',
+  }),
+  PORT: setting(z.coerce.number().int().min(0).max(65535).default(3000), {
+    description: 'HTTP port (`0` picks a free one); each web process of an installation on one machine has its own',
+  }),
+  PUBLIC_URL: setting(z.string().optional(), {
+    description: 'the address platforms and browsers use to reach the tool; the tool writes it into every link and address it gives out',
+    default: '`http://localhost:$PORT` (required in production)',
+    values: 'an absolute `https://` URL (or `http://` outside production) without query string or fragment',
+  }),
+  DATABASE_URL: setting(postgresUrl.optional(), {
+    description: 'the PostgreSQL database (15 or later); required with `ROLE=web` or `worker`. The embedded database is for trying the tool and for small single-process installs: it is one PostgreSQL backend inside the process and is not crash-durable',
+    default: 'none: the embedded PGlite database in `DATA_DIR`',
+    values: '`postgres://user:password@host:5432/database`',
+  }),
+  DATABASE_POOL_SIZE: setting(z.coerce.number().int().min(1).max(200).default(10), {
+    description: 'database connections per process; the `CONCURRENT_*` limits follow it',
+  }),
+  DATA_DIR: setting(z.string().default('./data'), {
+    description: 'the embedded database, the generated encryption key and callback secret, and uploaded files until the service has them. Several processes share one, at the same absolute path ([Several processes](operations.md#several-processes))',
+    values: 'a folder',
+  }),
+  ENCRYPTION_KEY: setting(z.string().min(MIN_KEY_LENGTH, `must be at least ${MIN_KEY_LENGTH} characters long`).optional(), {
+    description: 'encrypts the tool\'s private keys and the service passwords at rest, and signs sessions; generate one with `openssl rand -hex 32`. The same value in every process. Without it the key generated into `DATA_DIR` must be kept with the data',
+    default: 'generated into `DATA_DIR/encryption.key` outside production (required in production)',
+  }),
+  ROLE: setting(z.enum(['all', 'web', 'worker']).default('all'), {
+    description: '`web` (HTTP), `worker` (background jobs; serves `/healthz`, `/readyz` and `/metrics` only) or `all` (both, one process); `web` and `worker` need `DATABASE_URL` and `CHECKER_URL`',
+  }),
+  LOG_LEVEL: setting(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    { description: 'the least severe level written to the log (JSON lines on standard output)' },
   ),
-  SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(10_000)),
-  DYNAMIC_REGISTRATION: z.preprocess(emptyToUndefined, z.enum(['open', 'approve', 'off']).optional()),
-  TOOL_NAME: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(100).default('Originality check')),
-  CHECKER_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
-  CHECKER_USERNAME: optionalString,
-  CHECKER_PASSWORD: optionalString,
-  CHECKER_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
-  ASSET_DOWNLOAD_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(120)),
-  ASSET_DOWNLOAD_GIVE_UP_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(86_400).default(600)),
-  CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
-  SANDBOX_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5000)),
-  JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
-  JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(30)),
-  JOB_RETRY_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(100).default(12)),
-  JOB_EXPIRE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(3600).default(300)),
-  JOB_CONCURRENCY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(4)),
-  REGISTRATIONS_PER_ADDRESS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(5)),
-  DEV_PLATFORM: z.preprocess(emptyToUndefined, z.enum(['on', 'off', 'loopback']).optional()),
-  ASSET_PROCESSOR: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
-  ASSET_PROCESSOR_EULA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
-  /** The terms themselves (plain text), or the http(s) address of the page that has them. */
-  ASSET_PROCESSOR_EULA_TERMS: z.preprocess(emptyToUndefined, z.string().trim().min(1).max(20_000).optional()),
-  CONCURRENT_LAUNCHES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
-  CONCURRENT_UPLOADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
-  CONCURRENT_CALLBACKS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
-  CONCURRENT_PAGES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
-  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(20_000)),
-  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(3_600_000).default(300_000)),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(5000)),
-  UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(30_000)),
-  ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24, 'must be at least 24 characters').max(256).optional()),
-  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces').optional()),
+  SHUTDOWN_TIMEOUT_MS: setting(z.coerce.number().int().min(0).max(600_000).default(10_000), {
+    description: 'how long SIGTERM waits for requests in flight (and a worker for its running jobs)',
+  }),
+  DYNAMIC_REGISTRATION: setting(z.enum(['open', 'approve', 'off']).optional(), {
+    description: '`open`: an LMS that registers itself at `/lti/register` can launch at once (only for a private instance: anyone who reaches the address could add a platform); `approve`: the registration waits until an administrator switches it on (`npm run cli -- platform activate ID` or `/admin`); `off`: `/lti/register` registers nothing',
+    default: '`open` when the tool is private (it listens on loopback only and `PUBLIC_URL` names this machine), `approve` otherwise and in production',
+  }),
+  TOOL_NAME: setting(z.string().trim().min(1).max(100).default('Originality check'), {
+    description: 'the tool\'s name as LMS administrators and instructors see it',
+  }),
+  CHECKER_URL: setting(z.string().url().optional(), {
+    description: 'base address of the checking service; required in production and with `ROLE=web` or `worker` (run `npm run sandbox` and point it there to try several processes)',
+    default: 'none: the sandbox runs in-process and stands in for the service',
+    values: 'a URL',
+  }),
+  CHECKER_USERNAME: setting(z.string().optional(), {
+    description: 'the default service account\'s user name, used by every platform that has no account of its own; required when `CHECKER_URL` is set',
+  }),
+  CHECKER_PASSWORD: setting(z.string().optional(), {
+    description: 'the default service account\'s password; required when `CHECKER_URL` is set',
+  }),
+  CHECKER_TIMEOUT_MS: setting(z.coerce.number().int().min(100).max(600_000).default(30_000), {
+    description: 'how long a call to the checking service waits for its answer\'s headers, and then between parts of its body, before it counts as lost',
+  }),
+  ASSET_DOWNLOAD_TIMEOUT_SECONDS: setting(z.coerce.number().int().min(1).max(3600).default(120), {
+    description: '(`ASSET_PROCESSOR=on` only) how long one download of an LMS\'s file may take, its token included, before it counts as failed and is tried again (at most 4 tries, all within `ASSET_DOWNLOAD_GIVE_UP_SECONDS`)',
+  }),
+  ASSET_DOWNLOAD_GIVE_UP_SECONDS: setting(z.coerce.number().int().min(10).max(86_400).default(600), {
+    description: '(`ASSET_PROCESSOR=on` only) every try to download one LMS file ends within this time of the first; then the LMS is told `Failed` / `DOWNLOAD_FAILED`, and SpeedGrader offers "Resubmit all files"',
+  }),
+  CALLBACK_SECRET: setting(z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional(), {
+    description: 'the secret part of the address the service calls back at, `PUBLIC_URL/checker/callback/<secret>`; generate one with `openssl rand -hex 24`. The same value in every process',
+    default: 'generated into `DATA_DIR/callback.secret` outside production (required in production)',
+    values: '24 to 128 letters, digits, `-` or `_`',
+  }),
+  SANDBOX_DELAY_MS: setting(z.coerce.number().int().min(0).max(3_600_000).default(5000), {
+    description: 'how long the in-process sandbox takes to analyse a paper (only without `CHECKER_URL`; the real service takes 10 to 15 minutes)',
+  }),
+  JOB_POLLING_SECONDS: setting(z.coerce.number().min(0.5).max(60).default(2), {
+    description: 'how often an idle worker asks for jobs',
+  }),
+  JOB_RETRY_DELAY_SECONDS: setting(z.coerce.number().int().min(1).max(3600).default(30), {
+    description: 'the first retry delay of a failing job, doubling each time',
+  }),
+  JOB_RETRY_LIMIT: setting(z.coerce.number().int().min(0).max(100).default(12), {
+    description: 'how many retries a failing job gets before it shows as failed on `/admin`, with a retry button',
+  }),
+  JOB_EXPIRE_SECONDS: setting(z.coerce.number().int().min(5).max(3600).default(300), {
+    description: 'a job running longer than this is taken to belong to a dead worker and handed to another (checked every minute at most); the waits a rate-limited job spends on the service\'s `Retry-After` stay under a fifth of it. Give every process of an installation the same `JOB_*` values: the queues take them from the process that started last',
+  }),
+  JOB_CONCURRENCY: setting(z.coerce.number().int().min(1).max(50).default(4), {
+    description: 'jobs of each kind one process runs at once (uploads, polls, results, grade posts); uploads, result read-backs and grade posts go past it, one more with each run their service accepts, up to 32 (8 on the embedded database), and a quarter fewer when it answers 429 or 503 with `Retry-After`',
+  }),
+  REGISTRATIONS_PER_ADDRESS: setting(z.coerce.number().int().min(1).max(10_000).default(5), {
+    description: 'dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names); one more is answered 429 with a sentence. Behind a reverse proxy every caller shares the proxy\'s address',
+  }),
+  DEV_PLATFORM: setting(z.enum(['on', 'off', 'loopback']).optional(), {
+    description: 'the dev platform at `/dev` (an LTI 1.3 platform emulator with a demo course): `loopback` answers browsers on this machine only; `on` opens it to anyone who reaches the tool (one warning at start when `HOST` is not loopback: whoever opens it acts as the demo LMS\'s administrator); `off` does not mount it. Production never mounts it, whatever this says',
+    default: '`loopback` (`off` in production)',
+  }),
+  ASSET_PROCESSOR: setting(z.enum(['on', 'off']).default('off'), {
+    description: '`on` offers the tool as the LMS\'s LTI Asset Processor (Canvas: Document Processor): dynamic registration asks for its placement, launches and scopes, the CLI lists them for a key made by hand, and a deep-linking launch that accepts `ltiAssetProcessor` attaches it. The LMS\'s notices are verified and kept, each file is downloaded and checked like a paper sent on the tool\'s page, and asset reports go back to the LMS beside the submission (no gradebook score for these assignments). `off`: none of these; such a launch gets the ordinary assignment picker',
+  }),
+  ASSET_PROCESSOR_EULA: setting(z.enum(['on', 'off']).default('off'), {
+    description: '`on` (with `ASSET_PROCESSOR=on`): the Asset Processor has terms each user accepts once per deployment in the LMS\'s EULA launch; `ASSET_PROCESSOR_EULA_TERMS` is then required',
+  }),
+  ASSET_PROCESSOR_EULA_TERMS: setting(z.string().trim().min(1).max(20_000).optional(), {
+    description: 'the terms themselves (plain text), or the http(s) address of the page that has them; required with `ASSET_PROCESSOR_EULA=on`',
+  }),
+  CONCURRENT_LAUNCHES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
+    description: 'launches (`/lti/login` and `/lti/launch`) one web process works on at once. One more is answered at once with 503, `Retry-After: 2` and a sentence: JSON to a client that prefers JSON or is a script\'s request (`Sec-Fetch-Dest: empty`, `X-Requested-With`), a short page otherwise. `/healthz`, `/readyz`, `/lti/keys`, static files and `/dev` are never limited',
+    default: `${ADMISSION_PER_CONNECTION.launch} × \`DATABASE_POOL_SIZE\``,
+  }),
+  CONCURRENT_UPLOADS: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
+    description: 'uploads (a submission\'s POST) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    default: `${ADMISSION_PER_CONNECTION.upload} × \`DATABASE_POOL_SIZE\``,
+  }),
+  CONCURRENT_CALLBACKS: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
+    description: 'the checking service\'s callbacks one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    default: `${ADMISSION_PER_CONNECTION.callback} × \`DATABASE_POOL_SIZE\``,
+  }),
+  CONCURRENT_PAGES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
+    description: 'pages (every page, form, report and CSV behind a session) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    default: `${ADMISSION_PER_CONNECTION.pages} × \`DATABASE_POOL_SIZE\``,
+  }),
+  HTTP_HEADERS_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(20_000), {
+    description: 'a request whose headers take longer is cut, so slow clients cannot hold sockets; at most `HTTP_REQUEST_TIMEOUT_MS`',
+  }),
+  HTTP_REQUEST_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(3_600_000).default(300_000), {
+    description: 'a whole request (an upload included) that takes longer is cut',
+  }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(5000), {
+    description: 'an idle keep-alive connection is closed after this; behind a load balancer, set it above the balancer\'s idle timeout',
+  }),
+  UPLOAD_IDLE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(30_000), {
+    description: 'an upload that sends nothing for this long is cut off (408); nothing of it is kept',
+  }),
+  ADMIN_TOKEN: setting(z.string().min(24, 'must be at least 24 characters').max(256).optional(), {
+    description: 'opens `/admin` for the whole installation without an LMS launch (a platform\'s administrators reach it from a launch, for their own platform)',
+    default: 'none: only platform administrators, from a launch',
+  }),
+  METRICS_TOKEN: setting(z.string().regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces').optional(), {
+    description: 'a scraper elsewhere reads `/metrics` by sending it as `Authorization: Bearer <token>` ([Monitoring](operations.md#monitoring))',
+    default: 'none: `/metrics` answers this machine only',
+    values: '24 to 256 printable characters without spaces',
+  }),
   // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
-  PLATFORM_PRIVATE_NETWORKS: z.preprocess(
-    emptyToUndefined,
+  PLATFORM_PRIVATE_NETWORKS: setting(
     z
       .string()
       .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
@@ -92,20 +218,29 @@ const environment = z.object({
         'must be `none` or networks in CIDR form separated by commas, e.g. 10.20.0.0/16,fd00:1::/64',
       )
       .optional(),
+    {
+      description: 'private networks in which the tool may reach a platform\'s URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school\'s own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool\'s host, so it needs listing',
+      default: `\`${LOOPBACK_NETWORKS.join(',')}\` on a private instance (outside production, listening on loopback with a loopback \`PUBLIC_URL\`), \`none\` otherwise`,
+      values: '`none`, or networks in CIDR form separated by commas, e.g. `10.20.0.0/16,fd00:1::/64`',
+    },
   ),
-  POLL_SCHEDULE_SECONDS: z.preprocess(
-    emptyToUndefined,
+  POLL_SCHEDULE_SECONDS: setting(
     z
       .string()
       .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of whole seconds, e.g. 60,120,300,600,1800')
       .transform((value) => value.split(',').map(Number))
       .refine((list) => list.every((n) => n >= 1), 'each interval must be at least 1 second')
       .optional(),
+    {
+      description: 'waits between polls of a paper still being analysed (in case the service\'s callback never comes); the last one repeats',
+      default: `\`${DEFAULT_POLL_SCHEDULE_SECONDS.join(',')}\``,
+      values: 'whole seconds, at least 1 each, separated by commas',
+    },
   ),
 });
 
 /** Variables whose value never appears in a message: secrets, and a URL that may hold a password. */
-const HIDDEN = new Set(['DATABASE_URL', 'ENCRYPTION_KEY', 'CHECKER_PASSWORD', 'CALLBACK_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN']);
+export const HIDDEN = new Set(['DATABASE_URL', 'ENCRYPTION_KEY', 'CHECKER_PASSWORD', 'CALLBACK_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN']);
 
 /** What to do about a refused secret. */
 const HINTS: Record<string, string> = {
@@ -229,10 +364,10 @@ const settingsSchema = environment.transform((values) => {
     assetDownloadGiveUpMs: values.ASSET_DOWNLOAD_GIVE_UP_SECONDS * 1000,
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
-      launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,
-      upload: values.CONCURRENT_UPLOADS ?? 4 * pool,
-      callback: values.CONCURRENT_CALLBACKS ?? 4 * pool,
-      pages: values.CONCURRENT_PAGES ?? 4 * pool,
+      launch: values.CONCURRENT_LAUNCHES ?? ADMISSION_PER_CONNECTION.launch * pool,
+      upload: values.CONCURRENT_UPLOADS ?? ADMISSION_PER_CONNECTION.upload * pool,
+      callback: values.CONCURRENT_CALLBACKS ?? ADMISSION_PER_CONNECTION.callback * pool,
+      pages: values.CONCURRENT_PAGES ?? ADMISSION_PER_CONNECTION.pages * pool,
     },
     /** HTTP server limits against slow clients: whole headers, whole request, idle keep-alive, and an upload's body
      * sending nothing. */
@@ -249,7 +384,7 @@ const settingsSchema = environment.transform((values) => {
     /** How long a call to the checking service may wait for its answer's headers, and then between its body's bytes. */
     checkerTimeoutMs: values.CHECKER_TIMEOUT_MS,
     /** Seconds between polls of a paper still being analysed; the last value repeats. */
-    pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [60, 120, 300, 600, 1800],
+    pollScheduleSeconds: values.POLL_SCHEDULE_SECONDS ?? [...DEFAULT_POLL_SCHEDULE_SECONDS],
     /** Opens the admin page without an LMS launch (bootstrap); null: only platform administrators. */
     adminToken: values.ADMIN_TOKEN ?? null,
     /** Opens /metrics to scrapers off this machine that send it as a bearer token; null: this machine only. */
@@ -261,7 +396,7 @@ const settingsSchema = environment.transform((values) => {
      * on 127.0.0.1). Once strangers can reach the tool (production, or a HOST or PUBLIC_URL off this machine), a
      * loopback address named by a platform is an attack on the tool's host: nothing is allowed there unless the
      * administrator lists it. */
-    platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (loopbackOnly ? ['127.0.0.0/8', '::1/128'] : []),
+    platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (loopbackOnly ? [...LOOPBACK_NETWORKS] : []),
     jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT, expireSeconds: values.JOB_EXPIRE_SECONDS, concurrency: values.JOB_CONCURRENCY },
     /** The secrets as the environment gave them (null: kept in DATA_DIR, see provideSecrets). */
     givenSecrets: { encryptionKey: values.ENCRYPTION_KEY ?? null, callbackSecret: values.CALLBACK_SECRET ?? null },

@@ -4,7 +4,7 @@
 // pid and port; another process (the CLI while the server runs) finds the file and connects to that port.
 //
 // Memory: this is the database of someone trying the tool on their own machine, so it is kept small (measured in
-// bench/surge.ts; README "Figures"). A new data directory is initialised by a short-lived child process, since
+// bench/surge.ts; docs/performance.md). A new data directory is initialised by a short-lived child process, since
 // PGlite keeps its initdb's WebAssembly instance (about 450 MB) alive in the process that ran it; and PostgreSQL's
 // shared buffers, which live inside PGlite's WebAssembly memory and are never given back, are a small fraction of
 // the server default (the files underneath are in the operating system's page cache all the same).
