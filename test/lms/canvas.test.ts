@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
 import { readChecksum } from '../../src/assetprocessor/checksum.js';
+import { launch } from '../../src/devplatform/agent.js';
 import { attachToActivity } from '../support/asset-processor.js';
 import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
@@ -14,6 +16,8 @@ import { eventually } from '../support/wait.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const notice = lmsFixture('canvas', 'submission-notice');
+const deepLinking = lmsFixture('canvas', 'deep-linking-request');
+const settingsRequest = lmsFixture('canvas', 'settings-request');
 const documentedActivity = (notice.payload[`${LTI_CLAIM}/activity`] as { id: string }).id;
 const documentedAsset = (notice.payload[`${LTI_CLAIM}/assetservice`] as { assets: Array<Record<string, unknown>> }).assets[0]!;
 
@@ -34,6 +38,16 @@ after(async () => {
 const db = () => tool.tool.database.db;
 const essay = (topic: string) => `${topic}\n` + Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} weighs a different source, number ${i * 11}.`).join(' ');
 const send = (jwt: string) => fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notices: [{ jwt }] }) });
+
+/**
+ * The documented launch's own claims in place of the dev platform's, in an id_token it issued for this login (its
+ * issuer, audience, nonce, user and context stay): what the tool then receives is the documented message.
+ */
+const documented = (fixture: Record<string, unknown>) => async (idToken: string) => {
+  const own = Object.fromEntries(Object.entries(fixture).filter(([claim]) => claim !== `${LTI_CLAIM}/context`));
+  const { iat: _iat, exp: _exp, ...issued } = decodeJwt(idToken);
+  return lms.platform.sign({ ...issued, ...own });
+};
 
 /** The documented payload as this Canvas would sign it: its issuer, client and deployment, and fresh times. */
 function asCanvasSigns(payload: Record<string, unknown>): Record<string, unknown> {
@@ -56,6 +70,37 @@ describe('Canvas, as documented (doc/api/document_processor.md)', () => {
     const asset = (ours[`${LTI_CLAIM}/assetservice`] as { assets: Array<Record<string, unknown>> }).assets[0]!;
     assert.match(String(asset.sha256_checksum), /^[A-Za-z0-9+/]{43}=$/, 'base64 of 32 bytes, as documented');
     assert.equal(asset.filename, undefined, 'a text entry has no file name');
+  });
+
+  test('the documented "Add Document Processing App" launch opens the attach page, which names the assignment it attaches to', async () => {
+    const activity = deepLinking.payload[`${LTI_CLAIM}/activity`] as { id: string };
+    const page = await launch(lms.platform, {
+      userId: 'instructor-1',
+      messageType: 'LtiDeepLinkingRequest',
+      activity: { id: activity.id, title: 'Essay on deltas' },
+      replaceIdToken: async (idToken) => {
+        const replaced = await documented(deepLinking.payload)(idToken);
+        // Where the answer goes back: this platform's return address, as the documented one is a placeholder.
+        const { iat: _iat, exp: _exp, ...claims } = decodeJwt(replaced);
+        const settings = claims['https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings'] as Record<string, unknown>;
+        const issued = decodeJwt(idToken)['https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings'] as Record<string, unknown>;
+        return lms.platform.sign({ ...claims, 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': { ...settings, deep_link_return_url: issued.deep_link_return_url, data: issued.data } });
+      },
+    });
+    assert.equal(page.status, 200, page.body);
+    assert.match(page.body, /Attach the check/);
+  });
+
+  test('the documented settings request opens the processor\'s check settings', async () => {
+    const activity = settingsRequest.payload[`${LTI_CLAIM}/activity`] as { id: string; title: string };
+    const processor = await attachToActivity(tool, lms, { id: activity.id, title: activity.title });
+    const page = await launch(lms.platform, {
+      userId: 'instructor-1',
+      assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest', activityId: activity.id },
+      replaceIdToken: documented(settingsRequest.payload),
+    });
+    assert.equal(page.status, 200, page.body);
+    assert.match(page.url, new RegExp(`/assignments/${processor}/settings\\?ltik=`));
   });
 
   test('the documented notice is kept with what it declared, and a file that does not match its checksum is refused', async () => {
