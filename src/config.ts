@@ -57,6 +57,8 @@ const environment = z.object({
   CHECKER_PASSWORD: optionalString,
   CHECKER_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
   ASSET_DOWNLOAD_TIMEOUT_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(120)),
+  ASSET_DOWNLOAD_MIN_KB_PER_SECOND: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(100_000).default(4)),
+  ASSET_DOWNLOAD_RATE_WINDOW_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(3600).default(15)),
   CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional()),
   SANDBOX_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3_600_000).default(5000)),
   JOB_POLLING_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().min(0.5).max(60).default(2)),
@@ -74,6 +76,7 @@ const environment = z.object({
   CONCURRENT_UPLOADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_CALLBACKS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   CONCURRENT_PAGES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
+  CONCURRENT_NOTICES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).optional()),
   HTTP_HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(20_000)),
   HTTP_REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(3_600_000).default(300_000)),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(5000)),
@@ -224,12 +227,22 @@ const settingsSchema = environment.transform((values) => {
     assetProcessorEula: assetProcessorEulaOf(values, refuse),
     /** The deadline of one download of an LMS's file (its token included); a download past it is tried again later. */
     assetDownloadTimeoutMs: values.ASSET_DOWNLOAD_TIMEOUT_SECONDS * 1000,
+    /** A download is cut off when fewer than this many bytes arrived in the last window (null: never; the deadline
+     * still holds): an LMS that trickles its files holds one of the places every LMS's files share. */
+    assetDownloadMinRate:
+      values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND === 0
+        ? null
+        : { bytes: Math.round(values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND * 1024 * values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS), windowMs: values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS * 1000 },
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? 2 * pool,
       upload: values.CONCURRENT_UPLOADS ?? 4 * pool,
       callback: values.CONCURRENT_CALLBACKS ?? 4 * pool,
       pages: values.CONCURRENT_PAGES ?? 4 * pool,
+      // Canvas never sends a refused notice again, so this class is sized for the largest burst rather than for the
+      // pool: a notice holds a connection for one short transaction, and 16 per pool connection wait at most a few
+      // hundred milliseconds for one (docs/operations.md says how to size it).
+      notices: values.CONCURRENT_NOTICES ?? Math.max(64, 16 * pool),
     },
     /** HTTP server limits against slow clients: whole headers, whole request, idle keep-alive, and an upload's body
      * sending nothing. */

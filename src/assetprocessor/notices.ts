@@ -121,7 +121,7 @@ export async function receiveNotices(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt
     if (again.length > 0) {
       await trx.updateTable('lms_asset').set({ state: 'received', submission_id: null, error_code: null, error_comment: null }).where('id', 'in', again).execute();
     }
-    await queueAssetFetches(jobs, [...fresh, ...again], { within: trx });
+    await queueAssetFetches(jobs, [...fresh, ...again], { db: trx, inTransaction: true });
     const resend = seen.filter((row) => !again.includes(row.id) && row.state === 'admitted').map((row) => row.id);
     await resendReports(trx, jobs, resend, trx);
     return { notices: read.length, newAssets: fresh.length, checkedAgain: again.length };
