@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each beside its anchor measured in the same run, printed as one table.
 // Benchmarks are not tests: they measure and print, and a slow machine makes numbers smaller, not a failure.
 //   BENCH_SCALE=0.1 npm run bench          a tenth of the issue's figures (counts, the surge's window), for a quick look
-//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, notices, storm, overload;
+//   BENCH_ONLY=launch,surge npm run bench  some of them (launch, intake, upload, surge, notices, fairness, storm, overload;
 //                                          surge-postgres: the surge on PostgreSQL alone)
 //   BENCH_ONLY=notices                     the Asset Processor's notices, beside the surge through the upload page (PostgreSQL)
 //   BENCH_ONLY=report-timing               notice → Processing, and a failing download → DOWNLOAD_FAILED (about 10 minutes)
+//   BENCH_ONLY=fairness                    LMS B's file fetches while LMS A floods the tool with slow files, beside no flood
 //   BENCH_SURGE_TIMEOUT_S=600              how long the surge and the notices may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
 //   BENCH_STATEMENTS=1                     the statements each measured phase sent, to stderr
@@ -15,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { callbackStormBench } from './callback-storm.js';
+import { fairnessBench } from './fairness.js';
 import { intakeBench } from './intake.js';
 import { launchBench } from './launch.js';
 import { noticesBench } from './notices.js';
@@ -35,6 +37,7 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
   // PGlite's receipts wait for its one backend, so their p99 moves with the machine: a second run in the same
   // benchmark tells the figure from the noise.
   [['surge'], 'Deadline surge and memory (PGlite, again)', () => surgeBench('pglite')],
+  [['fairness'], 'Fairness between LMSs (PostgreSQL)', fairnessBench],
   [['storm'], 'Callback storm (PostgreSQL)', callbackStormBench],
   [['overload'], 'Overload, default admission limits (PostgreSQL)', overloadBench],
   [['report-timing'], 'Asset Processor reports: when SpeedGrader shows them (PostgreSQL)', reportTimingBench],

@@ -26,7 +26,7 @@ const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const DEFAULT_POLL_SCHEDULE_SECONDS = [60, 120, 300, 600, 1800];
 const LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'];
 /** Requests of each class in flight per database connection (see `admission` below). */
-const ADMISSION_PER_CONNECTION = { launch: 2, upload: 4, callback: 4, pages: 4 };
+const ADMISSION_PER_CONNECTION = { launch: 2, upload: 4, callback: 4, pages: 4, notices: 16 };
 
 const postgresUrl = z.string().refine(
   (value) => {
@@ -132,6 +132,12 @@ export const environment = z.object({
   ASSET_DOWNLOAD_GIVE_UP_SECONDS: setting(z.coerce.number().int().min(10).max(86_400).default(600), {
     description: '(`ASSET_PROCESSOR=on` only) every try to download one LMS file ends within this time of the first; then the LMS is told `Failed` / `DOWNLOAD_FAILED`, and SpeedGrader offers "Resubmit all files"',
   }),
+  ASSET_DOWNLOAD_MIN_KB_PER_SECOND: setting(z.coerce.number().min(0).max(100_000).default(4), {
+    description: '(`ASSET_PROCESSOR=on` only) a download of an LMS\'s file is cut off (and tried again later) when less than this arrived, on average, over the last `ASSET_DOWNLOAD_RATE_WINDOW_SECONDS`: an LMS that trickles its files would otherwise hold places every LMS\'s files share; 0: no floor (the deadline still holds)',
+  }),
+  ASSET_DOWNLOAD_RATE_WINDOW_SECONDS: setting(z.coerce.number().min(0.5).max(3600).default(15), {
+    description: '(`ASSET_PROCESSOR=on` only) the window over which `ASSET_DOWNLOAD_MIN_KB_PER_SECOND` is measured',
+  }),
   CALLBACK_SECRET: setting(z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional(), {
     description: 'the secret part of the address the service calls back at, `PUBLIC_URL/checker/callback/<secret>`; generate one with `openssl rand -hex 24`. The same value in every process',
     default: 'generated into `DATA_DIR/callback.secret` outside production (required in production)',
@@ -186,6 +192,10 @@ export const environment = z.object({
   CONCURRENT_PAGES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
     description: 'pages (every page, form, report and CSV behind a session) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
     default: `${ADMISSION_PER_CONNECTION.pages} × \`DATABASE_POOL_SIZE\``,
+  }),
+  CONCURRENT_NOTICES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
+    description: '(`ASSET_PROCESSOR=on` only) LMS notice deliveries one web process works on at once; one more is answered 503 as for `CONCURRENT_LAUNCHES`. Canvas never sends a refused notice again, so the class is sized for the largest burst rather than for the pool ([Operations](operations.md))',
+    default: `the larger of 64 and ${ADMISSION_PER_CONNECTION.notices} × \`DATABASE_POOL_SIZE\``,
   }),
   HTTP_HEADERS_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(20_000), {
     description: 'a request whose headers take longer is cut, so slow clients cannot hold sockets; at most `HTTP_REQUEST_TIMEOUT_MS`',
@@ -362,12 +372,22 @@ const settingsSchema = environment.transform((values) => {
     assetDownloadTimeoutMs: values.ASSET_DOWNLOAD_TIMEOUT_SECONDS * 1000,
     /** Every try to download one LMS file ends within this time of the first; then the LMS is told DOWNLOAD_FAILED. */
     assetDownloadGiveUpMs: values.ASSET_DOWNLOAD_GIVE_UP_SECONDS * 1000,
+    /** A download is cut off when fewer than this many bytes arrived in the last window (null: never; the deadline
+     * still holds): an LMS that trickles its files holds one of the places every LMS's files share. */
+    assetDownloadMinRate:
+      values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND === 0
+        ? null
+        : { bytes: Math.round(values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND * 1024 * values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS), windowMs: values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS * 1000 },
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? ADMISSION_PER_CONNECTION.launch * pool,
       upload: values.CONCURRENT_UPLOADS ?? ADMISSION_PER_CONNECTION.upload * pool,
       callback: values.CONCURRENT_CALLBACKS ?? ADMISSION_PER_CONNECTION.callback * pool,
       pages: values.CONCURRENT_PAGES ?? ADMISSION_PER_CONNECTION.pages * pool,
+      // Canvas never sends a refused notice again, so this class is sized for the largest burst rather than for the
+      // pool: a notice holds a connection for one short transaction, and 16 per pool connection wait at most a few
+      // hundred milliseconds for one (docs/operations.md says how to size it).
+      notices: values.CONCURRENT_NOTICES ?? Math.max(64, ADMISSION_PER_CONNECTION.notices * pool),
     },
     /** HTTP server limits against slow clients: whole headers, whole request, idle keep-alive, and an upload's body
      * sending nothing. */

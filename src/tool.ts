@@ -130,7 +130,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     const sink = sinkByAssignmentKind(database.db, { gradebook: gradebookSink(database.db, jobs), 'asset-processor': assetReportSink(database.db, jobs) });
     const uploadDir = join(config.dataDir, 'uploads');
     if (config.role !== 'web') {
-      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, uploadDir, eulaRequired: config.assetProcessorEula !== null, assetDownloadTimeoutMs: config.assetDownloadTimeoutMs, assetDownloadGiveUpMs: config.assetDownloadGiveUpMs, logger, metrics });
+      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, uploadDir, eulaRequired: config.assetProcessorEula !== null, assetDownloadTimeoutMs: config.assetDownloadTimeoutMs, assetDownloadGiveUpMs: config.assetDownloadGiveUpMs, assetDownloadMinRate: config.assetDownloadMinRate, logger, metrics });
     }
     if (config.production && config.devPlatformRequested === 'on') {
       logger.warn('DEV_PLATFORM=on is ignored in production: the dev platform is never mounted there');

@@ -7,6 +7,7 @@ import type { ToolMetrics } from './metrics.js';
 import type { ResultSink } from './submissions/result-sink.js';
 import { QUEUES, type Jobs } from './jobs/index.js';
 import type { Logger } from './logger.js';
+import type { MinRate } from './lti/platform-http.js';
 import { runResultJob, type ResultJob } from './submissions/announced-result.js';
 import { runGradeJob, type GradeJob, type GradeJobDeps } from './grades/grade-job.js';
 import { pollSubmission, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
@@ -32,6 +33,8 @@ export interface WorkerDeps {
   assetDownloadTimeoutMs: number;
   /** Every try of one asset's download ends within this of the first (ASSET_DOWNLOAD_GIVE_UP_SECONDS). */
   assetDownloadGiveUpMs?: number;
+  /** The least a download must keep sending (ASSET_DOWNLOAD_MIN_KB_PER_SECOND); null: no such floor. */
+  assetDownloadMinRate: MinRate | null;
   logger: Logger;
   metrics: ToolMetrics;
 }
@@ -58,8 +61,10 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
     eulaRefuses: (asset) => eulaRefuses(deps.db, asset, deps.eulaRequired),
     downloadTimeoutMs: deps.assetDownloadTimeoutMs,
     ...(deps.assetDownloadGiveUpMs !== undefined ? { downloadGiveUpMs: deps.assetDownloadGiveUpMs } : {}),
+    downloadMinRate: deps.assetDownloadMinRate,
   };
-  await deps.jobs.work<AssetFetchJob>(QUEUES.assetFetch, (job) => fetchAsset(assets, job.data, job.retryCount + 1));
+  // A slow LMS's downloads hold their slots for long: each LMS gets its share of them.
+  deps.jobs.workFairly<AssetFetchJob>(QUEUES.assetFetch, 'platformId', (job) => fetchAsset(assets, job.data, job.retryCount + 1));
   await deps.jobs.work<AssetReportJob>(QUEUES.assetReport, (job) => runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data));
 
   const sweep = setInterval(() => {

@@ -157,8 +157,11 @@ test('safe defaults: loopback only, the dev platform for this machine, open regi
 
 test('admission limits follow the pool size unless set; server timeouts have defaults and keep their order', () => {
   const config = loadConfig({ DATA_DIR: join(dir, 'limits'), DATABASE_POOL_SIZE: '5' });
-  assert.deepEqual(config.admission, { launch: 10, upload: 20, callback: 20, pages: 20 });
-  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_LAUNCHES: '3', CONCURRENT_PAGES: '7' }).admission, { launch: 3, upload: 40, callback: 40, pages: 7 });
+  assert.deepEqual(config.admission, { launch: 10, upload: 20, callback: 20, pages: 20, notices: 80 });
+  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_LAUNCHES: '3', CONCURRENT_PAGES: '7' }).admission, { launch: 3, upload: 40, callback: 40, pages: 7, notices: 160 });
+  // A notice refused is a notice lost (Canvas never sends it again): at least 64 in flight, however small the pool.
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'limits'), DATABASE_POOL_SIZE: '1' }).admission.notices, 64);
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_NOTICES: '500' }).admission.notices, 500);
   assert.deepEqual(config.http, { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5000, uploadIdleTimeoutMs: 30_000 });
   assert.throws(
     () => loadConfig({ DATA_DIR: join(dir, 'limits'), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),

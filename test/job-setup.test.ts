@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '../src/db/index.js';
 import { Jobs, QUEUES } from '../src/jobs/index.js';
-import { backend, createTestDatabase, openTestDatabase } from './support/db.js';
+import { createTestDatabase, openTestDatabase, severalProcessesSkip } from './support/db.js';
 import { eventually } from './support/wait.js';
 
 const timing = { pollingIntervalSeconds: 1, retryDelaySeconds: 1, retryLimit: 1, expireSeconds: 60, concurrency: 1 };
 const quiet = { warn: () => {}, error: () => {} };
 
-describe('job queues set up by processes starting at once', { skip: backend === 'pglite' ? 'several processes share one PostgreSQL server; the embedded database serves one process' : false }, () => {
+describe('job queues set up by processes starting at once', { skip: severalProcessesSkip }, () => {
   test('four processes on a fresh database, five times over: every one starts, each queue exists once', async () => {
     for (let round = 1; round <= 5; round += 1) {
       const testDb = await createTestDatabase();

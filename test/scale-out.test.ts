@@ -9,13 +9,13 @@ import pg from 'pg';
 import { launch } from '../src/devplatform/agent.js';
 import { ROLES } from '../src/devplatform/index.js';
 import { DEMO_USER, startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { backend, createTestDatabase, type TestDatabase } from './support/db.js';
+import { createTestDatabase, severalProcessesSkip, type TestDatabase } from './support/db.js';
 import { startForwarder, type Forwarder } from './support/forwarder.js';
 import { registerWithCli, servePlatform, type ServedPlatform } from './support/platform.js';
 import { startToolProcess, type ToolProcess } from './support/process.js';
 
 const STUDENTS = 300;
-const skip = backend === 'pglite' ? 'several processes share one PostgreSQL server; the embedded database serves one process' : false;
+const skip = severalProcessesSkip;
 
 let database: TestDatabase;
 let pool: pg.Pool;

@@ -6,7 +6,7 @@
 import { rm, readFile } from 'node:fs/promises';
 import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
 import { SCOPE } from '../lti/claims.js';
-import { PlatformRequestError, platformDownload } from '../lti/platform-http.js';
+import { PlatformRequestError, platformDownload, type MinRate } from '../lti/platform-http.js';
 import { writeReceivedFile, type ReceivedFile } from '../submissions/received-file.js';
 import { matchesChecksum, type DeclaredChecksum } from './checksum.js';
 import { isTextEntry, textOfHtml } from './text-entry.js';
@@ -45,6 +45,8 @@ export interface DownloadLimits {
   maxBytes: number;
   /** The whole download, from asking for a token to the last byte. */
   timeoutMs: number;
+  /** The least the LMS must keep sending, or null. */
+  minRate: MinRate | null;
 }
 
 const TOKEN_TIMEOUT_MS = 15_000;
@@ -81,7 +83,7 @@ export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsse
   try {
     answer = await platformDownload(
       asset.url,
-      { headers: { authorization: `Bearer ${token}`, accept: '*/*' }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS },
+      { headers: { authorization: `Bearer ${token}`, accept: '*/*' }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS, ...(limits.minRate ? { minRate: limits.minRate } : {}) },
       (body) => writeReceivedFile(body, limits.tempDir, asset.filename ?? asset.title ?? ''),
     );
   } catch (error) {

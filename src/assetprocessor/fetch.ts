@@ -10,6 +10,7 @@ import type { Provider } from 'ltijs';
 import { maxFileBytes } from '../assignments/settings.js';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
+import type { MinRate } from '../lti/platform-http.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps } from '../submissions/admit.js';
 import { attemptsOf } from '../submissions/store.js';
@@ -20,6 +21,8 @@ import { EULA_NOT_ACCEPTED } from './eula.js';
 
 export interface AssetFetchJob {
   assetRowId: string;
+  /** The LMS the file comes from: each LMS takes its share of the downloads (Jobs.workFairly). */
+  platformId?: string;
 }
 
 export interface AssetFetchDeps extends AdmitDeps {
@@ -30,6 +33,8 @@ export interface AssetFetchDeps extends AdmitDeps {
   downloadTimeoutMs?: number;
   /** All tries of one asset end within this time of the first (ASSET_DOWNLOAD_GIVE_UP_SECONDS); ten minutes unless told. */
   downloadGiveUpMs?: number;
+  /** The least a download must keep sending (ASSET_DOWNLOAD_MIN_KB_PER_SECOND); none unless told. */
+  downloadMinRate?: MinRate | null;
 }
 
 /** A download that may pass later is tried this many times at most (fewer when jobs are retried fewer times). */
@@ -109,7 +114,7 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
     file = await downloadAsset(
       platform,
       { url: asset.url, size: asset.size === null ? null : Number(asset.size), checksum: checksumFromStore(asset.checksum), readScope: asset.read_scope, contentType: asset.content_type, title: asset.title, filename: asset.filename },
-      { tempDir: join(deps.uploadDir, 'incoming'), maxBytes: maxFileBytes(assignment.settings), timeoutMs: Math.min(deps.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS, leftMs) },
+      { tempDir: join(deps.uploadDir, 'incoming'), maxBytes: maxFileBytes(assignment.settings), timeoutMs: Math.min(deps.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS, leftMs), minRate: deps.downloadMinRate ?? null },
     );
   } catch (error) {
     if (!(error instanceof AssetUnusable)) throw error;
@@ -133,7 +138,15 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
   await settle(deps, asset.id, { state: 'admitted', submission_id: admitted.receipt.submissionId });
 }
 
-/** Queues the fetch jobs of newly kept assets, in the transaction that keeps them. */
-export function queueAssetFetches(jobs: Jobs, assetRowIds: string[], within: Parameters<Jobs['sendMany']>[2]): Promise<void> {
-  return jobs.sendMany<AssetFetchJob>(QUEUES.assetFetch, assetRowIds.map((assetRowId) => ({ data: { assetRowId }, key: assetRowId })), within);
+/** Queues the fetch jobs of newly kept assets, each named with its LMS; `db` (a transaction) keeps them with the assets. */
+export async function queueAssetFetches(jobs: Jobs, assetRowIds: string[], options: { db: Kysely<DatabaseSchema>; inTransaction?: boolean }): Promise<void> {
+  if (assetRowIds.length === 0) return;
+  const rows = await options.db
+    .selectFrom('lms_asset as x')
+    .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
+    .select(['x.id', 'a.platform_id'])
+    .where('x.id', 'in', assetRowIds)
+    .execute();
+  const data = rows.map((row) => ({ data: { assetRowId: row.id, platformId: row.platform_id }, key: row.id }));
+  await jobs.sendMany<AssetFetchJob>(QUEUES.assetFetch, data, options.inTransaction ? { within: options.db } : {});
 }

@@ -175,7 +175,7 @@ export async function receiveNotices(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt
     if (again.length > 0) {
       await trx.updateTable('lms_asset').set({ state: 'received', submission_id: null, error_code: null, error_comment: null, fetch_started_at: null }).where('id', 'in', again).execute();
     }
-    await queueAssetFetches(jobs, [...fresh, ...again], { within: trx });
+    await queueAssetFetches(jobs, [...fresh, ...again], { db: trx, inTransaction: true });
     // The LMS shows "Processing" beside each file as soon as the tool holds it, before any download.
     await queueAssetReports(jobs, [...fresh, ...again], trx);
     const resend = seen.filter((row) => !again.includes(row.id) && row.state === 'admitted').map((row) => row.id);

@@ -45,7 +45,7 @@ async function openedByDueDate(db: Kysely<DatabaseSchema>): Promise<string[]> {
 /** Queues the jobs of forgotten assets and of reports a due date has opened; gives how many were queued. */
 export async function sweepForgottenAssets(deps: { db: Kysely<DatabaseSchema>; jobs: Jobs }): Promise<number> {
   const fetches = await forgottenAssets(deps.db);
-  await queueAssetFetches(deps.jobs, fetches, {});
+  await queueAssetFetches(deps.jobs, fetches, { db: deps.db });
   const reports = await openedByDueDate(deps.db);
   await queueAssetReports(deps.jobs, reports);
   return fetches.length + reports.length;

@@ -3,6 +3,7 @@
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { AdaptiveLimit } from './adaptive-limit.js';
+import { FairShareWorker, turnOf } from './fair-share.js';
 import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
 import { jobsDbOf, queryableOf, type Transactional } from './in-transaction.js';
 import { isRunning, runningOf } from './is-running.js';
@@ -95,6 +96,7 @@ export class Jobs {
   #stopped = false;
   /** Which reserve slot to wake next (see PACED_QUEUES). */
   #woken = 0;
+  readonly #fairWorkers: Array<{ stop(timeoutMs: number): Promise<void> }> = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -175,15 +177,21 @@ export class Jobs {
    * first, and under the `stately` policy it cannot start a job whose key is running: the fetch fails on the
    * queue's unique index and returns nothing, so every other job of the queue waits behind that one until the
    * running job ends. Held back past the usual length of a run, the follow-up leaves the queue free meanwhile.
+   *
+   * `takeTurnsBy`: a field of the data naming the job's group (the LMS a submission came from); the groups' jobs
+   * then take turns rather than the oldest first (turnOf in fair-share.ts).
    */
-  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean; within?: Transactional }): Promise<string | null> {
+  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean; takeTurnsBy?: keyof T & string; within?: Transactional }): Promise<string | null> {
     const asked = options.startAfterSeconds ?? 0;
+    const db = options.within ? queryableOf(options.within) : this.pool;
     // A key just made (a new submission's) has no job running: no need to ask.
-    const keyRunning = !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await isRunning(options.within ? queryableOf(options.within) : this.pool, queue, options.key));
+    const keyRunning = !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await isRunning(db, queue, options.key));
     const startAfter = heldBack(queue, asked, keyRunning);
+    const priority = options.takeTurnsBy ? await turnOf(db, queue, options.takeTurnsBy, String(data[options.takeTurnsBy])) : 0;
     return this.boss.send(queue, data, {
       singletonKey: options.key,
       ...(startAfter > 0 ? { startAfter } : {}),
+      ...(priority !== 0 ? { priority } : {}),
       // In the caller's transaction: the job exists exactly when what it works on was committed.
       ...(options.within ? { db: jobsDbOf(options.within) } : {}),
     });
@@ -245,39 +253,63 @@ export class Jobs {
         // there may be more, so the slot asks again at once (an idle slot still waits the interval).
         if (workerId) this.boss.notifyWorker(workerId);
         if (pace?.hasRoom() && Date.now() - lastDone < BACKLOG_MS && reserves.length > 0) this.boss.notifyWorker(reserves[this.#woken++ % reserves.length]!);
-        const waitBudgetMs = this.timing.expireSeconds * 1000 * SHARE_OF_EXPIRY_FOR_WAITS;
         for (const job of jobs) {
-          for (let waits = 0, waitedMs = 0; ; waits += 1) {
-            const free = await pace?.acquire();
-            try {
-              await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
-              pace?.accepted();
-              free?.();
-              lastDone = Date.now();
-              break;
-            } catch (error) {
-              // The service named a wait (429 or 503 with Retry-After): a few short waits here, rather than the
-              // retry backoff meant for failures, which puts a rate-limited upload minutes or hours behind.
-              const wait = retryAfterMs(error);
-              if (wait !== null) pace?.refused(wait);
-              free?.(); // a run waiting for its turn leaves its place to another
-              if (wait !== null && waits < SHORT_WAITS && waitedMs + wait <= waitBudgetMs) {
-                await new Promise((resolve) => setTimeout(resolve, wait));
-                waitedMs += wait;
-                continue;
-              }
-              this.logger.warn({ err: error, queue, jobId: job.id, retryCount: job.retryCount }, 'Job failed; it will be retried while retries remain');
-              throw error;
-            }
-          }
+          await this.#runOne(queue, job, handler, pace);
+          lastDone = Date.now();
         }
       });
       if (reserve) reserves.push(workerId);
     }
   }
 
+  /**
+   * Runs one job. The service may name a wait (429 or 503 with Retry-After): a few short waits here, rather than
+   * the retry backoff meant for failures, which puts a rate-limited upload minutes or hours behind. Any other
+   * failure is thrown, for pg-boss to retry the job.
+   */
+  async #runOne<T>(queue: QueueName, job: { id: string; data: T; retryCount: number }, handler: JobHandler<T>, pace: AdaptiveLimit | null): Promise<void> {
+    const waitBudgetMs = this.timing.expireSeconds * 1000 * SHARE_OF_EXPIRY_FOR_WAITS;
+    for (let waits = 0, waitedMs = 0; ; waits += 1) {
+      const free = await pace?.acquire();
+      try {
+        await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
+        pace?.accepted();
+        free?.();
+        return;
+      } catch (error) {
+        const wait = retryAfterMs(error);
+        if (wait !== null) pace?.refused(wait);
+        free?.(); // a run waiting for its turn leaves its place to another
+        if (wait !== null && waits < SHORT_WAITS && waitedMs + wait <= waitBudgetMs) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          waitedMs += wait;
+          continue;
+        }
+        this.logger.warn({ err: error, queue, jobId: job.id, retryCount: job.retryCount }, 'Job failed; it will be retried while retries remain');
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Runs `handler` for each job of the queue, `concurrency` at once in this process, each LMS (or other group: the
+   * job data's `groupField`) taking its share of them (fair-share.ts says how).
+   */
+  workFairly<T extends object>(queue: QueueName, groupField: keyof T & string, handler: JobHandler<T>): void {
+    const worker = new FairShareWorker<T>(
+      this.pool,
+      this.boss,
+      { queue, groupField, slots: this.timing.concurrency, pollingIntervalMs: this.timing.pollingIntervalSeconds * 1000 },
+      (job) => this.#runOne(queue, job, handler, null),
+      (error) => this.logger.error({ err: error, queue }, 'Job queue error'),
+    );
+    this.#fairWorkers.push(worker);
+    worker.start();
+  }
+
   /** Stops taking jobs and waits (up to the timeout) for the running ones; unfinished ones go back to the queue. */
   async stop(timeoutMs: number): Promise<void> {
+    await Promise.all(this.#fairWorkers.splice(0).map((worker) => worker.stop(timeoutMs)));
     await this.boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
     this.#stopped = true;
   }

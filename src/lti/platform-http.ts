@@ -63,7 +63,7 @@ export function addressAllowed(address: string): boolean {
   return allowed.check(address, family) || !forbidden.check(address, family);
 }
 
-export type PlatformRequestFailure = 'forbidden-address' | 'unreachable' | 'timeout' | 'too-large' | 'too-many-redirects' | 'bad-url';
+export type PlatformRequestFailure = 'forbidden-address' | 'unreachable' | 'timeout' | 'too-slow' | 'too-large' | 'too-many-redirects' | 'bad-url';
 
 /** A request that did not get an answer. `message` is a sentence for an administrator; it never quotes the answer. */
 export class PlatformRequestError extends Error {
@@ -110,6 +110,17 @@ export interface PlatformRequest {
   maxBytes?: number;
   /** GET only; each hop passes the same address rules. */
   maxRedirects?: number;
+  /**
+   * Downloads only: the body is cut off when fewer than `bytes` of it arrived in the last `windowMs` (checked each
+   * `windowMs` from the answer's headers). The deadline alone lets an answer that trickles hold its caller until the
+   * end of it, and a download holds one of the few places the LMSs' files share.
+   */
+  minRate?: MinRate;
+}
+
+export interface MinRate {
+  bytes: number;
+  windowMs: number;
 }
 
 export interface PlatformAnswer {
@@ -262,15 +273,30 @@ export async function platformDownload<T>(address: string, init: PlatformRequest
     return { ...common, written: null, body: await readText(url, response, signal, timeoutMs, init.maxBytes ?? DEFAULT_MAX_BYTES) };
   }
   const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
+  let size = 0;
   async function* bounded(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-    let size = 0;
     for await (const chunk of body) {
       size += chunk.length;
       if (size > maxBytes) throw tooLarge(url, maxBytes);
       yield chunk;
     }
   }
-  return { ...common, written: await readBody(url, response, signal, timeoutMs, (body) => write(bounded(body as AsyncIterable<Buffer>))) };
+  const rate = init.minRate;
+  let sizeBefore = 0;
+  const watch =
+    rate &&
+    setInterval(() => {
+      if (size - sizeBefore < rate.bytes) {
+        const perSecond = Math.round((rate.bytes / rate.windowMs) * 1000 / 1024);
+        response.body.destroy(new PlatformRequestError('too-slow', url.host, `${url.host} sent its answer slower than ${perSecond} KB/s over ${rate.windowMs / 1000} s.`));
+      }
+      sizeBefore = size;
+    }, rate.windowMs);
+  try {
+    return { ...common, written: await readBody(url, response, signal, timeoutMs, (body) => write(bounded(body as AsyncIterable<Buffer>))) };
+  } finally {
+    if (watch) clearInterval(watch);
+  }
 }
 
 /**

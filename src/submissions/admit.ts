@@ -102,7 +102,8 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
           return undefined;
         },
         // The upload job commits with the submission: a receipt always has its job.
-        inSameCommit: (trx) => deps.jobs.send(QUEUES.upload, { submissionId: id }, { key: id, newKey: true, within: trx }),
+        // Each LMS's uploads take turns with the others' (a flood from one does not hold back another's first paper).
+        inSameCommit: (trx) => deps.jobs.send(QUEUES.upload, { submissionId: id, platformId: attempt.assignment.platformId }, { key: id, newKey: true, takeTurnsBy: 'platformId', within: trx }),
       });
     } catch (error) {
       await rm(storedPath, { force: true });

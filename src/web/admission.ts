@@ -3,11 +3,12 @@
 // instead of joining a queue whose wait would push every request's latency (and ltijs's 10 s id_token age) past
 // use. Health checks, static files, the JWKS and the dev platform are never limited.
 import type { Request, RequestHandler } from 'express';
+import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
 import { sendMessage, wantsJson, wordsOf } from './views.js';
 
-export type RouteClass = 'launch' | 'upload' | 'callback' | 'pages';
+export type RouteClass = 'launch' | 'upload' | 'callback' | 'pages' | 'notices';
 
 export type AdmissionLimits = Record<RouteClass, number>;
 
@@ -23,13 +24,15 @@ export function routeClassOf(req: Request): RouteClass | null {
   const path = req.path;
   if (LAUNCH_PATHS.has(path.replace(/\/$/, ''))) return 'launch';
   if (path.startsWith('/checker/callback/')) return 'callback';
+  // An LMS's notices have a class of their own: an LMS does not send a refused notice again (config.ts sizes it).
+  if (req.method === 'POST' && path.replace(/\/$/, '') === NOTICE_HANDLER_PATH) return 'notices';
   if (req.method === 'POST' && UPLOAD_PATH.test(path)) return 'upload';
   if (PAGE_ROOTS.some((root) => path === root || path.startsWith(`${root}/`))) return 'pages';
   return null;
 }
 
-/** The checking service's callback is answered in English, a machine's; people's requests in their language. */
-const CALLBACK_BUSY = 'Busy: send the callback again later.';
+/** The checking service's callback and an LMS's notices are answered in English, a machine's; people's in their language. */
+const MACHINE_BUSY = { callback: 'Busy: send the callback again later.', notices: 'Busy: send the notices again later.' } as const;
 const BUSY = { launch: 'busy.launch', upload: 'busy.upload', pages: 'busy.pages' } as const;
 
 export interface Admission {
@@ -41,8 +44,8 @@ export interface Admission {
 }
 
 export function admission(limits: AdmissionLimits, logger: Logger): Admission {
-  const inFlight: AdmissionLimits = { launch: 0, upload: 0, callback: 0, pages: 0 };
-  const refused: AdmissionLimits = { launch: 0, upload: 0, callback: 0, pages: 0 };
+  const inFlight: AdmissionLimits = { launch: 0, upload: 0, callback: 0, pages: 0, notices: 0 };
+  const refused: AdmissionLimits = { launch: 0, upload: 0, callback: 0, pages: 0, notices: 0 };
   // One warning per burst, not one per refused request: a burst is thousands of them.
   let lastWarning = 0;
   const middleware: RequestHandler = (req, res, next) => {
@@ -60,8 +63,9 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
       res.setHeader('Cache-Control', 'no-store');
       // The checking service is an API client whatever it sends in Accept.
       const { t } = wordsOf(res);
-      const sentence = routeClass === 'callback' ? CALLBACK_BUSY : t(BUSY[routeClass]);
-      if (routeClass === 'callback' || wantsJson(req)) {
+      const machine = routeClass === 'callback' || routeClass === 'notices';
+      const sentence = machine ? MACHINE_BUSY[routeClass] : t(BUSY[routeClass]);
+      if (machine || wantsJson(req)) {
         res.status(503).json({ error: sentence, retryAfterSeconds: RETRY_AFTER_SECONDS });
       } else {
         sendMessage(res, 503, t('busy.title'), sentence);

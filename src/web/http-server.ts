@@ -1,7 +1,7 @@
 // The HTTP servers in front of the express app: one per listen address (loopback means both 127.0.0.1 and ::1, so
 // two servers on one port), each with the limits that keep slow clients from holding sockets.
 import { once } from 'node:events';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 
 export interface ServerLimits {
@@ -23,6 +23,10 @@ export interface Listening {
 /** Errors that mean "this machine has no such address" (IPv6 switched off): the other address still serves. */
 const ABSENT_ADDRESS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 
+/** The answers each server has not sent yet, and the servers told to close (closeServers). */
+const unanswered = new WeakMap<Server, Set<ServerResponse>>();
+const closing = new WeakSet<Server>();
+
 function newServer(app: RequestListener, limits: ServerLimits): Server {
   const server = createServer(
     {
@@ -40,6 +44,15 @@ function newServer(app: RequestListener, limits: ServerLimits): Server {
   // socket inactivity limit beyond that would cut long answers, such as a report still being fetched).
   server.on('connection', (socket) => socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy()));
   server.on('request', (req) => req.socket.setTimeout(0));
+  // Once the server closes, every answer says "Connection: close" and ends its connection: a balancer that keeps
+  // connections open would otherwise send its next request on one the server is about to drop.
+  const answers = new Set<ServerResponse>();
+  unanswered.set(server, answers);
+  server.on('request', (_req, res: ServerResponse) => {
+    if (closing.has(server)) res.shouldKeepAlive = false;
+    answers.add(res);
+    res.once('close', () => answers.delete(res));
+  });
   return server;
 }
 
@@ -91,6 +104,10 @@ export async function listenOnHosts(app: RequestListener, options: { hosts: stri
 
 /** Stops accepting on every server, lets requests in flight finish (up to the timeout), then cuts the rest. */
 export async function closeServers(servers: Server[], timeoutMs: number): Promise<void> {
+  for (const server of servers) {
+    closing.add(server);
+    for (const res of unanswered.get(server) ?? []) if (!res.headersSent) res.shouldKeepAlive = false;
+  }
   const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   for (const server of servers) server.closeIdleConnections();
   const timer = setTimeout(() => servers.forEach((server) => server.closeAllConnections()), timeoutMs);

@@ -11,7 +11,7 @@ import type { TestTool } from './tool.js';
 export const ltikOf = (html: string) => html.match(/name="ltik" value="([^"]+)"/)?.[1] ?? '';
 
 /** Posts the attach form of a processor's deep-linking page, with its defaults and `edit` applied. */
-export function postAttach(tool: TestTool, page: string, edit: (form: URLSearchParams) => void = () => {}) {
+export function postAttach(tool: Pick<TestTool, 'url'>, page: string, edit: (form: URLSearchParams) => void = () => {}) {
   const form = settingsForm(defaultSettings(), ltikOf(page));
   form.set('title', 'Originality check');
   edit(form);
