@@ -59,6 +59,7 @@ describe('dynamic registration asks for the Asset Processor', () => {
       [
         ['LtiResourceLinkRequest', null],
         ['LtiDeepLinkingRequest', null],
+        ['LtiSubmissionReviewRequest', null],
         ['LtiDeepLinkingRequest', ['ActivityAssetProcessor']],
         ['LtiAssetProcessorSettingsRequest', null],
         ['LtiReportReviewRequest', null],

@@ -117,6 +117,11 @@ describe('the similarity in a column of its own', () => {
     const columns = () => c.lms.platform.lineItems().filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
     assert.equal(columns().length, 1, 'exactly one similarity column');
     assert.match(columns()[0]!.label, /^Similarity: /);
+    // The column offers submission review: the LMS's gradebook may open a student's submission in the tool.
+    assert.deepEqual(columns()[0]!.submissionReview, {
+      reachableBy: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor', 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+      custom: { assignment_id: assignmentId },
+    });
     const inColumn = (label: string) => c.lms.platform.gradebook().filter((g) => g.label === label).map((g) => [g.userId, g.scoreGiven]).sort();
     assert.deepEqual(inColumn(columns()[0]!.label), rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort());
     assert.deepEqual(inColumn('Essay (spec)'), [], 'nothing posted to the assignment\'s own column');

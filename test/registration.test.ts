@@ -38,8 +38,8 @@ describe('LTI Dynamic Registration', () => {
     assert.match(String(sent.scope), /lti-ags\/scope\/score/);
     assert.match(String(sent.scope), /contextmembership\.readonly/);
     const messages = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages.map((m) => m.type);
-    // The Asset Processor's messages follow these two (test/asset-processor-registration.test.ts).
-    assert.deepEqual(messages.slice(0, 2), ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest']);
+    // Submission review follows these two, the Asset Processor's messages then (test/asset-processor-registration.test.ts).
+    assert.deepEqual(messages.slice(0, 3), ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest', 'LtiSubmissionReviewRequest']);
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'dyn-client');
     // The dev platform announces its product family as "dev" (in its openid configuration): stored as announced.
     assert.deepEqual(
@@ -63,6 +63,9 @@ describe('LTI Dynamic Registration', () => {
     const sent = lms.platform.dynamicRegistrations()[0]!;
     const deepLinking = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string; placements?: string[] }> }).messages.find((m) => m.type === 'LtiDeepLinkingRequest');
     assert.deepEqual(deepLinking?.placements, ['assignment_selection', 'link_selection']);
+    // Canvas is not told of submission review: whether it accepts the message type is unverified.
+    const types = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages.map((m) => m.type);
+    assert.ok(!types.includes('LtiSubmissionReviewRequest'), types.join(', '));
   });
 
   test('without the LMS\'s configuration address: a 400 page that says where to open it', async () => {
@@ -89,7 +92,18 @@ describe('deep linking', () => {
     const item = (result.contentItems[0] ?? {}) as { type?: string; lineItem?: Record<string, unknown>; custom?: Record<string, string> };
     assert.equal(item.type, 'ltiResourceLink');
     const assignmentId = item.custom?.assignment_id;
-    assert.deepEqual(item.lineItem, { scoreMaximum: 100, label: 'Research essay', resourceId: assignmentId, tag: 'similarity' });
+    // The submissionReview makes the LMS's gradebook offer to open a student's submission in the tool (Moodle: grade analysis).
+    assert.deepEqual(item.lineItem, {
+      scoreMaximum: 100,
+      label: 'Research essay',
+      resourceId: assignmentId,
+      tag: 'similarity',
+      submissionReview: {
+        reachableBy: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor', 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+        url: toolUrls(tool.url).launch,
+        custom: { assignment_id: assignmentId },
+      },
+    });
     // The link's first launch binds it to the assignment deep linking created: no second assignment.
     const before = (await tool.tool.database.db.selectFrom('assignment').select('id').execute()).length;
     const opened = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: result.resourceLinkId });

@@ -37,6 +37,29 @@ export function linkedAssignmentAlongside(launch: Launch): Alongside | null {
   };
 }
 
+/** The assignment deep linking named in the link's custom parameters, wherever it is: the caller checks whose it is. */
+async function namedAssignment(db: Kysely<DatabaseSchema>, custom: Record<string, unknown>): Promise<Assignment | null> {
+  const named = custom[ASSIGNMENT_PARAMETER];
+  return typeof named === 'string' && UUID.test(named) ? await getAssignment(db, named) : null;
+}
+
+/**
+ * The assignment a launch's resource link opens, found as placeLaunch finds it (bound to the link, else named by
+ * deep linking and bound now) but never created: a launch that only looks (submission review) opens nothing new.
+ * Within the launch's platform and course only.
+ */
+export async function placedAssignment(
+  db: Kysely<DatabaseSchema>,
+  key: { platformId: string; courseId: string; resourceLinkId: string },
+  custom: Record<string, unknown>,
+): Promise<Assignment | null> {
+  const bound = await findByResourceLink(db, key);
+  if (bound) return bound;
+  const placed = await namedAssignment(db, custom);
+  if (!placed || placed.platformId !== key.platformId || placed.courseId !== key.courseId) return null;
+  return bindResourceLink(db, { assignmentId: placed.id, ...key });
+}
+
 export async function placeLaunch(
   db: Kysely<DatabaseSchema>,
   launch: Launch,
@@ -49,8 +72,7 @@ export async function placeLaunch(
   let assignment = readAlready ? (identity.alongside!.row === null ? null : assignmentFromJson(identity.alongside!.row)) : await findByResourceLink(db, key);
   let created = false;
   if (!assignment) {
-    const named = launch.custom[ASSIGNMENT_PARAMETER];
-    const placed = typeof named === 'string' && UUID.test(named) ? await getAssignment(db, named) : null;
+    const placed = await namedAssignment(db, launch.custom);
     if (placed && placed.platformId === identity.platformId && placed.courseId === identity.courseId) {
       assignment = await bindResourceLink(db, { assignmentId: placed.id, ...key });
     }

@@ -68,7 +68,9 @@ function formFields(html: string): { action: string; fields: Record<string, stri
 export interface LaunchOptions {
   userId: string;
   resourceLinkId?: string;
-  messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest';
+  messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | 'LtiSubmissionReviewRequest';
+  /** A submission review (the gradebook's grade analysis): the user whose submission it opens. */
+  forUserId?: string;
   /** Deep linking from this LMS assignment's "Add document processing app" (an Asset Processor). */
   activity?: { id: string; title: string };
   /** One of the Asset Processor's own launches: report review, settings, EULA. */
@@ -96,7 +98,7 @@ function storageNext(html: string): string | null {
 
 export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, options: LaunchOptions): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
-  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.activity ? { activity: options.activity } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}), ...(options.assetProcessor ? { assetProcessor: options.assetProcessor } : {}) }), { jar });
+  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.activity ? { activity: options.activity } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}), ...(options.assetProcessor ? { assetProcessor: options.assetProcessor } : {}), ...(options.forUserId ? { forUserId: options.forUserId } : {}) }), { jar });
   const next = login.status === 200 && options.storageTarget ? storageNext(login.body) : login.headers.location ? String(login.headers.location) : null;
   if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400))) return { ...login, idToken: '', state: '', ltik: null };
   const authorization = await send(new URL(next, login.url).toString(), { jar });

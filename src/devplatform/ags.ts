@@ -4,6 +4,7 @@
 import express, { type Request, type Response } from 'express';
 import { judgeScore } from './ags-rules.js';
 import type { MountConcern, PlatformContext } from './context.js';
+import { submissionReviewOf } from './submission-review.js';
 import { createLineItem, scoreKey, type LineItem, type ResourceLink, type Score } from './state.js';
 import { SCOPES, requireScope } from './token.js';
 
@@ -70,7 +71,9 @@ export const mountAgs: MountConcern = (router, platform) => {
       return void res.status(400).json({ error: 'label and a positive scoreMaximum are required' });
     }
     if (body.resourceLinkId && !memory.links.has(body.resourceLinkId)) return void res.status(404).json({ error: 'The specified resource does not exist' });
-    const item = createLineItem(memory, { label: body.label, scoreMaximum: body.scoreMaximum, ...(body.tag ? { tag: body.tag } : {}), ...(body.resourceId ? { resourceId: body.resourceId } : {}), ...(body.resourceLinkId ? { resourceLinkId: body.resourceLinkId } : {}) });
+    const review = submissionReviewOf(body.submissionReview);
+    if (review === 'invalid') return void res.status(400).json({ error: 'submissionReview must be an object with an optional url, reachableBy and custom' });
+    const item = createLineItem(memory, { label: body.label, scoreMaximum: body.scoreMaximum, ...(body.tag ? { tag: body.tag } : {}), ...(body.resourceId ? { resourceId: body.resourceId } : {}), ...(body.resourceLinkId ? { resourceLinkId: body.resourceLinkId } : {}), ...(review ? { submissionReview: review } : {}) });
     res.status(201).type('application/vnd.ims.lis.v2.lineitem+json').send(itemJson(item));
   });
 

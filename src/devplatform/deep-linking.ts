@@ -7,6 +7,7 @@ import { LTI_CLAIM, type MountConcern, type PlatformContext } from './context.js
 import { escapeHtml } from './html.js';
 import { attachAssetProcessors } from './asset-processors.js';
 import { addResourceLink, type LineItem } from './state.js';
+import { submissionReviewOf } from './submission-review.js';
 
 const DL_SETTINGS = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
 const DL_CONTENT_ITEMS = 'https://purl.imsglobal.org/spec/lti-dl/claim/content_items';
@@ -55,6 +56,10 @@ export const mountDeepLinkReturn: MountConcern = (router, platform) => {
       if (item.type !== 'ltiResourceLink') continue;
       const id = `link-${randomBytes(4).toString('hex')}`;
       const lineItem = item.lineItem as Omit<LineItem, 'id' | 'resourceLinkId'> | undefined;
+      // Moodle keeps a lineItem's submissionReview (mod/lti/locallib.php, lti_tool_configuration_from_content_item).
+      if (lineItem && submissionReviewOf(lineItem.submissionReview) === 'invalid') {
+        return void res.status(400).send('<!doctype html><title>Refused</title><p>A line item\'s submissionReview is malformed.</p>');
+      }
       addResourceLink(platform.memory, { id, title: String(item.title ?? 'Tool link'), custom: (item.custom as Record<string, string>) ?? {}, ...(lineItem ? { lineItem } : {}) });
       platform.memory.deepLinkResults.push({ resourceLinkId: id, contentItems });
     }

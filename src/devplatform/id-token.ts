@@ -10,9 +10,10 @@ import { LTI_CLAIM, productFamilyCode, type PlatformContext } from './context.js
 import { deepLinkingSettingsClaim } from './deep-linking.js';
 import { noticeServiceClaim } from './notice-handlers.js';
 import { nrpsClaim } from './nrps.js';
+import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from './submission-review.js';
 import type { DevUser } from './state.js';
 
-export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | 'LtiReportReviewRequest';
+export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | 'LtiReportReviewRequest' | 'LtiSubmissionReviewRequest';
 
 /** What the platform's login initiation carries in lti_message_hint, and gets back at its authorization endpoint. */
 export interface LaunchHint {
@@ -22,6 +23,8 @@ export interface LaunchHint {
   activity?: { id: string; title: string };
   /** One of the Asset Processor's own launches (report review, settings, EULA) instead. */
   assetProcessor?: AssetProcessorLaunch;
+  /** A submission review (the gradebook's grade analysis): whose submission of the resource link. */
+  forUserId?: string;
 }
 
 export async function launchIdToken(platform: PlatformContext, user: DevUser, nonce: string, hint: LaunchHint): Promise<string> {
@@ -68,6 +71,10 @@ export async function launchIdToken(platform: PlatformContext, user: DevUser, no
   }
   const link = platform.memory.links.get(hint.resourceLinkId ?? '');
   if (!link) throw new Error(`No resource link ${hint.resourceLinkId}`);
+  if (hint.messageType === SUBMISSION_REVIEW_MESSAGE) {
+    if (!hint.forUserId) throw new Error('A submission review names the user whose submission it opens');
+    return platform.keys.sign({ ...common, ...submissionReviewClaims(platform, link, hint.forUserId) });
+  }
   return platform.keys.sign({
     ...common,
     [`${LTI_CLAIM}/message_type`]: 'LtiResourceLinkRequest',

@@ -24,12 +24,14 @@ export interface LoginInitiation {
   assetProcessor?: AssetProcessorLaunch;
   /** Where the launch goes when not to the tool's launch address (a processor's report url). */
   targetLinkUri?: string;
+  /** A submission review: the user whose submission the gradebook opens. */
+  forUserId?: string;
 }
 
 /** The tool's login address with the platform's login parameters: where a launch starts. */
 export function loginInitiationUrl(platform: PlatformContext, init: LoginInitiation): string {
   const url = new URL(platform.tool.loginUrl);
-  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}), ...(init.activity ? { activity: init.activity } : {}), ...(init.assetProcessor ? { assetProcessor: init.assetProcessor } : {}) };
+  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}), ...(init.activity ? { activity: init.activity } : {}), ...(init.assetProcessor ? { assetProcessor: init.assetProcessor } : {}), ...(init.forUserId ? { forUserId: init.forUserId } : {}) };
   url.searchParams.set('iss', platform.issuer);
   url.searchParams.set('login_hint', init.userId);
   url.searchParams.set('target_link_uri', init.targetLinkUri ?? platform.tool.launchUrl);

@@ -1,13 +1,15 @@
 // The /dev page: the demo course as a person sees it in an LMS, with a launch link for each user on each activity
 // (plain and framed), the deep-linking "add the tool" links for instructors, the LMS's own assignments (where a
 // document processing app is added), the administrator's registration link, and the gradebook the tool's scores
-// arrive in.
+// arrive in, where each grade opens the student's submission in the tool as Moodle's grade analysis does
+// (submission-review.ts).
 import { gradebook, type GradebookRow } from './ags.js';
 import { activityUrl, knownActivities } from './assignment-page.js';
 import type { MountConcern } from './context.js';
 import { escapeHtml } from './html.js';
 import type { LaunchMessageType } from './id-token.js';
 import { loginInitiationUrl } from './oidc.js';
+import { SUBMISSION_REVIEW_MESSAGE, reviewTarget } from './submission-review.js';
 import { framedLaunchUrl } from './platform-storage.js';
 import { registerToolPageUrl } from './registration.js';
 import { teaches, type Course, type DevUser, type ResourceLink } from './state.js';
@@ -23,6 +25,8 @@ interface HomeView {
   loginUrl(userId: string, resourceLinkId: string | undefined, messageType: LaunchMessageType): string;
   /** The same launch framed, with platform storage (as Canvas launches). */
   frameUrl(userId: string, resourceLinkId: string | undefined, messageType: LaunchMessageType): string;
+  /** Grade analysis of a grade: the submission review of the column's resource link for its student; null without a link. */
+  reviewUrl(viewerId: string, lineItemId: string, studentId: string): string | null;
 }
 
 function renderHome(view: HomeView): string {
@@ -35,8 +39,13 @@ function renderHome(view: HomeView): string {
   const addButtons = instructors
     .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, undefined, 'LtiDeepLinkingRequest'))}">Add the tool to the course (deep linking) as ${escapeHtml(u.name)}</a>`)
     .join('<br>');
+  // Moodle's view.php?action=gradeReport launches whoever opens it: the links for learners show what the tool does then.
+  const reviewLinks = (g: GradebookRow) => {
+    const links = view.users.map((u) => ({ u, url: view.reviewUrl(u.id, g.lineItemId, g.userId) })).filter((l) => l.url !== null);
+    return links.map(({ u, url }) => `<a href="${escapeHtml(url!)}">as ${escapeHtml(u.name)}</a>`).join(' · ');
+  };
   const grades = view.gradebook
-    .map((g) => `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td></tr>`)
+    .map((g) => `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`)
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev platform: ${escapeHtml(view.course.title)}</title></head>
 <body style="font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: auto; padding: 1rem">
@@ -47,7 +56,7 @@ function renderHome(view: HomeView): string {
 <h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>
 ${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
-${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
+${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th><th>Grade analysis (opens the submission in the tool)</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
 </body></html>`;
 }
 
@@ -63,6 +72,12 @@ export const mountPage: MountConcern = (router, platform) => {
         gradebook: gradebook(platform),
         loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl(platform, { userId, resourceLinkId, messageType }),
         frameUrl: (userId, resourceLinkId, messageType) => framedLaunchUrl(platform, userId, resourceLinkId, messageType),
+        reviewUrl: (viewerId, lineItemId, studentId) => {
+          const link = platform.memory.links.get(platform.memory.lineItems.get(lineItemId)?.resourceLinkId ?? '');
+          if (!link) return null;
+          const targetLinkUri = reviewTarget(platform, link).url;
+          return loginInitiationUrl(platform, { userId: viewerId, resourceLinkId: link.id, messageType: SUBMISSION_REVIEW_MESSAGE, forUserId: studentId, targetLinkUri });
+        },
       }),
     );
   });

@@ -41,6 +41,14 @@ export interface LineItem {
   tag?: string;
   resourceId?: string;
   resourceLinkId?: string;
+  /** Where the gradebook opens a user's submission in the tool (https://www.imsglobal.org/spec/lti-ags/v2p0/#submissionreview). */
+  submissionReview?: SubmissionReview;
+}
+
+export interface SubmissionReview {
+  reachableBy?: string[];
+  url?: string;
+  custom?: Record<string, string>;
 }
 
 export interface ResourceLink {

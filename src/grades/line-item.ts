@@ -3,6 +3,8 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
+import { submissionReviewOfLineItem } from '../lti/submission-review.js';
 import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsRequest, parseJson } from './ags.js';
 import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
@@ -16,6 +18,8 @@ export interface LineItemSpec {
   resourceId: string;
   tag: string;
   resourceLinkId?: string;
+  /** https://www.imsglobal.org/spec/lti-ags/v2p0/#submissionreview: the LMS offers to open the student's submission in the tool. */
+  submissionReview: ReturnType<typeof submissionReviewOfLineItem>;
 }
 
 /**
@@ -96,6 +100,7 @@ export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Prom
         resourceId: context.assignmentId,
         tag: SIMILARITY_TAG,
         ...(context.resourceLinkId ? { resourceLinkId: context.resourceLinkId } : {}),
+        submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: context.assignmentId }),
       },
       otherColumn ?? null,
     );

@@ -1,4 +1,5 @@
-// The Asset Processor's own launches: report review, the processor's settings and the EULA. ltijs 5.9.9 refuses any
+// The launches the tool verifies itself: the Asset Processor's report review, the processor's settings and the EULA,
+// and submission review (submission-review.ts, https://www.imsglobal.org/spec/lti-sr/v1p0/). ltijs 5.9.9 refuses any
 // message type but LtiResourceLinkRequest and LtiDeepLinkingRequest (dist/Utils/Auth.js, claimValidation), so the
 // tool verifies these itself, with every check ltijs makes and none loosened, then records them exactly as ltijs
 // records a launch, so that the ltik they end with is an ordinary page session (session.ts).
@@ -24,6 +25,7 @@ import type { DatabaseSchema } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
 import { withStandardNames } from './claims.js';
 import { readLaunch, recordLaunch, type Launch, type LaunchIdentity } from './launch.js';
+import { SUBMISSION_REVIEW_MESSAGE } from './submission-review.js';
 import { currentLaunch } from './launch-scope.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { findDeployment } from './registrations.js';
@@ -32,7 +34,7 @@ import type { PostgresLtiStorage } from './storage.js';
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 
 /** The message types this file verifies; ltijs takes the others. */
-export const OWN_MESSAGE_TYPES = [ASSET_PROCESSOR_MESSAGES.reportReview, ASSET_PROCESSOR_MESSAGES.settings, EULA_MESSAGE] as const;
+export const OWN_MESSAGE_TYPES = [ASSET_PROCESSOR_MESSAGES.reportReview, ASSET_PROCESSOR_MESSAGES.settings, EULA_MESSAGE, SUBMISSION_REVIEW_MESSAGE] as const;
 export type OwnMessageType = (typeof OWN_MESSAGE_TYPES)[number];
 
 /** ltijs's default tokenMaxAge: an id_token issued longer ago than this is refused (dist/Provider/Provider.js). */
@@ -84,7 +86,7 @@ export interface VerifiedMessage {
 /** Verifies a posted id_token of one of the own message types, inside the guard's launch scope; throws MessageLaunchRefused. */
 export async function verifyMessageLaunch(db: Kysely<DatabaseSchema>, idToken: string): Promise<VerifiedMessage> {
   const passage = currentLaunch();
-  if (!passage) throw new Error('An Asset Processor launch is verified behind the launch guard, which found its state and key.');
+  if (!passage) throw new Error('A launch of the tool\'s own message types is verified behind the launch guard, which found its state and key.');
   let header;
   try {
     header = decodeProtectedHeader(idToken);

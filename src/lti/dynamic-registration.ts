@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
+import { SUBMISSION_REVIEW_MESSAGE } from './submission-review.js';
 import { countPendingRegistrations, createRegistration, productFamily as productFamilyCode, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
@@ -161,6 +162,9 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
       messages: [
         { type: 'LtiResourceLinkRequest', target_link_uri: tool.urls.launch },
         { type: 'LtiDeepLinkingRequest', target_link_uri: tool.urls.launch, label: tool.name, ...deepLinkingPlacements },
+        // Submission review (https://www.imsglobal.org/spec/lti-sr/v1p0/): Moodle launches it from its grade analysis
+        // whatever the registration lists; it is not announced to Canvas, whose acceptance of it is unverified.
+        ...(productFamily?.toLowerCase() === 'canvas' ? [] : [{ type: SUBMISSION_REVIEW_MESSAGE, target_link_uri: tool.urls.launch }]),
         // A platform without the Asset Processor ignores a placement and messages it does not know.
         ...(tool.assetProcessor ? assetProcessorMessages(tool.urls.launch, tool.name, tool.assetProcessorEula ?? false) : []),
       ],

@@ -10,6 +10,17 @@ export async function studentName(db: Kysely<DatabaseSchema>, userId: string): P
   return user?.name ?? user?.email ?? user?.subject ?? 'The student';
 }
 
+/**
+ * A user of one platform, by the tool's id or the LMS's (`sub`), with the name the pages show; null when the
+ * platform has no such user. A user of another platform is never found, so no page names them.
+ */
+export async function platformUser(db: Kysely<DatabaseSchema>, platformId: string, by: { id: string } | { subject: string }): Promise<{ id: string; name: string } | null> {
+  let query = db.selectFrom('lti_user').select(['id', 'name', 'email', 'subject']).where('platform_id', '=', platformId);
+  query = 'id' in by ? query.where('id', '=', by.id) : query.where('subject', '=', by.subject);
+  const user = await query.executeTakeFirst();
+  return user ? { id: user.id, name: user.name ?? user.email ?? user.subject } : null;
+}
+
 export interface SubmissionEvent {
   at: Date;
   from: SubmissionState | null;

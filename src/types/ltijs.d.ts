@@ -112,7 +112,7 @@ declare module 'ltijs' {
     text?: string;
     url?: string;
     custom?: Record<string, string>;
-    lineItem?: { scoreMaximum: number; label: string; resourceId?: string; tag?: string };
+    lineItem?: { scoreMaximum: number; label: string; resourceId?: string; tag?: string; submissionReview?: { reachableBy?: string[]; url?: string; custom?: Record<string, string> } };
     [extra: string]: unknown;
   }
 

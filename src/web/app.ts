@@ -124,8 +124,9 @@ export function createWebApp(deps: WebDependencies): express.Express {
       }),
     );
     app.use(LTI_MOUNT_PATH, ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
-    // The Asset Processor's launches, which ltijs refuses, are verified and answered by the tool before ltijs.
-    if (settings.assetProcessor) app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula, ...(deps.jobs ? { jobs: deps.jobs } : {}) }));
+    // The launches ltijs refuses (submission review; the Asset Processor's, when it is on) are verified and answered
+    // by the tool before ltijs.
+    app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula, assetProcessor: settings.assetProcessor, ...(deps.jobs ? { jobs: deps.jobs } : {}) }));
     app.use(LTI_MOUNT_PATH, provider.app);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'], refuseCrossSiteForms(settings.publicUrl));
     app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
@@ -135,7 +136,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
       if (settings.assetProcessor) {
         app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
-        app.use(assetProcessorEulaRoutes({ ...session, provider, logger, eula: settings.assetProcessorEula }));
+        app.use(assetProcessorEulaRoutes({ ...session, provider, logger, eula: settings.assetProcessorEula, assetProcessor: true }));
         app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
       }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));

@@ -1,6 +1,7 @@
-// The Asset Processor's launches at the launch address, before ltijs (which refuses their message types): report
-// review, the processor's settings and the EULA, each verified and recorded by lti/asset-processor-messages.ts, then
-// sent to the page it opens with an ordinary page session (its ltik). Also the EULA page's acceptance.
+// The tool's own launches at the launch address, before ltijs (which refuses their message types): the Asset
+// Processor's report review, the processor's settings and the EULA (when ASSET_PROCESSOR is on), and submission
+// review (always), each verified and recorded by lti/asset-processor-messages.ts, then sent to the page it opens
+// with an ordinary page session (its ltik). Also the EULA page's acceptance.
 import express, { Router, type Response } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
@@ -24,8 +25,10 @@ import { EulaServiceRefused, eulaServiceClaim } from '../lti/eula-service.js';
 import { LaunchRefused, LaunchShapeError } from '../lti/launch.js';
 import { currentLaunch } from '../lti/launch-scope.js';
 import { LTI_ROUTES } from '../lti/provider.js';
+import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from '../lti/submission-review.js';
 import type { Logger } from '../logger.js';
 import { allowSessionFraming, requireSession, sessionOf } from './require-session.js';
+import { answerSubmissionReview } from './submission-review-launch.js';
 import { render, sendMessage, wordsOf } from './views.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
@@ -34,14 +37,21 @@ export interface AssetProcessorLaunchDeps extends MessageSessionDeps {
   logger: Logger;
   /** To send the reports that waited for an address a launch now names (report-address.ts); absent: not kept. */
   jobs?: Jobs;
+  /** ASSET_PROCESSOR=on: the Asset Processor's launches are taken; off, ltijs refuses them as any unknown message. */
+  assetProcessor: boolean;
   /** The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch. */
   eula: EulaTerms | null;
 }
 
 /** What each message's launch reads of its own claims before anything is written; null: they are missing. */
 function ownClaims(verified: VerifiedMessage): Record<string, unknown> | null {
-  const schema = verified.messageType === ASSET_PROCESSOR_MESSAGES.reportReview ? reportReviewClaims : verified.messageType === ASSET_PROCESSOR_MESSAGES.settings ? settingsLaunchClaims : z.object({ [`${LTI_CLAIM}/eulaservice`]: eulaServiceClaim });
-  const parsed = schema.safeParse(verified.claims);
+  const schemas = {
+    [ASSET_PROCESSOR_MESSAGES.reportReview]: reportReviewClaims,
+    [ASSET_PROCESSOR_MESSAGES.settings]: settingsLaunchClaims,
+    [EULA_MESSAGE]: z.object({ [`${LTI_CLAIM}/eulaservice`]: eulaServiceClaim }),
+    [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
+  };
+  const parsed = schemas[verified.messageType].safeParse(verified.claims);
   return parsed.success ? parsed.data : null;
 }
 
@@ -56,6 +66,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
 
   async function answer(res: Response, verified: VerifiedMessage, own: Record<string, unknown>, recorded: RecordedMessageLaunch): Promise<void> {
     const { launch, ltik } = recorded;
+    if (verified.messageType === SUBMISSION_REVIEW_MESSAGE) return answerSubmissionReview(deps, res, own, recorded);
     const { t } = wordsOf(res, launch.locale);
     const withLtik = (path: string) => `${path}?ltik=${encodeURIComponent(ltik)}`;
     if (verified.messageType === ASSET_PROCESSOR_MESSAGES.reportReview) {
@@ -97,6 +108,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
     // Only a launch the guard let through (it found the state and the key) and of these message types is ours.
     const messageType = typeof idToken === 'string' && currentLaunch() ? claimedOwnMessageType(idToken) : null;
     if (!messageType || typeof idToken !== 'string') return next();
+    if (messageType !== SUBMISSION_REVIEW_MESSAGE && !deps.assetProcessor) return next();
     try {
       if (messageType === EULA_MESSAGE && !deps.eula) {
         logger.warn({ reason: 'EULA launch, the tool has no terms' }, 'LTI launch refused');

@@ -1,12 +1,14 @@
 // Deep linking (LTI Deep Linking 2.0): the instructor adds "a similarity-checked assignment"; the tool creates
 // it and answers the platform with an ltiResourceLink whose line item is the similarity column
-// (scoreMaximum 100, tag "similarity", resourceId = the assignment id), signed by ltijs.
+// (scoreMaximum 100, tag "similarity", resourceId = the assignment id, and a submissionReview so that the LMS's
+// gradebook can open a student's submissions in the tool), signed by ltijs.
 import express, { Router } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
+import { submissionReviewOfLineItem } from '../lti/submission-review.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 
@@ -47,7 +49,13 @@ export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; laun
         title: assignment.title,
         url: deps.launchUrl,
         custom: { [ASSIGNMENT_PARAMETER]: assignment.id },
-        lineItem: { scoreMaximum: 100, label: assignment.title, resourceId: assignment.id, tag: SIMILARITY_TAG },
+        lineItem: {
+          scoreMaximum: 100,
+          label: assignment.title,
+          resourceId: assignment.id,
+          tag: SIMILARITY_TAG,
+          submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: assignment.id }, deps.launchUrl),
+        },
       },
     ], { message: t('deepLink.added', { title: assignment.title }) });
     res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }, words));

@@ -5,7 +5,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { folderStatus } from '../assignments/folder-status.js';
-import { DOCUMENT_TYPES, FILE_TYPES, type AssignmentSettings } from '../assignments/settings.js';
+import { DOCUMENT_TYPES, FILE_TYPES, bandOf, type AssignmentSettings } from '../assignments/settings.js';
 import { changeSettings } from '../assignments/settings-change.js';
 import { defaultsInUse } from '../assignments/defaults-in-use.js';
 import type { Assignment } from '../assignments/store.js';
@@ -16,12 +16,13 @@ import type { Jobs } from '../jobs/index.js';
 import type { Session } from '../lti/session.js';
 import type { Logger } from '../logger.js';
 import { classOverview, filterAndSort } from '../submissions/class-overview.js';
-import { eventsOf, studentName } from '../submissions/read-models.js';
+import { eventsOf, platformUser, studentName } from '../submissions/read-models.js';
 import { deleteAttempt } from '../submissions/remove.js';
 import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/resend.js';
-import { submissionOfAssignment, type Submission } from '../submissions/store.js';
+import { attemptsOf, submissionOfAssignment, type Submission } from '../submissions/store.js';
 import { assignmentFor } from '../assignments/access.js';
 import { histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
+import { reportsOffered } from '../reports/kinds.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { readSettings } from './settings-form.js';
 import type { Words } from '../messages/index.js';
@@ -54,6 +55,12 @@ async function instructorAssignment(deps: InstructorDeps, req: Request, res: Res
 
 const dashboardNotice = z.object({ notice: z.string().min(1).max(500), tone: z.enum(['ok', 'error']).default('ok') });
 const submissionParams = z.object({ submissionId: z.string().uuid() });
+const studentParams = z.object({ userId: z.string().uuid() });
+
+/** Where an instructor reads one student's submissions of an assignment (submission review lands here). */
+export function studentSubmissionsPath(assignmentId: string, userId: string, ltik: string): string {
+  return `/assignments/${assignmentId}/students/${userId}?ltik=${encodeURIComponent(ltik)}`;
+}
 const rowAction = submissionParams.extend({ action: z.enum(['resend', 'resync-grade', 'delete']) });
 
 
@@ -170,6 +177,25 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       return;
     }
     res.send(render('submission-history', { assignment: found.assignment, submission, events: await eventsOf(deps.db, submission.id), ltik: found.session.ltik }, found.words));
+  });
+
+  // One student's attempts, scores and reports: where the LMS's gradebook opens a student's submission (submission review).
+  router.get('/assignments/:id/students/:userId', session, async (req, res) => {
+    const found = await instructorAssignment(deps, req, res);
+    if (!found) return;
+    const input = studentParams.safeParse(req.params);
+    const student = input.success ? await platformUser(deps.db, found.assignment.platformId, { id: input.data.userId }) : null;
+    if (!student) {
+      sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('review.noSuchStudent'));
+      return;
+    }
+    const { settings } = found.assignment;
+    const attempts = (await attemptsOf(deps.db, found.assignment.id, student.id)).map((attempt) => ({
+      ...attempt,
+      band: attempt.similarity === null ? null : bandOf(attempt.similarity, settings.similarityBands),
+      reports: attempt.reportKey === null ? [] : reportsOffered('instructor', settings, attempt),
+    }));
+    res.send(render('student-submissions', { assignment: found.assignment, student, attempts, ltik: found.session.ltik }, found.words));
   });
 
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {

@@ -1,0 +1,58 @@
+// LTI Submission Review (https://www.imsglobal.org/spec/lti-sr/v1p0/): the platform's gradebook opens the tool on
+// one user's submissions of one resource link. The message is verified with every check of the tool's other own
+// launches (asset-processor-messages.ts); this file holds only what is particular to it: the claims it must carry,
+// who may see what it names, and the line item's submissionReview that makes a platform offer it.
+//
+// Moodle 4.5 sends it from its grade analysis (mod/lti/grade.php redirects to view.php?action=gradeReport, whose
+// launch carries for_user = { user_id } of the student and the activity's resource link, to the line item's
+// submissionReview url when it has one): test/fixtures/lms/moodle/submission-review-request.json names the source.
+import { z } from 'zod';
+import type { Audience } from './roles.js';
+
+/** The claim and role URIs this message reads, in one block. */
+export const SUBMISSION_REVIEW_URIS = {
+  message: 'LtiSubmissionReviewRequest',
+  forUser: 'https://purl.imsglobal.org/spec/lti/claim/for_user',
+  resourceLink: 'https://purl.imsglobal.org/spec/lti/claim/resource_link',
+  instructorRole: 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
+  learnerRole: 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner',
+} as const;
+
+export const SUBMISSION_REVIEW_MESSAGE = SUBMISSION_REVIEW_URIS.message;
+
+/**
+ * What the message must carry besides the core claims (lti-sr 2.1 "Submission Review Request"): for_user naming
+ * the user whose submission is reviewed (user_id required: lti-sr "for_user claim"), and the resource link the
+ * submission belongs to. The rest of for_user is the platform's to send or not (Moodle sends only user_id).
+ */
+export const submissionReviewClaims = z.object({
+  [SUBMISSION_REVIEW_URIS.forUser]: z.object({
+    user_id: z.string().min(1).max(255),
+    name: z.string().max(500).optional(),
+    given_name: z.string().max(500).optional(),
+    family_name: z.string().max(500).optional(),
+    email: z.string().max(500).optional(),
+  }),
+  [SUBMISSION_REVIEW_URIS.resourceLink]: z.object({ id: z.string().min(1).max(255) }),
+});
+export type SubmissionReviewClaims = z.infer<typeof submissionReviewClaims>;
+
+/**
+ * Whose review the launching user may open: an instructor any student's of their course; a learner only their
+ * own (lti-sr: the platform may let a learner review their own submission); anyone else nothing.
+ */
+export function reviewerOf(viewer: { subject: string; audience: Audience }, forUserId: string): 'instructor' | 'self' | 'refused' {
+  if (viewer.audience === 'instructor') return 'instructor';
+  if (viewer.audience === 'learner' && viewer.subject === forUserId) return 'self';
+  return 'refused';
+}
+
+/**
+ * The submissionReview of a line item the tool creates (https://www.imsglobal.org/spec/lti-ags/v2p0/#submissionreview):
+ * who may open it, the tool's launch address, and custom parameters the platform adds to the launch (Moodle
+ * appends them to the link's own). Without `url` the platform launches the resource link's own target, which is
+ * the same address: the grade jobs, which do not know the address, leave it out.
+ */
+export function submissionReviewOfLineItem(custom: Record<string, string>, launchUrl?: string): { reachableBy: string[]; url?: string; custom: Record<string, string> } {
+  return { reachableBy: [SUBMISSION_REVIEW_URIS.instructorRole, SUBMISSION_REVIEW_URIS.learnerRole], ...(launchUrl ? { url: launchUrl } : {}), custom };
+}
