@@ -7,11 +7,12 @@
 // files" checks it again. Screenshots in test-artifacts/browser/.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { BAND_COLOUR, bandOf, defaultSettings } from '../src/assignments/settings.js';
 import { launchBrowser, screenshot } from './support/browser.js';
 import { browserPeople, type People } from './support/people.js';
 import { startTestPlatform, type ServedPlatform } from './support/platform.js';
+import { assetSection, cells, progressOf, progressWord, reloadUntil, reportRow, speedGrader } from './support/speedgrader.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
 /** The dev platform's own assignment (its default course has it). */
@@ -49,74 +50,17 @@ before(async () => {
   browser = await launchBrowser();
   people = browserPeople(browser, lms.url);
   iris = await people.page('iris');
+  ({ openActivity, submitAs, openSpeedGrader: openSpeedGraderOf } = speedGrader(lms.url, people, ACTIVITY));
 });
+let openActivity: ReturnType<typeof speedGrader>['openActivity'];
+let submitAs: ReturnType<typeof speedGrader>['submitAs'];
+let openSpeedGraderOf: ReturnType<typeof speedGrader>['openSpeedGrader'];
+const openSpeedGrader = (studentName: string) => openSpeedGraderOf(iris, studentName);
 after(async () => {
   await browser?.close();
   await lms?.close();
   await tool?.stop();
 });
-
-/** The LMS's assignment page, reached from the course as a person does. */
-async function openActivity(page: Page): Promise<void> {
-  await page.goto(`${lms.url}/`);
-  await page.getByRole('link', { name: ACTIVITY, exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: new RegExp(`^${ACTIVITY}`) }).waitFor();
-}
-
-/** A student submits on the LMS's submit form; returns the submission id the "Submitted" page names. */
-async function submitAs(name: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>, text = ''): Promise<string> {
-  const page = await people.page(name);
-  await openActivity(page);
-  await page.getByRole('link', { name: `Submit as ${name}` }).click();
-  await page.getByRole('heading', { level: 1, name: `Submit ${ACTIVITY}` }).waitFor();
-  await page.getByLabel(/^Files/).setInputFiles(files);
-  if (text) await page.getByLabel('Text entry').fill(text);
-  await page.getByRole('button', { name: 'Submit assignment' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Submitted' }).waitFor();
-  const shown = await page.locator('body').innerText();
-  const said = shown.match(/submission (\S+:\d+), (\d+) asset\(s\)/);
-  assert.ok(said, 'the Submitted page names the submission');
-  assert.match(shown, /The tool's notice handler answered 200\./, 'the tool took the notice');
-  assert.equal(Number(said[2]), files.length + (text ? 1 : 0), 'each file and the text entry became an asset');
-  await page.close();
-  return said[1]!;
-}
-
-/** The instructor's SpeedGrader view of the student's submission, from the LMS's assignment page. */
-async function openSpeedGrader(studentName: string): Promise<void> {
-  await openActivity(iris);
-  await iris.getByRole('row', { name: new RegExp(studentName) }).last().getByRole('link', { name: 'SpeedGrader as Iris Instructor' }).click();
-  await iris.getByRole('heading', { level: 1, name: `${studentName}: ${ACTIVITY}` }).waitFor();
-}
-
-/** The section of the SpeedGrader view for one asset: a file by its name, or "Text entry". */
-const assetSection = (page: Page, name: string) => page.locator('section.asset').filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name.replace('.', '\\.')}\\b`) }) });
-/** The asset's row for a report ("Originality", "AI content"). */
-const reportRow = (page: Page, section: Locator, title: string) => section.getByRole('row').filter({ has: page.getByRole('cell', { name: title, exact: true }) });
-const cells = async (row: Locator) => (await row.locator('td').allInnerTexts()).map((text) => text.trim());
-/** The Progress column's word, without the priority that may follow it. */
-const progressWord = (cell: string | undefined) => cell?.split(/\s/)[0] ?? '';
-
-/** What the Progress column says of each asset's report of `title` ('' while there is none). */
-async function progressOf(page: Page, assets: string[], title = 'Originality'): Promise<string[]> {
-  return Promise.all(
-    assets.map(async (name) => {
-      const row = reportRow(page, assetSection(page, name), title);
-      return (await row.count()) === 1 ? progressWord((await cells(row))[3]) : '';
-    }),
-  );
-}
-
-/** Reloads the SpeedGrader view, as a person waiting for reports does, until `done` holds; bounded. */
-async function reloadUntil(page: Page, done: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await done()) return;
-    if (Date.now() > deadline) assert.fail(`${what} was not shown in time; the page reads:\n${await page.locator('body').innerText()}`);
-    await page.waitForTimeout(1000);
-    await page.reload();
-  }
-}
 
 describe('the Asset Processor through the dev platform, in a browser', () => {
   test('the instructor adds the document processing app to the LMS assignment and accepts the settings in one click', async () => {

@@ -18,6 +18,7 @@ const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const notice = lmsFixture('canvas', 'submission-notice');
 const deepLinking = lmsFixture('canvas', 'deep-linking-request');
 const settingsRequest = lmsFixture('canvas', 'settings-request');
+const reportReview = lmsFixture('canvas', 'report-review-request');
 const documentedActivity = (notice.payload[`${LTI_CLAIM}/activity`] as { id: string }).id;
 const documentedAsset = (notice.payload[`${LTI_CLAIM}/assetservice`] as { assets: Array<Record<string, unknown>> }).assets[0]!;
 
@@ -101,6 +102,25 @@ describe('Canvas, as documented (doc/api/document_processor.md)', () => {
     });
     assert.equal(page.status, 200, page.body);
     assert.match(page.url, new RegExp(`/assignments/${processor}/settings\\?ltik=`));
+  });
+
+  test('the documented "View report" launch opens the AI report of the file it names', async () => {
+    const claim = (name: string) => reportReview.payload[`${LTI_CLAIM}/${name}`] as { id: string; title?: string };
+    const activity = claim('activity');
+    await attachToActivity(tool, lms, { id: activity.id, title: activity.title ?? 'Assignment2' });
+    // The file the documented launch names, sent earlier by a notice and checked.
+    const stored = lms.platform.storeAsset({ content: Buffer.from(essay('canals')), filename: 'canals.txt', contentType: 'text/plain' });
+    const asset = { ...stored, asset_id: claim('asset').id, url: stored.url };
+    const jwt = await lms.platform.sign(lms.platform.submissionNotice({ activityId: activity.id, submissionId: claim('submission').id, userId: 'student-3', assets: [asset] }));
+    assert.equal((await send(jwt)).status, 200);
+    await eventually(async () => (await db().selectFrom('submission as s').innerJoin('lms_asset as x', 'x.submission_id', 's.id').select('s.state').where('x.asset_id', '=', asset.asset_id).executeTakeFirst())?.state === 'scored', 'the file scored', 60_000, 200);
+    const page = await launch(lms.platform, {
+      userId: 'instructor-1',
+      assetProcessor: { messageType: 'LtiReportReviewRequest', activityId: activity.id, submissionId: claim('submission').id, assetId: asset.asset_id, reportType: 'ai', forUserId: 'student-3' },
+      replaceIdToken: documented(reportReview.payload),
+    });
+    assert.equal(page.status, 200, page.body);
+    assert.match(page.url, /\/reports\/[0-9a-f-]{36}\/ai\/view\?ltik=/, 'the report type the launch names, "ai"');
   });
 
   test('the documented notice is kept with what it declared, and a file that does not match its checksum is refused', async () => {
