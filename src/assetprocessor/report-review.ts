@@ -14,17 +14,17 @@ import { reportRefusal } from '../reports/visibility.js';
 import { getSubmission } from '../submissions/store.js';
 import { REPORT_KIND_OF, assetReportType } from './report-types.js';
 import type { Sentence } from '../messages/index.js';
+import { CLAIM } from '../lti/claims.js';
 
-const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const id = z.string().min(1).max(255);
 
 /** The launch's own claims, as the tool reads them (and keeps them with the page session). */
 export const reportReviewClaims = z.object({
-  [`${LTI_CLAIM}/activity`]: z.object({ id }),
-  [`${LTI_CLAIM}/submission`]: z.object({ id }),
-  [`${LTI_CLAIM}/asset`]: z.object({ id }),
-  [`${LTI_CLAIM}/assetreport_type`]: assetReportType,
-  [`${LTI_CLAIM}/for_user`]: z.object({ user_id: id }).optional(),
+  [CLAIM.activity]: z.object({ id }),
+  [CLAIM.submission]: z.object({ id }),
+  [CLAIM.asset]: z.object({ id }),
+  [CLAIM.assetReportType]: assetReportType,
+  [CLAIM.forUser]: z.object({ user_id: id }).optional(),
 });
 
 export interface ReviewRequest {

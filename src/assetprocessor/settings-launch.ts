@@ -8,13 +8,13 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import type { DatabaseSchema } from '../db/index.js';
+import { CLAIM } from '../lti/claims.js';
 
-const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 
 /** The launch's own claims, as the tool reads them. */
 export const settingsLaunchClaims = z.object({
-  [`${LTI_CLAIM}/activity`]: z.object({ id: z.string().min(1).max(255) }),
-  [`${LTI_CLAIM}/custom`]: z.record(z.string(), z.unknown()).optional(),
+  [CLAIM.activity]: z.object({ id: z.string().min(1).max(255) }),
+  [CLAIM.custom]: z.record(z.string(), z.unknown()).optional(),
 });
 
 export interface SettingsRequest {

@@ -4,14 +4,11 @@
 // obtains and caches.
 import type { Provider } from 'ltijs';
 import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
+import { SCOPE } from '../lti/claims.js';
 import { PlatformRequestError, platformRequest } from '../lti/platform-http.js';
 
 /** https://www.imsglobal.org/spec/lti-ags/v2p0/#scopes */
-export const AGS_SCOPES = {
-  score: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
-  lineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
-  result: 'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
-} as const;
+export const AGS_SCOPES = { score: SCOPE.agsScore, lineItem: SCOPE.agsLineItem, result: SCOPE.agsResult } as const;
 
 /** The tag of the tool's gradebook column (https://www.imsglobal.org/spec/lti-ags/v2p0/#tag), with resourceId = the assignment id. */
 export const SIMILARITY_TAG = 'similarity';

@@ -23,7 +23,7 @@ import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
-import { withStandardNames } from './claims.js';
+import { CLAIM, withStandardNames } from './claims.js';
 import { readLaunch, recordLaunch, type Launch, type LaunchIdentity } from './launch.js';
 import { SUBMISSION_REVIEW_MESSAGE } from './submission-review.js';
 import { currentLaunch } from './launch-scope.js';
@@ -31,7 +31,6 @@ import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { findDeployment } from './registrations.js';
 import type { PostgresLtiStorage } from './storage.js';
 
-const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 
 /** The message types this file verifies; ltijs takes the others. */
 export const OWN_MESSAGE_TYPES = [ASSET_PROCESSOR_MESSAGES.reportReview, ASSET_PROCESSOR_MESSAGES.settings, EULA_MESSAGE, SUBMISSION_REVIEW_MESSAGE] as const;
@@ -57,7 +56,7 @@ const NOT_VERIFIED = 'The launch from your LMS could not be verified. Open it ag
 /** The message type an id_token claims, read before anything is verified: only to decide who verifies it. */
 export function claimedOwnMessageType(idToken: string): OwnMessageType | null {
   try {
-    const type = decodeJwt(idToken)[`${LTI_CLAIM}/message_type`];
+    const type = decodeJwt(idToken)[CLAIM.messageType];
     return OWN_MESSAGE_TYPES.find((own) => own === type) ?? null;
   } catch {
     return null;
@@ -69,10 +68,10 @@ const coreClaims = z.object({
   sub: z.string().min(1).max(255), // LTI core 5.3.6
   nonce: z.string().min(1).max(1000),
   iat: z.number(),
-  [`${LTI_CLAIM}/version`]: z.literal('1.3.0'),
-  [`${LTI_CLAIM}/message_type`]: z.enum(OWN_MESSAGE_TYPES),
-  [`${LTI_CLAIM}/deployment_id`]: z.string().min(1).max(255),
-  [`${LTI_CLAIM}/roles`]: z.array(z.string()),
+  [CLAIM.version]: z.literal('1.3.0'),
+  [CLAIM.messageType]: z.enum(OWN_MESSAGE_TYPES),
+  [CLAIM.deploymentId]: z.string().min(1).max(255),
+  [CLAIM.roles]: z.array(z.string()),
 });
 
 export interface VerifiedMessage {
@@ -107,10 +106,10 @@ export async function verifyMessageLaunch(db: Kysely<DatabaseSchema>, idToken: s
   // The state the login issued names the issuer it was issued for (ltijs: the state cookie's value).
   if (passage.state.issuer !== claims.iss) throw new MessageLaunchRefused(401, NOT_VERIFIED, 'issuer differs from the login');
   if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS) throw new MessageLaunchRefused(401, NOT_VERIFIED, 'token too old');
-  const deployment = await findDeployment(db, { issuer: claims.iss, clientId: passage.clientId, deploymentId: claims[`${LTI_CLAIM}/deployment_id`] });
+  const deployment = await findDeployment(db, { issuer: claims.iss, clientId: passage.clientId, deploymentId: claims[CLAIM.deploymentId] });
   if (!deployment?.active) throw new MessageLaunchRefused(403, 'This LMS (or this deployment of the tool in it) is not registered with the tool, or is switched off. Ask your LMS administrator.', 'deployment not registered or off');
   // Each LMS's names read as the standard ones (claims.ts), now that the payload is verified.
-  return { messageType: claims[`${LTI_CLAIM}/message_type`], platformId: deployment.platformId, clientId: passage.clientId, claims: withStandardNames(payload as Record<string, unknown>) };
+  return { messageType: claims[CLAIM.messageType], platformId: deployment.platformId, clientId: passage.clientId, claims: withStandardNames(payload as Record<string, unknown>) };
 }
 
 export interface RecordedMessageLaunch extends LaunchIdentity {
@@ -138,17 +137,17 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
   const state = currentLaunch()!.state.state;
   const iss = String(valid.iss);
   const sub = String(valid.sub);
-  const deploymentId = String(valid[`${LTI_CLAIM}/deployment_id`]);
-  const context = valid[`${LTI_CLAIM}/context`] as { id?: string } | undefined;
-  const resource = valid[`${LTI_CLAIM}/resource_link`] as { id?: string } | undefined;
+  const deploymentId = String(valid[CLAIM.deploymentId]);
+  const context = valid[CLAIM.context] as { id?: string } | undefined;
+  const resource = valid[CLAIM.resourceLink] as { id?: string } | undefined;
   const additional = {
     path,
-    roles: valid[`${LTI_CLAIM}/roles`],
-    targetLinkUri: valid[`${LTI_CLAIM}/target_link_uri`],
-    custom: valid[`${LTI_CLAIM}/custom`],
-    launchPresentation: valid[`${LTI_CLAIM}/launch_presentation`],
-    endpoint: valid['https://purl.imsglobal.org/spec/lti-ags/claim/endpoint'],
-    namesRoles: valid['https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice'],
+    roles: valid[CLAIM.roles],
+    targetLinkUri: valid[CLAIM.targetLinkUri],
+    custom: valid[CLAIM.custom],
+    launchPresentation: valid[CLAIM.launchPresentation],
+    endpoint: valid[CLAIM.agsEndpoint],
+    namesRoles: valid[CLAIM.namesRoleService],
   };
   const hash = createHash('sha256').update(JSON.stringify({ ...additional, messageType: verified.messageType, own })).digest('hex');
   const contextId = encodeURIComponent(`${iss}${clientId}${deploymentId}${context?.id ?? 'NF'}_${resource?.id ?? 'NF'}_${hash}`);
@@ -157,7 +156,7 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
     iss,
     user: sub,
     userInfo: { given_name: valid.given_name, family_name: valid.family_name, name: valid.name, email: valid.email },
-    platformInfo: valid[`${LTI_CLAIM}/tool_platform`],
+    platformInfo: valid[CLAIM.toolPlatform],
     clientId,
     // ltijs adds its own id of the registration here, which only its grade and deep-linking services read; these
     // launches use neither.
@@ -169,8 +168,8 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
     context,
     resource,
     messageType: verified.messageType,
-    version: valid[`${LTI_CLAIM}/version`],
-    lis: valid[`${LTI_CLAIM}/lis`],
+    version: valid[CLAIM.version],
+    lis: valid[CLAIM.lis],
     ...additional,
     assetProcessorMessage: own,
   };

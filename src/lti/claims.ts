@@ -44,6 +44,11 @@ export const CLAIM = {
   assetService: `${LTI}/assetservice`,
   assetReport: `${LTI}/assetreport`,
   eulaService: `${LTI}/eulaservice`,
+  lis: `${LTI}/lis`,
+  /** Assignment and Grade Services 2.0: https://www.imsglobal.org/spec/lti-ags/v2p0/#assignment-and-grade-service-claim */
+  agsEndpoint: 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint',
+  /** Names and Role Provisioning Services 2.0: https://www.imsglobal.org/spec/lti-nrps/v2p0#lti-1-3-integration */
+  namesRoleService: 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice',
 } as const;
 export type ClaimName = keyof typeof CLAIM;
 
@@ -96,13 +101,20 @@ export function withStandardNames(payload: Record<string, unknown>): Record<stri
   return named;
 }
 
-/** Service scopes: https://www.imsglobal.org/spec/lti-ap/v1p0 , https://www.imsglobal.org/spec/lti-pns/v1p0/main */
+/** Service scopes: https://www.imsglobal.org/spec/lti-ap/v1p0 , https://www.imsglobal.org/spec/lti-pns/v1p0/main , AGS, NRPS */
 export const SCOPE = {
   noticeHandlers: 'https://purl.imsglobal.org/spec/lti/scope/noticehandlers',
   assetRead: 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly',
   report: 'https://purl.imsglobal.org/spec/lti/scope/report',
   eulaUser: 'https://purl.imsglobal.org/spec/lti/scope/eula/user',
   eulaDeployment: 'https://purl.imsglobal.org/spec/lti/scope/eula/deployment',
+  /** Assignment and Grade Services 2.0: https://www.imsglobal.org/spec/lti-ags/v2p0/#scopes */
+  agsLineItem: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+  agsLineItemRead: 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly',
+  agsResult: 'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
+  agsScore: 'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+  /** Names and Role Provisioning Services 2.0 */
+  nrps: 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
 } as const;
 
 /** Blackboard's reference tool asks for these names of the same scopes (server/src/app/processor.js). */

@@ -5,19 +5,14 @@
 import { z } from 'zod';
 import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
+import { SCOPE } from './claims.js';
 import { SUBMISSION_REVIEW_MESSAGE } from './submission-review.js';
 import { countPendingRegistrations, createRegistration, productFamily as productFamilyCode, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 256 * 1024;
 
-const SCOPES = [
-  'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
-  'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly',
-  'https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly',
-  'https://purl.imsglobal.org/spec/lti-ags/scope/score',
-  'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
-];
+const SCOPES = [SCOPE.agsLineItem, SCOPE.agsLineItemRead, SCOPE.agsResult, SCOPE.agsScore, SCOPE.nrps];
 
 const platformConfiguration = z.object({
   issuer: z.string().url(),

@@ -10,8 +10,8 @@ import type { DatabaseSchema } from '../db/index.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey } from './platform-keys.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { findDeployment } from './registrations.js';
+import { CLAIM } from './claims.js';
 
-const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 /** Clocks of the LMS and the tool differ a little. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 
@@ -31,11 +31,11 @@ const unverifiedClaims = z.object({
   iss: z.string().min(1).max(1000),
   aud: z.union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).min(1)]),
   azp: z.string().max(1000).optional(),
-  [`${LTI_CLAIM}/deployment_id`]: z.string().min(1).max(255),
+  [CLAIM.deploymentId]: z.string().min(1).max(255),
 });
 
 const noticeClaim = z.object({
-  [`${LTI_CLAIM}/notice`]: z.object({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), timestamp: z.string().max(64).optional() }),
+  [CLAIM.notice]: z.object({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), timestamp: z.string().max(64).optional() }),
 });
 
 export interface VerifiedNotice {
@@ -61,7 +61,7 @@ export async function verifyNotice(db: Kysely<DatabaseSchema>, jwt: string, type
   if (!peeked.success) throw new NoticeRefused(400, 'A notice lacks its issuer, audience or deployment.', `claims: ${peeked.error.issues[0]!.path.join('.')}`);
   const { iss, aud, azp } = peeked.data;
   const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
-  const deploymentId = peeked.data[`${LTI_CLAIM}/deployment_id`];
+  const deploymentId = peeked.data[CLAIM.deploymentId];
   const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
   if (!deployment) throw new NoticeRefused(403, 'This LMS (or this deployment of the tool in it) is not registered with the tool.', `unregistered ${iss} ${clientId} ${deploymentId}`);
   if (!deployment.active) throw new NoticeRefused(403, 'The tool is switched off for this LMS.', `switched off: ${iss} ${clientId}`);
@@ -84,7 +84,7 @@ export async function verifyNotice(db: Kysely<DatabaseSchema>, jwt: string, type
   }
   const notice = noticeClaim.safeParse(payload);
   if (!notice.success) throw new NoticeRefused(400, 'A notice does not say which notice it is (its notice claim).', 'no notice claim');
-  const { id, type } = notice.data[`${LTI_CLAIM}/notice`];
+  const { id, type } = notice.data[CLAIM.notice];
   if (!types.includes(type)) throw new NoticeRefused(422, `The tool does not take notices of type ${type.slice(0, 80)} here.`, `notice type ${type}`);
   return { platformId: deployment.platformId, id, type, claims: payload as Record<string, unknown> };
 }

@@ -4,8 +4,11 @@
 
 const LIS = 'http://purl.imsglobal.org/vocab/lis/v2';
 
+/** The principal context roles, as a platform is told who may use a service (submission review's reachableBy). */
+export const MEMBERSHIP = { instructor: `${LIS}/membership#Instructor`, learner: `${LIS}/membership#Learner` } as const;
+
 const INSTRUCTOR_ROLES = new Set([
-  `${LIS}/membership#Instructor`,
+  MEMBERSHIP.instructor,
   `${LIS}/membership#ContentDeveloper`,
   `${LIS}/membership#Administrator`,
   `${LIS}/institution/person#Administrator`,
@@ -14,7 +17,7 @@ const INSTRUCTOR_ROLES = new Set([
 ]);
 /** Sub-roles (`membership/Instructor#TeachingAssistant`) belong to their principal role (spec A.2.3.1). */
 const INSTRUCTOR_PREFIXES = [`${LIS}/membership/Instructor#`, `${LIS}/membership/ContentDeveloper#`, `${LIS}/membership/Administrator#`];
-const LEARNER_ROLES = new Set([`${LIS}/membership#Learner`]);
+const LEARNER_ROLES = new Set<string>([MEMBERSHIP.learner]);
 const LEARNER_PREFIXES = [`${LIS}/membership/Learner#`];
 /** LTI 1.3 still accepts the bare names of context roles (spec A.2.3, "simple names"). */
 const SIMPLE_INSTRUCTOR = new Set(['Instructor', 'TeachingAssistant', 'ContentDeveloper', 'Administrator']);

@@ -4,9 +4,10 @@
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { accessTokenWithin } from './access-token.js';
+import { SCOPE } from './claims.js';
 import { platformRequest } from './platform-http.js';
 
-export const NRPS_SCOPE = 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly';
+export const NRPS_SCOPE = SCOPE.nrps;
 const MEDIA_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json';
 const CACHE_MS = 5 * 60_000;
 const MAX_PAGES = 200;

@@ -7,15 +7,16 @@
 // launch carries for_user = { user_id } of the student and the activity's resource link, to the line item's
 // submissionReview url when it has one): test/fixtures/lms/moodle/submission-review-request.json names the source.
 import { z } from 'zod';
-import type { Audience } from './roles.js';
+import { CLAIM } from './claims.js';
+import { MEMBERSHIP, type Audience } from './roles.js';
 
-/** The claim and role URIs this message reads, in one block. */
+/** The claim and role URIs this message reads (their one home: claims.ts, roles.ts). */
 export const SUBMISSION_REVIEW_URIS = {
   message: 'LtiSubmissionReviewRequest',
-  forUser: 'https://purl.imsglobal.org/spec/lti/claim/for_user',
-  resourceLink: 'https://purl.imsglobal.org/spec/lti/claim/resource_link',
-  instructorRole: 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
-  learnerRole: 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner',
+  forUser: CLAIM.forUser,
+  resourceLink: CLAIM.resourceLink,
+  instructorRole: MEMBERSHIP.instructor,
+  learnerRole: MEMBERSHIP.learner,
 } as const;
 
 export const SUBMISSION_REVIEW_MESSAGE = SUBMISSION_REVIEW_URIS.message;

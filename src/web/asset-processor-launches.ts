@@ -30,8 +30,8 @@ import type { Logger } from '../logger.js';
 import { allowSessionFraming, requireSession, sessionOf } from './require-session.js';
 import { answerSubmissionReview } from './submission-review-launch.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { CLAIM } from '../lti/claims.js';
 
-const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 
 export interface AssetProcessorLaunchDeps extends MessageSessionDeps {
   logger: Logger;
@@ -48,7 +48,7 @@ function ownClaims(verified: VerifiedMessage): Record<string, unknown> | null {
   const schemas = {
     [ASSET_PROCESSOR_MESSAGES.reportReview]: reportReviewClaims,
     [ASSET_PROCESSOR_MESSAGES.settings]: settingsLaunchClaims,
-    [EULA_MESSAGE]: z.object({ [`${LTI_CLAIM}/eulaservice`]: eulaServiceClaim }),
+    [EULA_MESSAGE]: z.object({ [CLAIM.eulaService]: eulaServiceClaim }),
     [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
   };
   const parsed = schemas[verified.messageType].safeParse(verified.claims);
@@ -74,10 +74,10 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
       const outcome = await reviewReport(deps.db, {
         platformId: recorded.platformId,
         courseId: recorded.courseId,
-        activityId: claims[`${LTI_CLAIM}/activity`].id,
-        lmsSubmissionId: claims[`${LTI_CLAIM}/submission`].id,
-        assetId: claims[`${LTI_CLAIM}/asset`].id,
-        reportType: claims[`${LTI_CLAIM}/assetreport_type`],
+        activityId: claims[CLAIM.activity].id,
+        lmsSubmissionId: claims[CLAIM.submission].id,
+        assetId: claims[CLAIM.asset].id,
+        reportType: claims[CLAIM.assetReportType],
         viewer: { subject: launch.subject, userId: recorded.userId, audience: launch.audience },
       });
       if (outcome.kind === 'open') return void res.redirect(303, withLtik(`/reports/${outcome.submissionId}/${outcome.reportKind}/view`));
@@ -92,8 +92,8 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
       const assignmentId = await processorAssignmentFor(deps.db, {
         platformId: recorded.platformId,
         courseId: recorded.courseId,
-        activityId: claims[`${LTI_CLAIM}/activity`].id,
-        custom: claims[`${LTI_CLAIM}/custom`] ?? {},
+        activityId: claims[CLAIM.activity].id,
+        custom: claims[CLAIM.custom] ?? {},
       });
       if (!assignmentId) return sendMessage(res, 404, t('apLaunch.notAttachedTitle'), t('apLaunch.notAttached'));
       if (deps.jobs) await rememberReportAddress(deps.db, deps.jobs, assignmentId, reportAddressOf(verified.claims));
@@ -150,14 +150,14 @@ export function assetProcessorEulaRoutes(deps: AssetProcessorLaunchDeps & { prov
   router.post('/asset-processor/eula', form, requireSession(deps), async (_req, res) => {
     const { t } = wordsOf(res);
     const session = sessionOf(res);
-    const service = z.object({ [`${LTI_CLAIM}/eulaservice`]: eulaServiceClaim }).safeParse(ownClaimsOf(session.idToken));
+    const service = z.object({ [CLAIM.eulaService]: eulaServiceClaim }).safeParse(ownClaimsOf(session.idToken));
     if (!deps.eula || session.launch.messageType !== EULA_MESSAGE || !service.success) {
       return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.termsFromLms'));
     }
     const platform = await deps.provider.getPlatform(session.launch.issuer, session.launch.clientId);
     if (!platform || Array.isArray(platform)) return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.lmsGone'));
     try {
-      await acceptTerms({ db: deps.db, platform }, service.data[`${LTI_CLAIM}/eulaservice`].url, {
+      await acceptTerms({ db: deps.db, platform }, service.data[CLAIM.eulaService].url, {
         platformId: session.platformId,
         deploymentId: session.launch.deploymentId,
         lmsUserId: session.launch.subject,

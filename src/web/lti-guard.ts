@@ -16,6 +16,7 @@ import { allowFramingBy } from './security-headers.js';
 import type { SessionDeps } from './require-session.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { CLAIM } from '../lti/claims.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
@@ -46,7 +47,7 @@ const idTokenClaims = z.object({
   iss: z.string().min(1),
   aud: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   azp: z.string().optional(),
-  'https://purl.imsglobal.org/spec/lti/claim/deployment_id': z.string().min(1),
+  [CLAIM.deploymentId]: z.string().min(1),
 });
 
 /** Reads a JWT's header or payload without verifying it: only to decide whether to refuse early, never to trust. */
@@ -171,7 +172,7 @@ export function ltiGuard(options: GuardOptions): Router {
     }
     const { iss, aud, azp } = claims.data;
     const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
-    const deploymentId = claims.data['https://purl.imsglobal.org/spec/lti/claim/deployment_id'];
+    const deploymentId = claims.data[CLAIM.deploymentId];
     // A refusal below is one sentence: the active platform the token names may frame it, so that its iframe shows
     // the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
     const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
