@@ -272,7 +272,8 @@ describe('the EULA', () => {
     assert.equal(taken.status, 200, taken.body);
     const reportOf = (assetId: string) => lms.platform.assetReports().find((report) => report.assetId === assetId && report.type === 'originality');
     const deadline = Date.now() + 30_000;
-    while ((!reportOf(refused.assets[0]!.asset_id) || !reportOf(taken.assets[0]!.asset_id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    // Each file's first report says it is in hand (Processing); the refused one's then says why it was not checked.
+    while ((reportOf(refused.assets[0]!.asset_id)?.processingProgress !== 'Failed' || !reportOf(taken.assets[0]!.asset_id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     const notAccepted = reportOf(refused.assets[0]!.asset_id);
     assert.equal(notAccepted?.processingProgress, 'Failed');
     assert.equal(notAccepted?.errorCode, 'EULA_NOT_ACCEPTED');
