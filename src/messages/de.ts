@@ -55,6 +55,7 @@ export const de: Translation = {
   'report.notShown': 'Ihre Lehrkraft hat diesen Bericht für Sie nicht freigegeben. Ihre Ergebnisse erscheinen auf der Aufgabenseite, sobald Ihre Lehrkraft sie zeigt.',
   'report.notReady': 'Der Bericht ist noch nicht fertig: Die Arbeit wird noch geprüft. Die Aufgabenseite zeigt, wann die Prüfung abgeschlossen ist; öffnen Sie den Bericht dann von dort.',
   'student.refused.closed': 'Der Abgabetermin ist verstrichen: Weitere Abgaben sind nicht mehr möglich.',
+  'student.refused.submitInLms': 'Arbeiten für diese Aufgabe werden im LMS abgegeben, in der Aufgabe selbst, und das Werkzeug erhält sie von dort. Reichen Sie Ihre Arbeit im LMS ein.',
 
   'upload.empty': 'Die Datei ist leer. Wählen Sie die Datei, die Ihre Arbeit enthält.',
   'upload.wrongType': 'Diese Datei ist eine {type}-Datei. Diese Aufgabe nimmt an: {allowed}.',

@@ -54,6 +54,7 @@ export const en = {
   'student.refused.oneSubmission': 'This assignment takes one submission, and yours is in.',
   'student.refused.attemptsUsed': { one: 'You have used the one attempt of this assignment.', other: 'You have used all {count} attempts of this assignment.' },
   'student.refused.closed': 'The due date has passed: resubmissions are closed.',
+  'student.refused.submitInLms': 'Papers for this assignment are handed in in the LMS, in the assignment itself, and the tool receives them from there. Submit your paper in the LMS.',
 
   // Why an upload was refused (the upload's answer, on the page or to its script).
   'upload.empty': 'The file is empty. Choose the file with your paper in it.',

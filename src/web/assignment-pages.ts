@@ -2,6 +2,7 @@
 // else (or anyone from another course or platform) nothing.
 import { Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
+import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { studentPage } from './student-pages.js';
 import { sendMessage, wordsOf } from './views.js';
@@ -21,6 +22,8 @@ export function assignmentPages(deps: SessionDeps): Router {
     if (session.launch.audience === 'instructor') {
       res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
     } else if (session.launch.audience === 'learner') {
+      const closed = ownPageRefusal(assignment);
+      if (closed) return sendMessage(res, 403, wordsOf(res).t('refused.notAvailable'), wordsOf(res).say(closed));
       res.send(await studentPage(deps, session, assignment, wordsOf(res)));
     } else {
       const { t } = wordsOf(res);

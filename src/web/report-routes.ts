@@ -12,6 +12,7 @@ import { NO_SUCH_REPORT, reportRefusal, type ReportRefusal } from '../reports/vi
 import { getSubmission, type Submission } from '../submissions/store.js';
 import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
+import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { render, sendMessage, wordsOf } from './views.js';
 
@@ -56,8 +57,10 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
   router.get('/reports/:submissionId/:kind/view', requireSession(deps), async (req, res) => {
     const allowed = await allowedReport(req, res);
     if (!allowed) return;
-    const { ltik } = sessionOf(res);
+    const { ltik, launch } = sessionOf(res);
     const { assignment, submission, kind } = allowed;
+    // A student of an LMS-owned assignment opened the report from the LMS, and has no assignment page here to go back to.
+    const noPageHere = launch.audience === 'learner' && ownPageRefusal(assignment) !== null;
     res.setHeader('Cache-Control', 'private, no-store');
     const words = wordsOf(res);
     res.send(
@@ -67,7 +70,7 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
         fileLabel: submission.fileLabel,
         pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
         downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
-        backUrl: `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
+        backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
       }, words),
     );
   });
