@@ -30,7 +30,8 @@ import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
 import { sendMessage, wordsOf } from './views.js';
-import { admission, type AdmissionLimits } from './admission.js';
+import { admission, CALLBACK_PREFIX, type AdmissionLimits } from './admission.js';
+import { CASE_SENSITIVE_ROUTING, comparablePath } from './routing.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -78,7 +79,9 @@ export interface WebDependencies {
 
 /** A request's path as logs may show it: without its query (an ltik rides there) or the callback's secret. */
 function loggablePath(req: Request): string {
-  return req.originalUrl.split('?')[0]!.replace(/^\/checker\/callback\/.*/, '/checker/callback/[redacted]');
+  const path = req.originalUrl.split('?')[0]!;
+  const secretAt = comparablePath(path).startsWith(CALLBACK_PREFIX) ? CALLBACK_PREFIX.length : -1;
+  return secretAt < 0 ? path : `${path.slice(0, secretAt)}[redacted]`;
 }
 
 /** One line per request: method, path (as logs may show it), status, time. */
@@ -96,6 +99,8 @@ function requestLog(logger: Logger): RequestHandler {
 export function createWebApp(deps: WebDependencies): express.Express {
   const { db, logger, settings } = deps;
   const app = express();
+  // Before the first route: the app's router takes the setting when it is made (routing.ts says why).
+  app.enable(CASE_SENSITIVE_ROUTING);
   app.disable('x-powered-by');
   app.use(requestLog(logger));
   app.use(healthRoutes(deps.readiness));

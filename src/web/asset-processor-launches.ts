@@ -1,7 +1,7 @@
 // The Asset Processor's launches at the launch address, before ltijs (which refuses their message types): report
 // review, the processor's settings and the EULA, each verified and recorded by lti/asset-processor-messages.ts, then
 // sent to the page it opens with an ordinary page session (its ltik). Also the EULA page's acceptance.
-import express, { Router, type Response } from 'express';
+import express, { type Router, type Response } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
@@ -25,6 +25,7 @@ import { LTI_ROUTES } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
 import { allowSessionFraming, requireSession, sessionOf } from './require-session.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 
@@ -48,7 +49,7 @@ function eulaPage(res: Response, terms: EulaTerms | null, view: { ltik: string; 
 
 export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Router {
   const { logger } = deps;
-  const router = Router();
+  const router = toolRouter();
 
   async function answer(res: Response, verified: VerifiedMessage, own: Record<string, unknown>, recorded: RecordedMessageLaunch): Promise<void> {
     const { launch, ltik } = recorded;
@@ -127,7 +128,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
 
 /** The EULA page's Accept: told to the LMS's EULA service, then kept by the tool (assetprocessor/eula.ts). */
 export function assetProcessorEulaRoutes(deps: AssetProcessorLaunchDeps & { provider: Provider }): Router {
-  const router = Router();
+  const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '8kb' });
 
   router.post('/asset-processor/eula', form, requireSession(deps), async (_req, res) => {

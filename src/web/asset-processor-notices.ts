@@ -1,7 +1,7 @@
 // POST /asset-processor/notices: the LMS's Platform Notification Service delivers notices here, public and without a
 // session, as {"notices":[{"jwt":"..."}]} (https://www.imsglobal.org/spec/lti-pns/v1p0/main). The body is checked,
 // then assetprocessor/notices.ts verifies and keeps them; the answer comes only once they are committed.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import { z } from 'zod';
 import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
@@ -10,11 +10,12 @@ import { NoticeRefused } from '../lti/notice.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
 import type { SessionDeps } from './require-session.js';
+import { toolRouter } from './routing.js';
 
 const body = z.object({ notices: z.array(z.object({ jwt: z.string().min(1).max(64 * 1024) })).min(1).max(MAX_NOTICES) });
 
 export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { jobs: Jobs; logger: Logger }): Router {
-  const router = Router();
+  const router = toolRouter();
   router.post(NOTICE_HANDLER_PATH, express.json({ limit: '1mb', type: () => true }), async (req, res) => {
     const parsed = body.safeParse(req.body);
     if (!parsed.success) {

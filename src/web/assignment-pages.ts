@@ -1,11 +1,12 @@
 // The assignment as its people see it: instructors get the instructor side, students the student side, anyone
 // else (or anyone from another course or platform) nothing.
-import { Router, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { studentPage } from './student-pages.js';
 import { sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 function refuse(res: Response, status: 403 | 404): void {
   const { t } = wordsOf(res);
@@ -14,7 +15,7 @@ function refuse(res: Response, status: 403 | 404): void {
 }
 
 export function assignmentPages(deps: SessionDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   router.get('/assignments/:id', requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const assignment = await assignmentFor(deps.db, session, req.params.id);

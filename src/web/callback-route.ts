@@ -2,15 +2,16 @@
 // path is the only proof it is the service; a wrong one gets 404 (as if nothing were here) and a log line. The
 // body is checked, then only a job is queued (src/submissions/announced-result.ts, in batches when callbacks come in
 // bursts): the result is read back from the service, never taken from here.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import { CheckerError, parseCallback, type CompletionCallback } from '../checker/index.js';
 import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
 import { sameSecret } from '../secrets.js';
 import { ResultAnnouncements, type ResultReadBackDeps } from '../submissions/announced-result.js';
+import { toolRouter } from './routing.js';
 
 export function callbackRoutes(deps: ResultReadBackDeps & { secret: string; logger: Logger; metrics: ToolMetrics }): Router {
-  const router = Router();
+  const router = toolRouter();
   const announcements = new ResultAnnouncements(deps);
   router.put('/checker/callback/:secret', (req, res, next) => {
     if (!sameSecret(String(req.params.secret), deps.secret)) {

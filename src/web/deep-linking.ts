@@ -1,7 +1,7 @@
 // Deep linking (LTI Deep Linking 2.0): the instructor adds "a similarity-checked assignment"; the tool creates
 // it and answers the platform with an ltiResourceLink whose line item is the similarity column
 // (scoreMaximum 100, tag "similarity", resourceId = the assignment id), signed by ltijs.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
@@ -9,11 +9,12 @@ import { createAssignment } from '../assignments/store.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { toolRouter } from './routing.js';
 
 const choice = z.object({ title: z.string().trim().min(1).max(200) });
 
 export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; launchUrl: string }): Router {
-  const router = Router();
+  const router = toolRouter();
   router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const deepLinking = session.launch.deepLinking;

@@ -3,7 +3,7 @@
 // That address works in a new tab, with no cookie and no ltik. /reports/<submission>/<kind>/view?ltik=... makes the
 // same check and shows the report in place, in the LMS frame, with pdf.js reading that signed address.
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { reportFromService, type ReportDeps } from '../reports/from-service.js';
 import { REPORT_KINDS, type ReportKind } from '../reports/kinds.js';
@@ -15,6 +15,7 @@ import { assignmentFor } from '../assignments/access.js';
 import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
 const signed = z.object({ expires: z.coerce.number().int().positive(), signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
@@ -25,7 +26,7 @@ const refuse = (res: Response, refusal: ReportRefusal) => {
 };
 
 export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
-  const router = Router();
+  const router = toolRouter();
 
   /** The report the session asks for, once it may open it; otherwise the refusal has been sent and this is null. */
   async function allowedReport(req: Request, res: Response): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | null> {
