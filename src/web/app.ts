@@ -30,6 +30,7 @@ import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
 import { sendMessage, wordsOf } from './views.js';
+import { bodyFault } from './body-faults.js';
 import { admission, CALLBACK_PREFIX, type AdmissionLimits } from './admission.js';
 import { CASE_SENSITIVE_ROUTING, comparablePath } from './routing.js';
 
@@ -172,8 +173,18 @@ export function createWebApp(deps: WebDependencies): express.Express {
     sendMessage(res, 404, t('refused.notFound'), t('refused.noPage'));
   });
   // Pages and JSON clients alike: sendMessage answers `{ error }` to a client that reads JSON (an upload's script,
-  // the status poll), never an HTML page it cannot show.
+  // the status poll, a machine's route: answersJson), never an HTML page it cannot show. A body the parser could not
+  // take is the client's fault, answered here for every route (body-faults.ts).
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    const fault = bodyFault(error);
+    // A client that cut its body off is gone: nothing to answer, nothing to warn of.
+    if (fault?.aborted) return void logger.debug({ path: loggablePath(req) }, 'Request body cut off by the client');
+    if (fault) {
+      logger.warn({ path: loggablePath(req), status: fault.status, reason: fault.reason }, 'Request with an unreadable body refused');
+      if (res.headersSent) return;
+      const words = wordsOf(res);
+      return sendMessage(res, fault.status, words.t('error.title'), fault.say(words));
+    }
     const unstorable = isUnstorableText(error);
     const status = unstorable ? 400 : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     if (status >= 500) logger.error({ err: error, path: loggablePath(req) }, 'Request failed');
