@@ -10,7 +10,7 @@ import { eulaRefuses } from '../src/assetprocessor/eula.js';
 import { launch, submitForm, type LaunchOptions } from '../src/devplatform/agent.js';
 import type { AssetProcessorLaunch } from '../src/devplatform/asset-processor-launches.js';
 import { toolUrls } from '../src/lti/provider.js';
-import { attachToActivity } from './support/asset-processor.js';
+import { attachToActivity, checkedAsset, lmsAsset } from './support/asset-processor.js';
 import { settingsForm } from './support/forms.js';
 import { pageText } from './support/page-text.js';
 import { startTestPlatform, type TestPlatform } from './support/platform.js';
@@ -33,29 +33,13 @@ before(async () => {
   assignmentId = await attachToActivity(tool, lms, ACTIVITY);
   // What the asset fetch leaves behind (not built yet): student-1's file admitted as a checked submission, another
   // file still being fetched, and one that failed.
-  const assignment = await db().selectFrom('assignment').select(['platform_id']).where('id', '=', assignmentId).executeTakeFirstOrThrow();
-  const student = await db().insertInto('lti_user').values({ platform_id: assignment.platform_id, subject: 'student-1', name: 'Sam Student', email: null }).returning('id').executeTakeFirstOrThrow();
-  const submission = await db()
-    .insertInto('submission')
-    .values({ assignment_id: assignmentId, user_id: student.id, attempt: 1, state: 'scored', file_label: 'rivers.pdf', file_type: 'pdf', file_size: 2048, sha256: 'c'.repeat(64), stored_path: null, paper_id: 5151, similarity: 42, scored_at: new Date() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  checkedSubmission = submission.id;
-  const asset = (assetId: string) => ({
-    assignment_id: assignmentId,
-    lms_submission_id: 'sub-1:1',
-    asset_id: assetId,
-    lms_user_id: 'student-1',
-    notice_id: 'notice-1',
-    url: `${lms.url}/assets/${assetId}`,
-    report_url: `${lms.url}/asset-reports/${assetId}`,
-  });
+  const file = { subject: 'student-1', lmsSubmissionId: 'sub-1:1' };
+  checkedSubmission = await checkedAsset(tool, lms, assignmentId, { ...file, name: 'Sam Student', assetId: 'asset-checked', fileLabel: 'rivers.pdf', paperId: 5151 });
   await db()
     .insertInto('lms_asset')
     .values([
-      { ...asset('asset-checked'), state: 'admitted', submission_id: checkedSubmission },
-      { ...asset('asset-fetching'), state: 'received' },
-      { ...asset('asset-failed'), state: 'failed', error_code: 'UNSUPPORTED_ASSET_TYPE', error_comment: 'The tool checks PDF, Word and plain-text files only; this file is an image.' },
+      { ...lmsAsset(lms, assignmentId, { ...file, assetId: 'asset-fetching' }), state: 'received' },
+      { ...lmsAsset(lms, assignmentId, { ...file, assetId: 'asset-failed' }), state: 'failed', error_code: 'UNSUPPORTED_ASSET_TYPE', error_comment: 'The tool checks PDF, Word and plain-text files only; this file is an image.' },
     ])
     .execute();
 });

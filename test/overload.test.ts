@@ -4,12 +4,12 @@
 // the headers' limit, and an upload that stops sending is cut off leaving no row and no file.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../src/devplatform/agent.js';
-import { ROLES } from '../src/devplatform/index.js';
-import { openCourse, type TestCourse } from './support/course.js';
+import { openCourse, studentLtik, type TestCourse } from './support/course.js';
+import { quietClient } from './support/probe.js';
 import { startTestTool, type TestTool } from './support/tool.js';
 
 const HEADERS_TIMEOUT_MS = 2000;
@@ -32,10 +32,7 @@ before(async () => {
     CALLBACK_SECRET,
   });
   course = await openCourse(tool, { clientId: 'overload' });
-  course.lms.platform.addUser({ id: 'student-1', name: 'Student One', email: 's1@example.edu', roles: ROLES.learner });
-  const student = await launch(course.lms.platform, { userId: 'student-1', resourceLinkId: 'essay' });
-  assert.ok(student.ltik, `the student's launch: ${student.status}`);
-  ltik = student.ltik;
+  ltik = await studentLtik(course, 'student-1');
 });
 after(async () => {
   await course?.lms.close();
@@ -43,21 +40,6 @@ after(async () => {
 });
 
 const port = () => Number(new URL(tool.url).port);
-
-/** A raw connection that has sent `head` (and `body`, if any) and then goes quiet; resolves once connected. */
-async function quietClient(head: string, body = ''): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
-  const started = Date.now();
-  const socket = connect(port(), '127.0.0.1');
-  let received = '';
-  socket.on('data', (chunk) => (received += chunk));
-  socket.on('error', () => undefined);
-  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  socket.write(head + body);
-  // Let the server take the request in (and count it in flight) before the test goes on.
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  return { socket, received: () => received, closed };
-}
 
 const BOUNDARY = 'overloadboundary';
 function multipartStart(fileName: string, content: string): string {
@@ -111,7 +93,7 @@ describe('a limit of one request in flight per route class', () => {
   test('uploads: the upload script gets JSON, a fetch gets JSON, a plain form post gets a page; health answers; the slot frees', async () => {
     const before = await submissionCount();
     const content = essay('held');
-    const held = await quietClient(uploadHead(100_000), multipartStart('held.txt', content.slice(0, 200)));
+    const held = await quietClient(port(), uploadHead(100_000), multipartStart('held.txt', content.slice(0, 200)));
     const form = () => {
       const data = new FormData();
       data.append('file', new Blob([essay('second')]), 'second.txt');
@@ -139,7 +121,7 @@ describe('a limit of one request in flight per route class', () => {
   });
 
   test('launches: a second launch while one is in flight gets a page in the frame (and JSON to an API client)', async () => {
-    const held = await quietClient([`POST /lti/launch HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 5000', '', ''].join('\r\n'));
+    const held = await quietClient(port(), [`POST /lti/launch HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 5000', '', ''].join('\r\n'));
     try {
       const login = await fetch(`${tool.url}/lti/login?iss=x&login_hint=y&target_link_uri=z`, { headers: { accept: 'text/html' }, redirect: 'manual' });
       expectBusy(login, await login.text(), 'html');
@@ -156,7 +138,7 @@ describe('a limit of one request in flight per route class', () => {
   });
 
   test('pages: the status poll gets JSON, the page gets HTML', async () => {
-    const held = await quietClient([`POST ${course.path}/settings HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 5000', '', ''].join('\r\n'));
+    const held = await quietClient(port(), [`POST ${course.path}/settings HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 5000', '', ''].join('\r\n'));
     try {
       const poll = await fetch(`${tool.url}${course.path}/my-submissions?ltik=${encodeURIComponent(ltik)}`, { headers: { accept: 'application/json' } });
       expectBusy(poll, await poll.text(), 'json');
@@ -172,7 +154,7 @@ describe('a limit of one request in flight per route class', () => {
 
   test('callbacks: the service gets JSON whatever it accepts', async () => {
     const path = `/checker/callback/${CALLBACK_SECRET}`;
-    const held = await quietClient([`PUT ${path} HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/json', 'Content-Length: 500', '', ''].join('\r\n'));
+    const held = await quietClient(port(), [`PUT ${path} HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/json', 'Content-Length: 500', '', ''].join('\r\n'));
     try {
       const second = await fetch(`${tool.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json', accept: '*/*' }, body: '{"paper_id": 1}' });
       expectBusy(second, await second.text(), 'json');
@@ -252,7 +234,7 @@ describe('slow clients', () => {
   test('an upload that stops sending is cut off: a 408, the connection closed, no row and no file', async () => {
     const before = await submissionCount();
     const content = essay('stalled');
-    const stalled = await quietClient(uploadHead(50_000), multipartStart('stalled.txt', content.slice(0, 1500)));
+    const stalled = await quietClient(port(), uploadHead(50_000), multipartStart('stalled.txt', content.slice(0, 1500)));
     assert.equal(uploadFiles().length, 1, 'the partial file was being written');
     const after = await Promise.race([stalled.closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), UPLOAD_IDLE_MS + 10_000))]);
     assert.notEqual(after, -1, 'the stalled upload still held its connection');

@@ -8,7 +8,8 @@ import { eraseStudent, exportStudent } from '../submissions/student-data.js';
 
 const HELP = `Usage:
   npm run cli -- student export --issuer URL --subject SUB    everything the tool holds about the student, as JSON
-  npm run cli -- student erase --issuer URL --subject SUB     delete the student's papers at the service, then here
+  npm run cli -- student erase --issuer URL --subject SUB     delete the student's papers at the service, then everything here
+  (SUB is the student's user id in the LMS, the LTI "sub"; every registration of the issuer is searched)
 `;
 
 export async function studentCommand(database: Database, config: Config, args: string[]): Promise<void> {
@@ -35,7 +36,7 @@ export async function studentCommand(database: Database, config: Config, args: s
   const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback, connect });
   const report = await eraseStudent(database.db, services, ref);
   if (!report) throw new Error('The tool holds nothing about that student on that platform.');
-  console.log(`Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}.`);
+  console.log(`Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}. Files the LMS sent, forgotten: ${report.lmsFiles}.`);
   if (report.papersNotDeleted.length > 0) {
     const list = report.papersNotDeleted.map((p) => `${p.paperId} (${p.reason})`).join('; ');
     throw new Error(`Not deleted at the service, so their records are kept; run the erasure again: ${list}`);

@@ -54,6 +54,7 @@ export const en = {
   'student.refused.oneSubmission': 'This assignment takes one submission, and yours is in.',
   'student.refused.attemptsUsed': { one: 'You have used the one attempt of this assignment.', other: 'You have used all {count} attempts of this assignment.' },
   'student.refused.closed': 'The due date has passed: resubmissions are closed.',
+  'student.refused.submitInLms': 'Papers for this assignment are handed in in the LMS, in the assignment itself, and the tool receives them from there. Submit your paper in the LMS.',
 
   // Why an upload was refused (the upload's answer, on the page or to its script).
   'upload.empty': 'The file is empty. Choose the file with your paper in it.',
@@ -131,6 +132,11 @@ export const en = {
   'error.unstorable': 'The form holds a character that cannot be stored (a NUL character). Remove it and send the form again.',
   'error.unreadable': 'The request could not be read.',
   'error.tooLarge': 'The request is too large.',
+  'error.bodyEncoding': 'The body is sent with a Content-Encoding the tool does not read ({encoding}): send it uncompressed, or as gzip, deflate or br.',
+  'error.bodyCharset': 'The body is written in a character set the tool does not read ({charset}): send it as UTF-8.',
+  'error.bodyUndecodable': 'The body could not be decompressed: it is not what its Content-Encoding says. Send it again, or uncompressed.',
+  'error.bodyNotJson': 'The body is not valid JSON.',
+  'error.bodyTooLarge': 'The body is larger than this address takes ({size} at most): send less in one request.',
   'error.ours': 'Something went wrong on our side. Please try again in a moment.',
   'busy.title': 'Busy',
   'busy.launch': 'The tool is busy opening other assignments right now. Please open this one again in a few seconds.',

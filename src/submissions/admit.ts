@@ -18,7 +18,7 @@ import { receiptOf, recordSubmission, type Receipt, type Submission, type Submit
 
 export class SubmitRefused extends Error {
   constructor(
-    readonly status: 400 | 408 | 409 | 413 | 415 | 422,
+    readonly status: 400 | 403 | 408 | 409 | 413 | 415 | 422,
     /** What the student reads, in their language on a page; the message is its English. */
     readonly sentence: Sentence,
   ) {

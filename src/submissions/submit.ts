@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { maxFileBytes } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
+import type { Sentence } from '../messages/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { IntakeError, receiveUpload } from './intake.js';
 import { attemptsOf, canSubmit, type Submission } from './store.js';
@@ -16,10 +17,21 @@ export interface SubmitDeps extends AdmitDeps {
 }
 
 /**
+ * Why the tool's own upload page takes no paper for this assignment, or null when it does. It is a door of the tool's
+ * own assignments only: an LMS-owned one (the tool as its Asset Processor) takes papers in the LMS, which keeps its
+ * deadline and attempts and sends the tool each file in a notice.
+ */
+export function ownPageRefusal(assignment: Assignment): Sentence | null {
+  return assignment.kind === 'asset-processor' ? { key: 'student.refused.submitInLms' } : null;
+}
+
+/**
  * The tool's own upload page as a door: the assignment's rules, then the file received from the request, then the
  * same admission every door uses (admit.ts).
  */
 export async function submitPaper(deps: SubmitDeps, assignment: Assignment, userId: string, req: IncomingMessage): Promise<SubmitResult> {
+  const closed = ownPageRefusal(assignment);
+  if (closed) throw new SubmitRefused(403, closed);
   const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date());
   const previous = await attemptsOf(deps.db, assignment.id, userId, 'counted');
   const decision = rule(previous);

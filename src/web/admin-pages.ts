@@ -4,7 +4,7 @@
 // ltik), who answer for their own platform only: one installation may serve several schools, and one school's
 // LMS administrator must not read, switch off or re-route another's.
 import { failureOf } from '../checker/index.js';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { type Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { accountInput, accountOfEachPlatform, assignAccount, holdsOtherPlatformsFolders, listAccounts, removeAccount, saveAccount } from '../accounts/store.js';
 import { QUEUE_NAMES } from '../jobs/index.js';
@@ -15,6 +15,7 @@ import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
 import { allowSessionFraming, ltikOf } from './require-session.js';
 import { render, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 export interface AdminDeps extends InstructorDeps {
   adminToken: string | null;
@@ -61,7 +62,7 @@ function requireAdmin(deps: AdminDeps) {
 const jobRetry = z.object({ queue: z.enum(QUEUE_NAMES), id: z.string().uuid() });
 
 export function adminRoutes(deps: AdminDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '32kb' });
   const admin = requireAdmin(deps);
 

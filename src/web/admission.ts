@@ -6,6 +6,7 @@ import type { Request, RequestHandler } from 'express';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import type { Logger } from '../logger.js';
+import { comparablePath } from './routing.js';
 import { sendMessage, wantsJson, wordsOf } from './views.js';
 
 export type RouteClass = 'launch' | 'upload' | 'callback' | 'pages' | 'notices';
@@ -16,14 +17,16 @@ export type AdmissionLimits = Record<RouteClass, number>;
 export const RETRY_AFTER_SECONDS = 2;
 
 const LAUNCH_PATHS = new Set([`${LTI_MOUNT_PATH}${LTI_ROUTES.login}`, `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`]);
-const PAGE_ROOTS = ['/assignments', '/reports', '/admin', '/deep-linking'];
+const PAGE_ROOTS = ['/assignments', '/reports', '/admin', '/deep-linking', '/asset-processor/eula', '/asset-processor/attach'];
 const UPLOAD_PATH = /^\/assignments\/[^/]+\/submissions\/?$/;
+/** The checking service's callback; the rest of its path is the secret (the request log redacts it). */
+export const CALLBACK_PREFIX = '/checker/callback/';
 
-/** The class a request counts against, or null for those never limited. */
+/** The class a request counts against, or null for those never limited. Letter case does not change it (routing.ts). */
 export function routeClassOf(req: Request): RouteClass | null {
-  const path = req.path;
+  const path = comparablePath(req.path);
   if (LAUNCH_PATHS.has(path.replace(/\/$/, ''))) return 'launch';
-  if (path.startsWith('/checker/callback/')) return 'callback';
+  if (path.startsWith(CALLBACK_PREFIX)) return 'callback';
   // An LMS's notices have a class of their own: an LMS does not send a refused notice again (config.ts sizes it).
   if (req.method === 'POST' && path.replace(/\/$/, '') === NOTICE_HANDLER_PATH) return 'notices';
   if (req.method === 'POST' && UPLOAD_PATH.test(path)) return 'upload';

@@ -30,7 +30,9 @@ import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import type { Jobs } from '../jobs/index.js';
 import { sendMessage, wordsOf } from './views.js';
-import { admission, type AdmissionLimits } from './admission.js';
+import { bodyFault } from './body-faults.js';
+import { admission, CALLBACK_PREFIX, type AdmissionLimits } from './admission.js';
+import { CASE_SENSITIVE_ROUTING, comparablePath } from './routing.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -78,7 +80,9 @@ export interface WebDependencies {
 
 /** A request's path as logs may show it: without its query (an ltik rides there) or the callback's secret. */
 function loggablePath(req: Request): string {
-  return req.originalUrl.split('?')[0]!.replace(/^\/checker\/callback\/.*/, '/checker/callback/[redacted]');
+  const path = req.originalUrl.split('?')[0]!;
+  const secretAt = comparablePath(path).startsWith(CALLBACK_PREFIX) ? CALLBACK_PREFIX.length : -1;
+  return secretAt < 0 ? path : `${path.slice(0, secretAt)}[redacted]`;
 }
 
 /** One line per request: method, path (as logs may show it), status, time. */
@@ -96,6 +100,8 @@ function requestLog(logger: Logger): RequestHandler {
 export function createWebApp(deps: WebDependencies): express.Express {
   const { db, logger, settings } = deps;
   const app = express();
+  // Before the first route: the app's router takes the setting when it is made (routing.ts says why).
+  app.enable(CASE_SENSITIVE_ROUTING);
   app.disable('x-powered-by');
   app.use(requestLog(logger));
   app.use(healthRoutes(deps.readiness));
@@ -168,8 +174,18 @@ export function createWebApp(deps: WebDependencies): express.Express {
     sendMessage(res, 404, t('refused.notFound'), t('refused.noPage'));
   });
   // Pages and JSON clients alike: sendMessage answers `{ error }` to a client that reads JSON (an upload's script,
-  // the status poll), never an HTML page it cannot show.
+  // the status poll, a machine's route: answersJson), never an HTML page it cannot show. A body the parser could not
+  // take is the client's fault, answered here for every route (body-faults.ts).
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    const fault = bodyFault(error);
+    // A client that cut its body off is gone: nothing to answer, nothing to warn of.
+    if (fault?.aborted) return void logger.debug({ path: loggablePath(req) }, 'Request body cut off by the client');
+    if (fault) {
+      logger.warn({ path: loggablePath(req), status: fault.status, reason: fault.reason }, 'Request with an unreadable body refused');
+      if (res.headersSent) return;
+      const words = wordsOf(res);
+      return sendMessage(res, fault.status, words.t('error.title'), fault.say(words));
+    }
     const unstorable = isUnstorableText(error);
     const status = unstorable ? 400 : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     if (status >= 500) logger.error({ err: error, path: loggablePath(req) }, 'Request failed');

@@ -1,7 +1,7 @@
 // The instructor's page for attaching the tool to the LMS's own assignment (a deep-linking launch that accepts an
 // Asset Processor): the usual check settings with their defaults, one click to attach, and the signed answer back
 // to the LMS. The rules live in assetprocessor/attach.ts; this file reads the form and renders.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
@@ -15,6 +15,7 @@ import { requireSession, sessionOf, type SessionDeps } from './require-session.j
 import { readSettings } from './settings-form.js';
 import type { Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 const title = z.string().trim().min(1).max(200);
 
@@ -51,7 +52,7 @@ function fieldsNotShown(): Record<string, unknown> {
 }
 
 export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provider; jobs: Jobs; publicUrl: string; launchUrl: string; logger: Logger }): Router {
-  const router = Router();
+  const router = toolRouter();
   router.post('/asset-processor/attach', express.urlencoded({ extended: false, limit: '32kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const { launch } = session;

@@ -2,7 +2,7 @@
 // Processor's report review, the processor's settings and the EULA (when ASSET_PROCESSOR is on), and submission
 // review (always), each verified and recorded by lti/asset-processor-messages.ts, then sent to the page it opens
 // with an ordinary page session (its ltik). Also the EULA page's acceptance.
-import express, { Router, type Response } from 'express';
+import express, { type Router, type Response } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
@@ -31,6 +31,7 @@ import { allowSessionFraming, requireSession, sessionOf } from './require-sessio
 import { answerSubmissionReview } from './submission-review-launch.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM } from '../lti/claims.js';
+import { toolRouter } from './routing.js';
 
 
 export interface AssetProcessorLaunchDeps extends MessageSessionDeps {
@@ -62,7 +63,7 @@ function eulaPage(res: Response, terms: EulaTerms | null, view: { ltik: string; 
 
 export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Router {
   const { logger } = deps;
-  const router = Router();
+  const router = toolRouter();
 
   async function answer(res: Response, verified: VerifiedMessage, own: Record<string, unknown>, recorded: RecordedMessageLaunch): Promise<void> {
     const { launch, ltik } = recorded;
@@ -144,7 +145,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
 
 /** The EULA page's Accept: told to the LMS's EULA service, then kept by the tool (assetprocessor/eula.ts). */
 export function assetProcessorEulaRoutes(deps: AssetProcessorLaunchDeps & { provider: Provider }): Router {
-  const router = Router();
+  const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '8kb' });
 
   router.post('/asset-processor/eula', form, requireSession(deps), async (_req, res) => {

@@ -1,7 +1,7 @@
 // POST /asset-processor/notices: the LMS's Platform Notification Service delivers notices here, public and without a
 // session, as {"notices":[{"jwt":"..."}]} (https://www.imsglobal.org/spec/lti-pns/v1p0/main). The body is checked,
 // then assetprocessor/notices.ts verifies and keeps them; the answer comes only once they are committed.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import { z } from 'zod';
 import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
@@ -10,12 +10,15 @@ import { NoticeRefused } from '../lti/notice.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
 import type { SessionDeps } from './require-session.js';
+import { toolRouter } from './routing.js';
+import { bodyFault } from './body-faults.js';
+import { answersJson } from './views.js';
 
 const body = z.object({ notices: z.array(z.object({ jwt: z.string().min(1).max(64 * 1024) })).min(1).max(MAX_NOTICES) });
 
 export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { jobs: Jobs; logger: Logger }): Router {
-  const router = Router();
-  router.post(NOTICE_HANDLER_PATH, express.json({ limit: '1mb', type: () => true }), async (req, res) => {
+  const router = toolRouter();
+  router.post(NOTICE_HANDLER_PATH, answersJson, express.json({ limit: '1mb', type: () => true }), async (req, res) => {
     const parsed = body.safeParse(req.body);
     if (!parsed.success) {
       deps.logger.warn({ reason: parsed.error.issues[0]!.path.join('.') }, 'Notices with an unreadable body refused');
@@ -33,10 +36,8 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
     }
   });
   router.use(NOTICE_HANDLER_PATH, ((error, _req, res, next) => {
-    const type = String((error as { type?: string }).type);
-    if (type === 'entity.parse.failed') return void res.status(400).json({ error: 'The notices are not valid JSON.' });
-    if (type === 'entity.too.large') return void res.status(413).json({ error: 'Too many notices in one request (1 MB at most): send fewer in each.' });
-    if (res.headersSent) return next(error);
+    // A body the parser could not take is the client's fault, answered by the app's one handler (body-faults.ts).
+    if (res.headersSent || bodyFault(error)) return next(error);
     // The notices are kept in one transaction and answered only once it is committed: whatever failed, nothing is
     // kept, and the LMS may send them again as they are (a notice kept twice is kept once).
     if (isUnstorableText(error)) return void res.status(400).json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });

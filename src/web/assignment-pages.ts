@@ -1,10 +1,12 @@
 // The assignment as its people see it: instructors get the instructor side, students the student side, anyone
 // else (or anyone from another course or platform) nothing.
-import { Router, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
+import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { studentPage } from './student-pages.js';
 import { sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 function refuse(res: Response, status: 403 | 404): void {
   const { t } = wordsOf(res);
@@ -13,7 +15,7 @@ function refuse(res: Response, status: 403 | 404): void {
 }
 
 export function assignmentPages(deps: SessionDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   router.get('/assignments/:id', requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const assignment = await assignmentFor(deps.db, session, req.params.id);
@@ -21,6 +23,8 @@ export function assignmentPages(deps: SessionDeps): Router {
     if (session.launch.audience === 'instructor') {
       res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
     } else if (session.launch.audience === 'learner') {
+      const closed = ownPageRefusal(assignment);
+      if (closed) return sendMessage(res, 403, wordsOf(res).t('refused.notAvailable'), wordsOf(res).say(closed));
       res.send(await studentPage(deps, session, assignment, wordsOf(res)));
     } else {
       const { t } = wordsOf(res);

@@ -2,17 +2,20 @@
 // path is the only proof it is the service; a wrong one gets 404 (as if nothing were here) and a log line. The
 // body is checked, then only a job is queued (src/submissions/announced-result.ts, in batches when callbacks come in
 // bursts): the result is read back from the service, never taken from here.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import { CheckerError, parseCallback, type CompletionCallback } from '../checker/index.js';
 import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
 import { sameSecret } from '../secrets.js';
 import { ResultAnnouncements, type ResultReadBackDeps } from '../submissions/announced-result.js';
+import { toolRouter } from './routing.js';
+import { bodyFault } from './body-faults.js';
+import { answersJson } from './views.js';
 
 export function callbackRoutes(deps: ResultReadBackDeps & { secret: string; logger: Logger; metrics: ToolMetrics }): Router {
-  const router = Router();
+  const router = toolRouter();
   const announcements = new ResultAnnouncements(deps);
-  router.put('/checker/callback/:secret', (req, res, next) => {
+  router.put('/checker/callback/:secret', answersJson, (req, res, next) => {
     if (!sameSecret(String(req.params.secret), deps.secret)) {
       deps.logger.warn({ from: req.ip }, 'Callback with a wrong secret refused');
       deps.metrics.callbacks.inc({ outcome: 'wrong-secret' });
@@ -36,11 +39,10 @@ export function callbackRoutes(deps: ResultReadBackDeps & { secret: string; logg
     deps.metrics.callbacks.inc({ outcome: 'accepted' });
     res.status(200).json({ received: true });
   });
-  // Malformed JSON from the body parser: a 400 with a sentence, not the generic error page.
-  router.use('/checker/callback', ((error, _req, res, next) => {
-    if (['entity.parse.failed', 'entity.too.large'].includes(String((error as { type?: string }).type))) deps.metrics.callbacks.inc({ outcome: 'unreadable' });
-    if ((error as { type?: string }).type === 'entity.parse.failed') return void res.status(400).json({ error: 'The body is not valid JSON.' });
-    if ((error as { type?: string }).type === 'entity.too.large') return void res.status(413).json({ error: 'The body is too large for a callback.' });
+  // A body the parser could not take is counted here, and answered (JSON) by the app's one handler (body-faults.ts).
+  router.use('/checker/callback', ((error, _req, _res, next) => {
+    const fault = bodyFault(error);
+    if (fault && !fault.aborted) deps.metrics.callbacks.inc({ outcome: 'unreadable' });
     next(error);
   }) as express.ErrorRequestHandler);
   return router;

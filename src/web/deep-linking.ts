@@ -2,7 +2,7 @@
 // it and answers the platform with an ltiResourceLink whose line item is the similarity column
 // (scoreMaximum 100, tag "similarity", resourceId = the assignment id, and a submissionReview so that the LMS's
 // gradebook can open a student's submissions in the tool), signed by ltijs.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
@@ -11,11 +11,12 @@ import { SIMILARITY_TAG } from '../grades/ags.js';
 import { submissionReviewOfLineItem } from '../lti/submission-review.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { toolRouter } from './routing.js';
 
 const choice = z.object({ title: z.string().trim().min(1).max(200) });
 
 export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; launchUrl: string }): Router {
-  const router = Router();
+  const router = toolRouter();
   router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const deepLinking = session.launch.deepLinking;

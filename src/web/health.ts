@@ -1,10 +1,11 @@
 // /healthz: the process answers. /readyz: the database can serve the tool (the composition root says how to know).
-import { Router } from 'express';
+import type { Router } from 'express';
+import { toolRouter } from './routing.js';
 
 export type Readiness = { ready: true; kind: string } | { ready: false; reason: string };
 
 export function healthRoutes(readiness: () => Promise<Readiness>): Router {
-  const router = Router();
+  const router = toolRouter();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,7 +1,7 @@
 // The instructor's side: the dashboard, CSV export, the settings form and the per-row actions (send again,
 // resend the grade, delete). Forms post the ltik in their body; a request without it (a cross-site form, for one)
 // has no session and is refused.
-import express, { Router, type Request, type Response } from 'express';
+import express, { type Router, type Request, type Response } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { folderStatus } from '../assignments/folder-status.js';
@@ -27,6 +27,7 @@ import { requireSession, sessionOf, type SessionDeps } from './require-session.j
 import { readSettings } from './settings-form.js';
 import type { Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 export interface InstructorDeps extends SessionDeps {
   provider: Provider;
@@ -88,7 +89,7 @@ function sentAgainNotice({ t }: Words, sent: SendAgain, action: 'resend' | 'resy
 }
 
 export function instructorRoutes(deps: InstructorDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   const session = requireSession(deps);
   const form = express.urlencoded({ extended: false, limit: '64kb' });
 

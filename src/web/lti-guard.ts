@@ -4,7 +4,7 @@
 // client or deployment is not registered, or whose platform's key cannot be had under a deadline; then vouch for
 // the state when the browser did not bring its cookie back, and hand ltijs the key to verify the token with.
 import { createHmac } from 'node:crypto';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { type Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
 import { readState, recordState } from '../lti/oidc-state.js';
@@ -17,6 +17,7 @@ import type { SessionDeps } from './require-session.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM } from '../lti/claims.js';
+import { comparablePath, toolRouter } from './routing.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
@@ -82,7 +83,15 @@ export interface GuardOptions extends Pick<SessionDeps, 'db' | 'encryptionKey'> 
 export function ltiGuard(options: GuardOptions): Router {
   const { db, logger } = options;
   const toolOrigin = new URL(options.publicUrl).origin;
-  const router = Router();
+  const router = toolRouter();
+
+  // ltijs's app matches its routes in any letter case, the checks below only the exact path: a path in other
+  // letters is none of the tool's, rather than a way past them (routing.ts).
+  router.use((req, res, next) => {
+    if (req.path === comparablePath(req.path)) return next();
+    const { t } = wordsOf(res);
+    sendMessage(res, 404, t('refused.notFound'), t('refused.noPage'));
+  });
 
   router.use((req, res, next) => {
     const timer = setTimeout(() => {

@@ -3,15 +3,16 @@
 // machine only, judged from the connection as /dev is (src/web/local-only.ts: a loopback peer, no forwarding
 // header, a Host of this machine); with METRICS_TOKEN set, also a scraper elsewhere that sends it as a bearer
 // token. Everyone else gets a sentence saying how to get in.
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { ToolMetrics } from '../metrics.js';
 import { sameSecret } from '../secrets.js';
 import { notLocal } from './local-only.js';
+import { toolRouter } from './routing.js';
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/;
 
 export function metricsRoutes(deps: { metrics: ToolMetrics; token: string | null; publicUrl: string }): Router {
-  const router = Router();
+  const router = toolRouter();
   const publicHost = new URL(deps.publicUrl).hostname.replace(/^\[|\]$/g, '');
   router.get('/metrics', async (req, res) => {
     const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];

@@ -3,12 +3,13 @@
 // students use too.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
+import { toolRouter } from './routing.js';
 
 const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 export function pdfjsAssets(): Router {
-  const router = Router();
+  const router = toolRouter();
   const options = { index: false, maxAge: '1d', fallthrough: false } as const;
   router.get('/static/pdfjs/pdf.min.mjs', (_req, res) => res.sendFile(join(root, 'legacy/build/pdf.min.mjs'), { maxAge: '1d' }));
   router.get('/static/pdfjs/pdf.worker.min.mjs', (_req, res) => res.sendFile(join(root, 'legacy/build/pdf.worker.min.mjs'), { maxAge: '1d' }));

@@ -2,13 +2,14 @@
 // (Moodle, Canvas) or a window. Every answer ends the same way: the page posts org.imsglobal.lti.close to the
 // window that opened it, at once on success, from its Close button on failure.
 // https://www.imsglobal.org/spec/lti-dr/v1p0#step-4-registration-completed-and-activation
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { RegistrationFailed, registerDynamically, type ToolDescription } from '../lti/dynamic-registration.js';
 import type { RegistrationStore } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
 import { allowFramingBy, allowFramingByAnyone } from './security-headers.js';
 import { render, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 const registrationQuery = z.object({
   openid_configuration: z.string().url().max(2048),
@@ -57,7 +58,7 @@ export interface RegistrationRouteDeps {
 }
 
 export function registrationRoutes(deps: RegistrationRouteDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   const allowed = rateLimiter(deps.perAddress, REGISTRATION_WINDOW_MS);
 
   /** The failure page: one sentence and a Close button. Framed by the LMS once known, else by anyone (it shows nothing else). */

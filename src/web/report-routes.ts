@@ -3,7 +3,7 @@
 // That address works in a new tab, with no cookie and no ltik. /reports/<submission>/<kind>/view?ltik=... makes the
 // same check and shows the report in place, in the LMS frame, with pdf.js reading that signed address.
 import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { reportFromService, type ReportDeps } from '../reports/from-service.js';
 import { REPORT_KINDS, type ReportKind } from '../reports/kinds.js';
@@ -12,8 +12,10 @@ import { NO_SUCH_REPORT, reportRefusal, type ReportRefusal } from '../reports/vi
 import { getSubmission, type Submission } from '../submissions/store.js';
 import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
+import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
 const signed = z.object({ expires: z.coerce.number().int().positive(), signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
@@ -24,7 +26,7 @@ const refuse = (res: Response, refusal: ReportRefusal) => {
 };
 
 export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
-  const router = Router();
+  const router = toolRouter();
 
   /** The report the session asks for, once it may open it; otherwise the refusal has been sent and this is null. */
   async function allowedReport(req: Request, res: Response): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | null> {
@@ -56,8 +58,10 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
   router.get('/reports/:submissionId/:kind/view', requireSession(deps), async (req, res) => {
     const allowed = await allowedReport(req, res);
     if (!allowed) return;
-    const { ltik } = sessionOf(res);
+    const { ltik, launch } = sessionOf(res);
     const { assignment, submission, kind } = allowed;
+    // A student of an LMS-owned assignment opened the report from the LMS, and has no assignment page here to go back to.
+    const noPageHere = launch.audience === 'learner' && ownPageRefusal(assignment) !== null;
     res.setHeader('Cache-Control', 'private, no-store');
     const words = wordsOf(res);
     res.send(
@@ -67,7 +71,7 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
         fileLabel: submission.fileLabel,
         pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
         downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
-        backUrl: `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
+        backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
       }, words),
     );
   });

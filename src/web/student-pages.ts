@@ -1,6 +1,6 @@
 // The student's side of an assignment: what to submit, the upload, the receipts, the live status, and the
 // results as far as the assignment lets students see them, in the student's language (messages/).
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled } from '../submissions/state.js';
@@ -11,6 +11,7 @@ import type { Session } from '../lti/session.js';
 import type { Words } from '../messages/index.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { render, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 export function studentView(assignment: Assignment, submission: Submission, words: Words) {
   const results = studentResults(assignment, submission);
@@ -82,7 +83,7 @@ export function receiptText(assignmentTitle: string, submission: Submission, wor
 }
 
 export function studentRoutes(deps: SessionDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   const session = requireSession(deps);
 
   // The attempts as data, with the list as the page shows it (the page's script puts it in place).

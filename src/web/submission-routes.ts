@@ -1,14 +1,15 @@
 // POST /assignments/:id/submissions: a student's upload. The ltik must come in the query or the Authorization
 // header (not in the form body), so that the session is known before a byte of the file is read.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
 import { assignmentPath } from './launch-handlers.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { sendMessage, wordsOf } from './views.js';
+import { toolRouter } from './routing.js';
 
 export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
-  const router = Router();
+  const router = toolRouter();
   router.post('/assignments/:id/submissions', requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
     const assignment = await assignmentFor(deps.db, session, req.params.id);

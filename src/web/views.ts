@@ -2,7 +2,7 @@
 // Every page gets the words of its person's language (messages/): `it.t(key, params)`, the Intl formats
 // (`it.moment(date)`, `it.percent(n)`, ...) and `it.language` for <html lang>.
 import { fileURLToPath } from 'node:url';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
 import type { Session } from '../lti/session.js';
 import { acceptedLanguages, chooseLanguage, wordsFor, type Words } from '../messages/index.js';
@@ -27,11 +27,21 @@ export function wordsOf(res: Response, launchLocale?: string | null): Words {
 }
 
 /**
- * Whether the client reads JSON rather than a page: it prefers application/json over HTML in Accept, or it is a
+ * Marks a route machines call (the LMS's notices, the checking service's callback): every answer there, errors from
+ * the app's one error handler included, is JSON whatever the request's Accept says.
+ */
+export const answersJson: RequestHandler = (_req, res, next) => {
+  res.locals.answersJson = true;
+  next();
+};
+
+/**
+ * Whether the client reads JSON rather than a page: its route answers only JSON (answersJson), it prefers application/json over HTML in Accept, or it is a
  * script's request (fetch or XMLHttpRequest: `Sec-Fetch-Dest: empty`, or jQuery-style `X-Requested-With`). A
  * browser navigating or a form posting into the LMS frame gets pages.
  */
 export function wantsJson(req: Request): boolean {
+  if (req.res?.locals.answersJson === true) return true;
   if (req.headers['sec-fetch-dest'] === 'empty') return true;
   if (String(req.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest') return true;
   return req.accepts(['html', 'json']) === 'json';

@@ -39,3 +39,33 @@ export function addCanvasByHand(tool: TestTool, clientId: string, env: Record<st
     '--token-url', 'https://canvas.example.edu/login/oauth2/token', '--jwks-url', 'https://canvas.example.edu/api/lti/security/jwks',
   ], { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url, ...env });
 }
+
+/**
+ * What the asset fetch leaves once a student's file is checked: the student, their scored submission, and the LMS's
+ * asset (`assetId` of LMS submission `lmsSubmissionId`) admitted as it. Returns the submission's id.
+ */
+export async function checkedAsset(tool: TestTool, lms: { url: string }, assignmentId: string, file: { subject: string; name: string; lmsSubmissionId: string; assetId: string; fileLabel: string; paperId: number }): Promise<string> {
+  const db = tool.tool.database.db;
+  const assignment = await db.selectFrom('assignment').select('platform_id').where('id', '=', assignmentId).executeTakeFirstOrThrow();
+  const student = await db.insertInto('lti_user').values({ platform_id: assignment.platform_id, subject: file.subject, name: file.name, email: null }).returning('id').executeTakeFirstOrThrow();
+  const submission = await db
+    .insertInto('submission')
+    .values({ assignment_id: assignmentId, user_id: student.id, attempt: 1, state: 'scored', file_label: file.fileLabel, file_type: 'pdf', file_size: 2048, sha256: 'c'.repeat(64), stored_path: null, paper_id: file.paperId, similarity: 42, scored_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('lms_asset').values({ ...lmsAsset(lms, assignmentId, file), state: 'admitted', submission_id: submission.id }).execute();
+  return submission.id;
+}
+
+/** The columns every kept LMS asset has, as a notice names them. */
+export function lmsAsset(lms: { url: string }, assignmentId: string, file: { subject: string; lmsSubmissionId: string; assetId: string }) {
+  return {
+    assignment_id: assignmentId,
+    lms_submission_id: file.lmsSubmissionId,
+    asset_id: file.assetId,
+    lms_user_id: file.subject,
+    notice_id: `notice-${file.lmsSubmissionId}`,
+    url: `${lms.url}/assets/${file.assetId}`,
+    report_url: `${lms.url}/asset-reports/${file.assetId}`,
+  };
+}

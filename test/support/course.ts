@@ -62,3 +62,13 @@ export async function openCourseWithOwnAccount(tool: TestTool, options: { client
   assert.ok(platform && (await assignAccount(db, platform.id, account.id)));
   return openCourse(tool, { clientId: options.clientId, lms });
 }
+
+/** A student of the course (added when new) launched into its assignment: their session's ltik. */
+export async function studentLtik(course: TestCourse, userId: string): Promise<string> {
+  if (!course.lms.platform.users().some((user) => user.id === userId)) {
+    course.lms.platform.addUser({ id: userId, name: `Student ${userId}`, email: `${userId}@example.edu`, roles: ROLES.learner });
+  }
+  const student = await launch(course.lms.platform, { userId, resourceLinkId: 'essay' });
+  assert.ok(student.ltik, `the student's launch: ${student.status}`);
+  return student.ltik;
+}
