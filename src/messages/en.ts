@@ -247,7 +247,16 @@ export const en = {
   'nav.settings': 'Settings',
 
   // The report viewer.
-  'viewer.paper': 'Paper: {file}',
+  'viewer.student': 'Student',
+  'viewer.file': 'File',
+  'viewer.checked': 'Checked',
+  'viewer.similarity': 'Similarity',
+  'viewer.ai': 'AI-written text',
+  'viewer.aiCaveat': '(an estimate, not proof)',
+  'viewer.zoom': 'Zoom',
+  'viewer.zoomOut': 'Zoom out',
+  'viewer.zoomIn': 'Zoom in',
+  'viewer.fitWidth': 'Fit width',
   'viewer.download': 'Download the PDF',
   'viewer.back': 'Back to the assignment',
   'viewer.loading': 'Loading the report…',
