@@ -33,6 +33,9 @@ test('the class at a glance in Moodle\'s frame: summary first, highest similarit
   const { page, frame } = await openFramed(wide!, frameUrl(wide!, 'instructor-1'), TITLE);
   const framed = page.frameLocator('#tool-frame');
   try {
+    // /dev/frame sizes its frame from the address alone (its page's CSP refuses a style attribute).
+    const sized = (await page.locator('#tool-frame').boundingBox())!;
+    assert.deepEqual([sized.width, sized.height], [wide!.frame.width, wide!.frame.height], 'the LMS frame has the size its address asks for');
     await applyLook(page, await frame(), wide!, TITLE);
     const rows = framed.locator('.class-table tbody tr');
     const texts = await rows.evaluateAll((trs) => trs.map((tr) => (tr as unknown as { innerText: string }).innerText));
