@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assignmentSettings } from '../src/assignments/settings.js';
 import type { Assignment } from '../src/assignments/store.js';
-import { dashboardRows, filterAndSort } from '../src/submissions/class-overview.js';
+import { classSummary, dashboardRows, filterAndSort } from '../src/submissions/class-overview.js';
 import type { ClassRow } from '../src/submissions/read-models.js';
 import { histogramSvg, readDashboardQuery, toCsv } from '../src/web/instructor-dashboard.js';
 import { wordsFor } from '../src/messages/index.js';
@@ -51,13 +51,29 @@ test('sorting by similarity, highest first; filtering by band and by status', ()
   assert.deepEqual(filterAndSort(rows, readDashboardQuery({ sort: 'similarity', dir: 'desc' })).slice(0, 3).map((r) => r.similarity), [80, 30, 10]);
   assert.deepEqual(filterAndSort(rows, readDashboardQuery({ band: 'red' })).map((r) => r.name), ['Zoë']);
   assert.deepEqual(filterAndSort(rows, readDashboardQuery({ state: 'not-submitted' })).map((r) => r.name), ['Carla']);
-  assert.equal(readDashboardQuery({ sort: 'drop table', band: 'purple' }).sort, 'name');
+  assert.equal(readDashboardQuery({ sort: 'drop table', band: 'purple' }).sort, 'similarity');
+  assert.equal(readDashboardQuery({}).descending, true, 'highest similarity first when nothing is asked');
+  assert.equal(readDashboardQuery({ sort: 'name' }).descending, false, 'names A to Z');
 });
 
 test('the histogram counts scored papers per 10 points and says so in words', () => {
   const { svg, summary } = histogramSvg(dashboardRows(assignment, submitted, []), wordsFor('en'));
   assert.match(svg, /aria-label="Similarity of the class, 3 scored"/);
   assert.equal(summary, '1 between 10 and 19 %; 1 between 30 and 39 %; 1 between 80 and 89 %');
+});
+
+test('a paper at 100 % is in the 90-100 bar; each bar is stacked in the colours of its papers\' bands', () => {
+  const rows = dashboardRows(assignment, [row('u1', 'A', 100), row('u2', 'B', 92), row('u3', 'C', 24), row('u4', 'D', 25)], []);
+  const { svg, summary } = histogramSvg(rows, wordsFor('en'));
+  assert.equal(summary, '2 between 20 and 29 %; 2 between 90 and 100 %');
+  assert.match(svg, /<title>90-100 %: 2<\/title><rect [^>]*fill="#C62828"\/><\/g>/);
+  assert.match(svg, /<title>20-29 %: 2<\/title><rect [^>]*fill="#2E7D32"\/><rect [^>]*fill="#F9A825"\/><\/g>/);
+  // The count axis: 0, half and the tallest bar's count.
+  assert.deepEqual([...svg.matchAll(/class="histogram-count"[^>]*>(\d+)<\/text>/g)].map((m) => m[1]), ['0', '1', '2']);
+});
+
+test('the summary line: who submitted, who is missing, how many are in the red band', () => {
+  assert.deepEqual(classSummary(assignment, dashboardRows(assignment, submitted, roster)), { total: 5, submitted: 4, missing: 1, redFrom: 75, inRed: 1 });
 });
 
 test('CSV: quoted where needed, and a name that looks like a formula is shown, not run', () => {

@@ -40,7 +40,7 @@ describe('the catalogue', () => {
 
   test('a missing translation falls back to English; plural forms follow the language', () => {
     const german = wordsFor('de');
-    assert.equal(german.t('dashboard.col.gradebook'), 'Gradebook');
+    assert.equal(german.t('admin.queues'), 'Queues');
     assert.equal(german.t('student.refused.attemptsUsed', { count: 3 }), 'Sie haben alle 3 Versuche dieser Aufgabe genutzt.');
     assert.equal(wordsFor('en').t('dashboard.notice.scoresQueued', { count: 1 }), '1 score queued for the gradebook.');
     assert.equal(wordsFor('en').t('dashboard.notice.scoresQueued', { count: 1200 }), '1,200 scores queued for the gradebook.');
@@ -103,7 +103,7 @@ describe('pages in the launch\'s language', () => {
     assert.match(text, /Abgabe bis: Dienstag, 1\. Dezember 2099 um 17:00 UTC/);
     assert.match(text, /Dateitypen: PDF, Word \(DOCX\), .*reiner Text \(TXT\)/);
     // The attempt's time, day first: "25.11.2026, 06:35:09 UTC".
-    assert.match(text, /student-1\.txt \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC/);
+    assert.match(text, /student-1\.txt (?:\p{L}+: )?\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC/u);
     assert.doesNotMatch(text, /Signed in as|What to submit|Your submissions/);
     // The upload page's script takes its words from the page.
     assert.match(page.body, /data-words="[^"]*Wählen Sie zuerst eine Datei aus\./);
@@ -116,6 +116,28 @@ describe('pages in the launch\'s language', () => {
     const receipt = await (await fetch(`${tool.url}${course.path}/submissions/${submissionId}/receipt?ltik=${ltik}`)).text();
     assert.match(receipt, /^Abgabequittung\nAufgabe: +Essay on rivers\n/);
     assert.match(receipt, /\nGröße: +\d+ Bytes\n/);
+  });
+
+  test('"de-DE": the instructor\'s dashboard in German, without an English word of the catalogue', async () => {
+    const page = await launchWithLocale('instructor-1', 'de-DE');
+    assert.equal(page.status, 200, pageText(page.body));
+    const text = pageText(page.body);
+    for (const words of ['von', 'abgegeben', 'Abgaben', 'Einstellungen', 'Ähnlichkeit im Kurs', 'Geprüft', 'Aktionen', 'Als CSV exportieren']) {
+      assert.ok(text.includes(words), `"${words}" is not on the page: ${text}`);
+    }
+    assert.match(text, /\d+ von \d+ abgegeben · \d+ fehlen · \d+ bei 75 % oder mehr/);
+    // Every English text of the dashboard's part of the catalogue that German words differently stays off the page.
+    const german = de as Record<string, Message>;
+    const english = Object.entries(en as Record<string, Message>).filter(([key]) => /^(dashboard|nav|band|report\.instructor)\./.test(key) && german[key] !== undefined);
+    assert.ok(english.length > 40, `only ${english.length} dashboard words`);
+    for (const [key, message] of english) {
+      const texts = typeof message === 'string' ? [message] : Object.values(message);
+      for (const fragment of texts.flatMap((t) => t!.split(/\{\w+\}/)).map((f) => f.trim()).filter((f) => f.length >= 5)) {
+        const translated = JSON.stringify(german[key]);
+        if (translated.includes(fragment)) continue;
+        assert.ok(!text.includes(fragment), `"${fragment}" (${key}) is on the German dashboard: ${text}`);
+      }
+    }
   });
 
   test('"de-AT" reads German by its base language; a refusal in the session is German too', async () => {

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, FrameLocator, Page, Request } from 'playwright-core';
+import { bandOf } from '../src/assignments/settings.js';
 import { launch } from '../src/devplatform/agent.js';
 import { artifactsDir, launchBrowser, screenshot, seriousAxeViolations } from './support/browser.js';
 import { browserPeople, type People } from './support/people.js';
@@ -44,6 +45,24 @@ async function drawn(page: Page | ReturnType<Page['frameLocator']>): Promise<boo
   });
 }
 
+/** The report viewer's header, term by term: what it says above the PDF (its words, spaces collapsed). */
+async function reportFacts(page: Page | FrameLocator): Promise<Record<string, string>> {
+  const facts: Record<string, string> = {};
+  for (const fact of await page.locator('.report-facts > div').all()) {
+    const term = (await fact.getByRole('term').innerText()).trim();
+    facts[term] = (await fact.getByRole('definition').innerText()).replace(/\s+/g, ' ').trim();
+  }
+  return facts;
+}
+
+/** The similarity the header states is the band's, in the band's words, on a chip of the band's colour. */
+async function assertBandStated(page: Page | FrameLocator, stated: string): Promise<void> {
+  const [, score, words] = /^(\d+(?:\.\d)?)% (low|moderate|high|very high)$/.exec(stated) ?? assert.fail(`the similarity reads "${stated}"`);
+  const band = bandOf(Number(score), [25, 50, 75]);
+  assert.equal(words, { green: 'low', yellow: 'moderate', orange: 'high', red: 'very high' }[band]);
+  assert.equal(await page.locator(`.report-facts .band.band-${band}`).innerText(), `${score}%`);
+}
+
 before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '1000', POLL_SCHEDULE_SECONDS: '2,2,5', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
   lms = await startTestPlatform(tool);
@@ -75,7 +94,7 @@ describe('a student first, reports in place, the upload page', () => {
     await sam.getByRole('button', { name: 'Submit' }).click();
     await sam.getByText(/^Received: receipt/).waitFor();
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
-    assert.match(await sam.locator('#attempt-list tbody tr').first().textContent() ?? '', /glaciers\.txt.*Checked\s*\d+%/s);
+    assert.match(await sam.locator('#attempt-list tbody tr').first().innerText(), /glaciers\.txt.*Checked\s*\d+%/s);
     assert.notEqual((await assignmentRow())?.folder_id, null, 'the folder was made for the first paper');
     const gradebook = async () => lms.platform.gradebook().find((row) => row.userId === 'student-1');
     for (const deadline = Date.now() + 30_000; !(await gradebook()) && Date.now() < deadline; ) await sam.waitForTimeout(250);
@@ -87,7 +106,7 @@ describe('a student first, reports in place, the upload page', () => {
     const notice = iris.getByRole('region', { name: "This assignment uses the tool's defaults" });
     assert.match(await notice.textContent() ?? '', /A student opened this assignment before any instructor did.*up to 100 MB each.*students see their similarity as soon as their paper is checked/s);
     const samRow = iris.getByRole('row', { name: /Sam Student/ });
-    assert.match(await samRow.textContent() ?? '', /(scored|graded).*\d+%/s);
+    assert.match(await samRow.textContent() ?? '', /(Checked|Sent to gradebook).*\d+%/s);
     assert.deepEqual(await seriousAxeViolations(iris), []);
     await screenshot(iris, 'instructor-defaults-notice');
 
@@ -117,6 +136,14 @@ describe('a student first, reports in place, the upload page', () => {
     await frame.getByRole('heading', { level: 1, name: 'Essay 1' }).waitFor();
     await frame.getByRole('link', { name: 'Similarity report of Sam Student' }).click();
     await frame.getByRole('heading', { level: 1, name: 'Similarity report' }).waitFor();
+    // The result in words, above the PDF: who, which file, when, the score with its band, and the AI score.
+    const facts = await reportFacts(frame);
+    assert.deepEqual(Object.keys(facts), ['Student', 'File', 'Checked', 'Similarity', 'AI-written text']);
+    assert.equal(facts.Student, 'Sam Student');
+    assert.equal(facts.File, 'glaciers.txt');
+    assert.match(facts.Checked!, /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M UTC$/);
+    await assertBandStated(frame, facts.Similarity!);
+    assert.match(facts['AI-written text']!, /^\d+(\.\d)?% \(an estimate, not proof\)$/);
     await frame.locator('#report-pages[data-rendered]').waitFor();
     assert.match(await frame.locator('#report-pages').getAttribute('data-rendered') ?? '', /^[1-9]\d*$/, 'pdf.js drew the pages');
     assert.ok(await drawn(frame), 'the first page is not blank');
@@ -140,6 +167,11 @@ describe('a student first, reports in place, the upload page', () => {
     await sam.locator('#report-pages[data-rendered]').waitFor();
     assert.match(await sam.locator('#report-pages').getAttribute('data-rendered') ?? '', /^[1-9]\d*$/);
     assert.ok(await drawn(sam), 'the first page is not blank');
+    // The student reads their own result in words; the AI score stays hidden, as this assignment hides it from students.
+    const facts = await reportFacts(sam);
+    assert.deepEqual(Object.keys(facts), ['Student', 'File', 'Checked', 'Similarity']);
+    assert.deepEqual([facts.Student, facts.File], ['Sam Student', 'glaciers.txt']);
+    await assertBandStated(sam, facts.Similarity!);
     assert.deepEqual(await seriousAxeViolations(sam), []);
     await screenshot(sam, 'student-report');
 
@@ -149,6 +181,45 @@ describe('a student first, reports in place, the upload page', () => {
     assert.equal(answer?.status(), 403);
     await sam.getByText('Your instructor has not made this report available to you.').waitFor();
     assert.equal(await sam.locator('canvas').count(), 0);
+  });
+
+  test('on a phone the report opens at a readable scale in its own box, zooms and fits the width; a PDF that does not load still leaves the result in words', async () => {
+    const sam = await people.openAssignmentAs('sam', 'Sam Student');
+    await sam.setViewportSize({ width: 390, height: 844 });
+    await sam.locator('#attempt-list tbody tr').first().getByRole('link', { name: /^Similarity report\s*, attempt 1$/ }).click();
+    await sam.locator('#report-pages[data-rendered]').waitFor();
+    const box = sam.locator('#report-pages');
+    const scale = async () => Number(await box.getAttribute('data-scale'));
+    const widths = () => box.evaluate((element) => {
+      const e = element as unknown as { clientWidth: number; scrollWidth: number; ownerDocument: { documentElement: { clientWidth: number; scrollWidth: number } } };
+      return { box: e.clientWidth, drawn: e.scrollWidth, page: e.ownerDocument.documentElement.scrollWidth, viewport: e.ownerDocument.documentElement.clientWidth };
+    });
+    assert.ok((await scale()) >= 1, `the report opened at ${await scale()}, below a readable scale`);
+    let seen = await widths();
+    assert.ok(seen.drawn > seen.box, 'the page drawn at a readable scale scrolls inside its own box');
+    assert.ok(seen.page <= seen.viewport, `the page itself is ${seen.page} px wide in a ${seen.viewport} px screen`);
+    assert.equal(await sam.locator('#report-zoom').innerText(), '100%');
+
+    await sam.getByRole('button', { name: 'Fit width' }).click();
+    await sam.waitForFunction(() => Number((globalThis as unknown as { document: { getElementById(id: string): { dataset: { scale?: string } } } }).document.getElementById('report-pages').dataset.scale) < 1);
+    seen = await widths();
+    assert.ok(seen.drawn <= seen.box, `fitted, the page is ${seen.drawn} px in a ${seen.box} px box`);
+    const fitted = await scale();
+    await sam.getByRole('button', { name: 'Zoom in' }).click();
+    await sam.waitForFunction((before) => Number((globalThis as unknown as { document: { getElementById(id: string): { dataset: { scale?: string } } } }).document.getElementById('report-pages').dataset.scale) > before, fitted);
+    assert.ok(await drawn(sam), 'the zoomed page is drawn');
+    assert.deepEqual(await seriousAxeViolations(sam), []);
+    await screenshot(sam, 'student-report-phone');
+
+    // The PDF does not come (the service is down, a slow link gives up): the header still says the result.
+    await sam.route('**/reports/*/similarity/file?**', (route) => route.fulfill({ status: 502, contentType: 'text/plain', body: 'unavailable' }));
+    await sam.reload();
+    await sam.locator('#report-pages[data-rendered="failed"]').waitFor({ state: 'attached' });
+    assert.equal(await sam.getByRole('status').first().innerText(), 'The report could not be shown here. Use the download link to open it.');
+    const facts = await reportFacts(sam);
+    assert.deepEqual([facts.Student, facts.File], ['Sam Student', 'glaciers.txt']);
+    await assertBandStated(sam, facts.Similarity!);
+    assert.equal(await sam.getByRole('toolbar', { name: 'Zoom' }).isVisible(), false, 'no zoom for a report that is not there');
   });
 
   test('the upload page refuses a file over the limit before sending, and shows progress for one under it', async () => {

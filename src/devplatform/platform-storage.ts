@@ -14,6 +14,12 @@ import { loginInitiationUrl } from './oidc.js';
  */
 const PLATFORM_STORAGE_SCRIPT = `(function () {
   var frame = document.getElementById('tool-frame');
+  // The frame's size comes as data, set here: the page's CSP (style-src 'self') refuses a style attribute.
+  document.body.style.margin = '0';
+  frame.style.border = '0';
+  frame.style.display = 'block';
+  frame.style.width = frame.dataset.width ? frame.dataset.width + 'px' : '100vw';
+  frame.style.height = frame.dataset.height ? frame.dataset.height + 'px' : '100vh';
   function resizes() { return frame.dataset.resize === 'true'; }
   window.addEventListener('message', function (event) {
     var data = event.data || {};
@@ -57,9 +63,9 @@ export interface FrameLook {
 
 /** The page a launch opens in: the tool framed, with platform storage. */
 function renderFrame(loginUrl: string, scriptUrl: string, look: FrameLook): string {
-  const size = `width: ${look.width ? `${look.width}px` : '100vw'}; height: ${look.height ? `${look.height}px` : '100vh'}`;
+  const size = `${look.width ? ` data-width="${look.width}"` : ''}${look.height ? ` data-height="${look.height}"` : ''}`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev platform: tool</title></head>
-<body style="margin: 0"><iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" data-resize="${look.resize}" style="border: 0; display: block; ${size}"></iframe>
+<body><iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" data-resize="${look.resize}"${size}></iframe>
 <script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
 }
 

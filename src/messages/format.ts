@@ -7,6 +7,8 @@ export interface Formats {
   moment(value: Date | string): string;
   /** A moment to the minute, as in a list: "Nov 25, 2026, 6:35 AM UTC" ("25.11.2026, 06:35 UTC"). */
   minute(value: Date | string): string;
+  /** A moment in a crowded list, without the year: "Nov 25, 6:35 AM UTC" ("25. Nov., 06:35 UTC"). */
+  brief(value: Date | string): string;
   /** A deadline, with its weekday: "Tuesday, December 1, 2099 at 5:00 PM UTC". */
   deadline(value: Date | string): string;
   /** A count or a measure: "1,234" in English, "1.234" in German. */
@@ -22,11 +24,13 @@ export function formatsFor(language: Language): Formats {
   // ones are followed by the zone's name, which reads the same in every language the tool has.
   const moment = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' });
   const minute = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const brief = new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
   const deadline = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
   return {
     moment: (value) => moment.format(toDate(value)),
     minute: (value) => `${minute.format(toDate(value))} UTC`,
+    brief: (value) => `${brief.format(toDate(value))} UTC`,
     deadline: (value) => `${deadline.format(toDate(value))} UTC`,
     number: (value, fractionDigits) =>
       new Intl.NumberFormat(language, fractionDigits === undefined ? {} : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(value),

@@ -39,6 +39,17 @@ export interface ReportRefusal {
   sentence: Sentence;
 }
 
+/**
+ * The scores a reader of a report sees beside it: an instructor, every score of the paper; its student, what
+ * studentResults shows them (the AI score only where the assignment shows it to students).
+ */
+export function scoresShown(asker: ReportAsker, assignment: Assignment, submission: Submission): { similarity: number | null; aiScore: number | null } {
+  if (asker.audience === 'instructor') return { similarity: submission.similarity, aiScore: submission.aiScore };
+  if (asker.audience !== 'learner' || submission.userId !== asker.userId) return { similarity: null, aiScore: null };
+  const { similarity, aiScore } = studentResults(assignment, submission);
+  return { similarity, aiScore };
+}
+
 export const NO_SUCH_REPORT: ReportRefusal = { status: 404, sentence: { key: 'report.noSuch' } };
 
 /**

@@ -30,9 +30,15 @@ export interface DashboardRow {
   failureReason: string | null;
 }
 
+/** A row's state: its latest paper's, or "not-submitted" for a student on the roster who has sent nothing. */
+export const ROW_STATES = ['not-submitted', 'received', 'uploading', 'processing', 'scored', 'graded', 'rejected', 'failed'] as const;
+
 export const SORT_KEYS = ['name', 'similarity', 'ai', 'submitted', 'state'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export const BANDS = ['green', 'yellow', 'orange', 'red'] as const satisfies readonly Band[];
+
+/** The sorts that read best highest first (the biggest score, the latest paper); the others read A to Z. */
+export const DESCENDING_FIRST: readonly SortKey[] = ['similarity', 'ai', 'submitted'];
 
 export interface DashboardQuery {
   sort: SortKey;
@@ -89,6 +95,27 @@ export function dashboardRows(assignment: Assignment, submitted: ClassRow[], ros
   return rows;
 }
 
+/** The class in one line: who has submitted, who has not, and how many papers are in the top (red) band. */
+export interface ClassSummary {
+  total: number;
+  submitted: number;
+  missing: number;
+  /** Where the red band starts (the assignment's setting), and how many latest papers score that or more. */
+  redFrom: number;
+  inRed: number;
+}
+
+export function classSummary(assignment: Assignment, rows: DashboardRow[]): ClassSummary {
+  const submitted = rows.filter((row) => row.submissionId !== null).length;
+  return {
+    total: rows.length,
+    submitted,
+    missing: rows.length - submitted,
+    redFrom: assignment.settings.similarityBands[2],
+    inRed: rows.filter((row) => row.band === 'red').length,
+  };
+}
+
 export interface ClassOverviewDeps {
   db: Kysely<DatabaseSchema>;
   provider: Provider;
@@ -101,26 +128,31 @@ export async function classOverview(deps: ClassOverviewDeps, assignment: Assignm
   return { rows: dashboardRows(assignment, await classRows(deps.db, assignment.id), roster.members), rosterProblem: roster.problem };
 }
 
-/** The rows the query keeps, in its order: a missing score sorts below every score, ties by name. */
+/** The rows the query keeps, in its order: a missing score or date comes after every other in either direction, ties by name. */
 export function filterAndSort(rows: DashboardRow[], query: DashboardQuery): DashboardRow[] {
   const kept = rows.filter((row) => (query.state === null || row.state === query.state) && (query.band === null || row.band === query.band));
-  const value = (row: DashboardRow): string | number => {
+  const value = (row: DashboardRow): string | number | null => {
     switch (query.sort) {
       case 'similarity':
-        return row.similarity ?? -1;
+        return row.similarity;
       case 'ai':
-        return row.aiScore ?? -1;
+        return row.aiScore;
       case 'submitted':
-        return row.submittedAt ?? '';
+        return row.submittedAt;
       case 'state':
         return row.state;
       default:
         return row.name.toLocaleLowerCase();
     }
   };
-  const sorted = [...kept].sort((a, b) => {
+  const direction = query.descending ? -1 : 1;
+  return [...kept].sort((a, b) => {
     const [x, y] = [value(a), value(b)];
-    return x < y ? -1 : x > y ? 1 : a.name.localeCompare(b.name);
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * direction;
+    }
+    return a.name.localeCompare(b.name);
   });
-  return query.descending ? sorted.reverse() : sorted;
 }

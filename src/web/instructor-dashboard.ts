@@ -2,22 +2,25 @@
 // and filtering read from the query string so it works without script, each row's report links, a histogram,
 // and CSV.
 import { z } from 'zod';
-import type { AssignmentSettings } from '../assignments/settings.js';
+import { BAND_COLOUR, type AssignmentSettings, type Band } from '../assignments/settings.js';
 import { reportsOffered } from '../reports/kinds.js';
 import type { Words } from '../messages/index.js';
-import { BANDS, SORT_KEYS, type DashboardQuery, type DashboardRow } from '../submissions/class-overview.js';
+import { BANDS, DESCENDING_FIRST, SORT_KEYS, type DashboardQuery, type DashboardRow } from '../submissions/class-overview.js';
 
-/** The query string's sort and filters; anything unreadable falls back to no filter, sorted by name. */
+/**
+ * The query string's sort and filters; anything unreadable falls back to no filter, the highest similarity first
+ * (the paper an instructor should look at before the others). A sort without a direction takes its natural one.
+ */
 const dashboardQuery = z.object({
-  sort: z.enum(SORT_KEYS).catch('name'),
-  dir: z.enum(['asc', 'desc']).catch('asc'),
+  sort: z.enum(SORT_KEYS).catch('similarity'),
+  dir: z.enum(['asc', 'desc']).optional().catch(undefined),
   state: z.string().regex(/^[a-z-]{1,20}$/).nullable().catch(null).default(null),
   band: z.enum(BANDS).nullable().catch(null).default(null),
 });
 
 export function readDashboardQuery(query: Record<string, unknown>): DashboardQuery {
   const { sort, dir, state, band } = dashboardQuery.parse(query);
-  return { sort, descending: dir === 'desc', state, band };
+  return { sort, descending: dir === undefined ? DESCENDING_FIRST.includes(sort) : dir === 'desc', state, band };
 }
 
 /** Each row with the reports its paper has, as the instructor's links name them. */
@@ -25,21 +28,47 @@ export function withReportLinks(rows: DashboardRow[], settings: AssignmentSettin
   return rows.map((row) => ({ ...row, reports: row.hasReport ? reportsOffered('instructor', settings, row) : [] }));
 }
 
-/** Ten bars of 10 points each, as inline SVG markup with a text alternative. */
+/** The histogram's bins: 0-9, 10-19, ... 80-89, and 90-100 (a paper at 100 % is in the last bin, not beyond it). */
+const BINS = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9 }));
+const binOf = (similarity: number) => Math.min(9, Math.floor(similarity / 10));
+
+/**
+ * The class's similarity in ten bars, as inline SVG with a text alternative. Each bar is stacked in the colours of
+ * the bands its papers are in (the assignment's bands), a count axis on the left, 12 px labels. The width follows
+ * the page (percentages), the height is fixed, so the labels keep their size on a phone.
+ */
 export function histogramSvg(rows: DashboardRow[], { t }: Words): { svg: string; summary: string } {
-  const counts = Array.from({ length: 10 }, () => 0);
-  for (const row of rows) if (row.similarity !== null) counts[Math.min(9, Math.floor(row.similarity / 10))]! += 1;
-  const max = Math.max(1, ...counts);
-  const bars = counts
-    .map((count, i) => {
-      const height = Math.round((count / max) * 100);
-      return `<rect x="${i * 30 + 5}" y="${110 - height}" width="24" height="${height}" fill="#3d6fb6"><title>${t('dashboard.histogram.barTitle', { from: i * 10, to: i * 10 + 9, count })}</title></rect>` +
-        `<text x="${i * 30 + 17}" y="125" font-size="9" text-anchor="middle">${i * 10}</text>`;
-    })
+  const counts = BINS.map(() => new Map<Band, number>());
+  for (const row of rows) {
+    if (row.similarity === null || row.band === null) continue;
+    const bin = counts[binOf(row.similarity)]!;
+    bin.set(row.band, (bin.get(row.band) ?? 0) + 1);
+  }
+  const totals = counts.map((bin) => [...bin.values()].reduce((a, b) => a + b, 0));
+  const max = Math.max(1, ...totals);
+  const [top, bottom] = [12, 132];
+  const y = (count: number) => bottom - ((bottom - top) * count) / max;
+  const ticks = [...new Set([0, Math.round(max / 2), max])];
+  const axis = ticks
+    .map((tick) => `<line x1="9%" x2="100%" y1="${y(tick)}" y2="${y(tick)}" class="histogram-grid"/><text class="histogram-count" x="7%" y="${y(tick) + 4}" text-anchor="end">${tick}</text>`)
     .join('');
-  const total = counts.reduce((a, b) => a + b, 0);
-  const summary = total === 0 ? t('dashboard.histogram.none') : counts.map((c, i) => (c > 0 ? t('dashboard.histogram.bar', { count: c, from: i * 10, to: i * 10 + 9 }) : '')).filter(Boolean).join('; ');
-  return { svg: `<svg viewBox="0 0 305 130" width="305" height="130" role="img" aria-label="${t('dashboard.histogram.label', { count: total })}">${bars}</svg>`, summary };
+  const bars = BINS.map(({ from, to }, i) => {
+    let base = 0;
+    const segments = BANDS.filter((band) => counts[i]!.has(band)).map((band) => {
+      const count = counts[i]!.get(band)!;
+      const segment = `<rect x="${i * 10 + 1.5}%" width="7%" y="${y(base + count)}" height="${y(base) - y(base + count)}" fill="${BAND_COLOUR[band]}"/>`;
+      base += count;
+      return segment;
+    });
+    return `<g><title>${t('dashboard.histogram.barTitle', { from, to, count: totals[i]! })}</title>${segments.join('')}</g>`;
+  }).join('');
+  const labels = Array.from({ length: 11 }, (_, i) => `<text x="${i * 10}%" y="${bottom + 18}" text-anchor="${i === 0 ? 'start' : i === 10 ? 'end' : 'middle'}">${i * 10}</text>`).join('');
+  const total = totals.reduce((a, b) => a + b, 0);
+  const summary = total === 0 ? t('dashboard.histogram.none') : BINS.map(({ from, to }, i) => (totals[i]! > 0 ? t('dashboard.histogram.bar', { count: totals[i]!, from, to }) : '')).filter(Boolean).join('; ');
+  const svg =
+    `<svg class="histogram" width="100%" height="${bottom + 24}" role="img" aria-label="${t('dashboard.histogram.label', { count: total })}">` +
+    `${axis}<svg x="9%" width="91%" overflow="visible">${bars}${labels}<line x1="0" x2="100%" y1="${bottom}" y2="${bottom}" class="histogram-axis"/></svg></svg>`;
+  return { svg, summary };
 }
 
 function csvCell(value: string | number | boolean | null): string {

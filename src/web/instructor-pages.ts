@@ -15,7 +15,7 @@ import { queueGradeResync } from '../grades/resync.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Session } from '../lti/session.js';
 import type { Logger } from '../logger.js';
-import { classOverview, filterAndSort } from '../submissions/class-overview.js';
+import { BANDS, DESCENDING_FIRST, ROW_STATES, classOverview, classSummary, filterAndSort } from '../submissions/class-overview.js';
 import { eventsOf, platformUser, studentName } from '../submissions/read-models.js';
 import { deleteAttempt } from '../submissions/remove.js';
 import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/resend.js';
@@ -106,6 +106,10 @@ export function instructorRoutes(deps: InstructorDeps): Router {
         rows: withReportLinks(filterAndSort(overview.rows, query), assignment.settings),
         query,
         histogram: histogramSvg(overview.rows, found.words),
+        summary: classSummary(assignment, overview.rows),
+        states: ROW_STATES,
+        bands: BANDS,
+        descendingFirst: DESCENDING_FIRST,
         rosterProblem: overview.rosterProblem,
         ltik: s.ltik,
         total: overview.rows.length,

@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { reportFromService, type ReportDeps } from '../reports/from-service.js';
 import { REPORT_KINDS, type ReportKind } from '../reports/kinds.js';
 import { freshReportPath, validReportLink } from '../reports/signed-link.js';
-import { NO_SUCH_REPORT, reportRefusal, type ReportRefusal } from '../reports/visibility.js';
+import { NO_SUCH_REPORT, reportRefusal, scoresShown, type ReportRefusal } from '../reports/visibility.js';
+import { bandOf } from '../assignments/settings.js';
+import { studentName } from '../submissions/read-models.js';
 import { getSubmission, type Submission } from '../submissions/store.js';
 import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
@@ -58,17 +60,25 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
   router.get('/reports/:submissionId/:kind/view', requireSession(deps), async (req, res) => {
     const allowed = await allowedReport(req, res);
     if (!allowed) return;
-    const { ltik, launch } = sessionOf(res);
+    const session = sessionOf(res);
+    const { ltik, launch } = session;
     const { assignment, submission, kind } = allowed;
     // A student of an LMS-owned assignment opened the report from the LMS, and has no assignment page here to go back to.
     const noPageHere = launch.audience === 'learner' && ownPageRefusal(assignment) !== null;
     res.setHeader('Cache-Control', 'private, no-store');
     const words = wordsOf(res);
+    // The result in words above the PDF: a screen reader, a slow connection or a PDF that does not load still tell it.
+    const scores = scoresShown({ audience: session.launch.audience, userId: session.userId }, assignment, submission);
     res.send(
       render('report-viewer', {
         // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
         title: words.t(`report.student.${kind}`),
+        student: await studentName(deps.db, submission.userId),
         fileLabel: submission.fileLabel,
+        checkedAt: submission.scoredAt?.toISOString() ?? null,
+        similarity: scores.similarity,
+        band: scores.similarity === null ? null : bandOf(scores.similarity, assignment.settings.similarityBands),
+        aiScore: scores.aiScore,
         pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
         downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
         backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
