@@ -190,7 +190,7 @@ export const environment = z.object({
     default: `${ADMISSION_PER_CONNECTION.callback} × \`DATABASE_POOL_SIZE\``,
   }),
   CONCURRENT_PAGES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
-    description: 'pages (every page, form, report and CSV behind a session) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    description: 'pages (every page, form (the Asset Processor\'s EULA and attach forms included), report and CSV behind a session) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
     default: `${ADMISSION_PER_CONNECTION.pages} × \`DATABASE_POOL_SIZE\``,
   }),
   CONCURRENT_NOTICES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
