@@ -47,11 +47,18 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
   }
   // The sandbox (and the PDF library its reports need) is loaded only when it stands in for the service.
   const { DEMO_USER, startSandbox } = await import('./sandbox/index.js');
+  // Its folders and papers are kept in DATA_DIR, so that a restart goes on with them (resumed once the tool listens).
+  const dataDir = join(config.dataDir, 'sandbox');
   const sandbox = await startSandbox({
     delayMs: config.sandboxDelayMs,
     callbackUrl: `${config.publicUrl}/checker/callback/${config.callbackSecret}`,
     logger: (line) => logger.warn({ sandbox: true }, line),
+    dataDir,
   });
+  if (sandbox.restored) {
+    const { folders, papers, skippedLines } = sandbox.restored;
+    logger.info({ sandbox: true, dataDir, folders, papers, skippedLines }, `The sandbox found its data in ${dataDir}: ${folders} folders, ${papers} papers`);
+  }
   logger.warn({ sandboxUrl: sandbox.url }, 'No CHECKER_URL is set: the sandbox stands in for the checking service (computed similarity, simulated AI and grammar scores)');
   return { service: connect({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password }), sandbox };
 }
@@ -149,6 +156,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     const listening = await listenOnHosts(app, { hosts: config.listenHosts, port: config.port, logger, limits: config.http });
     servers = listening.servers;
     const port = listening.port;
+    // What the sandbox had not finished when the tool last stopped goes on now that its callbacks find the tool.
+    const resumed = sandbox?.resume();
+    if (resumed && resumed.waiting + resumed.toAnnounce > 0) {
+      logger.info({ sandbox: true, ...resumed }, `The sandbox goes on: ${resumed.waiting} papers waiting for their analysis, ${resumed.toAnnounce} callbacks not yet delivered`);
+    }
     logger.info(
       {
         role: config.role,
