@@ -37,6 +37,8 @@ export interface RunningTool {
   services: ServiceConnections;
   /** The in-process stand-in for the checking service, when no CHECKER_URL is set. */
   sandbox: Sandbox | null;
+  /** The dev platform's address, where it is mounted (outside production, unless DEV_PLATFORM=off). */
+  devPlatformUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -125,7 +127,10 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
   });
   try {
     const applied = await migrateToLatest(database.db);
-    if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');
+    if (applied.length > 0) {
+      const span = applied.length === 1 ? applied[0] : `${applied[0]} to ${applied.at(-1)}`;
+      logger.info({ migrations: applied }, `Database migrations applied: ${applied.length} (${span})`);
+    }
     await jobs.start();
     // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
     lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, db: database.db, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger, metrics, assetProcessor: config.assetProcessor }) });
@@ -190,6 +195,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       jobs,
       services,
       sandbox,
+      devPlatformUrl: mounts.length > 0 ? `${config.publicUrl}/dev` : null,
       close() {
         clearInterval(housekeeping);
         worker?.stop();
