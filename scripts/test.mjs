@@ -44,9 +44,14 @@ const PASSES = {
   pglite: { title: 'PGlite pass', files: files.filter(usesDatabase) },
   none: { title: 'no-database pass', files: files.filter((file) => !usesDatabase(file)) },
 };
-// Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr.
+// Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr, beginning with
+// the lines whose writes failed.
 let outputClosed = false;
-const print = (line) => (outputClosed ? process.stderr : process.stdout).write(`${line}\n`);
+function print(line) {
+  const text = `${line}\n`;
+  if (outputClosed) process.stderr.write(text);
+  else process.stdout.write(text, (error) => error && process.stderr.write(text));
+}
 
 const chosen = process.env.TEST_DB;
 if (chosen && !(chosen in PASSES)) {
