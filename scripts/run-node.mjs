@@ -25,7 +25,7 @@ export function runWithSummary(cmd, args, options) {
     running.add(child);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      if (!process.stdout.destroyed) process.stdout.write(chunk); // destroyed: its reader is gone (EPIPE)
       const lines = (partial + chunk).split('\n');
       partial = lines.pop();
       lines.forEach(keep);
@@ -38,7 +38,15 @@ export function runWithSummary(cmd, args, options) {
   });
 }
 
-/** Passes a signal on to the commands still running (a Ctrl-C in a terminal reaches them anyway; a kill does not). */
-export function signalRunning(signal) {
-  for (const child of running) child.kill(signal);
+/**
+ * Passes a signal on to the commands still running (a Ctrl-C in a terminal reaches them anyway; a kill does not),
+ * and resolves once they have ended: a command still running after `graceMs` is killed (SIGKILL).
+ */
+export function signalRunning(signal, graceMs = 10_000) {
+  const ending = [...running].map((child) => new Promise((resolve) => {
+    child.once('close', resolve);
+    child.kill(signal);
+    setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
+  }));
+  return Promise.all(ending);
 }

@@ -6,6 +6,11 @@
 //   npm test                      everything
 //   npm test -- test/foo.test.ts  only the named files (both passes where they apply)
 //   TEST_DB=postgres npm test     one pass only: postgres, pglite, or none (the files that touch no database)
+//   npm test -- --set-up-only     set up only, print the variables that point the tests at it, and keep it until
+//                                 Ctrl-C (to run single files with node --import tsx --test meanwhile)
+//
+// What it set up is taken down however the run ends: at its end, on a failure, on Ctrl-C or a kill (SIGINT, SIGTERM,
+// SIGHUP), when its output is closed (`npm test | head`: as a SIGPIPE would), and on an error of the runner itself.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, relative } from 'node:path';
@@ -26,7 +31,9 @@ function findTests(dir) {
   return found.sort();
 }
 
-const requested = process.argv.slice(2);
+const SET_UP_ONLY = '--set-up-only';
+const setUpOnly = process.argv.includes(SET_UP_ONLY);
+const requested = process.argv.slice(2).filter((arg) => arg !== SET_UP_ONLY);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
 const imports = (file, support) => new RegExp(`support/(${support})(\\.js)?['"]`).test(readFileSync(join(root, file), 'utf8'));
 const usesDatabase = (file) => imports(file, 'db|tool');
@@ -37,9 +44,18 @@ const PASSES = {
   pglite: { title: 'PGlite pass', files: files.filter(usesDatabase) },
   none: { title: 'no-database pass', files: files.filter((file) => !usesDatabase(file)) },
 };
+// Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr, beginning with
+// the lines whose writes failed.
+let outputClosed = false;
+function print(line) {
+  const text = `${line}\n`;
+  if (outputClosed) process.stderr.write(text);
+  else process.stdout.write(text, (error) => error && process.stderr.write(text));
+}
+
 const chosen = process.env.TEST_DB;
 if (chosen && !(chosen in PASSES)) {
-  console.log(`TEST_DB=${chosen} names no pass: use postgres, pglite or none (or leave it unset for the PostgreSQL and PGlite passes).`);
+  print(`TEST_DB=${chosen} names no pass: use postgres, pglite or none (or leave it unset for the PostgreSQL and PGlite passes).`);
   process.exit(1);
 }
 const passes = (chosen ? [chosen] : ['postgres', 'pglite']).map((db) => ({ db, ...PASSES[db] })).filter((pass) => pass.files.length > 0);
@@ -57,11 +73,11 @@ async function timed(label, work) {
 }
 const run = (cmd, args, env = {}) => runWithSummary(cmd, args, { cwd: root, env: { ...testEnv, ...env } });
 
-// What was set up is taken down again at the end, on a failure, and on Ctrl-C or a kill.
+// What was set up is taken down again at the end, on a failure, and on every other way the run can stop.
 const teardowns = [];
 let tearingDown;
 const tearDown = () => (tearingDown ??= timed('clean-up', async () => {
-  const say = (line) => console.log(`clean-up: ${line}`);
+  const say = (line) => print(`clean-up: ${line}`);
   while (teardowns.length > 0) await teardowns.pop()(say).catch((error) => say(`failed: ${error.message}`));
 }));
 let settingUp = Promise.resolve();
@@ -71,18 +87,35 @@ async function exitIfStopped() {
   await tearDown();
   process.exit(128 + constants.signals[stoppedBy]);
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, async () => {
-    if (stoppedBy) return;
-    stoppedBy = signal;
-    console.log(`\nStopped by ${signal}: taking down what was set up.`);
-    signalRunning(signal);
-    await settingUp.catch(() => {}); // a server being started is stopped once it is up
-    await exitIfStopped();
-  });
+/** Stops the run as `signal` would: the commands still running get it too, and what is being set up is taken down once up. */
+async function stop(signal, why) {
+  if (stoppedBy) return;
+  stoppedBy = signal;
+  print(`\n${why}: taking down what was set up.`);
+  await signalRunning(signal === 'SIGPIPE' ? 'SIGTERM' : signal); // the tests end before their database goes
+  await settingUp.catch(() => {}); // a server being started is stopped once it is up
+  await exitIfStopped();
 }
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop(signal, `Stopped by ${signal}`));
+// Node ignores SIGPIPE: a closed output shows as EPIPE on the next write, and ends the run as SIGPIPE would.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  outputClosed = true;
+  void stop('SIGPIPE', 'The output was closed (its reader ended, as `head` does in `npm test | head`)');
+});
+// An error of the runner itself (an unhandled rejection comes here too): said, then the same clean-up.
+let crashed = false;
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`\nThe test runner failed: ${error?.stack ?? error}\n`);
+  if (crashed) return;
+  crashed = true;
+  signalRunning('SIGTERM')
+    .then(() => settingUp.catch(() => {}))
+    .then(tearDown)
+    .finally(() => process.exit(1));
+});
 
-const say = (line) => console.log(`set-up: ${line}`);
+const say = (line) => print(`set-up: ${line}`);
 try {
   settingUp = timed('set-up', async () => {
     const needBrowser = passes.some((pass) => pass.files.some(usesBrowser));
@@ -100,8 +133,17 @@ try {
 } catch (error) {
   await tearDown();
   if (!(error instanceof SetupError)) throw error;
-  console.log(`\nThe tests cannot run: ${error.message}`);
+  print(`\nThe tests cannot run: ${error.message}`);
   process.exit(1);
+}
+
+if (setUpOnly) {
+  const names = Object.keys(testEnv);
+  print(names.length > 0 ? '\nSet up. With these in the environment, test files run against it:' : '\nNothing was set up.');
+  for (const name of names) print(`  export ${name}='${testEnv[name]}'`);
+  print('Ctrl-C (or a SIGTERM) takes it down.');
+  setInterval(() => {}, 2 ** 30); // waits for the signal
+  await new Promise(() => {});
 }
 
 /** TypeScript's compiler with `args`; stops the run with `failure` when it reports errors. */
@@ -110,7 +152,7 @@ async function compile(name, args, failure) {
   await exitIfStopped();
   if (compiled.code !== 0) {
     await tearDown();
-    console.log(failure);
+    print(failure);
     process.exit(1);
   }
 }
@@ -127,7 +169,7 @@ const skipped = [];
 // worker SIGKILLed twenty times, on a busy two-core machine; a file that hangs still ends the run.
 const FILE_TIMEOUT_MS = 450_000;
 for (const pass of passes) {
-  console.log(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
+  print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
   const result = await timed(pass.title, () =>
     run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...pass.files], { TEST_DB: pass.db }),
   );
@@ -138,7 +180,7 @@ for (const pass of passes) {
     failed += result.summary.fail;
   } else {
     // No summary: the runner crashed or was killed, and how many tests passed is unknown. Not a pass.
-    console.log(`\nThe test runner printed no pass/fail summary for the ${pass.title}: its counts are unknown.`);
+    print(`\nThe test runner printed no pass/fail summary for the ${pass.title}: its counts are unknown.`);
     exitCode = 1;
   }
   if (result.code !== 0) exitCode = 1;
@@ -146,10 +188,10 @@ for (const pass of passes) {
 await tearDown();
 
 if (exitCode !== 0 && failed === 0) failed = 1; // a crash that the reporter did not count is still a failure
-console.log(`\nNode ${process.version}; took: ${timings.join(', ')}.`);
+print(`\nNode ${process.version}; took: ${timings.join(', ')}.`);
 if (skipped.length > 0) {
-  console.log(`${skipped.length} skipped on purpose (a skipped group of tests counts once):`);
-  for (const test of skipped) console.log(`  ${test.pass}: ${test.name}${test.reason ? ` (${test.reason})` : ''}`);
+  print(`${skipped.length} skipped on purpose (a skipped group of tests counts once):`);
+  for (const test of skipped) print(`  ${test.pass}: ${test.name}${test.reason ? ` (${test.reason})` : ''}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
+print(`${passed} passed, ${failed} failed`);
 process.exit(exitCode);

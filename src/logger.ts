@@ -1,4 +1,5 @@
-// pino, with every field that could carry a secret redacted wherever it appears in a log object.
+// pino, with every field that could carry a secret redacted wherever it appears in a log object. Its records are
+// JSON lines for machines; in a terminal, terminalDestination prints the same records for a person to read.
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -56,4 +57,56 @@ export function createLogger(options: { level: string; destination?: pino.Destin
     },
     options.destination,
   );
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** ANSI colours of the level names (with colours on): warnings yellow, errors red. */
+const LEVEL_COLOURS: Record<number, string> = { 40: '33', 50: '31', 60: '31' };
+/** Fields every record has, or that are shown apart (the message, the error). */
+const SHOWN_APART = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'err']);
+const LONGEST_FIELD = 100;
+
+/** A field's value in brief: a list of more than a few items, or an object too long for the line, by its size. */
+function brief(value: unknown): string {
+  if (Array.isArray(value)) {
+    const plain = value.every((item) => item === null || typeof item !== 'object');
+    return plain && value.length <= 3 ? value.join(',') : `[${value.length} items]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const text = JSON.stringify(value);
+    return text.length <= LONGEST_FIELD ? text : `{${Object.keys(value).length} fields}`;
+  }
+  const text = String(value);
+  return typeof value === 'string' && (text === '' || /\s/.test(text)) ? JSON.stringify(text) : text;
+}
+
+/**
+ * One of pino's JSON lines as a person reads it: the local time, the level, the message, the other fields in
+ * brief (`key=value`; `npm start | cat` shows the records whole), then an error's stack, indented. A line that is
+ * not a record is passed on as it is.
+ */
+export function readableLine(line: string, options: { colours?: boolean } = {}): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const paint = (code: string | undefined, text: string) => (options.colours && code ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const level = Number(record.level);
+  const time = typeof record.time === 'number' ? new Date(record.time).toTimeString().slice(0, 8) : '';
+  const fields = Object.entries(record)
+    .filter(([key]) => !SHOWN_APART.has(key))
+    .map(([key, value]) => `${key}=${brief(value)}`);
+  const message = typeof record.msg === 'string' ? record.msg : '';
+  let text = `${paint('2', time)} ${paint(LEVEL_COLOURS[level], (LEVEL_NAMES[level] ?? String(record.level)).padEnd(5))} ${message}${fields.length > 0 ? `  ${paint('2', fields.join(' '))}` : ''}`;
+  const err = record.err as { message?: string; stack?: string } | undefined;
+  if (err && typeof err === 'object') text += `\n${String(err.stack ?? err.message ?? JSON.stringify(err)).replace(/^/gm, '    ')}`;
+  return `${text}\n`;
+}
+
+/** A destination for createLogger that prints each record readably on `out` (a terminal): the same logger, read by a person. */
+export function terminalDestination(out: NodeJS.WriteStream): pino.DestinationStream {
+  const colours = typeof out.hasColors === 'function' && out.hasColors() && !('NO_COLOR' in process.env);
+  return { write: (line: string) => void out.write(readableLine(line, { colours })) };
 }

@@ -1,9 +1,10 @@
 // One sentence for each way start-up can fail, for a person reading the terminal or the service log.
 import { DatabaseUnreachable, MigrationError } from './db/index.js';
 import { EmbeddedDatabaseBusy } from './db/embedded-busy.js';
+import { SandboxDataBusy } from './sandbox/journal.js';
 
 export function explainStartupFailure(error: unknown, port?: number): string {
-  if (error instanceof DatabaseUnreachable || error instanceof MigrationError || error instanceof EmbeddedDatabaseBusy) {
+  if (error instanceof DatabaseUnreachable || error instanceof MigrationError || error instanceof EmbeddedDatabaseBusy || error instanceof SandboxDataBusy) {
     return error.message;
   }
   const { code, syscall, path } = (error ?? {}) as NodeJS.ErrnoException;

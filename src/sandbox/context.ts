@@ -1,6 +1,7 @@
 // What every part of a running sandbox shares: its settings, its data, the fault switches, the counters, and the
 // timers that close() must stop.
 import type { RequestHandler } from 'express';
+import type { Journal } from './journal.js';
 import type { SandboxStore } from './store.js';
 import type { Clock } from './time.js';
 
@@ -54,6 +55,8 @@ export interface SandboxConfig {
   logger: (line: string) => void;
   /** Where uploads are kept until their analysis has read them. */
   uploadDir: string;
+  /** Where its data is kept across restarts (journal.ts); absent or null: in memory only. */
+  journal?: Journal | null;
   /** The base URL, known only once the server listens; used in links and callbacks. */
   publicUrl: () => string;
 }

@@ -24,8 +24,7 @@ export function createFolderActions(ctx: SandboxContext, views: Views) {
     update(folder: Folder, rawBody: unknown): void {
       const body = parseBody(folderBodies[folder.family], rawBody);
       checkNameFree(folder.ownerId, folder.family, body.name, folder);
-      folder.name = body.name;
-      folder.settings = applyFolderBody(body, folder.settings);
+      ctx.store.updateFolder(folder, { name: body.name, settings: applyFolderBody(body, folder.settings) });
     },
 
     remove(folder: Folder, res: Response): void {

@@ -1,14 +1,16 @@
 // A stand-in for the checking service (reference/checker-api.md), for local use, the demo and the tests: every
 // endpoint of both families, JWT logins that expire, asynchronous analysis with a configurable delay, the PUT
 // callback, computed similarity, real PDF reports, and fault switches. In-process (startSandbox) or alone (cli.ts).
+// Its data lives in memory, or (dataDir) also on disk, where a restart finds it (journal.ts).
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSandboxApp } from './app.js';
+import { createSandboxApp, type SandboxApp } from './app.js';
 import type { SandboxFaults, SandboxUser } from './context.js';
 import { checkFaults } from './faults.js';
+import { openJournal, type Journal } from './journal.js';
 
 export { createSandboxApp, type SandboxApp } from './app.js';
 export type { SandboxConfig, SandboxFaults, SandboxUser } from './context.js';
@@ -32,6 +34,11 @@ export interface SandboxOptions {
   utcOffsetMinutes?: number;
   faults?: SandboxFaults;
   logger?: (line: string) => void;
+  /**
+   * A folder to keep its folders, papers, results, id counters and waiting uploads in, so that a sandbox started
+   * again on it goes on where the last one stopped (after resume()). Absent: in memory, gone at close.
+   */
+  dataDir?: string;
 }
 
 export interface Sandbox {
@@ -44,6 +51,13 @@ export interface Sandbox {
   stats(): { uploads: number; callbacksSent: number; papers: number; requests: number };
   /** The login tokens it has handed out (for tests that look for them where they must not be). */
   issuedTokens(): string[];
+  /** With dataDir: what it found there at start (null: started empty, or in memory). */
+  restored: { folders: number; papers: number; skippedLines: number } | null;
+  /**
+   * With dataDir: starts what was left waiting at the last stop, the analyses of papers still pending and the
+   * callbacks not yet delivered; call it once the callback URL answers. Nothing to do without dataDir.
+   */
+  resume(): { waiting: number; toAnnounce: number };
   close(): Promise<void>;
 }
 
@@ -68,44 +82,60 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   checkOptions(options);
   const host = options.host ?? '127.0.0.1';
   const users = options.users ?? [DEMO_USER];
-  const uploadDir = await mkdtemp(join(tmpdir(), 'checker-sandbox-'));
+  const journal: Journal | null = options.dataDir ? openJournal(options.dataDir) : null;
+  const uploadDir = journal ? journal.uploadDir : await mkdtemp(join(tmpdir(), 'checker-sandbox-'));
+  // The uploads of a sandbox with a journal stay for the next start; a temporary folder goes with the sandbox.
+  const removeUploads = () => (journal ? Promise.resolve() : rm(uploadDir, { recursive: true, force: true }));
   let url = '';
-  const sandbox = createSandboxApp(
-    {
-      delayMs: options.delayMs ?? 2000,
-      callbackUrl: options.callbackUrl ?? null,
-      maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
-      tokenTtlSeconds: options.tokenTtlSeconds ?? 36_000,
-      users,
-      utcOffsetMinutes: options.utcOffsetMinutes ?? 330,
-      logger: options.logger ?? (() => undefined),
-      uploadDir,
-      publicUrl: () => url,
-    },
-    checkFaults(options.faults ?? {}),
-  );
+  let sandbox: SandboxApp;
+  try {
+    sandbox = createSandboxApp(
+      {
+        delayMs: options.delayMs ?? 2000,
+        callbackUrl: options.callbackUrl ?? null,
+        maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+        tokenTtlSeconds: options.tokenTtlSeconds ?? 36_000,
+        users,
+        utcOffsetMinutes: options.utcOffsetMinutes ?? 330,
+        logger: options.logger ?? (() => undefined),
+        uploadDir,
+        journal,
+        publicUrl: () => url,
+      },
+      checkFaults(options.faults ?? {}),
+    );
+  } catch (error) {
+    journal?.close();
+    await removeUploads();
+    throw error;
+  }
   const server: Server = sandbox.app.listen(options.port ?? 0, host);
   try {
     await once(server, 'listening');
   } catch (error) {
-    await rm(uploadDir, { recursive: true, force: true });
+    journal?.close();
+    await removeUploads();
     throw error;
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const { context } = sandbox;
+  const restored = journal?.found ? { folders: context.store.folders.size, papers: context.store.papers.size, skippedLines: journal.unreadable } : null;
   return {
     url,
     users,
     setFaults: (faults) => void (context.faults.current = checkFaults(faults)),
     stats: () => ({ ...context.stats, papers: context.store.papers.size }),
     issuedTokens: () => [...context.issuedTokens],
+    restored,
+    resume: () => sandbox.resume(),
     async close() {
       sandbox.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(uploadDir, { recursive: true, force: true });
+      journal?.close();
+      await removeUploads();
     },
   };
 }

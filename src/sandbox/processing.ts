@@ -1,9 +1,10 @@
 // What happens after an upload (spec 3): after the configured delay the paper is read and compared, its results
 // and report key are set, its file is removed, and the completion callback goes out (flag 1 for an unreadable
 // paper). Papers are analysed one at a time in upload order, so a paper is always compared with every earlier one.
+// After a restart (a sandbox with a journal), the papers still waiting are scheduled again, due when they were.
 import { randomInt } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { afterExclusions, comparesWithOwnPapers, sentencesOf, shinglesOf, similarity, simulatedAiScore, simulatedGrammarScore, wordsOf } from './analysis.js';
+import { afterExclusions, comparesWithOwnPapers, sentencesOf, similarity, simulatedAiScore, simulatedGrammarScore, wordsOf } from './analysis.js';
 import type { Callbacks } from './callbacks.js';
 import type { SandboxContext } from './context.js';
 import type { Findings, Paper } from './store.js';
@@ -15,16 +16,15 @@ const WORDS_PER_PAGE = 300;
 /** A d_key as the service issues them: 20 upper-case letters and digits (checker-facts.md). */
 export const reportKey = () => Array.from({ length: 20 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
 
-export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { schedule(paper: Paper, path: string): void } {
+export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { schedule(paper: Paper, path: string, delayMs?: number): void } {
   let queue: Promise<void> = Promise.resolve();
 
-  async function findingsFor(paper: Paper, path: string): Promise<Findings | null> {
+  async function findingsFor(paper: Paper, path: string): Promise<{ findings: Findings; words: string[] } | null> {
     const extracted = await extractText(path, paper.fileType);
     if (!extracted) return null;
     const folder = ctx.store.folders.get(paper.folderId);
     if (!folder) return null;
     const words = wordsOf(extracted.text);
-    paper.shingles = shinglesOf(words);
     const sources = comparesWithOwnPapers(folder.settings)
       ? [...ctx.store.papers.values()]
           .filter((p) => p.ownerId === paper.ownerId && p.id < paper.id && p.state === 'done')
@@ -33,7 +33,7 @@ export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { s
     const original = similarity(words, sources);
     const s = folder.settings;
     const excluded = similarity(wordsOf(afterExclusions(extracted.text, s)), sources, s.excludeSmallSources ? s.excludeThreshold : 0);
-    return {
+    const findings = {
       percent: excluded.percent,
       ogPercent: original.percent,
       ai: simulatedAiScore(extracted.text),
@@ -45,25 +45,26 @@ export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { s
       pages: extracted.pages ?? Math.max(1, Math.ceil(words.length / WORDS_PER_PAGE)),
       matches: excluded.matches,
     };
+    return { findings, words };
   }
 
   async function analyse(paper: Paper, path: string): Promise<void> {
     try {
       if (!ctx.store.papers.has(paper.id)) return; // deleted while it waited: no result, no callback
-      const findings = await findingsFor(paper, path);
-      if (!ctx.store.papers.has(paper.id)) return;
-      paper.findings = findings;
-      paper.state = findings ? 'done' : 'unreadable';
+      const analysed = await findingsFor(paper, path);
+      if (!ctx.store.papers.has(paper.id) || ctx.timers.signal.aborted) return; // stopped meanwhile: analysed again after a restart
+      const findings = analysed?.findings ?? null;
+      ctx.store.recordAnalysis(paper, findings, analysed?.words ?? null);
       ctx.config.logger(`paper ${paper.id} analysed: ${findings ? `similarity ${findings.percent}%` : 'unreadable (doc:error)'}`);
       callbacks.announce(paper);
     } finally {
-      await rm(path, { force: true });
+      if (paper.upload === null || !ctx.store.papers.has(paper.id)) await rm(path, { force: true });
     }
   }
 
   return {
-    schedule(paper, path) {
-      ctx.timers.later(ctx.config.delayMs, () => {
+    schedule(paper, path, delayMs = ctx.config.delayMs) {
+      ctx.timers.later(delayMs, () => {
         queue = queue.then(() => analyse(paper, path)).catch((error: unknown) => ctx.config.logger(`analysis of paper ${paper.id} failed: ${error instanceof Error ? error.message : String(error)}`));
       });
     },

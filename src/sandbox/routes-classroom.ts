@@ -47,7 +47,7 @@ export function classroomRoutes(ctx: SandboxContext, views: Views, folders: Fold
 
   router.delete('/extreme/myFolder/:id/submissions', guard, (req, res) => {
     const folder = ctx.store.folderOf(accountOf(res), integerParam(req.params.id, 'folder_id'), 'classroom');
-    ctx.store.papers.delete(ctx.store.paperIn(folder, integerParam(req.query.paperId, 'paperId')).id);
+    ctx.store.deletePaper(ctx.store.paperIn(folder, integerParam(req.query.paperId, 'paperId')));
     res.json(views.envelope(200, 'Submission deleted successfully'));
   });
 

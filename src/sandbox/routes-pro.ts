@@ -44,7 +44,7 @@ export function proRoutes(ctx: SandboxContext, views: Views, folders: FolderActi
 
   router.delete('/pro/folder/:id/submissions', guard, (req, res) => {
     const folder = ctx.store.folderOf(accountOf(res), integerParam(req.params.id, 'folder_id'), 'pro');
-    ctx.store.papers.delete(ctx.store.paperIn(folder, integerParam(req.query.paperId, 'paperId')).id);
+    ctx.store.deletePaper(ctx.store.paperIn(folder, integerParam(req.query.paperId, 'paperId')));
     res.json(views.envelope(200, 'Submission deleted successfully'));
   });
 

@@ -2,6 +2,7 @@
 // the form fields each family requires, one file of a format the service takes, then the paper exists with its
 // results pending and its analysis queued.
 import { rm } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
@@ -49,6 +50,8 @@ export function submitPaper(ctx: SandboxContext, views: Views, processing: Retur
         state: 'pending',
         findings: null,
         shingles: new Set(),
+        upload: basename(file.path),
+        announced: false,
       });
       ctx.stats.uploads += 1;
       processing.schedule(paper, file.path);
