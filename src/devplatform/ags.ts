@@ -4,8 +4,7 @@
 import express, { type Request, type Response } from 'express';
 import { judgeScore } from './ags-rules.js';
 import type { MountConcern, PlatformContext } from './context.js';
-import { submissionReviewOf } from './submission-review.js';
-import { createLineItem, scoreKey, type LineItem, type ResourceLink, type Score } from './state.js';
+import { createLineItem, scoreKey, submissionReviewOf, type LineItem, type ResourceLink, type Score } from './state.js';
 import { SCOPES, requireScope } from './token.js';
 
 export interface GradebookRow extends Score {

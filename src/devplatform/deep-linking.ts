@@ -6,8 +6,7 @@ import { jwtVerify } from 'jose';
 import { LTI_CLAIM, type MountConcern, type PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
 import { attachAssetProcessors } from './asset-processors.js';
-import { addResourceLink, type LineItem } from './state.js';
-import { submissionReviewOf } from './submission-review.js';
+import { addResourceLink, submissionReviewOf, type LineItem } from './state.js';
 
 const DL_SETTINGS = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
 const DL_CONTENT_ITEMS = 'https://purl.imsglobal.org/spec/lti-dl/claim/content_items';

@@ -10,8 +10,9 @@
 //   `lti-ap/scope/report`.
 import { createHash } from 'node:crypto';
 import { LTI_CLAIM } from './context.js';
+import type { AssetProcessorDialect } from './state.js';
 
-export type AssetProcessorDialect = 'canvas' | 'blackboard';
+export type { AssetProcessorDialect };
 
 const LTI_AP = 'https://purl.imsglobal.org/spec/lti-ap';
 const LTI_AIP_CLAIM = 'https://purl.imsglobal.org/spec/lti-aip/claim';

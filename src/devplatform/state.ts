@@ -1,6 +1,5 @@
 // The emulator's memory: its people, resource links, line items, scores, access tokens and what tools sent it, with
 // the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
-import type { AssetProcessorDialect } from './dialect.js';
 import type { AttachedProcessor } from './asset-processors.js';
 import type { StoredReport } from './asset-reports.js';
 import type { StoredAsset } from './assets.js';
@@ -126,6 +125,9 @@ export const DEFAULT_USERS: DevUser[] = [
   { id: 'admin-1', name: 'Ada Administrator', email: 'ada.admin@example.edu', roles: ROLES.admin },
 ];
 
+/** How the platform's Asset Processor speaks: Canvas's documented names, or Blackboard's (dialect.ts). */
+export type AssetProcessorDialect = 'canvas' | 'blackboard';
+
 export interface PlatformMemory {
   rules: PlatformRules;
   /** How its Asset Processor speaks: Canvas's documented names, or Blackboard's (dialect.ts). */
@@ -214,4 +216,15 @@ export function addResourceLink(memory: PlatformMemory, link: NewResourceLink): 
   memory.links.set(created.id, created);
   if (link.lineItem) createLineItem(memory, { ...link.lineItem, resourceLinkId: created.id });
   return created;
+}
+
+/** A line item's submissionReview as the platform keeps it; undefined when absent, 'invalid' when malformed. */
+export function submissionReviewOf(value: unknown): SubmissionReview | undefined | 'invalid' {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalid';
+  const { url, reachableBy, custom } = value as Record<string, unknown>;
+  if (url !== undefined && (typeof url !== 'string' || !URL.canParse(url))) return 'invalid';
+  if (reachableBy !== undefined && !(Array.isArray(reachableBy) && reachableBy.every((role) => typeof role === 'string'))) return 'invalid';
+  if (custom !== undefined && (typeof custom !== 'object' || custom === null || Object.values(custom).some((v) => typeof v !== 'string'))) return 'invalid';
+  return { ...(url ? { url } : {}), ...(reachableBy ? { reachableBy: reachableBy as string[] } : {}), ...(custom ? { custom: custom as Record<string, string> } : {}) };
 }

@@ -9,20 +9,9 @@
 // whoever opens view.php?action=gradeReport&user=<id> is launched, so the tool decides who sees what.
 import { agsClaim } from './ags.js';
 import { LTI_CLAIM, type PlatformContext } from './context.js';
-import type { ResourceLink, SubmissionReview } from './state.js';
+import type { ResourceLink } from './state.js';
 
 export const SUBMISSION_REVIEW_MESSAGE = 'LtiSubmissionReviewRequest';
-
-/** A line item's submissionReview as the platform keeps it; undefined when absent, 'invalid' when malformed. */
-export function submissionReviewOf(value: unknown): SubmissionReview | undefined | 'invalid' {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalid';
-  const { url, reachableBy, custom } = value as Record<string, unknown>;
-  if (url !== undefined && (typeof url !== 'string' || !URL.canParse(url))) return 'invalid';
-  if (reachableBy !== undefined && !(Array.isArray(reachableBy) && reachableBy.every((role) => typeof role === 'string'))) return 'invalid';
-  if (custom !== undefined && (typeof custom !== 'object' || custom === null || Object.values(custom).some((v) => typeof v !== 'string'))) return 'invalid';
-  return { ...(url ? { url } : {}), ...(reachableBy ? { reachableBy: reachableBy as string[] } : {}), ...(custom ? { custom: custom as Record<string, string> } : {}) };
-}
 
 /**
  * Where the review launch goes and the custom parameters it carries: Moodle uses the link's single line item's
