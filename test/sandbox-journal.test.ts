@@ -78,6 +78,8 @@ test('stopped and started again on its data folder, it goes on where it stopped'
   const later = Number(((await upload(third.sandbox.url, third.token, 'classroom', next, 'later.txt', prose('later'))).body.submissions as { paper_id: string }).paper_id);
   assert.ok(later > copy);
   await waitForResult(third.sandbox.url, third.token, next, later);
+  // Its callback is delivered before the receiver starts refusing: only the next paper's is to be sent again.
+  await waitUntil('the callback of the later paper', () => callbacksFor(later).length === 1);
 
   // A callback that does not get through before the stop is sent again after the next start.
   receiver.answer = 503;
