@@ -1,17 +1,22 @@
 // The student page: the chosen file's name and size, a wrong type or a too large file refused before sending,
-// upload with a progress bar (XMLHttpRequest reports upload progress; fetch does not), drag and drop, the receipt
-// on screen without reloading the page, and the status refreshed until every attempt is settled. Without scripts
-// the form posts as a plain form and the server answers with the page. Every word comes from the page (the form's
-// data-words, in the page's language) and the server renders the attempt list; numbers follow <html lang>.
+// upload with a progress bar (XMLHttpRequest reports upload progress; fetch does not), drag and drop, the arrival
+// and its receipt on screen without reloading the page, and the result card and the attempts refreshed until every
+// attempt is settled. A refusal is an error tied to the file input (role="alert", aria-invalid, aria-describedby),
+// and the refused file is cleared. Without scripts the form posts as a plain form and the server answers with the
+// page. Every word comes from the page (the form's data-words, in the page's language) and the server renders the
+// card and the attempt list; numbers and times follow <html lang>.
 (function () {
   const form = document.getElementById('submit-form');
   const list = document.getElementById('attempt-list');
+  const cardSection = document.getElementById('result-section');
+  const card = document.getElementById('result-card');
   if (!list) return;
   const language = document.documentElement.lang || 'en';
 
   const statusUrl = form ? form.dataset.statusUrl : list.dataset.statusUrl;
 
   let timer = null;
+  let shownCard = null;
   function refresh() {
     if (!statusUrl) return;
     fetch(statusUrl, { headers: { Accept: 'application/json' } })
@@ -19,6 +24,12 @@
       .then((body) => {
         if (!body) return;
         if (body.submissions.length > 0) list.innerHTML = body.html;
+        // The card is a live region: it is replaced only when it says something new.
+        if (card && body.card && body.card !== shownCard) {
+          card.innerHTML = body.card;
+          shownCard = body.card;
+          cardSection.hidden = false;
+        }
         const open = body.submissions.some((a) => !a.final);
         clearTimeout(timer);
         if (open) timer = setTimeout(refresh, 5000);
@@ -35,6 +46,10 @@
   const progress = document.getElementById('progress');
   const progressText = document.getElementById('progress-text');
   const message = document.getElementById('message');
+  const error = document.getElementById('file-error');
+  const receipt = document.getElementById('receipt');
+  const receiptText = document.getElementById('receipt-text');
+  const help = input.getAttribute('aria-describedby');
   const zone = document.getElementById('dropzone');
   const button = form.querySelector('button[type="submit"]');
   const maxBytes = Number(form.dataset.maxBytes);
@@ -42,6 +57,7 @@
   const plurals = new Intl.PluralRules(language);
   const number = (value, digits) => new Intl.NumberFormat(language, digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
   const percent = new Intl.NumberFormat(language, { style: 'percent' });
+  const clock = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
 
   /** A message of the page's words with its {parameters} filled in. */
   function say(key, params) {
@@ -65,14 +81,35 @@
     return null;
   }
 
+  /** An error, announced; when the file is at fault, tied to the input and the file cleared so it cannot be sent. */
+  function showError(text, fileAtFault) {
+    message.textContent = '';
+    const icon = document.createElement('span');
+    icon.setAttribute('aria-hidden', 'true');
+    icon.textContent = '⚠ ';
+    error.replaceChildren(icon, text);
+    if (!fileAtFault) return;
+    input.value = '';
+    info.hidden = true;
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-describedby', 'file-error ' + help);
+  }
+
+  function clearError() {
+    error.replaceChildren();
+    input.removeAttribute('aria-invalid');
+    input.setAttribute('aria-describedby', help);
+  }
+
+  /** The chosen file, shown with its size; null when there is none or it is refused (then the error says why). */
   function chosen() {
     const file = input.files && input.files[0];
     if (!file) { info.hidden = true; return null; }
+    const refused = refusal(file);
+    if (refused) { showError(refused, true); return null; }
+    clearError();
     info.textContent = file.name + ' · ' + size(file.size);
     info.hidden = false;
-    const refused = refusal(file);
-    info.dataset.refused = refused ? 'true' : 'false';
-    message.textContent = refused || '';
     return file;
   }
 
@@ -91,10 +128,9 @@
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (!(input.files && input.files[0])) { showError(words.chooseFirst, true); return; }
     const file = chosen();
-    if (!file) { message.textContent = words.chooseFirst; return; }
-    const refused = refusal(file);
-    if (refused) { message.textContent = refused; return; }
+    if (!file) return;
     const data = new FormData();
     data.append('file', file);
     const xhr = new XMLHttpRequest();
@@ -103,25 +139,31 @@
     bar.hidden = false;
     showProgress(0);
     button.disabled = true;
+    receipt.hidden = true;
     message.textContent = say('uploadingFile', { name: file.name });
     xhr.upload.addEventListener('progress', (p) => { if (p.lengthComputable) showProgress(Math.round((p.loaded / p.total) * 100)); });
     xhr.addEventListener('load', () => {
       let body = {};
       try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
       button.disabled = false;
+      bar.hidden = true;
       if (xhr.status === 200 || xhr.status === 201) {
         showProgress(100);
-        const receipt = { id: body.submissionId, sha256: body.sha256, size: say('bytes', { count: body.size, size: number(body.size) }) };
-        message.textContent = say(body.duplicate ? 'duplicate' : 'received', receipt);
+        const time = clock.format(new Date(body.receivedAt));
+        message.textContent = say(body.duplicate ? 'duplicate' : 'arrived', { name: body.fileName, time: time, attempt: number(body.attempt) });
+        receiptText.textContent = say('receipt', { id: body.submissionId, sha256: body.sha256, size: say('bytes', { count: body.size, size: number(body.size) }) });
+        receipt.hidden = false;
         form.reset();
         info.hidden = true;
         refresh();
+      } else if (xhr.status === 413 || xhr.status === 415 || xhr.status === 422) {
+        // The file itself was refused (too large, not a type the assignment takes): what is wrong, then what to do.
+        showError((body.error || words.failed) + ' ' + words.chooseAnother, true);
       } else {
-        bar.hidden = true;
-        message.textContent = body.error || words.failed;
+        showError(body.error || words.failed, false);
       }
     });
-    xhr.addEventListener('error', () => { button.disabled = false; bar.hidden = true; message.textContent = words.connectionLost; });
+    xhr.addEventListener('error', () => { button.disabled = false; bar.hidden = true; showError(words.connectionLost, false); });
     xhr.send(data);
   });
 })();

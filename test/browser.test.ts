@@ -137,9 +137,13 @@ describe('the pages in a browser', () => {
     await sam.evaluate(() => (window.stayed = true));
     await sam.getByRole('button', { name: 'Submit' }).click();
     const sha256 = createHash('sha256').update(original).digest('hex');
-    await sam.getByText(`SHA-256 ${sha256}`).waitFor();
-    assert.match(await sam.locator('#message').textContent() ?? '', /^Received: receipt [0-9a-f-]{36}, SHA-256 [0-9a-f]{64}, [\d,]+ bytes\.$/);
-    assert.equal(await sam.locator('#progress').getAttribute('value'), '100');
+    // Arrival as success, the progress bar gone, the receipt's hash behind a disclosure.
+    await sam.getByRole('status').filter({ hasText: 'arrived' }).waitFor();
+    assert.match(await sam.locator('#message').textContent() ?? '', /^✓ glaciers\.txt arrived at \d{1,2}:\d{2}( [AP]M)? · results usually within 10–15 minutes$/);
+    assert.equal(await sam.locator('#upload-progress').isHidden(), true, 'the progress bar stayed after the upload');
+    assert.equal(await sam.getByText(`SHA-256 ${sha256}`).isVisible(), false, 'the hash shows before the receipt is opened');
+    await sam.locator('#receipt summary').click();
+    assert.match(await sam.locator('#receipt-text').innerText(), new RegExp(`^Receipt [0-9a-f-]{36} · SHA-256 ${sha256} · [\\d,]+ bytes$`));
 
     const noor = await openAssignmentAs('noor', 'Noor Student');
     const dataTransfer = await noor.evaluateHandle((text) => {
@@ -149,7 +153,7 @@ describe('the pages in a browser', () => {
     }, original);
     await noor.dispatchEvent('#dropzone', 'drop', { dataTransfer });
     await noor.getByRole('button', { name: 'Submit' }).click();
-    await noor.getByText(/^Received: receipt/).waitFor();
+    await noor.getByText(/^✓ my-essay\.txt arrived at /).waitFor();
 
     // The live status, with no navigation: the page polls until the paper is checked.
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
@@ -171,6 +175,41 @@ describe('the pages in a browser', () => {
     await sam.setViewportSize({ width: 390, height: 844 });
     assert.ok(await sam.evaluate(() => document.documentElement.scrollWidth <= 390), 'the student page scrolls sideways on a phone');
     await screenshot(sam, 'student-phone');
+  });
+
+  test("the student's result first: the card above the collapsed form, \"Attempt 1 of 3\", and refused files announced and tied to the input", async () => {
+    const noor = await openAssignmentAs('noor', 'Noor Student');
+    const card = noor.getByRole('region', { name: 'Your result' });
+    const again = noor.getByText('Submit a new attempt');
+    const [cardBox, againBox] = [await card.boundingBox(), await again.boundingBox()];
+    assert.ok(cardBox && againBox && cardBox.y + cardBox.height <= againBox.y, 'the result is not above the form');
+    const text = (await card.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /^Your result Attempt 1 of 3 · Due: Tuesday, December 1, 2099 at 5:00 PM UTC Checked (9\d|100)% similarity · very high my-essay\.txt, received .+ View report$/);
+    assert.match(await card.getByRole('link', { name: 'View report' }).getAttribute('href') ?? '', /^\/reports\/[0-9a-f-]{36}\/similarity\/view\?ltik=/);
+    assert.equal(await noor.getByLabel('Choose a file, or drop it here').isVisible(), false, 'the form is open although there is a result');
+
+    await again.click();
+    const input = noor.getByLabel('Choose a file, or drop it here');
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(2048, 7)]);
+    // A type the assignment does not take, refused in the page; then a PNG renamed .txt, refused by the server.
+    for (const [file, reason] of [
+      [{ name: 'photo.png', mimeType: 'image/png', buffer: png }, /^⚠ This file is not a type this assignment takes \(.*\)\. Choose another file; nothing was sent\.$/],
+      [{ name: 'essay.txt', mimeType: 'text/plain', buffer: png }, /^⚠ This file is not a document type the tool recognises\. This assignment takes: .*\. Choose another file and submit again\.$/],
+    ] as const) {
+      await input.setInputFiles(file);
+      if (file.name.endsWith('.txt')) {
+        assert.equal(await input.getAttribute('aria-invalid'), null, 'a good-looking file is still marked invalid');
+        await noor.getByRole('button', { name: 'Submit' }).click();
+      }
+      const alert = noor.getByRole('alert');
+      await alert.filter({ hasText: reason }).waitFor();
+      assert.equal(await input.getAttribute('aria-invalid'), 'true');
+      const errorId = await alert.getAttribute('id');
+      assert.ok(errorId && (await input.getAttribute('aria-describedby'))?.split(' ').includes(errorId), 'the refusal is not tied to the file input');
+      assert.equal(await input.evaluate((el) => (el as unknown as { files: { length: number } }).files.length), 0, 'the refused file is still selected');
+      assert.equal(await noor.locator('#file-info').isHidden(), true);
+    }
+    await assertAccessible(noor, 'student-refused');
   });
 
   test('the instructor sees both rows with their colour bands and opens a report, a real PDF', async () => {

@@ -97,21 +97,22 @@ describe('pages in the launch\'s language', () => {
     assert.equal(page.status, 200, pageText(page.body));
     assert.match(page.body, /<html lang="de">/);
     const text = pageText(page.body);
-    for (const words of ['Angemeldet als', 'Was Sie einreichen', 'Versuche: 3 (bis zum Abgabetermin)', 'Arbeit einreichen', 'Datei auswählen oder hierher ziehen', 'Ihre Abgaben', 'Quittung']) {
+    for (const words of ['Angemeldet als', 'Was Sie einreichen', 'Versuche: 3 (bis zum Abgabetermin)', 'Ihr Ergebnis', 'Versuch 1 von 3', 'Neuen Versuch einreichen', 'Datei auswählen oder hierher ziehen', 'Ihre Abgaben', 'Quittung']) {
       assert.ok(text.includes(words), `"${words}" is not on the page: ${text}`);
     }
     assert.match(text, /Abgabe bis: Dienstag, 1\. Dezember 2099 um 17:00 UTC/);
     assert.match(text, /Dateitypen: PDF, Word \(DOCX\), .*reiner Text \(TXT\)/);
     // The attempt's time, day first: "25.11.2026, 06:35:09 UTC".
     assert.match(text, /student-1\.txt (?:\p{L}+: )?\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC/u);
-    assert.doesNotMatch(text, /Signed in as|What to submit|Your submissions/);
+    assert.doesNotMatch(text, /Signed in as|What to submit|Your submissions|Your result|Attempt 1 of|Submit a new attempt|View report/);
     // The upload page's script takes its words from the page.
     assert.match(page.body, /data-words="[^"]*Wählen Sie zuerst eine Datei aus\./);
 
     const ltik = encodeURIComponent(page.ltik!);
-    const status = (await (await fetch(`${tool.url}${course.path}/my-submissions?ltik=${ltik}`, { headers: { accept: 'application/json' } })).json()) as { submissions: Array<{ stateText: string }>; html: string };
+    const status = (await (await fetch(`${tool.url}${course.path}/my-submissions?ltik=${ltik}`, { headers: { accept: 'application/json' } })).json()) as { submissions: Array<{ stateText: string }>; html: string; card: string };
     assert.ok(['Eingegangen', 'Zur Prüfung gesendet', 'Wird analysiert (meist 10 bis 15 Minuten)', 'Geprüft'].includes(status.submissions[0]!.stateText), status.submissions[0]!.stateText);
     assert.match(pageText(status.html), /Versuch Datei Eingegangen Status Ähnlichkeit Berichte Quittung/);
+    assert.match(pageText(status.card), /^\s*Versuch 1 von 3 · Abgabe bis: Dienstag, 1\. Dezember 2099 um 17:00 UTC (Eingegangen|Zur Prüfung gesendet|Wird analysiert|Geprüft)/);
 
     const receipt = await (await fetch(`${tool.url}${course.path}/submissions/${submissionId}/receipt?ltik=${ltik}`)).text();
     assert.match(receipt, /^Abgabequittung\nAufgabe: +Essay on rivers\n/);

@@ -92,9 +92,13 @@ describe('a student first, reports in place, the upload page', () => {
     await sam.locator('#file').setInputFiles({ name: 'glaciers.txt', mimeType: 'text/plain', buffer: Buffer.from(essay('glaciers and the long retreat of ice')) });
     assert.match(await sam.locator('#file-info').textContent() ?? '', /^glaciers\.txt · \d+ KB$/);
     await sam.getByRole('button', { name: 'Submit' }).click();
-    await sam.getByText(/^Received: receipt/).waitFor();
+    await sam.getByText(/^✓ glaciers\.txt arrived at /).waitFor();
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     assert.match(await sam.locator('#attempt-list tbody tr').first().innerText(), /glaciers\.txt.*Checked\s*\d+%/s);
+    // The result card came without a reload; no due date where the assignment has none, nor "until the due date".
+    const card = (await sam.getByRole('region', { name: 'Your result' }).innerText()).replace(/\s+/g, ' ');
+    assert.match(card, /^Your result Attempt 1 of 3 Checked \d+% similarity · (low|moderate|high|very high) glaciers\.txt, received .+ View report$/);
+    assert.equal(await sam.getByRole('region', { name: 'What to submit' }).getByText('Attempts: 3', { exact: true }).count(), 1);
     assert.notEqual((await assignmentRow())?.folder_id, null, 'the folder was made for the first paper');
     const gradebook = async () => lms.platform.gradebook().find((row) => row.userId === 'student-1');
     for (const deadline = Date.now() + 30_000; !(await gradebook()) && Date.now() < deadline; ) await sam.waitForTimeout(250);
@@ -234,21 +238,25 @@ describe('a student first, reports in place, the upload page', () => {
     writeFileSync(big, '');
     truncateSync(big, 60 * MB);
     await noor.locator('#file').setInputFiles(big);
-    assert.equal(await noor.locator('#file-info').textContent(), 'thesis-60mb.txt · 60.0 MB');
+    // Refused as soon as it is chosen: the reason and what to do, as an error; the file cleared, so it cannot be sent.
+    assert.equal(await noor.getByRole('alert').textContent(), '⚠ The file is larger than this assignment allows (50 MB at most). Choose a smaller file; nothing was sent.');
+    assert.equal(await noor.locator('#file-info').isHidden(), true);
+    assert.equal(await noor.locator('#file').inputValue(), '');
     await noor.getByRole('button', { name: 'Submit' }).click();
-    assert.equal(await noor.locator('#message').textContent(), 'The file is larger than this assignment allows (50 MB at most). Choose a smaller file; nothing was sent.');
     assert.deepEqual(posts, [], 'a file over the limit was sent');
 
     const wrong = join(files, 'slides.pptx');
     writeFileSync(wrong, 'not a paper');
     await noor.locator('#file').setInputFiles(wrong);
-    assert.match(await noor.locator('#message').textContent() ?? '', /^This file is not a type this assignment takes \(PDF, Word \(DOCX\), .*\)\. Choose another file; nothing was sent\.$/);
+    assert.match(await noor.getByRole('alert').textContent() ?? '', /^⚠ This file is not a type this assignment takes \(PDF, Word \(DOCX\), .*\)\. Choose another file; nothing was sent\.$/);
 
     const paper = essay('rivers and the shape of valleys') + '\n';
     const twenty = join(files, 'essay-20mb.txt');
     writeFileSync(twenty, paper.repeat(Math.ceil((20 * MB) / paper.length)).slice(0, 20 * MB));
     await noor.locator('#file').setInputFiles(twenty);
     assert.equal(await noor.locator('#file-info').textContent(), 'essay-20mb.txt · 20.0 MB');
+    assert.equal(await noor.locator('#file').getAttribute('aria-invalid'), null, 'a good file is still marked invalid');
+    assert.equal(await noor.locator('#file-error').isHidden(), true, 'the refusal of the file before stays on screen');
     // Slow the upload to a school network's pace, so that the bar has something to show.
     const cdp = await noor.context().newCDPSession(noor);
     await cdp.send('Network.enable');
@@ -261,9 +269,9 @@ describe('a student first, reports in place, the upload page', () => {
     });
     await noor.getByRole('button', { name: 'Submit' }).click();
     await noor.locator('#upload-progress').waitFor();
-    await noor.getByText(/^Received: receipt/).waitFor({ timeout: 60_000 });
+    await noor.getByText(/^✓ essay-20mb\.txt arrived at /).waitFor({ timeout: 60_000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    assert.match(await noor.locator('#message').textContent() ?? '', new RegExp(`^Received: receipt [0-9a-f-]{36}, SHA-256 [0-9a-f]{64}, ${(20 * MB).toLocaleString('en')} bytes\\.$`));
+    assert.match(await noor.locator('#receipt-text').textContent() ?? '', new RegExp(`^Receipt [0-9a-f-]{36} · SHA-256 [0-9a-f]{64} · ${(20 * MB).toLocaleString('en')} bytes$`));
     const seen = (await noor.evaluate(() => window.seen)) ?? [];
     assert.ok(seen.some((value) => /^([1-9]|[1-9]\d)%$/.test(value)), `no progress between 0 and 100 % was shown: ${seen.join(', ')}`);
     assert.equal(seen.at(-1), '100%');

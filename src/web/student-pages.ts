@@ -1,6 +1,7 @@
 // The student's side of an assignment: what to submit, the upload, the receipts, the live status, and the
 // results as far as the assignment lets students see them, in the student's language (messages/).
 import type { Router } from 'express';
+import { bandOf } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled } from '../submissions/state.js';
@@ -21,8 +22,26 @@ export function studentView(assignment: Assignment, submission: Submission, word
     final: isSettled(submission.state),
     failureReason: endedWithoutResult(submission.state) ? submission.failureReason : null,
     ...results,
+    band: results.similarity === null ? null : bandOf(results.similarity, assignment.settings.similarityBands),
     reports: results.reports.map((report) => ({ ...report, label: words.t(`report.student.${report.kind}`) })),
   };
+}
+
+type StudentView = ReturnType<typeof studentView>;
+
+/**
+ * The result card: the latest attempt (the newest comes first) with its state, score and band, its report, and
+ * where it stands among the attempts the assignment allows; empty before the first attempt.
+ */
+function resultCard(assignment: Assignment, attempts: StudentView[], ltik: string, words: Words): string {
+  const latest = attempts[0];
+  if (!latest) return '';
+  const s = assignment.settings;
+  return render(
+    'student-result',
+    { latest, ltik, limit: s.resubmission === 'none' ? 1 : s.maxAttempts, dueAt: s.dueAt, resultsVisibleTo: s.resultsVisibleTo },
+    words,
+  );
 }
 
 /** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
@@ -33,6 +52,7 @@ export async function studentPage(deps: SessionDeps, session: Session, assignmen
   const typeNames = assignment.settings.allowedFileTypes.map((type) => words.t(`fileType.${type}`)).join(', ');
   const ltik = encodeURIComponent(session.ltik);
   const { t } = words;
+  const views = attempts.map((a) => studentView(assignment, a, words));
   return render(
     'assignment-student',
     {
@@ -40,7 +60,8 @@ export async function studentPage(deps: SessionDeps, session: Session, assignmen
       ltik: session.ltik,
       userName: session.launch.name ?? t('student.you'),
       courseTitle: session.launch.context?.title ?? '',
-      attempts: attempts.map((a) => studentView(assignment, a, words)),
+      attempts: views,
+      card: resultCard(assignment, views, session.ltik, words),
       decision,
       refusal: decision.allowed ? null : words.say(decision.reason),
       limits: { ...limits, typeNames },
@@ -50,8 +71,10 @@ export async function studentPage(deps: SessionDeps, session: Session, assignmen
         empty: t('student.script.empty'),
         chooseFirst: t('student.script.chooseFirst'),
         uploadingFile: words.raw('student.script.uploadingFile'),
-        received: words.raw('student.script.received'),
+        arrived: words.raw('student.script.arrived'),
         duplicate: words.raw('student.script.duplicate'),
+        receipt: words.raw('student.script.receipt'),
+        chooseAnother: t('student.script.chooseAnother'),
         failed: t('student.script.failed'),
         connectionLost: t('student.script.connectionLost'),
         bytes: words.raw('size.bytes'),
@@ -86,7 +109,7 @@ export function studentRoutes(deps: SessionDeps): Router {
   const router = toolRouter();
   const session = requireSession(deps);
 
-  // The attempts as data, with the list as the page shows it (the page's script puts it in place).
+  // The attempts as data, with the result card and the list as the page shows them (the page's script puts them in place).
   router.get('/assignments/:id/my-submissions', session, async (req, res) => {
     const s = sessionOf(res);
     const assignment = await assignmentFor(deps.db, s, req.params.id);
@@ -95,7 +118,7 @@ export function studentRoutes(deps: SessionDeps): Router {
     const submissions = (await attemptsOf(deps.db, assignment.id, s.userId)).map((submission) => studentView(assignment, submission, words));
     const html = render('student-attempts', { attempts: submissions, ltik: s.ltik, receiptBase: `/assignments/${assignment.id}/submissions` }, words);
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ submissions, html });
+    res.json({ submissions, html, card: resultCard(assignment, submissions, s.ltik, words) });
   });
 
   router.get('/assignments/:id/submissions/:submissionId/receipt', session, async (req, res) => {
