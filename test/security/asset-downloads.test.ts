@@ -96,7 +96,8 @@ async function outcome(assetIds: string[], timeoutMs = 90_000) {
   const rows = await db().selectFrom('lms_asset').select(['asset_id', 'state', 'error_code', 'error_comment', 'submission_id']).where('asset_id', 'in', assetIds).execute();
   // The tool's Failed report reaches the report service (which refuses it here: these files are not of an LMS
   // submission it knows, so nothing else can be told apart).
-  await eventually(() => assetIds.every((id) => toldLms(id) !== undefined), 'the LMS was not told', 30_000, 250);
+  // Its first report only said the file was in hand (Processing); the outcome is the last.
+  await eventually(() => assetIds.every((id) => toldLms(id) !== undefined && toldLms(id)!.processingProgress !== 'Processing'), 'the LMS was not told', 30_000, 250);
   return assetIds.map((id) => ({ ...rows.find((row) => row.asset_id === id)!, told: toldLms(id)! }));
 }
 
@@ -104,7 +105,8 @@ const toldLms = (assetId: string) =>
   lms.platform
     .assetReportLog()
     .map((entry) => entry.body as { assetId?: string; type?: string; processingProgress?: string; errorCode?: string })
-    .find((body) => body?.assetId === assetId && body.type === 'originality');
+    .filter((body) => body?.assetId === assetId && body.type === 'originality')
+    .at(-1);
 
 describe('asset downloads into the tool\'s own network', () => {
   test('file addresses in loopback, link-local and private ranges are never connected to; each file ends DOWNLOAD_FAILED', { timeout: 120_000 }, async () => {
