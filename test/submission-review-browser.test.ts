@@ -39,7 +39,7 @@ describe("submission review from the LMS's gradebook", () => {
     const [chooser] = await Promise.all([sam.waitForEvent('filechooser'), sam.getByLabel('Choose a file, or drop it here').click()]);
     await chooser.setFiles({ name: 'rivers.txt', mimeType: 'text/plain', buffer: Buffer.from(essay) });
     await sam.getByRole('button', { name: 'Submit' }).click();
-    await sam.getByText(/^Received: receipt/).waitFor();
+    await sam.getByText(/^✓ rivers\.txt arrived at /).waitFor();
     await eventually(() => lms.platform.gradebook().some((row) => row.userId === 'student-1' && row.scoreGiven !== null), "Sam's score reached the gradebook", 60_000, 200);
 
     // The teacher, in the LMS's gradebook: the grade's "Grade analysis" link launches the review for Sam.
