@@ -88,7 +88,7 @@ export const environment = z.object({
     description: 'database connections per process; the `CONCURRENT_*` limits follow it',
   }),
   DATA_DIR: setting(z.string().default('./data'), {
-    description: 'the embedded database, the generated encryption key and callback secret, and uploaded files until the service has them. Several processes share one, at the same absolute path ([Several processes](operations.md#several-processes))',
+    description: 'the embedded database, the generated encryption key and callback secret, uploaded files until the service has them, and the in-process sandbox\'s folders and papers (`sandbox/`, one process at a time: a second without `CHECKER_URL` is refused). Several processes share one, at the same absolute path, with a `CHECKER_URL` ([Several processes](operations.md#several-processes))',
     values: 'a folder',
   }),
   ENCRYPTION_KEY: setting(z.string().min(MIN_KEY_LENGTH, `must be at least ${MIN_KEY_LENGTH} characters long`).optional(), {
