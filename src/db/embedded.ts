@@ -17,6 +17,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { BatchingQueryQueue } from './pglite-queue.js';
 import { EmbeddedDatabaseBusy } from './embedded-busy.js';
+import { isProcessAlive } from '../process-alive.js';
 
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';
@@ -41,15 +42,6 @@ export interface EmbeddedDatabase {
 
 function urlFor(port: number): string {
   return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function readLock(dataDir: string): LockContent | null {
@@ -77,7 +69,7 @@ function acquire(dataDir: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLock(dataDir);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new EmbeddedDatabaseBusy(holder.pid);
+      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid)) throw new EmbeddedDatabaseBusy(holder.pid);
       rmSync(join(dataDir, LOCK_FILE), { force: true }); // left by a process that died
     }
   }
@@ -164,7 +156,7 @@ export async function findRunningEmbeddedDatabase(dataDir: string): Promise<stri
   const deadline = Date.now() + START_WAIT_MS;
   for (;;) {
     const holder = readLock(dataDir);
-    if (!holder || !isAlive(holder.pid)) return null;
+    if (!holder || !isProcessAlive(holder.pid)) return null;
     if (holder.port !== null && (await portAnswers(holder.port))) return urlFor(holder.port);
     if (Date.now() > deadline) throw new EmbeddedDatabaseBusy(holder.pid);
     await new Promise((resolve) => setTimeout(resolve, 200));

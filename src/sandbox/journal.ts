@@ -7,6 +7,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Folder, Paper } from './store.js';
+import { isProcessAlive } from '../process-alive.js';
 
 const JOURNAL_FILE = 'journal.jsonl';
 const LOCK_FILE = 'sandbox.lock';
@@ -51,15 +52,6 @@ export interface Journal {
   close(): void;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The data folders open in this process (the lock file names the process, not the sandbox). */
 const openHere = new Set<string>();
 
@@ -74,7 +66,7 @@ function lock(dir: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8'));
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) throw new SandboxDataBusy(dir, holder);
+      if (Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder)) throw new SandboxDataBusy(dir, holder);
       rmSync(file, { force: true }); // left by a process that ended without removing it
     }
   }
