@@ -8,8 +8,7 @@
 // - The specification's draft and the tool's earlier dev platform: hex.
 // A checksum the tool cannot interpret is not a reason to refuse a student's file: the caller logs it and checks the
 // file by its size and type. One it can interpret and that does not match refuses the download.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
 
 export type ChecksumAlgorithm = 'sha256' | 'md5';
 
@@ -54,12 +53,30 @@ export function readChecksum(fields: { sha256?: string | undefined; other?: stri
   return named === byLength ? { algorithm: byLength, hex: bytes.toString('hex') } : null;
 }
 
-/** Whether the file on disk has the declared digest; `sha256` is the file's SHA-256 in hex, computed as it arrived. */
-export async function matchesChecksum(path: string, sha256: string, declared: DeclaredChecksum): Promise<boolean> {
-  if (declared.algorithm === 'sha256') return sha256.toLowerCase() === declared.hex;
-  const hash = createHash(declared.algorithm);
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex') === declared.hex;
+/**
+ * The check of a download against its declared checksum, fed the bytes as they stream in, so that the file is read
+ * once: a SHA-256 is compared with the one every received file gets anyway (received-file.ts); another algorithm is
+ * hashed on the way through.
+ */
+export class ChecksumCheck {
+  readonly #hash: Hash | null;
+
+  constructor(readonly declared: DeclaredChecksum) {
+    this.#hash = declared.algorithm === 'sha256' ? null : createHash(declared.algorithm);
+  }
+
+  /** The body, unchanged, hashed as it passes. */
+  async *through(body: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of body) {
+      this.#hash?.update(chunk);
+      yield chunk;
+    }
+  }
+
+  /** Once the body has passed: whether it has the declared digest; `sha256` is its SHA-256 in hex. */
+  matches(sha256: string): boolean {
+    return (this.#hash ? this.#hash.digest('hex') : sha256.toLowerCase()) === this.declared.hex;
+  }
 }
 
 /** As stored beside the asset: "<algorithm>:<hex>". */

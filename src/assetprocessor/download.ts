@@ -8,7 +8,7 @@ import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
 import { SCOPE } from '../lti/claims.js';
 import { PlatformRequestError, platformDownload, type MinRate } from '../lti/platform-http.js';
 import { writeReceivedFile, type ReceivedFile } from '../submissions/received-file.js';
-import { matchesChecksum, type DeclaredChecksum } from './checksum.js';
+import { ChecksumCheck, type DeclaredChecksum } from './checksum.js';
 import { isTextEntry, textOfHtml } from './text-entry.js';
 
 /** The error codes of the Asset Report Service the tool reports a file with, when it could not check it. */
@@ -79,12 +79,13 @@ export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsse
   } catch (error) {
     throw downloadFailed(`the LMS gave the tool no token to read it (${(error as Error).message}).`);
   }
+  const check = asset.checksum ? new ChecksumCheck(asset.checksum) : null;
   let answer;
   try {
     answer = await platformDownload(
       asset.url,
       { headers: { authorization: `Bearer ${token}`, accept: '*/*' }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS, ...(limits.minRate ? { minRate: limits.minRate } : {}) },
-      (body) => writeReceivedFile(body, limits.tempDir, asset.filename ?? asset.title ?? ''),
+      (body) => writeReceivedFile(check ? check.through(body) : body, limits.tempDir, asset.filename ?? asset.title ?? ''),
     );
   } catch (error) {
     if (error instanceof PlatformRequestError && error.kind === 'too-large') throw tooLarge(limits.maxBytes);
@@ -102,8 +103,8 @@ export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsse
   const mismatch =
     asset.size !== null && file.size !== asset.size
       ? `it has ${file.size} bytes where the LMS announced ${asset.size}.`
-      : asset.checksum !== null && !(await matchesChecksum(file.tempPath, file.sha256, asset.checksum))
-        ? `its content does not match the ${asset.checksum.algorithm === 'md5' ? 'MD5' : 'SHA-256'} checksum the LMS announced.`
+      : check && !check.matches(file.sha256)
+        ? `its content does not match the ${check.declared.algorithm === 'md5' ? 'MD5' : 'SHA-256'} checksum the LMS announced.`
         : null;
   if (mismatch) {
     await rm(file.tempPath, { force: true });
