@@ -12,7 +12,8 @@ import { createAssignment, getAssignment, type Assignment } from '../assignments
 import type { DatabaseSchema } from '../db/index.js';
 import type { Jobs } from '../jobs/index.js';
 import { NoticeHandlerRefused, subscribeToSubmissions } from '../lti/notice-service.js';
-import { rememberReportAddress, type ReportAddress } from './report-address.js';
+import type { ReportAddress } from '../lti/claims.js';
+import { rememberReportAddress } from './report-address.js';
 
 /** The content item type of an Asset Processor in a deep-linking response. */
 export const ASSET_PROCESSOR_ITEM = 'ltiAssetProcessor';

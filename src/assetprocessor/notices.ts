@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { CLAIM, scopeAsListed, withStandardNames } from '../lti/claims.js';
+import { assetReportClaim, CLAIM, httpAddress, scopeAsListed, withStandardNames } from '../lti/claims.js';
 import { NoticeRefused, verifyNotice, type VerifiedNotice } from '../lti/notice.js';
 import { SUBMISSION_NOTICE } from '../lti/notice-service.js';
 import type { Jobs } from '../jobs/index.js';
@@ -24,12 +24,10 @@ const MAX_ASSETS = 100;
 /** A string the database can keep: PostgreSQL refuses the NUL character in text. */
 const storable = (max: number) => z.string().max(max).refine((value) => !value.includes('\0'), 'holds a NUL character');
 const text = (max: number) => storable(max).pipe(z.string().min(1));
-/** An address the tool may fetch from or post to: http or https, never file:, ftp: or javascript:. */
-export const webAddress = storable(4096).pipe(z.string().url()).refine((value) => /^https?:\/\//i.test(value), 'is not an http(s) address');
 const scopes = z.array(z.string().max(1000)).max(20).optional().catch(undefined);
 const asset = z.object({
   asset_id: text(255),
-  url: webAddress,
+  url: httpAddress,
   /** Canvas: base64 of the SHA-256. */
   sha256_checksum: storable(128).optional(),
   /** Blackboard: base64 of an MD5, with `checksum_algorithm` beside it where a tool has seen one. */
@@ -41,13 +39,11 @@ const asset = z.object({
   filename: storable(1000).optional(),
 });
 
-/** The report address: in every notice for Canvas and the specification, in none for Blackboard (lti/claims.ts). */
-export const assetReportClaim = z.object({ report_url: webAddress, scope: scopes });
-
 const submissionNotice = z.object({
   [CLAIM.activity]: z.object({ id: text(255) }),
   [CLAIM.submission]: z.object({ id: text(255) }),
   [CLAIM.forUser]: z.object({ user_id: text(255) }),
+  // In every notice for Canvas and the specification, in none for Blackboard (lti/claims.ts).
   [CLAIM.assetReport]: assetReportClaim.optional(),
   [CLAIM.assetService]: z.object({ assets: z.array(asset).max(MAX_ASSETS), scope: scopes }),
   [CLAIM.custom]: z.record(z.string(), z.unknown()).optional(),

@@ -5,14 +5,13 @@
 // https://www.imsglobal.org/spec/lti-pns/v1p0/main ; Canvas: doc/api/document_processor.md
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { CLAIM, withStandardNames } from './claims.js';
+import { CLAIM, reportAddressOf, withStandardNames } from './claims.js';
 import { extendLaunchContext } from './launch-scope.js';
 import { noticeServiceClaim } from './notice-service.js';
 
 const claims = z.object({
   [CLAIM.activity]: z.object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() }).optional().catch(undefined),
   [CLAIM.platformNotificationService]: noticeServiceClaim.optional().catch(undefined),
-  [CLAIM.assetReport]: z.object({ report_url: z.string().url().max(4096), scope: z.array(z.string().max(1000)).max(20).optional().catch(undefined) }).optional().catch(undefined),
 });
 
 /** The Asset Processor's part of a launch, as the session keeps it. */
@@ -21,8 +20,7 @@ export const assetProcessorContext = z.object({
   activityId: z.string().nullable(),
   activityTitle: z.string().nullable(),
   /** The Asset Report Service's address and scope, where the LMS names them at launch (Blackboard). */
-  reportUrl: z.string().nullable().optional(),
-  reportScopes: z.array(z.string()).nullable().optional(),
+  reportAddress: z.object({ url: z.string(), scope: z.string() }).nullable().optional(),
 });
 export type AssetProcessorContext = z.infer<typeof assetProcessorContext>;
 
@@ -38,18 +36,17 @@ export function keepAssetProcessorContext(idToken: string): AssetProcessorContex
     return null;
   }
   if (typeof payload !== 'object' || payload === null) return null;
-  const parsed = claims.safeParse(withStandardNames(payload as Record<string, unknown>));
+  const standard = withStandardNames(payload as Record<string, unknown>);
+  const parsed = claims.safeParse(standard);
   if (!parsed.success) return null;
   const activity = parsed.data[CLAIM.activity];
   const service = parsed.data[CLAIM.platformNotificationService];
-  const report = parsed.data[CLAIM.assetReport];
   if (!activity && !service) return null;
   const context: AssetProcessorContext = {
     noticeServiceUrl: service?.platform_notification_service_url ?? null,
     activityId: activity?.id ?? null,
     activityTitle: activity?.title ?? null,
-    reportUrl: report?.report_url ?? null,
-    reportScopes: report?.scope ?? null,
+    reportAddress: reportAddressOf(standard),
   };
   extendLaunchContext({ assetProcessor: context });
   return context;

@@ -13,6 +13,7 @@
 // The sources disagree on one point: the specification and Canvas carry the report address in every notice,
 // Blackboard's published notice carries none ("the report endpoint comes from the Asset Processor launch"). The tool
 // takes it from the notice when there is one, else from the last launch of that processor that named one.
+import { z } from 'zod';
 
 /** LTI Core 1.3 claims: https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims */
 const LTI = 'https://purl.imsglobal.org/spec/lti/claim';
@@ -131,4 +132,27 @@ export function scopeAsListed(scope: keyof typeof SCOPE, listed: unknown): strin
   const known = [SCOPE[scope], ...(SCOPE_ALIASES[scope] ?? [])];
   const names = Array.isArray(listed) ? listed.filter((name): name is string => typeof name === 'string') : [];
   return names.find((name) => known.includes(name)) ?? SCOPE[scope];
+}
+
+/** An address an LMS names for the tool to fetch from or post to: http(s) only, never file:, ftp: or javascript:. */
+export const httpAddress = z
+  .string()
+  .max(4096)
+  .refine((value) => !value.includes('\0'), 'holds a NUL character')
+  .pipe(z.string().url())
+  .refine((value) => /^https?:\/\//i.test(value), 'is not an http(s) address');
+
+/** The Asset Report Service claim: where reports go, and the scope the LMS names for posting them. */
+export const assetReportClaim = z.object({ report_url: httpAddress, scope: z.array(z.string().max(1000)).max(20).optional().catch(undefined) });
+
+export interface ReportAddress {
+  url: string;
+  /** The scope to ask for, as the LMS names it (scopeAsListed). */
+  scope: string;
+}
+
+/** The report address a verified payload (read under the standard names) names, or null when it names none usable. */
+export function reportAddressOf(payload: Record<string, unknown>): ReportAddress | null {
+  const parsed = assetReportClaim.safeParse(payload[CLAIM.assetReport]);
+  return parsed.success ? { url: parsed.data.report_url, scope: scopeAsListed('report', parsed.data.scope) } : null;
 }

@@ -5,7 +5,6 @@ import express, { type Router } from 'express';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
-import { scopeAsListed } from '../lti/claims.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Launch } from '../lti/launch.js';
@@ -90,7 +89,7 @@ export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provi
         settings: read.settings,
         noticeServiceUrl: serviceUrl,
         activityId: launch.assetProcessor?.activityId ?? null,
-        reportAddress: launch.assetProcessor?.reportUrl ? { url: launch.assetProcessor.reportUrl, scope: scopeAsListed('report', launch.assetProcessor.reportScopes) } : null,
+        reportAddress: launch.assetProcessor?.reportAddress ?? null,
       });
     } catch (error) {
       if (!(error instanceof NoticeHandlerRefused)) throw error;

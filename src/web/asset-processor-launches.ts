@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
 import { reportReviewClaims, reviewReport } from '../assetprocessor/report-review.js';
 import { processorAssignmentFor, settingsLaunchClaims } from '../assetprocessor/settings-launch.js';
-import { rememberReportAddress, reportAddressOf } from '../assetprocessor/report-address.js';
+import { rememberReportAddress } from '../assetprocessor/report-address.js';
 import type { Jobs } from '../jobs/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.js';
 import {
@@ -30,7 +30,7 @@ import type { Logger } from '../logger.js';
 import { allowSessionFraming, requireSession, sessionOf } from './require-session.js';
 import { answerSubmissionReview } from './submission-review-launch.js';
 import { render, sendMessage, wordsOf } from './views.js';
-import { CLAIM } from '../lti/claims.js';
+import { CLAIM, reportAddressOf } from '../lti/claims.js';
 import { toolRouter } from './routing.js';
 
 
