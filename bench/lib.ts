@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { createTestDatabase } from '../test/support/db.js';
 
 /** BENCH_SCALE=0.1 runs a tenth of the issue's figures (counts and the surge's window), for a quick look. */
 export const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -30,6 +31,8 @@ export interface Cost {
   commits: number;
   cpuMs: number;
   anchorCpuMs?: number;
+  /** Whose CPU that is: "bare route" unless named. */
+  anchorName?: string;
 }
 
 /** What bench/meter.mjs answers: a metered process's counters. */
@@ -93,7 +96,7 @@ export class Meter {
 /** The three cost columns of a row. */
 export function costCells(cost: Cost | undefined): [string, string, string] {
   if (!cost) return ['', '', ''];
-  const cpu = `${cost.cpuMs.toFixed(1)}${cost.anchorCpuMs !== undefined ? ` (bare ${cost.anchorCpuMs.toFixed(1)})` : ''}`;
+  const cpu = `${cost.cpuMs.toFixed(1)}${cost.anchorCpuMs !== undefined ? ` (${cost.anchorName ?? 'bare route'} ${cost.anchorCpuMs.toFixed(1)})` : ''}`;
   return [cost.statements.toFixed(1), cost.commits.toFixed(1), cpu];
 }
 
@@ -236,6 +239,21 @@ export async function withBareServer<R>(work: (bare: { url: string; meter: Meter
   return withChild<{ url: string }, R>('bare-server.ts', (bare) => work({ url: bare.info.url, meter }), { BENCH_METER_SOCKET: env.BENCH_METER_SOCKET! });
 }
 
+/**
+ * Runs `work` beside the same-work anchors (bench/same-work-server.ts), metered, on a fresh database of the
+ * PostgreSQL server the tool uses, and stops it and drops the database whatever happens.
+ */
+export async function withSameWorkServer<R>(work: (anchor: { url: string; meter: Meter }) => Promise<R>): Promise<R> {
+  const database = await createTestDatabase();
+  if (!database.url) throw new Error('The same-work anchors need PostgreSQL (TEST_DB=postgres, the default).');
+  const { env, meter } = metered('same-work');
+  try {
+    return await withChild<{ url: string }, R>('same-work-server.ts', (anchor) => work({ url: anchor.info.url, meter }), { BENCH_METER_SOCKET: env.BENCH_METER_SOCKET!, DATABASE_URL: database.url });
+  } finally {
+    await database.drop();
+  }
+}
+
 /** Runs `work` beside bench/<script> in its own process, and stops that process whatever happens. */
 export async function withChild<T, R>(script: string, work: (child: Child<T>) => Promise<R>, env: Record<string, string> = {}): Promise<R> {
   const started = await startChild<T>(script, [], env);
@@ -264,26 +282,40 @@ export async function throughputAndLatency(one: (i: number) => Promise<void>, op
   return { throughput, paced, cost };
 }
 
-/** Three rows: throughput, p50 and p99 at the fixed rate, the tool beside its anchor. */
-export function comparisonRows(label: { throughput: string; rate: number; unit: string }, tool: Comparison, anchor: Comparison, goals: { throughput?: string; p99?: string }): Row[] {
+/** An anchor beside the tool: its name in the table ("bare route", "same work"), and the ratio the tool should reach. */
+export interface AnchorRun {
+  name: string;
+  result: Comparison;
+  goal?: string;
+}
+
+const both = (r: LoadResult) => `${ms(percentile(r.latencies, 50))} / ${ms(percentile(r.latencies, 99))}${failures(r)}`;
+
+/**
+ * Per anchor, two rows: throughput (with the cost columns, the anchor's CPU beside the tool's), and p50 / p99 at
+ * the fixed rate; the ratio of a latency row is the tool's p99 over the anchor's.
+ */
+export function comparisonRows(label: { throughput: string; rate: number; unit: string }, tool: Comparison, anchors: AnchorRun[], goals: { p99?: string } = {}): Row[] {
   const rate = (r: LoadResult) => r.done / r.seconds;
-  const at = (r: LoadResult, p: number) => percentile(r.latencies, p);
+  const p99 = (r: LoadResult) => percentile(r.latencies, 99);
   return [
-    { what: label.throughput, figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`, anchor: `${perSecond(rate(anchor.throughput))}${failures(anchor.throughput)}`, ratio: ratio(rate(tool.throughput) / rate(anchor.throughput)), ...(goals.throughput ? { goal: goals.throughput } : {}), cost: { ...tool.cost, anchorCpuMs: anchor.cost.cpuMs } },
-    { what: `${label.unit} latency p50 at ${label.rate}/s`, figure: `${ms(at(tool.paced, 50))}${failures(tool.paced)}`, anchor: `${ms(at(anchor.paced, 50))}${failures(anchor.paced)}`, ratio: ratio(at(tool.paced, 50) / at(anchor.paced, 50)) },
-    { what: `${label.unit} latency p99 at ${label.rate}/s`, figure: ms(at(tool.paced, 99)), anchor: ms(at(anchor.paced, 99)), ratio: ratio(at(tool.paced, 99) / at(anchor.paced, 99)), ...(goals.p99 ? { goal: goals.p99 } : {}) },
+    ...anchors.map(({ name, result, goal }): Row => ({ what: `${label.throughput}, beside the ${name}`, figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`, anchor: `${perSecond(rate(result.throughput))}${failures(result.throughput)}`, ratio: ratio(rate(tool.throughput) / rate(result.throughput)), ...(goal ? { goal } : {}), cost: { ...tool.cost, anchorCpuMs: result.cost.cpuMs, anchorName: name } })),
+    ...anchors.map(({ name, result }): Row => ({ what: `${label.unit} latency p50 / p99 at ${label.rate}/s, beside the ${name}`, figure: both(tool.paced), anchor: both(result.paced), ratio: ratio(p99(tool.paced) / p99(result.paced)), ...(goals.p99 ? { goal: goals.p99 } : {}) })),
   ];
 }
 
 /**
- * Latency at half the rate the tool sustained (so neither side queues): p50 and p99 beside the anchor at the same
- * rate, for ten seconds (scaled).
+ * Latency at half the rate the tool sustained (`sustained`, its throughput phase; so neither side queues): p50 and p99 of the tool, then of each
+ * anchor at the same rate, for ten seconds (scaled); a row per anchor.
  */
-export async function halfLoadRow(unit: string, tool: Comparison, toolOne: (i: number) => Promise<void>, anchorOne: (i: number) => Promise<void>): Promise<Row> {
-  const rate = Math.max(1, Math.floor(tool.throughput.done / tool.throughput.seconds / 2));
+export async function halfLoadRows(unit: string, sustained: LoadResult, toolOne: (i: number) => Promise<void>, anchors: Array<{ name: string; one: (i: number) => Promise<void> }>, goal?: string): Promise<Row[]> {
+  const rate = Math.max(1, Math.floor(sustained.done / sustained.seconds / 2));
   const count = Math.max(50, Math.round(rate * 10 * SCALE));
   const mine = await fixedRate(count, rate, toolOne);
-  const theirs = await fixedRate(count, rate, anchorOne);
-  const both = (r: LoadResult) => `${ms(percentile(r.latencies, 50))} / ${ms(percentile(r.latencies, 99))}${failures(r)}`;
-  return { what: `${unit} latency p50 / p99 at ${rate}/s (half the throughput)`, figure: both(mine), anchor: both(theirs), ratio: ratio(percentile(mine.latencies, 99) / percentile(theirs.latencies, 99)) };
+  const rows: Row[] = [];
+  for (const anchor of anchors) {
+    const theirs = await fixedRate(count, rate, anchor.one);
+    rows.push({ what: `${unit} latency p50 / p99 at ${rate}/s (half the throughput), beside the ${anchor.name}`, figure: both(mine), anchor: both(theirs), ratio: ratio(percentile(mine.latencies, 99) / percentile(theirs.latencies, 99)), ...(goal ? { goal } : {}) });
+  }
+  return rows;
 }

@@ -1,4 +1,4 @@
-// Where a CPU profile of the tool (`BENCH_TOOL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=DIR' npm run bench`) spent
+// Where a CPU profile of the tool (`BENCH_PROFILE_DIR=DIR npm run bench`, one file per measured phase) spent
 // its time: self time by area (a package under node_modules, a part of src/, Node's own code, the garbage
 // collector, idle) and the heaviest functions. The .cpuprofile itself opens as a flame graph in Chrome's DevTools
 // (Performance, "Load profile") or at speedscope.app.
@@ -23,8 +23,9 @@ export function areaOf(node: ProfileNode): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const nodeModules = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (nodeModules) return nodeModules[1]!;
-  const own = url.match(/\/(src|bench|test)\/([^/]+)/);
-  if (own) return own[1] === 'src' ? `src/${own[2]!.replace(/\.ts$/, '')}` : own[1]!;
+  // The tool runs built (dist/ mirrors src/) or from its sources.
+  const own = url.match(/\/(src|dist|bench|test)\/([^/]+)/);
+  if (own) return own[1] === 'src' || own[1] === 'dist' ? `src/${own[2]!.replace(/\.[jt]s$/, '')}` : own[1]!;
   if (url.startsWith('node:')) return 'node';
   return url;
 }
