@@ -6,6 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
 import type { Session } from '../lti/session.js';
 import { acceptedLanguages, chooseLanguage, wordsFor, type Words } from '../messages/index.js';
+import { frameSentence } from './framing.js';
 
 const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
 
@@ -53,5 +54,9 @@ export function sendMessage(res: Response, status: number, title: string, messag
     res.status(status).json(tone === 'error' ? { error: message } : { message });
     return;
   }
-  res.status(status).send(render('message', { title, message, tone }, wordsOf(res)));
+  // Shown in the LMS's frame where the LMS may frame it (framing.ts); where who may cannot be read, the tool's own.
+  const send = () => {
+    if (!res.headersSent) res.status(status).send(render('message', { title, message, tone }, wordsOf(res)));
+  };
+  frameSentence(res).then(send, send);
 }
