@@ -253,7 +253,7 @@ export const de: Translation = {
   'dashboard.resyncAll': 'Alle Bewertungen erneut an die Bewertungsübersicht senden',
   'nav.label': 'Aufgabe',
   'nav.submissions': 'Abgaben',
-  'nav.settings': 'Einstellungen',
+  'nav.settings': 'Prüfeinstellungen',
   'defaults.title': 'Diese Aufgabe verwendet die Standardeinstellungen des Werkzeugs',
   'defaults.why': 'Eine Studentin oder ein Student hat diese Aufgabe vor allen Lehrenden geöffnet, daher hat das Werkzeug sie mit seinen Standardeinstellungen angelegt:',
   'defaults.save': 'Speichern Sie die Einstellungen, um Ihre eigenen zu wählen; jede Arbeit wird mit den Einstellungen geprüft, die beim Senden gelten.',

@@ -269,7 +269,7 @@ export const en = {
   'band.red': 'very high',
   'nav.label': 'Assignment',
   'nav.submissions': 'Submissions',
-  'nav.settings': 'Settings',
+  'nav.settings': 'Check settings',
 
   // The report viewer.
   'viewer.student': 'Student',
