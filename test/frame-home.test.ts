@@ -168,7 +168,7 @@ async function assertShownInLmsOnly(what: string, src: string, status: number, s
 
 test("a launch of a message type the tool does not take: its sentence shows in the registered LMS's frame, and a stranger's frame is refused it", async () => {
   const settingsLaunch = { userId: 'instructor-1', assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest' as const, activityId: 'a1' } };
-  await assertShownInLmsOnly('unknown-message', toolUrls(tool.url).launch, 401, t('launch.notVerified'), () => unpostedLaunch(canvas, settingsLaunch));
+  await assertShownInLmsOnly('unknown-message', toolUrls(tool.url).launch, 401, t('launch.notOffered'), () => unpostedLaunch(canvas, settingsLaunch));
 });
 
 test("a session that ended: the sentence shows in the registered LMS's frame, and a stranger's frame is refused it", async () => {

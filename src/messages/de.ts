@@ -172,6 +172,7 @@ export const de: Translation = {
   'launch.fromAssignment': 'Das Werkzeug arbeitet innerhalb einer Kursaufgabe. Öffnen Sie es über die Aufgabe in Ihrem Kurs.',
   'launch.incomplete': 'Ihr LMS hat einen Start ohne Angaben gesendet, die das Werkzeug braucht. Wenden Sie sich an die Administration Ihres LMS.',
   'launch.unregistered': 'Dieses LMS ist beim Werkzeug nicht registriert, oder seine Registrierung ist ausgeschaltet. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
+  'launch.notOffered': 'Ihr LMS hat das Werkzeug für etwas geöffnet, das es nicht anbietet. Öffnen Sie die Aufgabe aus Ihrem Kurs; wenn dieser Link wiederholt hierher führt, wenden Sie sich an die Administration Ihres LMS.',
   'launch.notVerified': 'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs; wenn das wiederholt passiert, wenden Sie sich an die Administration Ihres LMS.',
   'launch.notNow': 'Das Werkzeug konnte die Aufgabe gerade nicht öffnen. Bitte öffnen Sie sie gleich noch einmal aus Ihrem Kurs.',
   'launch.signInNotNow': 'Das Werkzeug konnte die Anmeldung gerade nicht beginnen. Bitte versuchen Sie es gleich noch einmal.',

@@ -96,7 +96,9 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
     if (ltik) namePlatform(res, ltikPlatform(ltik));
     if (err === undefined) return sendMessage(res, 400, t('launch.couldNotOpen'), t('launch.unregistered'));
     const ended = ['Session not found.', 'IDTOKEN_NOT_FOUND_DB', 'CONTEXTTOKEN_NOT_FOUND_DB'].includes(code);
-    sendMessage(res, 401, t('launch.couldNotOpen'), t(ended ? 'session.ended' : 'launch.notVerified'));
+    // ltijs's word for a message type it does not take (one of the Asset Processor's with ASSET_PROCESSOR off, say).
+    const notOffered = code === 'NO_MESSAGE_TYPE_CLAIM';
+    sendMessage(res, 401, t('launch.couldNotOpen'), t(ended ? 'session.ended' : notOffered ? 'launch.notOffered' : 'launch.notVerified'));
   };
 
   return { onLaunch, onDeepLinking: onLaunch, onRejectedLaunch };
