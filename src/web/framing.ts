@@ -8,11 +8,13 @@
 //   active platform while their origins stay few (lti/frame-origins.ts), so that the sentence shows in the LMS's
 //   frame instead of the browser's broken-frame icon. Nothing on such a page acts for anyone, and a stranger's
 //   site is never among the origins (frameSentence);
+// - the page that keeps a launch's state in the LMS's window (platform storage): the platform the login or launch
+//   names (lti-guard.ts);
 // - the answer of /lti/register: the LMS whose configuration it validated, or anyone for a failure that shows one
 //   sentence before the LMS is known (registration.ts);
 // - everything else (the admin page opened with ADMIN_TOKEN): the tool alone, so registering a platform never lets
 //   it frame them.
-// With the session's platform comes its product family, which gives the pages the LMS's look (page-look.ts).
+// With the session's platform comes its product family, which gives the pages the LMS's look (lookOf in views.ts).
 import type { RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
@@ -25,7 +27,7 @@ interface FramingLocals {
   framedForSession?: boolean;
   /** The platform an answer without a session is about, as the request claims it. */
   namedPlatform?: { issuer: string; clientId: string };
-  /** The product family of the session's platform (page-look.ts). */
+  /** The product family of the session's platform (lookOf in views.ts). */
   lmsFamily?: string | null;
 }
 
