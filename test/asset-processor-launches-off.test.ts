@@ -31,7 +31,7 @@ for (const [what, assetProcessor] of [
     assert.equal(tool.config.assetProcessor, false);
     const page = await launch(lms.platform, { userId: 'instructor-1', assetProcessor });
     assert.equal(page.status, 401);
-    assert.match(pageText(page.body), /could not be verified/);
+    assert.match(pageText(page.body), /opened the tool for something it does not offer/);
     assert.deepEqual(await sessions(), []);
   });
 }

@@ -2,6 +2,8 @@
 // first student in sight without scrolling at 1366×900 (with Moodle's course index beside the frame), the highest
 // similarity first and another sort one click away, compact rows with the states in words, the histogram after the
 // list, and nothing wider than the frame at 1366, 768 and 390 (test/support/frame-fit.ts checks the layout and axe).
+// At home in the frame: the course's LMS is registered as Moodle, so the page has Moodle's type at 15 px, leaves
+// the title Moodle shows above the frame to screen readers, and names its tabs apart from Moodle's.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { applyLook, assertFits, course, openFramed, frameUrl, startFrameCourse, stopFrameCourse, TITLE, tool, type Look } from './support/frame-fit.js';
@@ -10,13 +12,14 @@ import { eventually } from './support/wait.js';
 // Moodle 4.5 (Boost) with the course index open: its frame is the content column beside the 285 px index, below
 // Moodle's headers; at 768 the index is closed and the column takes the window; at 390 a phone.
 const MOODLE: Look[] = [
-  { name: 'moodle-1366x900', window: { width: 1366, height: 900 }, frame: { width: 1000, height: 562 }, resizes: false },
+  { name: 'moodle-1366x900', window: { width: 1366, height: 900 }, frame: { width: 1000, height: 562 }, resizes: false, panel: 285 },
   { name: 'moodle-768', window: { width: 768, height: 1024 }, frame: { width: 704, height: 700 }, resizes: false },
   { name: 'moodle-390', window: { width: 390, height: 844 }, frame: { width: 358, height: 480 }, resizes: false },
 ];
 
 before(async () => {
-  await startFrameCourse();
+  // The course's LMS is registered as Moodle: the pages take on its type.
+  await startFrameCourse({ productFamily: 'moodle' });
   // A copy of Noor's paper: the class has a paper in the red band, at or near 100 %.
   await course.submit('student-copy', Array.from({ length: 40 }, (_, i) => `Sentence ${i} about urban heat islands with its own evidence number ${i * 7}.`).join(' '));
   await eventually(async () => {
@@ -36,7 +39,27 @@ test('the class at a glance in Moodle\'s frame: summary first, highest similarit
     // /dev/frame sizes its frame from the address alone (its page's CSP refuses a style attribute).
     const sized = (await page.locator('#tool-frame').boundingBox())!;
     assert.deepEqual([sized.width, sized.height], [wide!.frame.width, wide!.frame.height], 'the LMS frame has the size its address asks for');
+    // Moodle's course index stands beside the frame, not over it.
+    const index = (await page.locator('#course-index').boundingBox())!;
+    assert.equal(index.width, wide!.panel);
+    assert.ok(index.x + index.width <= sized.x, `the course index (to ${index.x + index.width} px) overlaps the frame (from ${sized.x} px)`);
     await applyLook(page, await frame(), wide!, TITLE);
+
+    // At home in Moodle's frame: Moodle shows the assignment's title above the frame, so the page's own copy is
+    // there for screen readers only (still its one level-1 heading); the tabs say what they are beside Moodle's
+    // own "Settings"; the type is Moodle's, at its 15 px.
+    const title = framed.getByRole('heading', { level: 1 });
+    assert.equal(await title.count(), 1);
+    assert.equal((await title.textContent())?.trim(), TITLE);
+    const titleBox = (await title.boundingBox())!;
+    assert.ok(titleBox.width <= 1 && titleBox.height <= 1, `the repeated title is drawn ${titleBox.width}×${titleBox.height} px`);
+    assert.deepEqual(await framed.getByRole('navigation', { name: 'Assignment' }).getByRole('link').allInnerTexts(), ['Submissions', 'Check settings']);
+    const type = await framed.locator('body').evaluate((body) => {
+      const style = (globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string; fontFamily: string } }).getComputedStyle(body);
+      return { size: style.fontSize, family: style.fontFamily };
+    });
+    assert.equal(type.size, '15px');
+    assert.match(type.family, /^-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial/);
     const rows = framed.locator('.class-table tbody tr');
     const texts = await rows.evaluateAll((trs) => trs.map((tr) => (tr as unknown as { innerText: string }).innerText));
     assert.ok(texts.length >= 5, `the roster's students: ${await framed.locator('.who .name').allInnerTexts()}`);
@@ -64,6 +87,7 @@ test('the class at a glance in Moodle\'s frame: summary first, highest similarit
     const frameTop = (await page.locator('#tool-frame').boundingBox())!.y;
     assert.ok(first, 'the first row is drawn');
     assert.ok(first.y + first.height - frameTop <= wide!.frame.height, `the first row ends ${Math.round(first.y + first.height - frameTop)} px down a ${wide!.frame.height} px frame`);
+    assert.ok(await rows.first().locator('.who .name').isVisible());
     assert.ok(first.height <= 64, `a row is ${first.height} px tall`);
 
     // The histogram comes after the list, and a paper at 90 % or more is counted in the 90-100 bar.

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import { applyLook, assertFits, forgetMessages, frameUrl, LOOKS, openFramed, startFrameCourse, stopFrameCourse, TITLE } from './support/frame-fit.js';
 
-before(startFrameCourse);
+before(() => startFrameCourse());
 after(stopFrameCourse);
 
 test("the instructor's dashboard, settings and a paper's history in every frame", async () => {

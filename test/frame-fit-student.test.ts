@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { screenshot } from './support/browser.js';
 import { ADMIN_TOKEN, applyLook, assertFits, assertLayout, browser, course, frameUrl, LOOKS, openFramed, probe, startFrameCourse, stopFrameCourse, TITLE, tool, type Layout } from './support/frame-fit.js';
 
-before(startFrameCourse);
+before(() => startFrameCourse());
 after(stopFrameCourse);
 
 for (const [user, name] of [['student-long', 'student-checked'], ['student-new', 'student-empty']] as const) {

@@ -123,7 +123,7 @@ describe('pages in the launch\'s language', () => {
     const page = await launchWithLocale('instructor-1', 'de-DE');
     assert.equal(page.status, 200, pageText(page.body));
     const text = pageText(page.body);
-    for (const words of ['von', 'abgegeben', 'Abgaben', 'Einstellungen', 'Ähnlichkeit im Kurs', 'Geprüft', 'Aktionen', 'Als CSV exportieren']) {
+    for (const words of ['von', 'abgegeben', 'Abgaben', 'Prüfeinstellungen', 'Ähnlichkeit im Kurs', 'Geprüft', 'Aktionen', 'Als CSV exportieren']) {
       assert.ok(text.includes(words), `"${words}" is not on the page: ${text}`);
     }
     assert.match(text, /\d+ von \d+ abgegeben · \d+ fehlen · \d+ bei 75 % oder mehr/);

@@ -2,7 +2,8 @@
 // storage (https://www.imsglobal.org/spec/lti-pm-s/v0p1) for the tool's OIDC state when its cookies are blocked, and,
 // as Canvas does, fits the frame to the height the tool posts (lti.frameResize) and scrolls to its top on request
 // (lti.scrollToTop). With `width` and `height` the frame has that size; with `resize=off` it keeps its height and
-// ignores both messages, as Moodle does.
+// ignores both messages, as Moodle does; with `panel` a side panel of that width stands beside the frame, as
+// Moodle's course index (285 px) does on a wide screen.
 import type { MountConcern, PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
 import type { LaunchMessageType } from './id-token.js';
@@ -20,6 +21,17 @@ const PLATFORM_STORAGE_SCRIPT = `(function () {
   frame.style.display = 'block';
   frame.style.width = frame.dataset.width ? frame.dataset.width + 'px' : '100vw';
   frame.style.height = frame.dataset.height ? frame.dataset.height + 'px' : '100vh';
+  var panel = document.getElementById('course-index');
+  if (panel) {
+    document.body.style.display = 'flex';
+    frame.style.flex = 'none';
+    panel.style.flex = 'none';
+    panel.style.boxSizing = 'border-box';
+    panel.style.width = panel.dataset.width + 'px';
+    panel.style.padding = '16px';
+    panel.style.font = '15px Arial, "Liberation Sans", sans-serif';
+    panel.style.borderRight = '1px solid #dee2e6';
+  }
   function resizes() { return frame.dataset.resize === 'true'; }
   window.addEventListener('message', function (event) {
     var data = event.data || {};
@@ -59,13 +71,15 @@ export interface FrameLook {
   width?: number;
   height?: number;
   resize: boolean;
+  /** A side panel's width beside the frame (Moodle's course index); none when not given. */
+  panel?: number;
 }
 
 /** The page a launch opens in: the tool framed, with platform storage. */
 function renderFrame(loginUrl: string, scriptUrl: string, look: FrameLook): string {
   const size = `${look.width ? ` data-width="${look.width}"` : ''}${look.height ? ` data-height="${look.height}"` : ''}`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dev platform: tool</title></head>
-<body><iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" data-resize="${look.resize}"${size}></iframe>
+<body>${look.panel ? `<nav id="course-index" aria-label="Course index" data-width="${look.panel}"><p>Course index</p><ul><li>General</li><li>Essay</li></ul></nav>` : ''}<iframe id="tool-frame" title="The tool" src="${escapeHtml(loginUrl)}" data-resize="${look.resize}"${size}></iframe>
 <script src="${escapeHtml(scriptUrl)}"></script></body></html>`;
 }
 
@@ -85,7 +99,7 @@ export const mountFramedLaunch: MountConcern = (router, platform) => {
     const messageType = q.type === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
     const login = loginInitiationUrl(platform, { userId: q.user, messageType, storageTarget: '_parent', ...(q.link ? { resourceLinkId: q.link } : {}) });
     const pixels = (value: string | undefined) => (value && /^\d{2,5}$/.test(value) ? Number(value) : undefined);
-    const look: FrameLook = { width: pixels(q.width), height: pixels(q.height), resize: q.resize !== 'off' };
+    const look: FrameLook = { width: pixels(q.width), height: pixels(q.height), resize: q.resize !== 'off', panel: pixels(q.panel) };
     res.send(renderFrame(login, `${platform.issuer}/platform-storage.js`, look));
   });
 };

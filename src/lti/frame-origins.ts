@@ -1,7 +1,6 @@
 // Which origins may frame the pages of one platform's sessions: the LMS shows the tool in an iframe of its own
-// pages, and the browser lets it only when the tool's answer names the LMS in frame-ancestors. Each answer names
-// the platform of its own session and no other (one school's LMS may not frame another school's sessions), and an
-// answer with no session names none.
+// pages, and the browser lets it only when the tool's answer names the LMS in frame-ancestors. Which answer names
+// which platforms is decided in one place, src/web/framing.ts; here, what each platform's origins are.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
@@ -51,36 +50,72 @@ export async function learnFrameOrigin(db: Kysely<DatabaseSchema>, platformId: s
     ON CONFLICT DO NOTHING`.execute(db);
 }
 
-/**
- * The origins of an active platform's issuer, login and token addresses, the hosts its launches came back to
- * (launch_presentation.return_url, learnt at launch), and for Canvas Cloud its schools' hosts. Empty for a platform
- * that is switched off or still waiting for approval: it frames nothing.
- */
-export async function platformFrameOrigins(db: Kysely<DatabaseSchema>, platformId: string): Promise<string[]> {
-  // Asked on every launch and page, changed seldom: kept in memory while the registrations (and the learnt hosts,
-  // which raise their version too) stay as they are.
-  return registrationCache(db).get(`frame-origins:${platformId}`, () => readPlatformFrameOrigins(db, platformId));
+/** How one platform shows the tool: who may frame it, and the LMS product whose look the pages take on. */
+export interface PlatformFrame {
+  origins: string[];
+  /** The product family stored at registration (lti/registrations.ts); null: not known. */
+  productFamily: string | null;
 }
 
-async function readPlatformFrameOrigins(db: Kysely<DatabaseSchema>, platformId: string): Promise<string[]> {
-  // The platform's addresses and its learnt hosts together.
-  const rows = await db
+/**
+ * The origins of an active platform's issuer, login and token addresses, the hosts its launches came back to
+ * (launch_presentation.return_url, learnt at launch), and for Canvas Cloud its schools' hosts, with its product
+ * family. No origins for a platform that is switched off or still waiting for approval: it frames nothing.
+ */
+export async function platformFrame(db: Kysely<DatabaseSchema>, platformId: string): Promise<PlatformFrame> {
+  // Asked on every launch and page, changed seldom: kept in memory while the registrations (and the learnt hosts,
+  // which raise their version too) stay as they are.
+  return registrationCache(db).get(`frame:${platformId}`, async () => (await readPlatformFrames(db, platformId))[0] ?? { origins: [], productFamily: null });
+}
+
+export async function platformFrameOrigins(db: Kysely<DatabaseSchema>, platformId: string): Promise<string[]> {
+  return (await platformFrame(db, platformId)).origins;
+}
+
+/**
+ * The most characters of origins an answer with no session lists (every active platform's): beyond it the answer
+ * is framed by the tool alone. The header goes out with every such answer, and proxies keep an answer's headers in
+ * a buffer of a few kilobytes (nginx's proxy_buffer_size, 4 or 8 KB).
+ */
+export const MAX_SHARED_FRAME_ORIGINS_CHARS = 2000;
+
+/**
+ * The frame origins of every active platform together, for a page of one sentence that names none (a page not
+ * found, a session key that is no key): whichever registered LMS shows it, its frame shows the sentence. Empty when
+ * they are more than MAX_SHARED_FRAME_ORIGINS_CHARS in all.
+ */
+export async function everyPlatformFrameOrigins(db: Kysely<DatabaseSchema>): Promise<string[]> {
+  return registrationCache(db).get('frame:every', async () => {
+    const origins = [...new Set((await readPlatformFrames(db, null)).flatMap((frame) => frame.origins))].sort();
+    return origins.join(' ').length <= MAX_SHARED_FRAME_ORIGINS_CHARS ? origins : [];
+  });
+}
+
+/** One active platform's frame (by id), or every active platform's (null). */
+async function readPlatformFrames(db: Kysely<DatabaseSchema>, platformId: string | null): Promise<PlatformFrame[]> {
+  // The platforms' addresses and their learnt hosts together.
+  let query = db
     .selectFrom('platform')
     .leftJoin('platform_frame_origin', 'platform_frame_origin.platform_id', 'platform.id')
-    .select(['platform.issuer', 'platform.auth_url', 'platform.token_url', 'platform_frame_origin.origin'])
-    .where('platform.id', '=', platformId)
-    .where('platform.active', '=', true)
-    .execute();
-  if (rows.length === 0) return [];
-  const { issuer, auth_url, token_url } = rows[0]!;
-  const origins = new Set<string>(rows.flatMap((row) => (row.origin ? [row.origin] : [])));
-  const cloud = CLOUD_HOSTS[issuer.replace(/\/+$/, '')];
-  if (cloud) origins.add(cloud);
-  for (const value of [issuer, auth_url, token_url]) {
-    const origin = webOrigin(value);
-    if (origin) origins.add(origin);
+    .select(['platform.id', 'platform.issuer', 'platform.auth_url', 'platform.token_url', 'platform.product_family', 'platform_frame_origin.origin'])
+    .where('platform.active', '=', true);
+  if (platformId !== null) query = query.where('platform.id', '=', platformId);
+  const frames = new Map<string, { origins: Set<string>; productFamily: string | null }>();
+  for (const row of await query.execute()) {
+    let frame = frames.get(row.id);
+    if (!frame) {
+      frame = { origins: new Set<string>(), productFamily: row.product_family };
+      const cloud = CLOUD_HOSTS[row.issuer.replace(/\/+$/, '')];
+      if (cloud) frame.origins.add(cloud);
+      for (const value of [row.issuer, row.auth_url, row.token_url]) {
+        const origin = webOrigin(value);
+        if (origin) frame.origins.add(origin);
+      }
+      frames.set(row.id, frame);
+    }
+    if (row.origin) frame.origins.add(row.origin);
   }
-  return [...origins].sort();
+  return [...frames.values()].map((frame) => ({ origins: [...frame.origins].sort(), productFamily: frame.productFamily }));
 }
 
 /**

@@ -1,7 +1,7 @@
 // A page request's session: the ltik that ltijs issued at launch (a JWT signed with the tool's key, carried in
 // the URL or a header, never a cookie, so it works in an LMS iframe that blocks third-party cookies), and the
 // launch it stands for, read back from ltijs's stored id and context tokens.
-import { jwtVerify } from 'jose';
+import { decodeJwt, jwtVerify } from 'jose';
 import { sql, type Kysely } from 'kysely';
 import type { IdToken } from 'ltijs';
 import { z } from 'zod';
@@ -28,6 +28,19 @@ export interface Session extends LaunchIdentity {
 }
 
 export type SessionProblem = 'invalid' | 'expired';
+
+/**
+ * The platform an ltik says it was issued for, read without verifying it: only to let that platform's frame show
+ * the one sentence that answers a session that ended or a key that is no key, never to trust anything.
+ */
+export function ltikPlatform(ltik: string): { issuer: string; clientId: string } | null {
+  try {
+    const claims = ltikPayload.safeParse(decodeJwt(ltik));
+    return claims.success ? { issuer: claims.data.platformUrl, clientId: claims.data.clientId } : null;
+  } catch {
+    return null;
+  }
+}
 
 interface SessionRow {
   id_doc: Record<string, unknown>;

@@ -161,6 +161,7 @@ export const en = {
   'launch.fromAssignment': 'The tool works inside a course assignment. Open it from the assignment in your course.',
   'launch.incomplete': 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.',
   'launch.unregistered': 'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.',
+  'launch.notOffered': 'Your LMS opened the tool for something it does not offer. Open the assignment from your course; if this link keeps leading here, tell your LMS administrator.',
   'launch.notVerified': 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
 
   // The settings form's refusals.
@@ -269,7 +270,7 @@ export const en = {
   'band.red': 'very high',
   'nav.label': 'Assignment',
   'nav.submissions': 'Submissions',
-  'nav.settings': 'Settings',
+  'nav.settings': 'Check settings',
 
   // The report viewer.
   'viewer.student': 'Student',

@@ -13,7 +13,8 @@ import { queueGradeResync } from '../grades/resync.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { InstructorDeps } from './instructor-pages.js';
-import { allowSessionFraming, ltikOf } from './require-session.js';
+import { ltikOf } from './require-session.js';
+import { frameForSession } from './framing.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 
@@ -51,7 +52,7 @@ function requireAdmin(deps: AdminDeps) {
         res.locals.adminCredential = { field: 'ltik', value: ltik };
         res.locals.adminScope = { platformId: session.platformId } satisfies AdminScope;
         // Opened in a session: its own platform may frame the page. With ADMIN_TOKEN, only the tool itself.
-        await allowSessionFraming(deps, res, session);
+        await frameForSession(deps, res, session);
         return next();
       }
     }

@@ -23,6 +23,7 @@ import { pdfjsAssets } from './pdfjs-assets.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from '../submissions/result-sink.js';
 import { securityHeaders } from './security-headers.js';
+import { framingFrom } from './framing.js';
 import type { SessionDeps } from './require-session.js';
 import { refuseCrossSiteForms } from './cross-site.js';
 import { instructorRoutes } from './instructor-pages.js';
@@ -109,6 +110,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   // Past the health checks, which are never limited; before anything that waits on the database.
   app.use(admission(settings.admission, logger).middleware);
   app.use(securityHeaders());
+  app.use(framingFrom(db));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   app.use(pdfjsAssets());
   if (deps.lti) {

@@ -27,7 +27,8 @@ import { currentLaunch } from '../lti/launch-scope.js';
 import { LTI_ROUTES } from '../lti/provider.js';
 import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from '../lti/submission-review.js';
 import type { Logger } from '../logger.js';
-import { allowSessionFraming, requireSession, sessionOf } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
+import { frameForSession } from './framing.js';
 import { answerSubmissionReview } from './submission-review-launch.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM, reportAddressOf } from '../lti/claims.js';
@@ -122,7 +123,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
         return sendMessage(res, 400, t('apLaunch.couldNotOpen'), t('apLaunch.missing'));
       }
       const recorded = await recordMessageLaunch(deps, verified, req.path, own);
-      await allowSessionFraming(deps, res, { platformId: recorded.platformId, launch: recorded.launch });
+      await frameForSession(deps, res, { platformId: recorded.platformId, launch: recorded.launch });
       await answer(res, verified, own, recorded);
     } catch (error) {
       if (error instanceof MessageLaunchRefused) {

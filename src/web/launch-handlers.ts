@@ -7,9 +7,11 @@ import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch, type Launch 
 import type { Logger } from '../logger.js';
 import type { ToolMetrics } from '../metrics.js';
 import { assetProcessorAttachPage, wantsAssetProcessor } from './asset-processor-attach.js';
-import { allowSessionFraming, type SessionDeps } from './require-session.js';
+import { ltikOf, type SessionDeps } from './require-session.js';
+import { frameForSession, namePlatform } from './framing.js';
+import { ltikPlatform } from '../lti/session.js';
 import type { PlainKey, Words } from '../messages/index.js';
-import { render, wordsOf } from './views.js';
+import { render, sendMessage, wordsOf } from './views.js';
 
 /** What the person reads of a launch its recording refused (lti/launch.ts), in their language. */
 const REFUSED: Record<LaunchRefused['reason'], PlainKey> = {
@@ -43,7 +45,7 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
       // A resource-link launch's assignment is read in the statement that records the launch.
       const identity = await recordLaunch(db, launch, launch.messageType === 'LtiResourceLinkRequest' ? linkedAssignmentAlongside(launch) : null);
-      await allowSessionFraming(deps, res, { platformId: identity.platformId, launch });
+      await frameForSession(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
         res.status(403).send(page(words, t('refused.notForYourRole'), t('launch.roleNoAccess')));
         return;
@@ -68,16 +70,15 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       if (placement.created) logger.info({ assignmentId: placement.assignment.id, audience: launch.audience }, 'Assignment created on its first launch');
       res.redirect(303, assignmentPath(placement.assignment.id, ltik));
     } catch (error) {
-      const words = wordsOf(res);
+      // One sentence, which the platform the launch names may frame (the guard named it; framing.ts).
+      const { t } = wordsOf(res);
       if (error instanceof LaunchRefused) {
         logger.warn({ reason: error.reason }, 'LTI launch refused');
-        res.status(401).send(page(words, words.t('launch.couldNotOpen'), words.t(REFUSED[error.reason])));
-        return;
+        return sendMessage(res, 401, t('launch.couldNotOpen'), t(REFUSED[error.reason]));
       }
       if (error instanceof LaunchShapeError) {
         logger.warn({ reason: error.message }, 'LTI launch refused');
-        res.status(400).send(page(words, words.t('launch.couldNotOpen'), words.t('launch.incomplete')));
-        return;
+        return sendMessage(res, 400, t('launch.couldNotOpen'), t('launch.incomplete'));
       }
       next(error);
     }
@@ -88,18 +89,16 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
     const err = (res.locals as { err?: { details?: { message?: string } } }).err;
     const code = err?.details?.message ?? 'UNREGISTERED_OR_INACTIVE_PLATFORM';
     logger.warn({ path: req.path, reason: code }, 'LTI launch refused');
-    const words = wordsOf(res);
-    const { t } = words;
-    if (err === undefined) {
-      res.status(400).send(page(words, t('launch.couldNotOpen'), t('launch.unregistered')));
-      return;
-    }
+    const { t } = wordsOf(res);
+    // One sentence, which the platform the launch (named by the guard) or the session key names may frame
+    // (framing.ts): an unknown message type or an ended session shows in the LMS's frame.
+    const ltik = ltikOf(req);
+    if (ltik) namePlatform(res, ltikPlatform(ltik));
+    if (err === undefined) return sendMessage(res, 400, t('launch.couldNotOpen'), t('launch.unregistered'));
     const ended = ['Session not found.', 'IDTOKEN_NOT_FOUND_DB', 'CONTEXTTOKEN_NOT_FOUND_DB'].includes(code);
-    res
-      .status(401)
-      .send(
-page(words, t('launch.couldNotOpen'), t(ended ? 'session.ended' : 'launch.notVerified')),
-      );
+    // ltijs's word for a message type it does not take (one of the Asset Processor's with ASSET_PROCESSOR off, say).
+    const notOffered = code === 'NO_MESSAGE_TYPE_CLAIM';
+    sendMessage(res, 401, t('launch.couldNotOpen'), t(ended ? 'session.ended' : notOffered ? 'launch.notOffered' : 'launch.notVerified'));
   };
 
   return { onLaunch, onDeepLinking: onLaunch, onRejectedLaunch };

@@ -12,7 +12,7 @@ import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey, withLaunchKey, type Jwk } from '../lti/platform-keys.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
-import { allowFramingBy } from './security-headers.js';
+import { allowFramingBy, namePlatform } from './framing.js';
 import type { SessionDeps } from './require-session.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
@@ -62,6 +62,14 @@ function peekPart(jwt: string, index: 0 | 1): unknown {
   }
 }
 
+/** The platform and deployment an id_token names, read without verifying it; null when it names none. */
+export function launchClaims(idToken: string): { issuer: string; clientId: string; deploymentId: string } | null {
+  const claims = idTokenClaims.safeParse(peekPart(idToken, 1));
+  if (!claims.success) return null;
+  const { iss, aud, azp } = claims.data;
+  return { issuer: iss, clientId: Array.isArray(aud) ? (azp ?? aud[0]!) : aud, deploymentId: claims.data[CLAIM.deploymentId] };
+}
+
 /** cookie-parser's signed form ("s:" + value + "." + HMAC-SHA256), so ltijs reads it as its own cookie. */
 function signedCookie(value: string, secret: string): string {
   const mac = createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '');
@@ -107,6 +115,8 @@ export function ltiGuard(options: GuardOptions): Router {
     // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
     if (req.body !== undefined) (req as Request & { _body?: boolean })._body = true;
     const params = { ...(req.query as Record<string, unknown>), ...((req.body as Record<string, unknown> | undefined) ?? {}) };
+    // A refusal of the sign-in is one sentence that the platform it names may frame (framing.ts).
+    if (typeof params.iss === 'string' && typeof params.client_id === 'string') namePlatform(res, { issuer: params.iss, clientId: params.client_id });
     const storageTarget = typeof params.lti_storage_target === 'string' && STORAGE_TARGET.test(params.lti_storage_target) ? params.lti_storage_target : null;
     // ltijs names its state cookie "state<state>" and redirects right after; hold the redirect until stored.
     let issued: { state: string; issuer: string } | null = null;
@@ -174,21 +184,16 @@ export function ltiGuard(options: GuardOptions): Router {
       logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
       return refuse(res, 400, 'launch.bodyIncomplete');
     }
-    const claims = idTokenClaims.safeParse(peekPart(body.data.id_token, 1));
-    if (!claims.success) {
+    const claims = launchClaims(body.data.id_token);
+    if (!claims) {
       logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
       return refuse(res, 401, 'launch.unreadable');
     }
-    const { iss, aud, azp } = claims.data;
-    const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
-    const deploymentId = claims.data[CLAIM.deploymentId];
-    // A refusal below is one sentence: the active platform the token names may frame it, so that its iframe shows
-    // the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
+    const { issuer: iss, clientId, deploymentId } = claims;
+    // A refusal from here on is one sentence that the platform the token names may frame (framing.ts), so that its
+    // iframe shows the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
+    namePlatform(res, { issuer: iss, clientId });
     const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
-    const refuseFramed = async (status: number, message: PlainKey) => {
-      allowFramingBy(res, await framers());
-      refuse(res, status, message);
-    };
     // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
     // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
     const issued = await readState(db, body.data.state);
@@ -214,15 +219,15 @@ export function ltiGuard(options: GuardOptions): Router {
     const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
     if (storage && !fromToolPage) {
       logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
-      return refuseFramed(403, 'launch.otherBrowser');
+      return refuse(res, 403, 'launch.otherBrowser');
     }
     if (!issued) {
       logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
-      return refuseFramed(401, 'launch.stateUsed');
+      return refuse(res, 401, 'launch.stateUsed');
     }
     if (issued.issuer !== iss) {
       logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
-      return refuseFramed(401, 'launch.issuerDiffers');
+      return refuse(res, 401, 'launch.issuerDiffers');
     }
     const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
     if (!deployment) {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { RegistrationFailed, registerDynamically, type ToolDescription } from '../lti/dynamic-registration.js';
 import type { RegistrationStore } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
-import { allowFramingBy, allowFramingByAnyone } from './security-headers.js';
+import { allowFramingBy, allowFramingByAnyone } from './framing.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 

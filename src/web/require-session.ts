@@ -1,9 +1,8 @@
 // Express middleware that turns the ltik of a page request into res.locals.session, or answers 401.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { assignmentAlongside } from '../assignments/access.js';
-import { platformFrameOrigins } from '../lti/frame-origins.js';
-import { resolveSession, type Session } from '../lti/session.js';
-import { allowFramingBy } from './security-headers.js';
+import { ltikPlatform, resolveSession, type Session } from '../lti/session.js';
+import { frameForSession, namePlatform } from './framing.js';
 import { sendMessage, wordsOf } from './views.js';
 
 /** Where ltijs accepts an ltik too: the query, a form field, `Authorization: Bearer`, or its LTIK-AUTH-V1 scheme. */
@@ -25,18 +24,14 @@ export function sessionOf(res: Response): Session {
 /** What every page route needs to know who is asking: what resolving a session takes. */
 export type SessionDeps = Parameters<typeof resolveSession>[0];
 
-/** Framing follows the session: its platform's origins and the host its launch came back to, nothing else. */
-export async function allowSessionFraming(deps: Pick<SessionDeps, 'db'>, res: Response, session: Pick<Session, 'platformId' | 'launch'>): Promise<void> {
-  const origins = await platformFrameOrigins(deps.db, session.platformId);
-  allowFramingBy(res, session.launch.frameOrigin ? [...origins, session.launch.frameOrigin] : origins);
-}
-
 export function requireSession(deps: SessionDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ltik = ltikOf(req);
     // A page under /assignments/:id has its assignment read with the session, in one round trip.
     const result = ltik ? await resolveSession(deps, ltik, assignmentAlongside(req.params.id)) : 'invalid';
     if (result === 'invalid' || result === 'expired') {
+      // The sentence shows in the frame of the LMS the key names (framing.ts).
+      if (ltik) namePlatform(res, ltikPlatform(ltik));
       const { t } = wordsOf(res);
       sendMessage(res, 401, t('session.openFromCourse'), t(result === 'expired' ? 'session.ended' : 'session.notOnItsOwn'));
       return;
@@ -44,7 +39,7 @@ export function requireSession(deps: SessionDeps): RequestHandler {
     (res.locals as { session?: Session }).session = result;
     // The session's own platform may frame the page, with the host its launch came from (read from the launch
     // itself, so the first launch from a new host works whichever web process took it); no other platform may.
-    await allowSessionFraming(deps, res, result);
+    await frameForSession(deps, res, result);
     next();
   };
 }

@@ -6,6 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
 import type { Session } from '../lti/session.js';
 import { acceptedLanguages, chooseLanguage, wordsFor, type Words } from '../messages/index.js';
+import { frameSentence, lmsFamilyOf } from './framing.js';
 
 const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
 
@@ -16,14 +17,32 @@ export function render(view: string, data: Record<string, unknown>, words: Words
 }
 
 /**
+ * Where a page is read, which the layout follows (views/layout.eta, public/app.css): inside a frame (the browser
+ * says so in Sec-Fetch-Dest), where the LMS shows the assignment's title and the page's own repeats of it are left
+ * to screen readers; and the LMS whose type the page takes on, from the product family its platform registered
+ * with (Moodle's Boost, Canvas), or null for any other or none known: the tool's own.
+ */
+export interface PageLook {
+  framed: boolean;
+  lms: 'moodle' | 'canvas' | null;
+}
+
+const LMS_LOOKS: Record<string, PageLook['lms']> = { moodle: 'moodle', canvas: 'canvas' };
+
+export function lookOf(res: Response): PageLook {
+  const dest = res.req.headers['sec-fetch-dest'];
+  return { framed: dest === 'iframe' || dest === 'frame', lms: LMS_LOOKS[lmsFamilyOf(res)?.toLowerCase() ?? ''] ?? null };
+}
+
+/**
  * The words of the person a request comes from: their launch's locale when the launch gave one (the session's, or
  * `launchLocale` for the launch being handled), else their browser's Accept-Language; English when the tool does
- * not have the language.
+ * not have the language. With them, where they read the page (its look).
  */
-export function wordsOf(res: Response, launchLocale?: string | null): Words {
+export function wordsOf(res: Response, launchLocale?: string | null): Words & { look: PageLook } {
   const session = (res.locals as { session?: Session }).session;
   const locale = launchLocale ?? session?.launch.locale ?? null;
-  return wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language'])));
+  return { ...wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language']))), look: lookOf(res) };
 }
 
 /**
@@ -53,5 +72,9 @@ export function sendMessage(res: Response, status: number, title: string, messag
     res.status(status).json(tone === 'error' ? { error: message } : { message });
     return;
   }
-  res.status(status).send(render('message', { title, message, tone }, wordsOf(res)));
+  // Shown in the LMS's frame where the LMS may frame it (framing.ts); where who may cannot be read, the tool's own.
+  const send = () => {
+    if (!res.headersSent) res.status(status).send(render('message', { title, message, tone }, wordsOf(res)));
+  };
+  frameSentence(res).then(send, send);
 }

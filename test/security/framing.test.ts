@@ -1,8 +1,9 @@
 // Threat: framing the tool's pages from a site that should not (clickjacking the admin page's buttons, or one
 // school's LMS framing another school's sessions). Before, every answer listed the origins of every active
 // platform, so registering an LMS (dynamically, by anyone while DYNAMIC_REGISTRATION=open) let it frame the admin
-// page and every other platform's sessions. Now an answer in a session names that session's platform only; an
-// answer with no session names the tool alone, and registering a platform changes neither.
+// page and every other platform's sessions. Now an answer in a session names that session's platform only; the
+// admin page names the tool alone, and registering a platform changes neither. A page of one sentence with no
+// session (nothing on it to click) names the platform it is about, else the registered ones, never another site.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
@@ -76,11 +77,38 @@ describe('who may frame the pages', () => {
     assert.deepEqual(frameAncestors(expired.headers['content-security-policy']), ["'self'", originOf(schoolA)]);
   });
 
-  test('a page with no session (not found, a refused session key) may be framed by the tool alone', async () => {
-    for (const path of ['/no-such-page', '/assignments/00000000-0000-0000-0000-000000000000?ltik=forged']) {
-      const answer = await fetch(`${tool.url}${path}`);
-      assert.ok(answer.status >= 400, path);
-      assert.deepEqual(frameAncestors(answer.headers.get('content-security-policy')), ["'self'"], path);
+  test('a page of one sentence with no session (not found, a key that is no key) may be framed by the registered platforms, never by another site', async () => {
+    const stranger = await servePlatform(tool.url, { clientId: 'stranger', deploymentId: 's-1', host: '127.0.0.2' });
+    try {
+      for (const path of ['/no-such-page', '/assignments/00000000-0000-0000-0000-000000000000?ltik=forged']) {
+        const answer = await fetch(`${tool.url}${path}`);
+        assert.ok(answer.status >= 400, path);
+        const framers = frameAncestors(answer.headers.get('content-security-policy'));
+        assert.ok(framers.includes(originOf(schoolB)), `${path}: ${framers.join(' ')}`);
+        assert.ok(!framers.includes(originOf(stranger)), `${path}: a site that is no registered platform may frame it: ${framers.join(' ')}`);
+        // The tool's own dev platform (outside production) is a registered platform on the tool's origin.
+        assert.deepEqual(framers.filter((source) => !["'self'", new URL(tool.url).origin, originOf(schoolA), originOf(schoolB)].includes(source)), [], path);
+      }
+      // A launch from a platform the tool does not know: its sentence is framed by the registered ones, not by it.
+      stranger.platform.addResourceLink({ id: 'essay', title: 'Essay' });
+      const refused = await launch(stranger.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+      assert.ok(refused.status >= 400, refused.body.slice(0, 300));
+      assert.ok(!frameAncestors(refused.headers['content-security-policy']).includes(originOf(stranger)));
+    } finally {
+      await stranger.close();
     }
+  });
+
+  test("a session that ended answers with a sentence its own platform may frame, and no other", async () => {
+    const a = await launch(schoolA.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+    assert.ok(a.ltik, a.body.slice(0, 300));
+    // The LMS session's records expire (ltijs keeps them a day): the key stays, the session is gone.
+    await tool.tool.database.db.deleteFrom('lti_record').where('collection', 'in', ['idtoken', 'contexttoken']).execute();
+    const pageUrl = new URL(a.url);
+    pageUrl.searchParams.set('ltik', a.ltik);
+    const ended = await fetch(pageUrl);
+    assert.equal(ended.status, 401);
+    assert.match(await ended.text(), /session/i);
+    assert.deepEqual(frameAncestors(ended.headers.get('content-security-policy')), ["'self'", originOf(schoolA)]);
   });
 });

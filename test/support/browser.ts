@@ -36,7 +36,9 @@ export interface AxeProblem {
 }
 
 /**
- * The serious and critical accessibility violations axe-core finds in the page (or the framed page) as it is now. The page's own CSP
+ * The accessibility violations axe-core finds in the page (or the framed page) as it is now that the pages must
+ * not have: the serious and critical ones, and `landmark-unique` (two landmarks of one kind and one name, which a
+ * screen reader's list of landmarks cannot tell apart; axe rates it moderate). The page's own CSP
  * (script-src 'self') stays on: axe is evaluated through the DevTools protocol, not added as a script tag.
  */
 export async function seriousAxeViolations(page: Page | Frame): Promise<AxeProblem[]> {
@@ -45,5 +47,5 @@ export async function seriousAxeViolations(page: Page | Frame): Promise<AxeProbl
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ rule: v.id, impact: v.impact ?? 'unknown', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.rule === 'landmark-unique');
 }

@@ -25,6 +25,8 @@ export interface Look {
   frame: { width: number; height: number };
   /** Canvas follows lti.frameResize and answers lti.scrollToTop; Moodle's frame keeps its height. */
   resizes: boolean;
+  /** A side panel of this width beside the frame (Moodle's course index, open on a wide screen). */
+  panel?: number;
 }
 
 // The frame's size approximates the content area each LMS gives a tool at that window size: Moodle 4.5 (Boost,
@@ -58,7 +60,7 @@ export let browser: Browser;
 
 /** The launch of `user` into the course's assignment (or deep linking), framed as `look`'s LMS frames it. */
 export function frameUrl(look: Look, user: string, type: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' = 'LtiResourceLinkRequest'): string {
-  const query = new URLSearchParams({ user, type, width: String(look.frame.width), height: String(look.frame.height), ...(type === 'LtiResourceLinkRequest' ? { link: 'essay' } : {}), ...(look.resizes ? {} : { resize: 'off' }) });
+  const query = new URLSearchParams({ user, type, width: String(look.frame.width), height: String(look.frame.height), ...(type === 'LtiResourceLinkRequest' ? { link: 'essay' } : {}), ...(look.resizes ? {} : { resize: 'off' }), ...(look.panel ? { panel: String(look.panel) } : {}) });
   return `${lms.url}/frame?${query}`;
 }
 
@@ -117,7 +119,10 @@ export async function applyLook(page: Page, frame: Frame, look: Look, heading: s
     el.style.width = `${size.width}px`;
     el.style.height = `${size.height}px`;
     el.dataset.resize = String(size.resizes);
-  }, { ...look.frame, resizes: look.resizes });
+    // The course index stands beside the frame where the look has it (Moodle closes it on narrow screens).
+    const panel = document.getElementById('course-index');
+    if (panel) panel.style.display = size.panel ? 'block' : 'none';
+  }, { ...look.frame, resizes: look.resizes, panel: look.panel ?? 0 });
   await forgetMessages(page);
   await frame.goto(frame.url());
   await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -166,10 +171,10 @@ export async function assertLayout(page: Page | Frame, where: string, layout: La
   assert.deepEqual(await seriousAxeViolations(page), [], `${where}: axe found serious or critical problems`);
 }
 
-/** The tool, a course with two checked papers and a student who has sent none, and the browser. */
-export async function startFrameCourse(): Promise<void> {
+/** The tool, a course with two checked papers and a student who has sent none, and the browser; the course's LMS registered as `productFamily` when given. */
+export async function startFrameCourse(options: { productFamily?: string } = {}): Promise<void> {
   tool = await startTestTool({ ADMIN_TOKEN, SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
-  lms = await startTestPlatform(tool);
+  lms = await startTestPlatform(tool, options);
   course = await openCourse(tool, { lms, clientId: 'frame-fit', title: TITLE });
   const essay = (topic: string) => Array.from({ length: 40 }, (_, i) => `Sentence ${i} about ${topic} with its own evidence number ${i * 7}.`).join(' ');
   lms.platform.addUser({ id: 'student-long', name: 'Maximiliane Gonçalves-Oyelaran-Vandenberghe', email: 'maximiliane.goncalves-oyelaran-vandenberghe@students.example.edu', roles: ROLES.learner });

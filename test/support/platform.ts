@@ -53,7 +53,7 @@ export async function servePlatform(toolUrl: string, options: PlatformOptions = 
 }
 
 /** Starts a platform on 127.0.0.1 and, unless told not to, registers it with the tool as the CLI would. */
-export async function startTestPlatform(tool: TestTool, options: PlatformOptions & { register?: boolean } = {}): Promise<ServedPlatform> {
+export async function startTestPlatform(tool: TestTool, options: PlatformOptions & { register?: boolean; /** The LMS product it is registered as (the tool takes on its look); none by default. */ productFamily?: string } = {}): Promise<ServedPlatform> {
   const served = await servePlatform(tool.url, options);
   if (options.register !== false) {
     const registration = served.platform.registration();
@@ -69,6 +69,7 @@ export async function startTestPlatform(tool: TestTool, options: PlatformOptions
         authUrl: registration.authUrl,
         tokenUrl: registration.tokenUrl,
         jwksUrl: registration.jwksUrl,
+        ...(options.productFamily ? { productFamily: options.productFamily } : {}),
       },
       'cli',
     );

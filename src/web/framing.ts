@@ -1,0 +1,94 @@
+// Who may frame each answer of the tool, in one place. An LMS shows the tool in an iframe of its own pages; the
+// browser lets it only when the answer's CSP names the LMS in frame-ancestors (security-headers.ts starts every
+// answer at 'self'). The rule:
+// - a page in a session: that session's platform only (its origins and the host its launch came back to), never
+//   another school's LMS (frameForSession);
+// - a page of one sentence with no session (a refused launch, a session that ended, a page not found): the platform
+//   it names (the launch's issuer and client, the ended session's key), read without trusting it, else every
+//   active platform while their origins stay few (lti/frame-origins.ts), so that the sentence shows in the LMS's
+//   frame instead of the browser's broken-frame icon. Nothing on such a page acts for anyone, and a stranger's
+//   site is never among the origins (frameSentence);
+// - the page that keeps a launch's state in the LMS's window (platform storage): the platform the login or launch
+//   names (lti-guard.ts);
+// - the answer of /lti/register: the LMS whose configuration it validated, or anyone for a failure that shows one
+//   sentence before the LMS is known (registration.ts);
+// - everything else (the admin page opened with ADMIN_TOKEN): the tool alone, so registering a platform never lets
+//   it frame them.
+// With the session's platform comes its product family, which gives the pages the LMS's look (lookOf in views.ts).
+import type { RequestHandler, Response } from 'express';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
+import { claimedPlatformFrameOrigins, everyPlatformFrameOrigins, platformFrame } from '../lti/frame-origins.js';
+import type { Session } from '../lti/session.js';
+
+interface FramingLocals {
+  framingDb?: Kysely<DatabaseSchema>;
+  /** Set once the answer is framed for a session: a sentence in it widens nothing further. */
+  framedForSession?: boolean;
+  /** The platform an answer without a session is about, as the request claims it. */
+  namedPlatform?: { issuer: string; clientId: string };
+  /** The product family of the session's platform (lookOf in views.ts). */
+  lmsFamily?: string | null;
+}
+
+const locals = (res: Response) => res.locals as FramingLocals;
+
+/** Lets this answer be framed by `origins` too. */
+export function allowFramingBy(res: Response, origins: readonly string[]): void {
+  const current = res.getHeader('Content-Security-Policy');
+  if (typeof current !== 'string') return;
+  res.setHeader(
+    'Content-Security-Policy',
+    current.replace(/frame-ancestors ([^;]*)/, (_directive, sources: string) => {
+      // Compared as whole sources: http://host:3791 is not already allowed because http://host:37913 is.
+      const listed = sources.split(' ').filter(Boolean);
+      return `frame-ancestors ${[...new Set([...listed, ...origins])].join(' ')}`;
+    }),
+  );
+}
+
+/**
+ * Lets anyone frame this answer. Only for a page that shows one sentence and holds nothing to click on behalf of
+ * anyone (a registration that failed before the LMS could be told apart from any other site).
+ */
+export function allowFramingByAnyone(res: Response): void {
+  const current = res.getHeader('Content-Security-Policy');
+  if (typeof current !== 'string') return;
+  res.setHeader('Content-Security-Policy', current.replace(/frame-ancestors ([^;]*)/, 'frame-ancestors *'));
+}
+
+/** Keeps the database at hand for the answers framed later in the request (frameSentence). */
+export function framingFrom(db: Kysely<DatabaseSchema>): RequestHandler {
+  return (_req, res, next) => {
+    locals(res).framingDb = db;
+    next();
+  };
+}
+
+/** The session's own platform may frame the page, with the host its launch came from; no other platform may. */
+export async function frameForSession(deps: { db: Kysely<DatabaseSchema> }, res: Response, session: Pick<Session, 'platformId' | 'launch'>): Promise<void> {
+  const frame = await platformFrame(deps.db, session.platformId);
+  allowFramingBy(res, session.launch.frameOrigin ? [...frame.origins, session.launch.frameOrigin] : frame.origins);
+  Object.assign(locals(res), { framedForSession: true, lmsFamily: frame.productFamily });
+}
+
+/** Notes the platform a request without a session claims to come from (a launch, an ended session's key). */
+export function namePlatform(res: Response, claim: { issuer: string; clientId: string } | null): void {
+  if (claim) locals(res).namedPlatform = claim;
+}
+
+/** The product family of the LMS this answer is framed for, when a session said it; null: not known. */
+export function lmsFamilyOf(res: Response): string | null {
+  return locals(res).lmsFamily ?? null;
+}
+
+/**
+ * Widens who may frame a page of one sentence outside a session: the platform the request named, else every
+ * active platform. A page in a session keeps its session's platform alone.
+ */
+export async function frameSentence(res: Response): Promise<void> {
+  const { framingDb: db, framedForSession, namedPlatform } = locals(res);
+  if (!db || framedForSession) return;
+  const named = namedPlatform ? await claimedPlatformFrameOrigins(db, namedPlatform) : [];
+  allowFramingBy(res, named.length > 0 ? named : await everyPlatformFrameOrigins(db));
+}
