@@ -15,12 +15,17 @@ import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import UPNG from 'upng-js';
 
 // What the function handed to the browser sees (the project compiles without the DOM library).
-declare const document: { getElementById(id: string): { contentWindow: { location: { pathname: string }; document: { readyState: string } } | null } | null };
+declare const document: {
+  getElementById(id: string): { contentWindow: { location: { pathname: string }; document: { readyState: string } } | null } | null;
+  documentElement: { scrollHeight: number };
+};
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const COLOURS = 256;
+// The reader: British English in Berlin, so the pictures show dates on the reader's clock, in the reader's order.
+const LOCALE = 'en-GB';
 
 /** An LMS's page at one window size: the frame's size is what Moodle 4.5 (Boost) gives a tool there. */
 interface Look {
@@ -63,7 +68,7 @@ async function startTool(port: number, dataDir: string): Promise<ChildProcess> {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, SANDBOX_DELAY_MS: '1500', POLL_SCHEDULE_SECONDS: '2,2,5', JOB_POLLING_SECONDS: '0.5', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The tool stopped as it started (exit code ${child.exitCode}).`);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
@@ -71,7 +76,7 @@ async function startTool(port: number, dataDir: string): Promise<ChildProcess> {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   child.kill('SIGTERM');
-  throw new Error('The tool did not become ready within two minutes.');
+  throw new Error('The tool did not become ready within five minutes.');
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -105,7 +110,7 @@ interface Session {
 
 /** A person's launch of the demo assignment, shown in the LMS-like page at `look`. */
 async function open(browser: Browser, base: string, look: Look, userId: string): Promise<Session> {
-  const context = await browser.newContext({ viewport: { width: look.width, height: look.height }, reducedMotion: 'reduce', locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+  const context = await browser.newContext({ viewport: { width: look.width, height: look.height }, reducedMotion: 'reduce', locale: LOCALE, timezoneId: 'Europe/Berlin' });
   const page = await context.newPage();
   const home = await (await fetch(`${base}/dev/`)).text();
   const name = { 'instructor-1': 'Iris Instructor', 'student-1': 'Sam Student', 'student-2': 'Noor Student', 'student-3': 'Lee Student' }[userId];
@@ -157,8 +162,14 @@ async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'originality-screenshots-'));
   const base = `http://127.0.0.1:${port}`;
-  const tool = await startTool(port, dataDir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  let tool: ChildProcess;
+  try {
+    tool = await startTool(port, dataDir);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', `--lang=${LOCALE}`] });
   try {
     const [wide] = LOOKS;
     // The instructor opens the assignment (the tool makes it) and decides its settings.
@@ -186,7 +197,11 @@ async function main(): Promise<void> {
       const size = String(look.width);
       const shots: Array<[string, string, (session: Session) => Promise<void>]> = [
         ['dashboard', 'instructor-1', async () => {}],
-        ['settings', 'instructor-1', (s) => goTo(s, (url) => `${url.pathname.replace(/\/dashboard$/, '/settings')}${url.search}`)],
+        ['settings', 'instructor-1', async (s) => {
+          await goTo(s, (url) => `${url.pathname.replace(/\/dashboard$/, '/settings')}${url.search}`);
+          const length = await (await s.frame()).evaluate(() => document.documentElement.scrollHeight);
+          written.push(`(the settings page is ${length} px long in the ${look.frame.width} px frame)`);
+        }],
         ['report-viewer', 'instructor-1', async (s) => {
           const href = await (await s.frame()).locator('a[href*="/view?"]').first().getAttribute('href');
           await goTo(s, () => href!);
