@@ -98,6 +98,8 @@ describe('the pages in a browser', () => {
 
     await page.getByRole('navigation', { name: 'Assignment' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByText('Not sent yet').waitFor();
+    // The service's comparison options are folded under "Advanced".
+    await page.getByText('Advanced: what the checking service compares').click();
     await page.getByLabel('Small sources').check();
     await page.getByLabel('Phrases to ignore').fill('Answer the question below in your own words');
     await page.getByLabel('Document type').selectOption('Thesis');
@@ -111,10 +113,10 @@ describe('the pages in a browser', () => {
     assert.equal(await page.getByLabel('Document type').inputValue(), 'Thesis');
 
     await page.getByLabel('Yellow (moderate) from').fill('25');
-    await page.getByLabel('Due (UTC)').fill('2099-12-01T17:00');
+    await page.getByLabel('Due date', { exact: true }).fill('2099-12-01T17:00');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
-    assert.equal(await page.getByLabel('Due (UTC)').inputValue(), '2099-12-01T17:00');
+    assert.equal(await page.getByLabel('Due date', { exact: true }).inputValue(), '2099-12-01T17:00');
     const status = page.locator('#folder-status');
     await page.waitForFunction(() => document.getElementById('folder-status')?.dataset.state !== 'pending', undefined, { timeout: 30_000 });
     assert.equal(await status.textContent(), 'Applied: the checking service has these settings.');

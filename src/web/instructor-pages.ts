@@ -24,7 +24,7 @@ import { assignmentFor } from '../assignments/access.js';
 import { histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
 import { reportsOffered } from '../reports/kinds.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
-import { readSettings } from './settings-form.js';
+import { ADVANCED_FIELDS, readSettings } from './settings-form.js';
 import type { Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
@@ -129,7 +129,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     res.type('text/csv; charset=utf-8').send(toCsv(rows));
   });
 
-  const settingsPage = (found: Found, view: { error: string | null; saved: boolean; settings?: AssignmentSettings }) =>
+  const settingsPage = (found: Found, view: { error: string | null; field?: string; saved: boolean; settings?: AssignmentSettings }) =>
     render('instructor-settings', {
       assignment: found.assignment,
       settings: view.settings ?? found.assignment.settings,
@@ -138,6 +138,8 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       documentTypes: DOCUMENT_TYPES,
       canCreateColumns: found.assignment.lineItemsUrl !== null,
       error: view.error,
+      // The comparison options stay folded under "Advanced" unless the error to correct is among them.
+      advancedOpen: view.field !== undefined && ADVANCED_FIELDS.has(view.field),
       saved: view.saved,
       folder: folderStatus(found.assignment, view.saved),
       defaultsInUse: defaultsInUse(found.assignment),
@@ -155,7 +157,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     if (!found) return;
     const result = readSettings(req.body, found.words);
     if ('error' in result) {
-      res.status(400).send(settingsPage(found, { error: result.error, saved: false, ...(result.entered ? { settings: result.entered } : {}) }));
+      res.status(400).send(settingsPage(found, { error: result.error, field: result.field, saved: false, ...(result.entered ? { settings: result.entered } : {}) }));
       return;
     }
     await changeSettings(deps, found.assignment, result.settings);

@@ -24,9 +24,11 @@ const settingsForm = z.object({
   maxFileMb: numberField,
   resubmission: z.string(),
   maxAttempts: numberField,
-  // Empty: no due date. Anything else must be the date field's "YYYY-MM-DDTHH:MM[:SS]" (UTC), or the form is
-  // refused: a mistyped date silently read as "no due date" would reopen a closed assignment.
+  // Empty: no due date. Anything else must be the date field's "YYYY-MM-DDTHH:MM[:SS]", a time on the clocks of
+  // dueAtZone, or the form is refused: a mistyped date silently read as "no due date" would reopen a closed assignment.
   dueAt: z.preprocess((value) => (value === undefined || value === '' ? null : value), z.string().nullable()),
+  // The reader's time zone, which the page's script fills in from the browser; without the script, UTC (the page says so).
+  dueAtZone: z.preprocess((value) => (value === undefined || value === '' ? 'UTC' : value), z.string().max(64).refine(isTimeZone, 'not a time zone')),
   resultsVisibleTo: z.string(),
   showAiScoreToStudents: checkbox,
   gradeColumn: z.string().default('assignment'),
@@ -38,15 +40,39 @@ const settingsForm = z.object({
   instructions: z.string().default(''),
 });
 
-/** A due date from the form's date field (UTC) as an ISO time; undefined when it is not one. */
-function dueDate(value: string): string | undefined {
+/** The settings that tune the checking service's comparison: the page keeps them under "Advanced". */
+export const ADVANCED_FIELDS: ReadonlySet<string> = new Set([
+  'excludeReferences', 'excludeQuotes', 'excludeSmallSources', 'excludeThresholdWords', 'excludedPhrases', 'databases', 'grammarCheck', 'language', 'documentType',
+]);
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How far the clocks of a time zone are ahead of UTC at an instant, in milliseconds. */
+function offsetAt(instant: number, timeZone: string): number {
+  const clock = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const part = Object.fromEntries(clock.formatToParts(instant).map(({ type, value }) => [type, Number(value)]));
+  return Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!) - Math.floor(instant / 1000) * 1000;
+}
+
+/** A due date from the form's date field, a time on the clocks of `timeZone`, as an ISO time; undefined when it is not one. */
+function dueDate(value: string, timeZone: string): string | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
   if (!match) return undefined;
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
-  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const wall = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   // Date.UTC rolls 31 April over to 1 May: a date that does not come back as written does not exist.
-  const exists = time.getUTCFullYear() === year && time.getUTCMonth() === month - 1 && time.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
-  return exists ? time.toISOString() : undefined;
+  const exists = wall.getUTCFullYear() === year && wall.getUTCMonth() === month - 1 && wall.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+  if (!exists) return undefined;
+  // The zone's offset at the instant itself, not at the wall time read as UTC: the two differ near a clock change.
+  const guess = wall.getTime() - offsetAt(wall.getTime(), timeZone);
+  return new Date(wall.getTime() - offsetAt(guess, timeZone)).toISOString();
 }
 
 /** What the instructor entered, shaped like the settings for the form to show again; an empty field stays empty. */
@@ -59,12 +85,15 @@ function asEntered(entered: Record<string, unknown> & { similarityBands: Array<n
  * The settings from the form, or a sentence saying what to correct, with what was entered (shaped like the
  * settings, possibly out of bounds) so that the form shows it again.
  */
-export function readSettings(body: unknown, words: Words): { settings: AssignmentSettings } | { error: string; entered?: AssignmentSettings } {
+export function readSettings(body: unknown, words: Words): { settings: AssignmentSettings } | { error: string; field: string; entered?: AssignmentSettings } {
   const form = settingsForm.safeParse(body ?? {});
   const { t } = words;
-  if (!form.success) return { error: t('settings.error.unreadable', { field: form.error.issues[0]!.path.join('.') }) };
+  if (!form.success) {
+    const field = form.error.issues[0]!.path.join('.');
+    return { error: t('settings.error.unreadable', { field }), field };
+  }
   const f = form.data;
-  const dueAt = f.dueAt === null ? null : dueDate(f.dueAt);
+  const dueAt = f.dueAt === null ? null : dueDate(f.dueAt, f.dueAtZone);
   const entered = {
     excludeReferences: f.excludeReferences,
     excludeQuotes: f.excludeQuotes,
@@ -87,7 +116,7 @@ export function readSettings(body: unknown, words: Words): { settings: Assignmen
     instructions: f.instructions,
   };
   if (dueAt === undefined) {
-    return { error: t('settings.error.dueAt'), entered: asEntered(entered) };
+    return { error: t('settings.error.dueAt'), field: 'dueAt', entered: asEntered(entered) };
   }
   const parsed = assignmentSettings.safeParse(entered);
   if (!parsed.success) {
@@ -105,7 +134,8 @@ export function readSettings(body: unknown, words: Words): { settings: Assignmen
       documentType: t('settings.error.documentType', { types: DOCUMENT_TYPES.join(', ') }),
       gradeColumn: t('settings.error.gradeColumn'),
     };
-    return { error: messages[field.split('.')[0]!] ?? t('settings.error.field', { field, problem: issue.message }), entered: asEntered(entered) };
+    const top = field.split('.')[0]!;
+    return { error: messages[top] ?? t('settings.error.field', { field, problem: issue.message }), field: top, entered: asEntered(entered) };
   }
   return { settings: parsed.data };
 }

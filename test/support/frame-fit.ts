@@ -13,7 +13,10 @@ import { artifactsDir, launchBrowser, seriousAxeViolations } from './browser.js'
 import { openCourse, type TestCourse } from './course.js';
 import { startTestPlatform, type ServedPlatform } from './platform.js';
 import { startTestTool, type TestTool } from './tool.js';
+import { payloadOf } from './id-token.js';
 import { eventually } from './wait.js';
+
+const PRESENTATION = 'https://purl.imsglobal.org/spec/lti/claim/launch_presentation';
 
 // What the functions handed to the browser see (this project compiles without the DOM library).
 declare const window: { top: unknown; addEventListener(type: string, listener: (event: { data: unknown }) => void): void; posted?: Array<{ subject: string; height?: number }> };
@@ -64,8 +67,14 @@ export function frameUrl(look: Look, user: string, type: 'LtiResourceLinkRequest
   return `${lms.url}/frame?${query}`;
 }
 
-export async function openFramed(look: Look, url: string, heading: string | RegExp): Promise<{ page: Page; frame: () => Promise<Frame> }> {
-  const context = await browser.newContext({ viewport: look.window });
+/** The reader: the language the LMS launches in (launch_presentation.locale, and the browser's), and the browser's time zone. */
+export interface Reader {
+  locale?: string;
+  timezoneId?: string;
+}
+
+export async function openFramed(look: Look, url: string, heading: string | RegExp, reader: Reader = {}): Promise<{ page: Page; frame: () => Promise<Frame> }> {
+  const context = await browser.newContext({ viewport: look.window, ...reader });
   // The LMS's window writes down every lti.* message the tool's frame posts to it.
   await context.addInitScript(() => {
     if (window.top !== window) return;
@@ -87,7 +96,12 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
   // (the launch in a frame is test/security/login-csrf-browser.test.ts's subject).
   const asked = new URL(url).searchParams;
   const messageType = asked.get('type') === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
-  const launched = await launch(lms.platform, { userId: asked.get('user')!, messageType, ...(asked.get('link') ? { resourceLinkId: asked.get('link')! } : {}) });
+  const withLocale = async (idToken: string) => {
+    const payload = payloadOf(idToken);
+    payload[PRESENTATION] = { ...(payload[PRESENTATION] as object), locale: reader.locale };
+    return lms.platform.sign(payload);
+  };
+  const launched = await launch(lms.platform, { userId: asked.get('user')!, messageType, ...(asked.get('link') ? { resourceLinkId: asked.get('link')! } : {}), ...(reader.locale ? { replaceIdToken: withLocale } : {}) });
   assert.equal(launched.status, 200, `${look.name}: the launch answered ${launched.status}: ${launched.body.slice(0, 300)}`);
   await page.route(`${tool.url}/lti/login?**`, (route) =>
     messageType === 'LtiResourceLinkRequest'

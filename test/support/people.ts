@@ -17,7 +17,8 @@ export function browserPeople(browser: Browser, lmsUrl: string): People {
   const page = async (who: string): Promise<Page> => {
     let context = contexts.get(who);
     if (!context) {
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      // Dates typed into a page are on the browser's clock: UTC here, whatever the machine's zone, unless a test says otherwise.
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, timezoneId: 'UTC' });
       contexts.set(who, context);
     }
     const opened = await context.newPage();
