@@ -12,7 +12,7 @@ const WIDE: Look = { name: 'moodle-1366x900', window: { width: 1366, height: 900
 const PHONE: Look = { name: 'moodle-390', window: { width: 390, height: 844 }, frame: { width: 358, height: 480 }, resizes: false };
 const GERMAN = { locale: 'de-DE', timezoneId: 'Europe/Berlin' };
 
-before(startFrameCourse);
+before(() => startFrameCourse());
 after(stopFrameCourse);
 
 /** What people gave the tool, which may be in any language: the course's names and e-mails, the title, the files. */

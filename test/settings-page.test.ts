@@ -19,7 +19,7 @@ declare const window: { scrollTo(x: number, y: number): void; innerHeight: numbe
 
 const MOODLE: Look = { name: 'moodle-1366x900', window: { width: 1366, height: 900 }, frame: { width: 1000, height: 562 }, resizes: false };
 
-before(startFrameCourse);
+before(() => startFrameCourse());
 after(stopFrameCourse);
 
 /** The instructor's settings page in Moodle's frame, as `reader` reads it. */
