@@ -1,6 +1,6 @@
 // German: the student's page in full (with the report viewer, the receipt and the refusals a student meets);
 // the instructor's and the administrator's pages fall back to English key by key (index.ts).
-import type { Translation } from './index.js';
+import type { Translation } from './translation.js';
 
 export const de: Translation = {
   'size.bytes': { one: '{size} Byte', other: '{size} Bytes' },
