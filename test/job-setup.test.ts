@@ -30,7 +30,7 @@ describe('job queues set up by processes starting at once', { skip: severalProce
         );
         const failures = started.flatMap((result) => (result.status === 'rejected' ? [String((result.reason as Error).message ?? result.reason)] : []));
         assert.deepEqual(failures, [], `round ${round}: a process could not set up the job queues`);
-        const queues = await databases[0]!.pool.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name NOT LIKE '\_\_pgboss%' ORDER BY name");
+        const queues = await databases[0]!.pool.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name NOT LIKE '\\_\\_pgboss%' ORDER BY name");
         assert.deepEqual(queues.rows.map((row) => row.name), Object.values(QUEUES).sort());
       } finally {
         await Promise.all(databases.map((database) => database.close()));

@@ -216,7 +216,7 @@ describe('the service in trouble', () => {
       const sandbox = tool.tool.sandbox!;
       const before = sandbox.stats().papers;
       sandbox.setFaults({ uploadAnswerStatus: status });
-      let id = '';
+      let id: string;
       try {
         const receipt = await submit('student-2', `gateway-${status}.txt`, essay(`gateway answer ${status}`));
         assert.equal(receipt.status, 201);

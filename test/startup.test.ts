@@ -75,12 +75,12 @@ describe('a fresh start with no settings', () => {
       const text = screen.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
       assert.match(text, new RegExp(`Open http://localhost:${port}/dev in your browser`), text);
       assert.match(text, /It is for this machine only/);
-      assert.match(text, /^\d\d:\d\d:\d\d INFO  Database migrations applied: \d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\]$/m, 'the migrations on one line');
+      assert.match(text, /^\d\d:\d\d:\d\d INFO {2}Database migrations applied: \d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\]$/m, 'the migrations on one line');
       assert.match(text, new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  originality-lti is listening on port ${port} `, 'm'));
       assert.doesNotMatch(text, /"level":/, 'no JSON records in a terminal');
       terminal.stdin.write('\x03'); // Ctrl-C, through the terminal
       assert.equal(await ended, 0);
-      assert.match(screen.replace(/\x1b\[[0-9;]*m/g, ''), /INFO  Shutdown complete/);
+      assert.match(screen.replace(/\x1b\[[0-9;]*m/g, ''), /INFO {2}Shutdown complete/);
     } finally {
       terminal.kill('SIGKILL');
     }

@@ -20,8 +20,8 @@ test('a record in a terminal: time, level, message and fields on one line; a lon
   logger.info({ migrations }, 'Database migrations applied: 21 (0001_migration to 0021_migration)');
   logger.warn({ sandboxUrl: 'http://127.0.0.1:4010', role: 'all', listen: ['127.0.0.1', '::1'] }, 'No CHECKER_URL is set');
   assert.equal(printed.length, 2);
-  assert.match(printed[0]!, /^\d\d:\d\d:\d\d INFO  Database migrations applied: 21 \(0001_migration to 0021_migration\) {2}migrations=\[21 items\]\n$/);
-  assert.match(printed[1]!, /^\d\d:\d\d:\d\d WARN  No CHECKER_URL is set {2}sandboxUrl=http:\/\/127\.0\.0\.1:4010 role=all listen=127\.0\.0\.1,::1\n$/);
+  assert.match(printed[0]!, /^\d\d:\d\d:\d\d INFO {2}Database migrations applied: 21 \(0001_migration to 0021_migration\) {2}migrations=\[21 items\]\n$/);
+  assert.match(printed[1]!, /^\d\d:\d\d:\d\d WARN {2}No CHECKER_URL is set {2}sandboxUrl=http:\/\/127\.0\.0\.1:4010 role=all listen=127\.0\.0\.1,::1\n$/);
   assert.doesNotMatch(printed.join(''), /[{}]"level"/);
 });
 
