@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, build, then run the
-// suite on PostgreSQL and again on PGlite, and say how long each step took. Test files that never touch the
+// The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, lint and check the
+// format (when the whole suite runs), build, then run the suite on PostgreSQL and again on PGlite, and say how long
+// each step took. Test files that never touch the
 // database (they import neither test/support/db.ts nor test/support/tool.ts) run in the first pass only.
 //
 //   npm test                      everything
@@ -146,18 +147,32 @@ if (setUpOnly) {
   await new Promise(() => {});
 }
 
-/** TypeScript's compiler with `args`; stops the run with `failure` when it reports errors. */
-async function compile(name, args, failure) {
-  const compiled = await timed(name, () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args]));
+/** Runs a step before the suite; stops the run with `failure` when it fails. */
+async function step(name, cmd, args, failure) {
+  const done = await timed(name, () => run(cmd, args));
   await exitIfStopped();
-  if (compiled.code !== 0) {
+  if (done.code !== 0) {
     await tearDown();
     print(failure);
     process.exit(1);
   }
 }
+const compile = (name, args, failure) => step(name, process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], failure);
+/** One of package.json's scripts, through the npm that runs this one (or the npm on the PATH). */
+const npmScript = (name, script, failure) =>
+  process.env.npm_execpath
+    ? step(name, process.execPath, [process.env.npm_execpath, 'run', '--silent', script], failure)
+    : step(name, 'npm', ['run', '--silent', script], failure);
 
 await compile('type check', ['--noEmit', '-p', 'tsconfig.json'], 'Type check failed: fix the errors above before the tests run.');
+// The house rules, when the whole suite runs (named files are a developer's quick look: `npm run lint` and
+// `npm run format:check` say the same on their own).
+if (requested.length === 0) {
+  await npmScript('lint', 'lint', 'The lint (npm run lint) failed: fix what it names above, or see eslint.config.js for why a rule holds.');
+  await npmScript('format check', 'format:check', 'The format check (npm run format:check) failed: the files named above are not laid out as prettier lays them; npm run format rewrites them.');
+} else {
+  print('\nThe lint and the format check run with the whole suite: npm run lint, npm run format:check.');
+}
 // `npm start` runs the tool built into dist/; the tests that start it that way need this build.
 await compile('build', ['-p', 'tsconfig.build.json'], 'The build (npm run build) failed: see above.');
 
