@@ -17,7 +17,7 @@
     status.className = 'notice';
   }
   var parentWindow = window.parent !== window ? window.parent : null;
-  var frame = null;
+  var frame;
   try {
     // lti_storage_target is `_parent` or the name of a frame in the LMS's window (Canvas: post_message_forwarding).
     frame = parentWindow && (target === '_parent' ? parentWindow : parentWindow.frames[target]);

@@ -143,7 +143,7 @@
     message.textContent = say('uploadingFile', { name: file.name });
     xhr.upload.addEventListener('progress', (p) => { if (p.lengthComputable) showProgress(Math.round((p.loaded / p.total) * 100)); });
     xhr.addEventListener('load', () => {
-      let body = {};
+      let body;
       try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
       button.disabled = false;
       bar.hidden = true;

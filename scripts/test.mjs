@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, build, then run the
-// suite on PostgreSQL and again on PGlite, and say how long each step took. Test files that never touch the
-// database (they import neither test/support/db.ts nor test/support/tool.ts) run in the first pass only.
+// The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, lint and check the
+// format (when the whole suite runs), build, then run the suite on PostgreSQL and again on PGlite, and say how long
+// each step took. Where a test file lives says what it needs (NO_DATABASE and BROWSER below): the files that touch
+// no database run in the first pass only.
 //
 //   npm test                      everything
 //   npm test -- test/foo.test.ts  only the named files (both passes where they apply)
@@ -11,9 +12,9 @@
 //
 // What it set up is taken down however the run ends: at its end, on a failure, on Ctrl-C or a kill (SIGINT, SIGTERM,
 // SIGHUP), when its output is closed (`npm test | head`: as a SIGPIPE would), and on an error of the runner itself.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { runWithSummary, signalRunning } from './run-node.mjs';
 import { provideChromium } from './setup/chromium.mjs';
 import { SetupError } from './setup/error.mjs';
@@ -35,9 +36,14 @@ const SET_UP_ONLY = '--set-up-only';
 const setUpOnly = process.argv.includes(SET_UP_ONLY);
 const requested = process.argv.slice(2).filter((arg) => arg !== SET_UP_ONLY);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
-const imports = (file, support) => new RegExp(`support/(${support})(\\.js)?['"]`).test(readFileSync(join(root, file), 'utf8'));
-const usesDatabase = (file) => imports(file, 'db|tool');
-const usesBrowser = (file) => imports(file, 'browser');
+// What a test file needs, by the folder it is in (test/<part>/, docs/testing.md): the folders whose files touch no
+// database server, and the pages' folder, whose files (with any file named *-browser.test.ts) drive Chromium. Every
+// other file may use the database, and runs in both passes.
+const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
+const BROWSER = ['test/pages/'];
+const inFolder = (folders) => (file) => folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
+const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
+const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
 
 const PASSES = {
   postgres: { title: 'PostgreSQL pass', files },
@@ -146,18 +152,32 @@ if (setUpOnly) {
   await new Promise(() => {});
 }
 
-/** TypeScript's compiler with `args`; stops the run with `failure` when it reports errors. */
-async function compile(name, args, failure) {
-  const compiled = await timed(name, () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args]));
+/** Runs a step before the suite; stops the run with `failure` when it fails. */
+async function step(name, cmd, args, failure) {
+  const done = await timed(name, () => run(cmd, args));
   await exitIfStopped();
-  if (compiled.code !== 0) {
+  if (done.code !== 0) {
     await tearDown();
     print(failure);
     process.exit(1);
   }
 }
+const compile = (name, args, failure) => step(name, process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], failure);
+/** One of package.json's scripts, through the npm that runs this one (or the npm on the PATH). */
+const npmScript = (name, script, failure) =>
+  process.env.npm_execpath
+    ? step(name, process.execPath, [process.env.npm_execpath, 'run', '--silent', script], failure)
+    : step(name, 'npm', ['run', '--silent', script], failure);
 
 await compile('type check', ['--noEmit', '-p', 'tsconfig.json'], 'Type check failed: fix the errors above before the tests run.');
+// The house rules, when the whole suite runs (named files are a developer's quick look: `npm run lint` and
+// `npm run format:check` say the same on their own).
+if (requested.length === 0) {
+  await npmScript('lint', 'lint', 'The lint (npm run lint) failed: fix what it names above, or see eslint.config.js for why a rule holds.');
+  await npmScript('format check', 'format:check', 'The format check (npm run format:check) failed: the files named above are not laid out as prettier lays them; npm run format rewrites them.');
+} else {
+  print('\nThe lint and the format check run with the whole suite: npm run lint, npm run format:check.');
+}
 // `npm start` runs the tool built into dist/; the tests that start it that way need this build.
 await compile('build', ['-p', 'tsconfig.build.json'], 'The build (npm run build) failed: see above.');
 

@@ -67,7 +67,7 @@ export async function accountCommand(database: Database, config: Config, args: s
       try {
         await services.checkLogin(id);
       } catch (error) {
-        throw new Error(`The login failed: ${failureOf(error).message}`);
+        throw new Error(`The login failed: ${failureOf(error).message}`, { cause: error });
       }
       console.log('The login works.');
       return;

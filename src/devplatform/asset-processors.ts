@@ -3,16 +3,7 @@
 // only `ltiAssetProcessor` items, each with a title, and a report address when it has one.
 import { randomBytes } from 'node:crypto';
 import type { PlatformContext } from './context.js';
-
-export interface AttachedProcessor {
-  id: string;
-  activityId: string;
-  title: string;
-  text: string | null;
-  url: string | null;
-  custom: Record<string, string>;
-  report: { url: string | null; custom: Record<string, string> } | null;
-}
+import type { AttachedProcessor } from './state.js';
 
 const isUrl = (value: unknown) => typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 const textRecord = (value: unknown): Record<string, string> =>

@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { MountConcern, PlatformContext } from './context.js';
 import { DIALECT_SCOPES } from './dialect.js';
+import type { AssetReport, StoredReport } from './state.js';
 import { requireGrant } from './token.js';
 
 const REPORTS_PATH = '/asset-reports';
@@ -20,30 +21,6 @@ export const effectiveProgress = (value: string): Progress => ((PROGRESSES as re
 /** The spec's short result: Canvas keeps up to 255 characters and shows 15 and an ellipsis beyond 16. */
 const RESULT_SHOWN = 16;
 const RESULT_KEPT = 255;
-
-export interface AssetReport {
-  assetId: string;
-  type: string;
-  timestamp: string;
-  processingProgress: string;
-  priority: number;
-  visibleToOwner: boolean;
-  title?: string;
-  result?: string;
-  indicationColor?: string;
-  indicationAlt?: string;
-  comment?: string;
-  errorCode?: string;
-}
-
-export interface StoredReport {
-  activityId: string;
-  report: AssetReport;
-  /** Keys the tool namespaced with an address, echoed back as Canvas does; others are dropped. */
-  extensions: Record<string, unknown>;
-  /** The timestamp in microseconds since the epoch: Canvas compares them at that precision. */
-  micros: bigint;
-}
 
 export const reportKey = (assetId: string, type: string) => `${assetId}\n${type}`;
 /** The report as the service answered it. */

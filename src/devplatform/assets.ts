@@ -8,21 +8,8 @@ import type { Request, Response } from 'express';
 import type { MountConcern, PlatformContext } from './context.js';
 import type { NoticeAsset } from './notices.js';
 import { BLACKBOARD_TEXT_ENTRY, checksumField, DIALECT_SCOPES } from './dialect.js';
+import type { NewAsset, StoredAsset } from './state.js';
 import { requireGrant } from './token.js';
-
-export interface NewAsset {
-  content: Buffer;
-  /** None for a text entry, which Canvas sends as text/html without a file name. */
-  filename?: string;
-  contentType: string;
-  title?: string;
-}
-
-export interface StoredAsset extends NewAsset {
-  id: string;
-  sha256: string;
-  storedAt: string;
-}
 
 const ASSET_PATH = '/assets';
 const FILE_PATH = '/files';

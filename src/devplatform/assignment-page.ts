@@ -9,10 +9,8 @@ import { FormRefused, MAX_FILES, readUploadForm } from './form-upload.js';
 import { escapeHtml, htmlPage, messagePage } from './html.js';
 import { SubmissionRefused, submitToActivity } from './lms-submissions.js';
 import { loginInitiationUrl } from './oidc.js';
-import { speedGraderUrl } from './speedgrader.js';
+import { ACTIVITIES_PATH, activityUrl, speedGraderUrl } from './page-urls.js';
 import { teaches, type Activity } from './state.js';
-
-export const activityUrl = (platform: PlatformContext, activityId: string) => `${platform.issuer}/activities/${encodeURIComponent(activityId)}`;
 
 /** The LMS's assignments: those of the course, and any a processor was attached to or a student submitted to. */
 export function knownActivities(platform: PlatformContext): Activity[] {
@@ -76,13 +74,13 @@ const sentence = (platform: PlatformContext, res: Response, status: number, titl
 
 export const mountAssignmentPages: MountConcern = (router, platform) => {
   const { memory } = platform;
-  router.get('/activities/:activityId', (req: Request, res: Response) => {
+  router.get(`${ACTIVITIES_PATH}/:activityId`, (req: Request, res: Response) => {
     const activity = activityOf(platform, String(req.params.activityId));
     if (!activity) return sentence(platform, res, 404, 'No such assignment', 'This course has no such assignment.');
     res.send(renderActivity(platform, activity));
   });
 
-  router.get('/activities/:activityId/submit', (req: Request, res: Response) => {
+  router.get(`${ACTIVITIES_PATH}/:activityId/submit`, (req: Request, res: Response) => {
     const activity = activityOf(platform, String(req.params.activityId));
     const user = memory.people.get(String(req.query.user ?? ''));
     if (!activity) return sentence(platform, res, 404, 'No such assignment', 'This course has no such assignment.');
@@ -90,7 +88,7 @@ export const mountAssignmentPages: MountConcern = (router, platform) => {
     res.send(renderSubmitForm(platform, activity, user.id, user.name));
   });
 
-  router.post('/activities/:activityId/submit', async (req: Request, res: Response) => {
+  router.post(`${ACTIVITIES_PATH}/:activityId/submit`, async (req: Request, res: Response) => {
     const activity = activityOf(platform, String(req.params.activityId));
     if (!activity) return sentence(platform, res, 404, 'No such assignment', 'This course has no such assignment.');
     let form;

@@ -1,7 +1,7 @@
 // What the emulator's concerns share: who the platform is (issuer, client and deployment ids), its course, the
 // tool's addresses as the platform registered them, its keys and its memory. Each concern mounts its routes with it.
 import type { Router } from 'express';
-import type { PlatformKeys } from './keys.js';
+import type { JWK, JWTVerifyGetKey } from 'jose';
 import type { Course, PlatformMemory } from './state.js';
 
 export interface ToolAddresses {
@@ -11,6 +11,16 @@ export interface ToolAddresses {
   /** The tool's LTI Dynamic Registration address, which the page at /register-tool opens in its panel. */
   registerUrl?: string;
 }
+
+/** The platform's signing key and the tool's key set (keys.ts makes them). */
+export interface PlatformKeys {
+  publicJwk: JWK;
+  /** The tool's published keys, fetched from its JWKS address and cached for a minute. */
+  toolKeys: JWTVerifyGetKey;
+  /** Signs any payload with the platform's key (tests forge launches with it or with another key). */
+  sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
+}
+
 
 export interface PlatformContext {
   /** Where the router is reachable, without a trailing slash; also the `iss` of everything it signs. */

@@ -2,16 +2,8 @@
 // https://www.imsglobal.org/spec/security/v1p0/#h_key-set-url), and the tool's key set, which the platform verifies
 // the tool's client assertions and deep-linking responses with.
 import { randomBytes } from 'node:crypto';
-import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair, type JWK, type JWTVerifyGetKey } from 'jose';
-import type { MountConcern, PlatformContext } from './context.js';
-
-export interface PlatformKeys {
-  publicJwk: JWK;
-  /** The tool's published keys, fetched from its JWKS address and cached for a minute. */
-  toolKeys: JWTVerifyGetKey;
-  /** Signs any payload with the platform's key (tests forge launches with it or with another key). */
-  sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
-}
+import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair } from 'jose';
+import type { MountConcern, PlatformContext, PlatformKeys } from './context.js';
 
 export async function createKeys(toolJwksUrl: string): Promise<PlatformKeys> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });

@@ -4,23 +4,15 @@
 // {"notices":[{"jwt":…}]} (https://www.imsglobal.org/spec/lti-pns/v1p0/main), to the handler the tool registered.
 // Canvas does not retry a notice; a teacher's "Resubmit all files" sends it again.
 import { randomUUID } from 'node:crypto';
-import { resubmitAvailable, type AssetReport } from './asset-reports.js';
+import { resubmitAvailable } from './asset-reports.js';
 import { noticeAsset, storeAsset } from './assets.js';
 import type { PlatformContext } from './context.js';
 import { submissionNotice, type NoticeAsset } from './notices.js';
+import type { AssetReport, LmsSubmission } from './state.js';
 
 export const SUBMISSION_NOTICE = 'LtiAssetProcessorSubmissionNotice';
 /** How long the platform waits for the tool's handler. */
 const HANDLER_TIMEOUT_MS = 30_000;
-
-export interface LmsSubmission {
-  /** Canvas's form: the student's submission uuid for the assignment and the attempt, "<uuid>:<attempt>". */
-  id: string;
-  activityId: string;
-  userId: string;
-  assetIds: string[];
-  submittedAt: string;
-}
 
 export interface SubmitOptions {
   activityId: string;

@@ -4,7 +4,8 @@
 // arrive in, where each grade opens the student's submission in the tool as Moodle's grade analysis does
 // (submission-review.ts).
 import { gradebook, type GradebookRow } from './ags.js';
-import { activityUrl, knownActivities } from './assignment-page.js';
+import { knownActivities } from './assignment-page.js';
+import { activityUrl } from './page-urls.js';
 import type { MountConcern } from './context.js';
 import { escapeHtml } from './html.js';
 import type { LaunchMessageType } from './id-token.js';

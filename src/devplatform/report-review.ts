@@ -2,8 +2,8 @@
 // doc/api/document_processor.md): an LtiReportReviewRequest to the processor's report address, naming the
 // assignment (activity), the submission, the asset and the report's type, and for_user the student whose work it
 // is, while sub and roles are the viewer's. Canvas offers it only on a Processed report.
-import type { AttachedProcessor } from './asset-processors.js';
 import { LTI_CLAIM, type PlatformContext } from './context.js';
+import type { AttachedProcessor } from './state.js';
 
 /** What a report review launch is about; it travels in the login's lti_message_hint. */
 export interface ReportReview {

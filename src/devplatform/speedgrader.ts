@@ -5,22 +5,17 @@
 // Canvas offers it. The student whose work it is sees only Processed reports the tool made visible to them.
 import express, { type Request, type Response } from 'express';
 import { swatchClass } from './asset-processor-css.js';
-import { activityUrl } from './assignment-page.js';
-import { effectiveProgress, type AssetReport } from './asset-reports.js';
-import type { StoredAsset } from './assets.js';
+import { effectiveProgress } from './asset-reports.js';
 import type { MountConcern, PlatformContext } from './context.js';
 import { escapeHtml, htmlPage, messagePage } from './html.js';
-import { resubmitAll, resubmitRefusal, type LmsSubmission } from './lms-submissions.js';
+import { resubmitAll, resubmitRefusal } from './lms-submissions.js';
 import { loginInitiationUrl } from './oidc.js';
+import { activityUrl, SUBMISSIONS_PATH as PATH, speedGraderUrl } from './page-urls.js';
 import { reportReviewTarget, type ReportReview } from './report-review.js';
-import { teaches, type DevUser } from './state.js';
+import { teaches, type AssetReport, type DevUser, type LmsSubmission, type StoredAsset } from './state.js';
 
-const PATH = '/submissions';
 /** Canvas shows 15 characters and an ellipsis of a result longer than 16. */
 const RESULT_SHOWN = 16;
-
-export const speedGraderUrl = (platform: PlatformContext, submissionId: string, viewerId: string) =>
-  `${platform.issuer}${PATH}/${encodeURIComponent(submissionId)}?${new URLSearchParams({ viewer: viewerId })}`;
 
 /** Canvas's `visible_to_user?`: teachers see every report; the student, the Processed ones made visible to them. */
 const visibleTo = (viewer: DevUser, report: AssetReport) => teaches(viewer) || (report.visibleToOwner && effectiveProgress(report.processingProgress) === 'Processed');

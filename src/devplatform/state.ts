@@ -1,9 +1,5 @@
 // The emulator's memory: its people, resource links, line items, scores, access tokens and what tools sent it, with
 // the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
-import type { AttachedProcessor } from './asset-processors.js';
-import type { StoredReport } from './asset-reports.js';
-import type { StoredAsset } from './assets.js';
-import type { LmsSubmission } from './lms-submissions.js';
 import { randomBytes } from 'node:crypto';
 
 /** Whose behaviour the emulator copies where platforms differ: Moodle's, Canvas's, or the specification's. */
@@ -127,6 +123,70 @@ export const DEFAULT_USERS: DevUser[] = [
 
 /** How the platform's Asset Processor speaks: Canvas's documented names, or Blackboard's (dialect.ts). */
 export type AssetProcessorDialect = 'canvas' | 'blackboard';
+
+// What tools and students left with the LMS's own assignments (Asset Processor): the records the concerns keep here.
+
+/** A document processor attached to an LMS assignment (asset-processors.ts). */
+export interface AttachedProcessor {
+  id: string;
+  activityId: string;
+  title: string;
+  text: string | null;
+  url: string | null;
+  custom: Record<string, string>;
+  report: { url: string | null; custom: Record<string, string> } | null;
+}
+
+/** A submitted file or text entry, before it is stored (assets.ts). */
+export interface NewAsset {
+  content: Buffer;
+  /** None for a text entry, which Canvas sends as text/html without a file name. */
+  filename?: string;
+  contentType: string;
+  title?: string;
+}
+
+export interface StoredAsset extends NewAsset {
+  id: string;
+  sha256: string;
+  storedAt: string;
+}
+
+/** A student's submission to an LMS assignment (lms-submissions.ts). */
+export interface LmsSubmission {
+  /** Canvas's form: the student's submission uuid for the assignment and the attempt, "<uuid>:<attempt>". */
+  id: string;
+  activityId: string;
+  userId: string;
+  assetIds: string[];
+  submittedAt: string;
+}
+
+/** An asset report as a tool posts it (asset-reports.ts). */
+export interface AssetReport {
+  assetId: string;
+  type: string;
+  timestamp: string;
+  processingProgress: string;
+  priority: number;
+  visibleToOwner: boolean;
+  title?: string;
+  result?: string;
+  indicationColor?: string;
+  indicationAlt?: string;
+  comment?: string;
+  errorCode?: string;
+}
+
+export interface StoredReport {
+  activityId: string;
+  report: AssetReport;
+  /** Keys the tool namespaced with an address, echoed back as Canvas does; others are dropped. */
+  extensions: Record<string, unknown>;
+  /** The timestamp in microseconds since the epoch: Canvas compares them at that precision. */
+  micros: bigint;
+}
+
 
 export interface PlatformMemory {
   rules: PlatformRules;

@@ -5,7 +5,7 @@
 // statement: the state used up, the nonce recorded once, the session, the person and the course, all or nothing.
 // A replayed nonce or a state another launch used meanwhile then writes nothing at all.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Jwk } from './platform-keys.js';
+import type { Jwk } from './jwk.js';
 
 /** A row of ltijs's storage as the launch will write it. */
 export interface LaunchRecord {

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import { jwk, type Jwk } from './jwk.js';
 import { currentLaunch, withLaunch } from './launch-scope.js';
 import { PlatformRequestError, platformRequest } from './platform-http.js';
 import { registrationCache } from './registration-cache.js';
@@ -24,10 +25,7 @@ const STALE_LIMIT_MS = 60 * 60_000;
 export const KEYS_TIMEOUT_MS = 5_000;
 const MAX_KEYS_BYTES = 256 * 1024;
 
-const jwk = z.object({ kid: z.string().optional(), kty: z.string() }).passthrough();
 const keySet = z.object({ keys: z.array(z.unknown()) });
-
-export type Jwk = z.infer<typeof jwk>;
 
 interface CachedSet {
   keys: Jwk[];

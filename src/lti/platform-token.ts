@@ -4,7 +4,7 @@
 // the token unexpired (step 9). Finding the registration and the key is the caller's (it knows what to answer when
 // either is missing); this is the one place the signature and those claims are checked.
 import { importJWK, jwtVerify, type JWTPayload } from 'jose';
-import type { Jwk } from './platform-keys.js';
+import type { Jwk } from './jwk.js';
 
 export class PlatformTokenInvalid extends Error {
   constructor(detail: string) {

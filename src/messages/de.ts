@@ -1,6 +1,6 @@
 // German, complete: every page (the student's, the instructor's, the administrator's, the LMS's launches). A key
-// left out would fall back to English (index.ts); test/page-language.test.ts refuses that.
-import type { Translation } from './index.js';
+// left out would fall back to English (index.ts); test/pages/language.test.ts refuses that.
+import type { Translation } from './translation.js';
 
 export const de: Translation = {
   'size.bytes': { one: '{size} Byte', other: '{size} Bytes' },

@@ -1,6 +1,6 @@
 // English: every word of the tool's pages, the reference the other languages translate (index.ts).
 // Parameters in braces; a message with plural forms counts `{count}` (Intl.PluralRules categories).
-import type { Message } from './index.js';
+import type { Message } from './message.js';
 
 export const en = {
   // Sizes, for the upload page and the receipt.

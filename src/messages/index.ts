@@ -5,15 +5,11 @@ import { de } from './de.js';
 import { en } from './en.js';
 import { formatsFor, type Formats } from './format.js';
 import type { Language } from './language.js';
+import type { Message } from './message.js';
+import type { MessageKey, Translation } from './translation.js';
 
-/** Plural forms by Intl.PluralRules category; `other` is always there. */
-export type PluralMessage = { readonly other: string } & { readonly [category in Exclude<Intl.LDMLPluralRule, 'other'>]?: string };
-export type Message = string | PluralMessage;
-
-export type MessageKey = keyof typeof en;
-
-/** A language's catalogue: only English's keys (the type checker refuses another), each one optional. */
-export type Translation = { readonly [K in MessageKey]?: (typeof en)[K] extends string ? string : PluralMessage };
+export type { Message, PluralMessage } from './message.js';
+export type { MessageKey, Translation } from './translation.js';
 
 type Placeholders<S> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 type Forms<M> = M extends string ? M : M[keyof M];

@@ -4,7 +4,7 @@
 // small sources) apply to `percent`, not to `og_percent`. AI and grammar scores are SIMULATED: derived from the
 // text's statistics and a hash, the same for the same text, and labelled as such in the reports.
 import { createHash } from 'node:crypto';
-import type { FolderSettings } from './store.js';
+import type { FolderSettings } from './folder-settings.js';
 
 const SHINGLE_WORDS = 5;
 const PASSAGES_PER_SOURCE = 5;

@@ -6,7 +6,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { SandboxContext } from './context.js';
 import { ApiError } from './errors.js';
-import type { Account } from './store.js';
+import type { Account } from './records.js';
 import { parseBody } from './validation.js';
 
 const credentials = z.object({ username: z.string().min(1).max(320), password: z.string().min(1).max(1024) });

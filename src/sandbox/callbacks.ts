@@ -4,7 +4,7 @@
 // records when a paper has nothing left to announce; one still being announced when the sandbox stopped is
 // announced again after a restart.
 import type { SandboxContext } from './context.js';
-import type { Paper } from './store.js';
+import type { Paper } from './records.js';
 
 const ATTEMPTS = 3;
 const FIRST_RETRY_MS = 500;

@@ -1,7 +1,8 @@
 // The folder request bodies of both families (spec 4.2, 4.3; the classroom create body from checker-facts.md):
 // the name under the family's own field, YES/NO switches, up to 15 excluded phrases, an exclusion threshold.
 import { z } from 'zod';
-import type { Family, FolderSettings } from './store.js';
+import type { FolderSettings } from './folder-settings.js';
+import type { Family } from './records.js';
 
 const yesNo = z.enum(['YES', 'NO']).transform((v) => v === 'YES');
 const name = z.string().trim().min(1, 'must not be empty').max(300);

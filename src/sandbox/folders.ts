@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import type { SandboxContext } from './context.js';
 import { ApiError } from './errors.js';
 import { applyFolderBody, folderBodies } from './folder-body.js';
-import { defaultFolderSettings, type Account, type Family, type Folder } from './store.js';
+import { defaultFolderSettings } from './folder-settings.js';
+import type { Account, Family, Folder } from './records.js';
 import { parseBody } from './validation.js';
 import type { Views } from './views.js';
 

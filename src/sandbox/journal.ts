@@ -6,7 +6,7 @@
 // A line cut short by a crash in the middle of its write is the last one, and is left out when read back.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Folder, Paper } from './store.js';
+import type { Folder, Paper } from './records.js';
 import { isProcessAlive } from '../process-alive.js';
 
 const JOURNAL_FILE = 'journal.jsonl';

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { afterExclusions, comparesWithOwnPapers, sentencesOf, similarity, simulatedAiScore, simulatedGrammarScore, wordsOf } from './analysis.js';
 import type { Callbacks } from './callbacks.js';
 import type { SandboxContext } from './context.js';
-import type { Findings, Paper } from './store.js';
+import type { Findings, Paper } from './records.js';
 import { extractText } from './text.js';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

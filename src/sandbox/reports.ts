@@ -2,7 +2,7 @@
 // the earlier paper it matches), AI content and grammar quality (both SIMULATED, and saying so), and a
 // one-page summary.
 import PDFDocument from 'pdfkit';
-import type { Findings, Paper } from './store.js';
+import type { Findings, Paper } from './records.js';
 import type { Clock } from './time.js';
 import type { ReportKind } from '../checker/types.js';
 

@@ -6,7 +6,7 @@ import type { RouteHandlers, SandboxContext } from './context.js';
 import type { FolderActions } from './folders.js';
 import { pageOf } from './paging.js';
 import { folderSortKeys, paperSortKeys } from './sort-keys.js';
-import type { Paper } from './store.js';
+import type { Paper } from './records.js';
 import { integerParam } from './validation.js';
 import type { Views } from './views.js';
 

@@ -2,7 +2,7 @@
 // `ass_id` for a folder's id, which is the folders' default.
 import type { SandboxContext } from './context.js';
 import type { SortKeys } from './paging.js';
-import type { Folder, Paper } from './store.js';
+import type { Folder, Paper } from './records.js';
 
 export function folderSortKeys(ctx: SandboxContext): SortKeys<Folder> {
   const created = (f: Folder) => f.createdAt.getTime();

@@ -2,100 +2,15 @@
 // (spec 5.4: another account's folder or paper is 403; an unknown one, or one of the other family, is 404). Every
 // change goes through a method here, which also writes it to the journal when there is one (journal.ts: the
 // sandbox of `npm start` keeps its data in DATA_DIR across restarts); restore() builds a store from the journal.
-import { shinglesOf, type SourceMatch } from './analysis.js';
+import { shinglesOf } from './analysis.js';
 import { ApiError } from './errors.js';
-import type { FileType } from './filetype.js';
 import type { JournalEntry, StoredFolder, StoredPaper } from './journal.js';
-
-export type Family = 'classroom' | 'pro';
-
-export interface Account {
-  id: number;
-  email: string;
-  password: string;
-  name: string;
-}
-
-export interface FolderSettings {
-  excludeReferences: boolean;
-  excludeQuotes: boolean;
-  excludeSmallSources: boolean;
-  grammarCheck: boolean;
-  excludePhrases: boolean;
-  phrases: string[];
-  studentPapers: boolean;
-  publications: boolean;
-  internet: boolean;
-  institutionRepository: boolean;
-  emailNotifications: boolean;
-  excludeThreshold: number;
-}
-
-export interface Folder {
-  id: number;
-  ownerId: number;
-  family: Family;
-  name: string;
-  createdAt: Date;
-  settings: FolderSettings;
-}
-
-/** What the analysis found; absent while the paper waits, and when its text could not be read. */
-export interface Findings {
-  percent: number;
-  ogPercent: number;
-  ai: number;
-  grammar: number | null;
-  reportKey: string;
-  chars: number;
-  words: number;
-  sentences: number;
-  pages: number;
-  matches: SourceMatch[];
-}
-
-export interface Paper {
-  id: number;
-  folderId: number;
-  ownerId: number;
-  title: string;
-  authorName: string;
-  fileName: string;
-  fileType: FileType;
-  size: number;
-  documentType: string;
-  language: string;
-  grammarCheck: boolean;
-  uploadedAt: Date;
-  state: 'pending' | 'done' | 'unreadable';
-  findings: Findings | null;
-  /** The paper's word shingles, for comparing the account's later papers with it. */
-  shingles: Set<string>;
-  /** The uploaded file's name in the upload folder, while the paper waits for its analysis. */
-  upload: string | null;
-  /** Its completion callback went out, was given up or was switched off: nothing is left to announce. */
-  announced: boolean;
-}
+import type { Account, Family, Findings, Folder, Paper } from './records.js';
 
 /** Where changes are written to, in order (journal.ts). */
 export interface ChangeLog {
   write(entry: JournalEntry): void;
 }
-
-export const defaultFolderSettings = (): FolderSettings => ({
-  excludeReferences: false,
-  excludeQuotes: false,
-  excludeSmallSources: false,
-  grammarCheck: false,
-  excludePhrases: false,
-  phrases: [],
-  studentPapers: true,
-  publications: true,
-  internet: true,
-  institutionRepository: true,
-  emailNotifications: false,
-  excludeThreshold: 0,
-});
 
 export class SandboxStore {
   readonly accounts: Account[];

@@ -11,7 +11,7 @@ import type { SandboxContext } from './context.js';
 import { ApiError } from './errors.js';
 import { fileTypeOf } from './filetype.js';
 import type { createProcessing } from './processing.js';
-import type { Family } from './store.js';
+import type { Family } from './records.js';
 import { receiveUpload } from './upload.js';
 import { integerParam, parseBody } from './validation.js';
 import type { Views } from './views.js';

@@ -3,7 +3,7 @@
 // `original_file_name`/`document_type`/`total_words` elsewhere. Numbers in results are strings; a result not
 // there yet is `--`, or `NA` in the classroom list; an unreadable paper's percent is `doc:error`.
 import type { SandboxContext } from './context.js';
-import type { Account, Folder, Paper } from './store.js';
+import type { Account, Folder, Paper } from './records.js';
 
 const YN = (value: boolean) => (value ? 'YES' : 'NO');
 const FOLDER_LIFETIME_MS = 365 * 86_400_000;

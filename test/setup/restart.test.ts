@@ -1,0 +1,104 @@
+// `npm start` stopped in the middle of a submission and started again on the same DATA_DIR: the built tool on its
+// embedded database, with the checking-service sandbox in-process and the dev platform at /dev, driven as a
+// person does from /dev. The paper at the service when the tool stopped gets its score after the restart (the
+// sandbox kept it, and analyses it then), and a paper submitted after the restart is scored too (the sandbox kept
+// its folders and its paper ids).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { launch } from '../../src/devplatform/agent.js';
+import { decodeHtml } from '../../src/devplatform/html.js';
+import { startToolProcess, type ToolProcess } from '../support/process.js';
+
+const home = mkdtempSync(join(tmpdir(), 'olti-restart-'));
+const running: ToolProcess[] = [];
+after(async () => {
+  await Promise.all(running.map((tool) => tool.stop()));
+  rmSync(home, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** `npm start` in `home` (the tool built into dist/), on a fixed port: the dev platform's address stays the same. */
+async function npmStart(port: number, sandboxDelayMs: number): Promise<ToolProcess> {
+  const tool = await startToolProcess({ PORT: String(port), SANDBOX_DELAY_MS: String(sandboxDelayMs) }, { cwd: home, entry: 'built', timeoutMs: 120_000 });
+  running.push(tool);
+  return tool;
+}
+async function stop(tool: ToolProcess): Promise<void> {
+  running.splice(running.indexOf(tool), 1);
+  assert.equal(await tool.stop(), 0, tool.output());
+}
+
+/** What a person clicks on /dev: "open as <name>" on the demo essay. */
+async function openAs(tool: ToolProcess, userId: string, name: string) {
+  const page = await (await fetch(`${tool.url}/dev/`)).text();
+  const href = new RegExp(`<a href="([^"]+)">open as ${name}</a>`).exec(page)?.[1];
+  assert.ok(href, `/dev has no link to open the demo essay as ${name}`);
+  const result = await launch({ loginInitiationUrl: () => decodeHtml(href) }, { userId });
+  assert.equal(result.status, 200, result.body.slice(0, 500));
+  return result;
+}
+
+async function submit(tool: ToolProcess, assignment: string, userId: string, name: string, text: string): Promise<string> {
+  const student = await openAs(tool, userId, name);
+  const form = new FormData();
+  form.append('file', new Blob([text]), 'essay.txt');
+  const response = await fetch(`${tool.url}${assignment}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' } });
+  const body = (await response.json()) as { submissionId?: string; error?: string };
+  assert.equal(response.status, 201, body.error);
+  return body.submissionId!;
+}
+
+/** The student's submission's state, as their page asks for it. */
+async function stateOf(tool: ToolProcess, assignment: string, userId: string, name: string, submissionId: string): Promise<string> {
+  const { ltik } = await openAs(tool, userId, name);
+  const answer = await fetch(`${tool.url}${assignment}/my-submissions`, { headers: { authorization: `Bearer ${ltik}` } });
+  const { submissions } = (await answer.json()) as { submissions: Array<{ submissionId: string; state: string }> };
+  return submissions.find((s) => s.submissionId === submissionId)?.state ?? 'missing';
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const essay = (topic: string) => Array.from({ length: 30 }, (_, i) => `This essay about ${topic} makes point ${i} with its own example number ${i * 7}.`).join(' ');
+
+test('npm start stopped while a paper is at the checking service, and started again: the paper gets its score, and new papers are scored', async () => {
+  const port = await freePort();
+  // The analysis takes ten minutes, as the real service's can: the tool is stopped long before.
+  const first = await npmStart(port, 600_000);
+  const instructor = await openAs(first, 'instructor-1', 'Iris Instructor');
+  const assignment = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
+  const before = await submit(first, assignment, 'student-1', 'Sam Student', essay('rivers'));
+  await until('the paper at the checking service', async () => (await stateOf(first, assignment, 'student-1', 'Sam Student', before)) === 'processing', 60_000);
+  await stop(first);
+
+  // Started again with the analysis due at once: the paper's analysis was due long ago by then.
+  const second = await npmStart(port, 1000);
+  assert.match(second.output(), /The sandbox found its data in .*: 1 folders, 1 papers/);
+  await until('the score of the paper sent before the restart', async () => (await stateOf(second, assignment, 'student-1', 'Sam Student', before)) === 'graded', 60_000);
+  const after = await submit(second, assignment, 'student-2', 'Noor Student', essay('glaciers'));
+  await until('the score of a paper sent after the restart', async () => (await stateOf(second, assignment, 'student-2', 'Noor Student', after)) === 'graded', 60_000);
+  // Both scores are in the dev platform's gradebook, where a person looks for them.
+  const gradebook = await (await fetch(`${second.url}/dev/`)).text();
+  for (const name of ['Sam Student', 'Noor Student']) assert.match(gradebook, new RegExp(`<td>${name}</td><td>\\d+ / 100</td>`), `${name}'s score on /dev`);
+  assert.doesNotMatch(second.output(), /not found|duplicate key/i);
+  await stop(second);
+});
