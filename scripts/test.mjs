@@ -38,7 +38,9 @@ const requested = process.argv.slice(2).filter((arg) => arg !== SET_UP_ONLY);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
 // What a test file needs, by the folder it is in (test/<part>/, docs/testing.md): the folders whose files touch no
 // database server, and the pages' folder, whose files (with any file named *-browser.test.ts) drive Chromium. Every
-// other file may use the database, and runs in both passes.
+// other file may use the database and runs on PostgreSQL; on PGlite too, but for the pages: what a person sees does not
+// depend on the database's engine, and a browser file is among the slowest, so they run on PostgreSQL only. What the
+// engine changes (one connection, its locks, pg-boss on it, restarts) is in the other folders, which run on both.
 const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
 const BROWSER = ['test/pages/'];
 const inFolder = (folders) => (file) => folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
@@ -47,7 +49,7 @@ const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser
 
 const PASSES = {
   postgres: { title: 'PostgreSQL pass', files },
-  pglite: { title: 'PGlite pass', files: files.filter(usesDatabase) },
+  pglite: { title: 'PGlite pass', files: files.filter((file) => usesDatabase(file) && !usesBrowser(file)) },
   none: { title: 'no-database pass', files: files.filter((file) => !usesDatabase(file)) },
 };
 // Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr, beginning with
@@ -170,9 +172,9 @@ const npmScript = (name, script, failure) =>
     : step(name, 'npm', ['run', '--silent', script], failure);
 
 await compile('type check', ['--noEmit', '-p', 'tsconfig.json'], 'Type check failed: fix the errors above before the tests run.');
-// The house rules, when the whole suite runs (named files are a developer's quick look: `npm run lint` and
-// `npm run format:check` say the same on their own).
-if (requested.length === 0) {
+// The house rules, when the whole suite runs on a database (named files, or TEST_DB=none, are a quick look: `npm run
+// lint` and `npm run format:check` say the same on their own).
+if (requested.length === 0 && chosen !== 'none') {
   await npmScript('lint', 'lint', 'The lint (npm run lint) failed: fix what it names above, or see eslint.config.js for why a rule holds.');
   await npmScript('format check', 'format:check', 'The format check (npm run format:check) failed: the files named above are not laid out as prettier lays them; npm run format rewrites them.');
 } else {
