@@ -40,6 +40,20 @@ interface SessionRow {
   course_id: string | null;
 }
 
+/**
+ * The ltik's key as jose takes it, made once per encryption key: jose keeps the key object it makes for one array,
+ * and a new array per page costs it a new key object (bench/ltijs-parts.ts).
+ */
+const ltikKeys = new Map<string, Uint8Array>();
+function ltikKey(encryptionKey: string): Uint8Array {
+  let key = ltikKeys.get(encryptionKey);
+  if (!key) {
+    key = new TextEncoder().encode(encryptionKey);
+    ltikKeys.set(encryptionKey, key);
+  }
+  return key;
+}
+
 export async function resolveSession(
   deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
@@ -47,7 +61,7 @@ export async function resolveSession(
 ): Promise<Session | SessionProblem> {
   let claims: z.infer<typeof ltikPayload>;
   try {
-    const { payload } = await jwtVerify(ltik, new TextEncoder().encode(deps.encryptionKey), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(ltik, ltikKey(deps.encryptionKey), { algorithms: ['HS256'] });
     claims = ltikPayload.parse(payload);
   } catch {
     return 'invalid';
