@@ -117,33 +117,4 @@ export default tseslint.config(
   // What runs in the browser: the pages' scripts and the probe the layout tests put into a page.
   { files: ['public/**/*.js', 'test/support/layout-probe.js'], languageOptions: { globals: { ...globals.browser } } },
   { files: [LTIJS_ONLY_HERE], rules: { 'no-restricted-imports': 'off' } },
-  // ---- TEMPORARY: today's importers of ltijs outside src/lti/ltijs/. Delete this block once ltijs is behind its one
-  // door; a file listed here that no longer imports ltijs is harmless, one added here is a step back.
-  {
-    files: [
-      'src/assetprocessor/attach.ts',
-      'src/assetprocessor/fetch.ts',
-      'src/assetprocessor/report-job.ts',
-      'src/grades/ags.ts',
-      'src/grades/grade-deps.ts',
-      'src/lti/access-token.ts',
-      'src/lti/asset-processor-messages.ts',
-      'src/lti/launch.ts',
-      'src/lti/platform-keys.ts',
-      'src/lti/provider.ts',
-      'src/lti/registrations.ts',
-      'src/lti/roster.ts',
-      'src/lti/session.ts',
-      'src/submissions/class-overview.ts',
-      'src/submissions/class-roster.ts',
-      'src/web/asset-processor-attach.ts',
-      'src/web/asset-processor-launches.ts',
-      'src/web/deep-linking.ts',
-      'src/web/instructor-pages.ts',
-      'src/web/launch-handlers.ts',
-      'src/worker.ts',
-    ],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  // ---- END TEMPORARY
 );

@@ -11,7 +11,8 @@ import { Jobs } from './jobs/index.js';
 import { queueHealth } from './jobs/queue-health.js';
 import { sweepStates } from './lti/oidc-state.js';
 import { allowPlatformNetworks } from './lti/platform-http.js';
-import { setupLti, toolUrls, type LtiSetup } from './lti/provider.js';
+import { setupLti, type LtiSetup } from './lti/ltijs/provider.js';
+import { toolUrls } from './lti/provider.js';
 import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
 import { ToolMetrics } from './metrics.js';
@@ -142,7 +143,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     const sink = sinkByAssignmentKind(database.db, { gradebook: gradebookSink(database.db, jobs), 'asset-processor': assetReportSink(database.db, jobs) });
     const uploadDir = join(config.dataDir, 'uploads');
     if (config.role !== 'web') {
-      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, storage: lti.storage, pollScheduleSeconds: config.pollScheduleSeconds, uploadDir, eulaRequired: config.assetProcessorEula !== null, assetDownloadTimeoutMs: config.assetDownloadTimeoutMs, assetDownloadGiveUpMs: config.assetDownloadGiveUpMs, assetDownloadMinRate: config.assetDownloadMinRate, logger, metrics });
+      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, pollScheduleSeconds: config.pollScheduleSeconds, uploadDir, eulaRequired: config.assetProcessorEula !== null, assetDownloadTimeoutMs: config.assetDownloadTimeoutMs, assetDownloadGiveUpMs: config.assetDownloadGiveUpMs, assetDownloadMinRate: config.assetDownloadMinRate, logger, metrics });
     }
     if (config.production && config.devPlatformRequested === 'on') {
       logger.warn('DEV_PLATFORM=on is ignored in production: the dev platform is never mounted there');
@@ -201,7 +202,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
         worker?.stop();
         closing ??= closeServers(listening.servers, config.shutdownTimeoutMs).then(async () => {
           await jobs.stop(config.shutdownTimeoutMs);
-          await running.provider.close({ silent: true });
+          await running.close();
           await sandbox?.close();
           await database.close();
         });
@@ -212,7 +213,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     worker?.stop();
     servers.forEach((server) => server.close());
     await jobs.stop(0).catch(() => undefined);
-    await lti?.provider.close({ silent: true }).catch(() => undefined);
+    await lti?.close().catch(() => undefined);
     await sandbox?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

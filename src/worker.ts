@@ -1,6 +1,6 @@
 // The worker side of the tool: each queue mapped to the domain's handler for its jobs, and the sweep that gives
 // forgotten work its job again (src/submissions/sweep.ts).
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from './lti/platform.js';
 import { runFolderJob, type FolderJob } from './assignments/folder.js';
 import type { ServiceConnections } from './accounts/connections.js';
 import type { ToolMetrics } from './metrics.js';
@@ -22,8 +22,7 @@ export interface WorkerDeps {
   jobs: Jobs;
   services: ServiceConnections;
   sink: ResultSink;
-  provider: Provider;
-  storage: GradeJobDeps['storage'];
+  provider: PlatformLookup;
   pollScheduleSeconds: number[];
   /** Where files wait for the service (an LMS's assets are kept there too, once fetched). */
   uploadDir: string;
@@ -45,7 +44,7 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   // A send's lease lapses well before the job's expiry, when the job is handed to another worker.
   const sendLeaseSeconds = deps.jobs.expireSeconds / 2;
   const pipeline: PipelineDeps = { db: deps.db, services: deps.services, jobs: deps.jobs, sink: deps.sink, pollScheduleSeconds: deps.pollScheduleSeconds, sendLeaseSeconds, logger: deps.logger };
-  const grades: GradeJobDeps = { db: deps.db, provider: deps.provider, storage: deps.storage, logger: deps.logger, metrics: deps.metrics };
+  const grades: GradeJobDeps = { db: deps.db, provider: deps.provider, logger: deps.logger, metrics: deps.metrics };
 
   await deps.jobs.work<{ submissionId: string }>(QUEUES.upload, (job) => uploadSubmission(pipeline, job.data.submissionId, job.retryCount + 1));
   await deps.jobs.work<{ submissionId: string; round?: number }>(QUEUES.poll, (job) => pollSubmission(pipeline, job.data.submissionId, job.data.round ?? 0));

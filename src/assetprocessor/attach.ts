@@ -4,7 +4,7 @@
 // deep-linking response carries. A refused subscription creates nothing.
 // https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas: doc/api/document_processor.md
 import type { Kysely } from 'kysely';
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from '../lti/platform.js';
 import { queueFolderJob } from '../assignments/folder.js';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import type { AssignmentSettings } from '../assignments/settings.js';
@@ -37,7 +37,7 @@ export interface AttachRequest {
 
 export interface AttachDeps {
   db: Kysely<DatabaseSchema>;
-  provider: Provider;
+  provider: PlatformLookup;
   jobs: Jobs;
   publicUrl: string;
 }

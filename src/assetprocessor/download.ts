@@ -1,12 +1,14 @@
 // Fetching one asset from the LMS's Asset Service: a client-credentials token of the asset.readonly scope, redirects
 // followed (Canvas answers with a redirect to its file storage), the body streamed to disk under the assignment's
 // size limit and a deadline, then checked against the size and checksum the notice declared (checksum.ts reads it as
-// each LMS writes it). A text entry is kept as its words. What cannot be checked ends with the specification's error code; a failure that may pass is retried.
+// each LMS writes it). The token and a new one on 401 are the tool's one way to call an LMS service
+// (lti/platform-service.ts). A text entry is kept as its words. What cannot be checked ends with the specification's error code; a failure that may pass is retried.
 // https://www.imsglobal.org/spec/lti-ap/v1p0 (Asset Service, error codes) ; Canvas: doc/api/document_processor.md
 import { rm, readFile } from 'node:fs/promises';
-import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
 import { SCOPE } from '../lti/claims.js';
+import type { Platform } from '../lti/platform.js';
 import { PlatformRequestError, platformDownload, type MinRate } from '../lti/platform-http.js';
+import { SERVICE_TIMEOUT_MS, ServiceCallFailed, bearer, withServiceToken } from '../lti/platform-service.js';
 import { writeReceivedFile, type ReceivedFile } from '../submissions/received-file.js';
 import { ChecksumCheck, type DeclaredChecksum } from './checksum.js';
 import { isTextEntry, textOfHtml } from './text-entry.js';
@@ -38,8 +40,6 @@ export interface DeclaredAsset {
   filename: string | null;
 }
 
-type TokenPlatform = Parameters<typeof accessTokenWithin>[0];
-
 export interface DownloadLimits {
   tempDir: string;
   maxBytes: number;
@@ -49,7 +49,6 @@ export interface DownloadLimits {
   minRate: MinRate | null;
 }
 
-const TOKEN_TIMEOUT_MS = 15_000;
 const MAX_REDIRECTS = 5;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
@@ -70,24 +69,22 @@ async function asText(file: ReceivedFile, tempDir: string, title: string | null)
 }
 
 /** Downloads the asset to a file under `limits.tempDir`; throws AssetUnusable when it cannot be checked. */
-export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsset, limits: DownloadLimits): Promise<ReceivedFile> {
+export async function downloadAsset(platform: Platform, asset: DeclaredAsset, limits: DownloadLimits): Promise<ReceivedFile> {
   if (asset.size !== null && asset.size > limits.maxBytes) throw tooLarge(limits.maxBytes);
   const scope = asset.readScope ?? SCOPE.assetRead;
-  let token: string;
-  try {
-    token = await accessTokenWithin(platform, scope, Math.min(TOKEN_TIMEOUT_MS, limits.timeoutMs));
-  } catch (error) {
-    throw downloadFailed(`the LMS gave the tool no token to read it (${(error as Error).message}).`);
-  }
   const check = asset.checksum ? new ChecksumCheck(asset.checksum) : null;
+  const request = { accept: '*/*', timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS, ...(limits.minRate ? { minRate: limits.minRate } : {}) };
   let answer;
   try {
-    answer = await platformDownload(
-      asset.url,
-      { headers: { authorization: `Bearer ${token}`, accept: '*/*' }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS, ...(limits.minRate ? { minRate: limits.minRate } : {}) },
-      (body) => writeReceivedFile(check ? check.through(body) : body, limits.tempDir, asset.filename ?? asset.title ?? ''),
+    // A 401's body is not written anywhere, so the second try with a new token starts from nothing.
+    answer = await withServiceToken(
+      platform,
+      scope,
+      (token) => platformDownload(asset.url, bearer(token, request), (body) => writeReceivedFile(check ? check.through(body) : body, limits.tempDir, asset.filename ?? asset.title ?? '')),
+      Math.min(SERVICE_TIMEOUT_MS, limits.timeoutMs),
     );
   } catch (error) {
+    if (error instanceof ServiceCallFailed) throw downloadFailed(`the LMS gave the tool no token to read it (${(error.cause as Error).message}).`);
     if (error instanceof PlatformRequestError && error.kind === 'too-large') throw tooLarge(limits.maxBytes);
     // An address the tool may not reach stays so: no use trying again.
     if (error instanceof PlatformRequestError && (error.kind === 'forbidden-address' || error.kind === 'bad-url')) throw downloadFailed(error.message, false);
@@ -95,8 +92,6 @@ export async function downloadAsset(platform: TokenPlatform, asset: DeclaredAsse
     throw error;
   }
   if (answer.written === null) {
-    // A token the platform no longer takes is asked for again on the next try.
-    if (answer.status === 401) forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), scope);
     throw downloadFailed(`the LMS answered HTTP ${answer.status}.`);
   }
   const file = answer.written;

@@ -6,7 +6,7 @@
 // asset's report job tells the LMS.
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from '../lti/platform.js';
 import { maxFileBytes } from '../assignments/settings.js';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
@@ -26,7 +26,7 @@ export interface AssetFetchJob {
 }
 
 export interface AssetFetchDeps extends AdmitDeps {
-  provider: Provider;
+  provider: PlatformLookup;
   /** When the EULA is on: whether this student has not accepted it (then the file is not checked). */
   eulaRefuses?: (asset: { assignmentId: string; lmsUserId: string }) => Promise<boolean>;
   /** The deadline of one download, token included (ASSET_DOWNLOAD_TIMEOUT_SECONDS); two minutes unless told. */

@@ -4,12 +4,12 @@
 // clock says. A report the platform refuses as malformed is logged, not retried: sending it again changes nothing.
 // https://www.imsglobal.org/spec/lti-ap/v1p0 ; Canvas: app/controllers/lti/ims/asset_processor_controller.rb
 import type { Kysely } from 'kysely';
-import type { Provider } from 'ltijs';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
 import { SCOPE } from '../lti/claims.js';
-import { askPlatformService } from '../lti/platform-service.js';
+import { postAssetReport } from '../lti/asset-report-service.js';
+import type { PlatformLookup } from '../lti/platform.js';
 import type { Logger } from '../logger.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
 
@@ -19,7 +19,7 @@ export interface AssetReportJob {
 
 export interface AssetReportDeps {
   db: Kysely<DatabaseSchema>;
-  provider: Provider;
+  provider: PlatformLookup;
   logger: Pick<Logger, 'warn'>;
 }
 
@@ -93,8 +93,8 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
   for (const report of due) {
     const timestamp = nextTimestamp(posted.get(report.type)?.posted_timestamp);
     // No token or no answer throws, and the job is tried again.
-    const answer = await askPlatformService(platform, scope, reportUrl, { method: 'POST', body: { ...report, timestamp: timestamp.toISOString() } });
-    // 401: the token kept was forgotten; the next try asks for a new one.
+    const answer = await postAssetReport(platform, scope, reportUrl, { ...report, timestamp: timestamp.toISOString() });
+    // 401 even with a new token: the next try asks for another.
     if (answer.status === 401) throw new ReportNotTaken('The LMS did not accept the tool\'s token for asset reports; a new one is asked for on the next try.');
     // 409: the platform holds a report of this type with a later timestamp (its clock or an earlier post); the next
     // try is later still. 429 and 5xx: the platform is busy or down.

@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
-import { setupLti, toolUrls } from '../lti/provider.js';
+import { setupLti } from '../lti/ltijs/provider.js';
+import { toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
   registrationInput,
@@ -111,7 +112,7 @@ export async function platformCommand(database: Database, config: Config, args: 
   const { values } = parseFlags(rest);
   const logger = createLogger({ level: 'warn', destination: process.stderr as never });
   const noPage = () => undefined;
-  const { provider } = await setupLti({
+  const lti = await setupLti({
     encryptionKey: config.encryptionKey,
     pool: database.pool,
     db: database.db,
@@ -124,7 +125,7 @@ export async function platformCommand(database: Database, config: Config, args: 
   try {
     if (action === 'remove') {
       if (!values.issuer || !values['client-id']) throw new UsageError('Give --issuer and --client-id of the registration to remove.');
-      const removed = await removeRegistration({ db: database.db, provider }, { issuer: values.issuer, clientId: values['client-id'] });
+      const removed = await removeRegistration({ db: database.db, provider: lti.provider }, { issuer: values.issuer, clientId: values['client-id'] });
       console.log(removed ? 'Removed.' : 'No registration has that issuer and client id.');
       return;
     }
@@ -146,9 +147,9 @@ export async function platformCommand(database: Database, config: Config, args: 
     }
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.
     const audit = createLogger({ level: 'info', destination: process.stderr as never });
-    const registration = await saveRegistration({ db: database.db, provider }, input.data, 'cli', { audit });
+    const registration = await saveRegistration({ db: database.db, provider: lti.provider }, input.data, 'cli', { audit });
     console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config)}`);
   } finally {
-    await provider.close({ silent: true });
+    await lti.close();
   }
 }

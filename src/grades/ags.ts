@@ -1,11 +1,11 @@
 // LTI Assignment and Grade Services 2.0 over HTTP (https://www.imsglobal.org/spec/lti-ags/v2p0): the services'
 // addresses, scopes, access tokens and one request. ltijs's own submitScore overwrites the timestamp with the
-// current time; the tool needs to choose it (score-clock.ts), so it posts scores itself with an access token ltijs
-// obtains and caches.
-import type { Provider } from 'ltijs';
-import { accessTokenWithin, forgetAccessToken } from '../lti/access-token.js';
+// current time; the tool needs to choose it (score-clock.ts), so it posts scores itself, each call through the
+// tool's one way to call an LMS service (lti/platform-service.ts: token, deadline, size limit, a new token once on 401).
+import { accessTokenWithin } from '../lti/access-token.js';
 import { SCOPE } from '../lti/claims.js';
-import { PlatformRequestError, platformRequest } from '../lti/platform-http.js';
+import type { Platform, PlatformLookup } from '../lti/platform.js';
+import { SERVICE_TIMEOUT_MS, ServiceCallFailed, serviceRequest, withServiceToken } from '../lti/platform-service.js';
 
 /** https://www.imsglobal.org/spec/lti-ags/v2p0/#scopes */
 export const AGS_SCOPES = { score: SCOPE.agsScore, lineItem: SCOPE.agsLineItem, result: SCOPE.agsResult } as const;
@@ -13,7 +13,6 @@ export const AGS_SCOPES = { score: SCOPE.agsScore, lineItem: SCOPE.agsLineItem, 
 /** The tag of the tool's gradebook column (https://www.imsglobal.org/spec/lti-ags/v2p0/#tag), with resourceId = the assignment id. */
 export const SIMILARITY_TAG = 'similarity';
 
-const TIMEOUT_MS = 15_000;
 const MAX_BODY = 512 * 1024;
 
 export interface AgsAnswer {
@@ -54,22 +53,20 @@ export interface PlatformRef {
   clientId: string;
 }
 
-/** An access token for the scope, from ltijs's cache or fresh from the platform's token endpoint. */
-export async function accessToken(provider: Provider, platform: PlatformRef, scope: string): Promise<string> {
-  const ltiPlatform = await provider.getPlatform(platform.issuer, platform.clientId);
-  if (!ltiPlatform) throw new Error(`The platform ${platform.issuer} is no longer registered.`);
+async function platformOf(platforms: PlatformLookup, platform: PlatformRef): Promise<Platform> {
+  const found = await platforms.getPlatform(platform.issuer, platform.clientId);
+  if (!found) throw new Error(`The platform ${platform.issuer} is no longer registered.`);
+  return found;
+}
+
+/** An access token for the scope, the one kept while it is valid or fresh from the platform's token endpoint. */
+export async function accessToken(platforms: PlatformLookup, platform: PlatformRef, scope: string): Promise<string> {
+  const registered = await platformOf(platforms, platform);
   try {
-    return await accessTokenWithin(ltiPlatform, scope, TIMEOUT_MS);
+    return await accessTokenWithin(registered, scope, SERVICE_TIMEOUT_MS);
   } catch (error) {
     throw new AgsUnreachable(platform.issuer, error);
   }
-}
-
-/** Forgets a cached token the platform no longer accepts. */
-export async function dropAccessToken(storage: { Delete(collection: string, query: Record<string, unknown>): Promise<unknown> }, platform: PlatformRef, scope: string): Promise<void> {
-  forgetAccessToken(platform.issuer, platform.clientId, scope);
-  // Tokens ltijs itself obtained and stored before (the tool asks its own since) are not used again either.
-  await storage.Delete('accesstoken', { platformUrl: platform.issuer, clientId: platform.clientId, scopes: scope });
 }
 
 /** A platform's answer as JSON, or null when it is not. */
@@ -81,25 +78,37 @@ export function parseJson(text: string): unknown {
   }
 }
 
-export async function agsRequest(
-  url: string,
-  init: { method: 'GET' | 'POST' | 'PUT'; token: string; accept?: string; contentType?: string; body?: unknown },
-): Promise<AgsAnswer> {
+export interface AgsRequest {
+  method: 'GET' | 'POST' | 'PUT';
+  accept?: string;
+  contentType?: string;
+  body?: unknown;
+}
+
+/** One request with a token in hand. */
+export async function agsRequest(url: string, init: AgsRequest & { token: string }): Promise<AgsAnswer> {
   try {
-    const answer = await platformRequest(url, {
+    const answer = await serviceRequest(url, init.token, {
       method: init.method,
-      headers: {
-        authorization: `Bearer ${init.token}`,
-        ...(init.accept ? { accept: init.accept } : {}),
-        ...(init.contentType ? { 'content-type': init.contentType } : {}),
-      },
+      ...(init.accept ? { accept: init.accept } : {}),
+      ...(init.contentType ? { contentType: init.contentType } : {}),
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      timeoutMs: TIMEOUT_MS,
       maxBytes: MAX_BODY,
     });
     return { status: answer.status, body: answer.body };
   } catch (error) {
-    if (error instanceof PlatformRequestError) throw new AgsUnreachable(url, error);
+    if (error instanceof ServiceCallFailed) throw new AgsUnreachable(url, error.cause);
+    throw error;
+  }
+}
+
+/** One request with a token of the scope, asked again once when the platform answers 401. */
+export async function agsCall(platforms: PlatformLookup, platform: PlatformRef, scope: string, url: string, init: AgsRequest): Promise<AgsAnswer> {
+  const registered = await platformOf(platforms, platform);
+  try {
+    return await withServiceToken(registered, scope, (token) => agsRequest(url, { ...init, token }));
+  } catch (error) {
+    if (error instanceof ServiceCallFailed) throw new AgsUnreachable(platform.issuer, error.cause);
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 // What the gradebook holds for a user (https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service): asked before
 // a final score that may have landed already is sent again.
 import { z } from 'zod';
-import { AGS_SCOPES, accessToken, agsRequest, parseJson, resultsUrl } from './ags.js';
+import { AGS_SCOPES, agsCall, parseJson, resultsUrl, type PlatformRef } from './ags.js';
 import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
 import { lineItemFor } from './line-item.js';
@@ -12,8 +12,8 @@ const resultContainer = z.array(z.object({ userId: z.string(), resultScore: z.nu
  * The user's result in the line item, out of 100, as the platform holds it; null when it cannot say (no result,
  * the result scope not granted, an answer that does not parse): then nothing is known, and the caller sends.
  */
-async function currentResult(lineItemUrl: string, token: string, userId: string): Promise<number | null> {
-  const answer = await agsRequest(resultsUrl(lineItemUrl, userId), { method: 'GET', token, accept: 'application/vnd.ims.lis.v2.resultcontainer+json' });
+async function currentResult(deps: GradeDeps, platform: PlatformRef, lineItemUrl: string, userId: string): Promise<number | null> {
+  const answer = await agsCall(deps.provider, platform, AGS_SCOPES.result, resultsUrl(lineItemUrl, userId), { method: 'GET', accept: 'application/vnd.ims.lis.v2.resultcontainer+json' });
   if (answer.status !== 200) return null;
   const results = resultContainer.safeParse(parseJson(answer.body));
   const mine = results.success ? results.data.find((result) => result.userId === userId) : undefined;
@@ -26,8 +26,7 @@ async function currentResult(lineItemUrl: string, token: string, userId: string)
 export async function gradebookHolds(deps: GradeDeps, context: ColumnContext, score: number): Promise<boolean> {
   try {
     const lineItemUrl = await lineItemFor(deps, context);
-    const token = await accessToken(deps.provider, context.platform, AGS_SCOPES.result);
-    const held = await currentResult(lineItemUrl, token, context.userSubject);
+    const held = await currentResult(deps, context.platform, lineItemUrl, context.userSubject);
     return held !== null && Math.abs(held - score) < 0.005;
   } catch (error) {
     deps.logger.warn({ err: error, assignmentId: context.assignmentId }, 'Could not read the gradebook\'s result; the score is sent again');

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { submissionReviewOfLineItem } from '../lti/submission-review.js';
-import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsRequest, parseJson } from './ags.js';
+import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsCall, parseJson, type AgsAnswer, type AgsRequest } from './ags.js';
 import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
 import { GradeRefused } from './platform-answer.js';
@@ -29,20 +29,19 @@ export interface LineItemSpec {
  * deep-linked assignment's own column carries the same tag and resourceId as the similarity's column of its own,
  * and the two must stay two.
  */
-async function findOrCreateLineItem(lineItemsUrl: string, token: string, spec: LineItemSpec, other: string | null): Promise<string> {
+async function findOrCreateLineItem(ask: (url: string, init: AgsRequest) => Promise<AgsAnswer>, lineItemsUrl: string, spec: LineItemSpec, other: string | null): Promise<string> {
   const query = new URL(lineItemsUrl);
   query.searchParams.set('resource_id', spec.resourceId);
   query.searchParams.set('tag', spec.tag);
-  const found = await agsRequest(query.toString(), { method: 'GET', token, accept: 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
+  const found = await ask(query.toString(), { method: 'GET', accept: 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
   if (found.status === 200) {
     const items = z.array(lineItem).safeParse(parseJson(found.body));
     const match = items.success ? items.data.find((item) => item.resourceId === spec.resourceId && item.tag === spec.tag && item.id !== other) : undefined;
     if (match) return match.id;
   }
   // https://www.imsglobal.org/spec/lti-ags/v2p0/#creating-a-new-line-item
-  const created = await agsRequest(lineItemsUrl, {
+  const created = await ask(lineItemsUrl, {
     method: 'POST',
-    token,
     accept: 'application/vnd.ims.lis.v2.lineitem+json',
     contentType: 'application/vnd.ims.lis.v2.lineitem+json',
     body: spec,
@@ -71,7 +70,9 @@ export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Prom
   const lineItemsUrl = context.lineItemsUrl;
   if (!lineItemsUrl) throw new GradeRefused('The LMS gave this assignment no gradebook column and no way to create one (AGS is off for the tool).');
   const column = ownColumn ? ('similarity_line_item_url' as const) : ('line_item_url' as const);
-  const token = await accessToken(deps.provider, context.platform, AGS_SCOPES.lineItem);
+  // The token first: a platform that grants none fails before the lock is taken.
+  await accessToken(deps.provider, context.platform, AGS_SCOPES.lineItem);
+  const ask = (url: string, init: AgsRequest) => agsCall(deps.provider, context.platform, AGS_SCOPES.lineItem, url, init);
   // One caller at a time looks for the column and creates it: two scores posted at once must not make two. In
   // this process a queue of turns; across processes a session lock on one connection, with no transaction open
   // while the LMS is asked (the embedded database runs one transaction at a time for all its connections, and
@@ -92,8 +93,8 @@ export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Prom
     if (known?.[column]) return known[column];
     const otherColumn = ownColumn ? known?.line_item_url : known?.similarity_line_item_url;
     const url = await findOrCreateLineItem(
+      ask,
       listUrl,
-      token,
       {
         label: ownColumn ? `Similarity: ${context.assignmentTitle}`.slice(0, 255) : context.assignmentTitle,
         scoreMaximum: 100,

@@ -1,6 +1,6 @@
 // One score posted to a user's cell (https://www.imsglobal.org/spec/lti-ags/v2p0/#score-publish-service), each
 // try with a timestamp later than any sent before, until the platform accepts or refuses it for good.
-import { AGS_SCOPES, accessToken, agsRequest, dropAccessToken, scoresUrl } from './ags.js';
+import { AGS_SCOPES, accessToken, agsCall, scoresUrl } from './ags.js';
 import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
 import { lineItemFor } from './line-item.js';
@@ -11,8 +11,8 @@ import type { ScoreBody } from './score-body.js';
 const TRIES = 4;
 
 /**
- * Posts one score: a new access token once when the platform refuses the one it had, a later timestamp when the
- * platform holds a later one (another tool's post, a clock ahead of ours). Throws GradeRefused when the platform
+ * Posts one score: a new access token once when the platform refuses the one it had (agsCall), a later timestamp
+ * when the platform holds a later one (another tool's post, a clock ahead of ours). Throws GradeRefused when the platform
  * will not take it, any other error when it should be tried again later.
  *
  * Before each send `stillCurrent` says whether the score is still the cell's to have (no newer attempt, no
@@ -30,23 +30,17 @@ export async function sendScore(
   const lineItemUrl = await lineItemFor(deps, context);
   const clock = { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject };
   const gapMs = context.quirks.scoreTimestampGapMs;
-  let token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
-  let retriedToken = false;
+  // The token first: a platform that grants none fails the post before any timestamp is taken.
+  await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
   for (let tries = 0; tries < TRIES; tries += 1) {
     // Checked before every send, the first included: finding the column and a token can take a while, in which
     // a newer attempt may be scored or this one deleted.
     if (!(await stillCurrent())) return 'superseded';
     const timestamp = await nextScoreTimestamp(deps.db, clock, new Date(), gapMs);
     await beforeSend(timestamp);
-    const posted = await agsRequest(scoresUrl(lineItemUrl), { method: 'POST', token, contentType: 'application/vnd.ims.lis.v1.score+json', body: body(timestamp) });
+    const posted = await agsCall(deps.provider, context.platform, AGS_SCOPES.score, scoresUrl(lineItemUrl), { method: 'POST', contentType: 'application/vnd.ims.lis.v1.score+json', body: body(timestamp) });
     const answer = readScoreAnswer(posted, context.quirks);
     if (answer.kind === 'accepted') return { sent: timestamp };
-    if (answer.kind === 'token-rejected' && !retriedToken) {
-      retriedToken = true;
-      await dropAccessToken(deps.storage, context.platform, AGS_SCOPES.score);
-      token = await accessToken(deps.provider, context.platform, AGS_SCOPES.score);
-      continue;
-    }
     if (answer.kind === 'timestamp-conflict') {
       await nextScoreTimestamp(deps.db, clock, new Date(Date.now() + (tries + 1) * gapMs), gapMs);
       continue;

@@ -5,11 +5,9 @@
 // this process until shortly before it expires.
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Platform } from 'ltijs';
+import type { Platform } from './platform.js';
 import { z } from 'zod';
 import { PlatformRequestError, platformRequest } from './platform-http.js';
-
-type TokenPlatform = Pick<Platform, 'platformUrl' | 'platformClientId' | 'platformKid' | 'platformPrivateKey' | 'platformAuthorizationServer' | 'platformAccessTokenEndpoint'>;
 
 const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive().optional() });
 
@@ -27,7 +25,7 @@ export function forgetAccessToken(issuer: string, clientId: string, scope: strin
   cache.delete(keyOf(issuer, clientId, scope));
 }
 
-async function askToken(platform: TokenPlatform, scope: string, timeoutMs: number): Promise<{ token: string; expiresAt: number }> {
+async function askToken(platform: Platform, scope: string, timeoutMs: number): Promise<{ token: string; expiresAt: number }> {
   const clientId = await platform.platformClientId();
   const tokenUrl = await platform.platformAccessTokenEndpoint();
   const assertion = await new SignJWT({ jti: randomUUID() })
@@ -71,7 +69,7 @@ async function askToken(platform: TokenPlatform, scope: string, timeoutMs: numbe
 }
 
 /** A token for the scope: the one kept here while it is valid, else a new one, asked once however many wait. */
-export async function accessTokenWithin(platform: TokenPlatform, scope: string, timeoutMs: number): Promise<string> {
+export async function accessTokenWithin(platform: Platform, scope: string, timeoutMs: number): Promise<string> {
   const key = keyOf(await platform.platformUrl(), await platform.platformClientId(), scope);
   const kept = cache.get(key);
   if (kept && kept.expiresAt > Date.now()) return kept.token;

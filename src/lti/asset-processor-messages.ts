@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Kysely } from 'kysely';
-import type { IdToken } from 'ltijs';
+import type { LaunchToken } from './platform.js';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
@@ -178,7 +178,7 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
   await deps.storage.Insert(false, 'nonce', { nonce: String(valid.nonce) });
   await deps.storage.Replace(false, 'idtoken', { iss, clientId, deploymentId, user: sub }, plain(platformToken));
   await deps.storage.Replace(false, 'contexttoken', { contextId, user: sub }, plain(contextToken));
-  const launch = readLaunch({ ...plain(platformToken), platformContext: plain(contextToken) } as unknown as IdToken);
+  const launch = readLaunch({ ...plain(platformToken), platformContext: plain(contextToken) } as unknown as LaunchToken);
   const identity = await recordLaunch(deps.db, launch);
   const ltik = await new SignJWT({ platformUrl: iss, clientId, deploymentId, platformCode, contextId, user: sub, s: state })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -188,7 +188,7 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
 }
 
 /** What a page session kept of its launch's own claims (recordMessageLaunch's `own`); null for other launches. */
-export function ownClaimsOf(idToken: IdToken): Record<string, unknown> | null {
+export function ownClaimsOf(idToken: LaunchToken): Record<string, unknown> | null {
   const kept = (idToken as unknown as { platformContext?: { assetProcessorMessage?: unknown } }).platformContext?.assetProcessorMessage;
   return kept && typeof kept === 'object' ? (kept as Record<string, unknown>) : null;
 }

@@ -3,7 +3,8 @@
 // scope; the platform answers 201. Canvas: doc/api/document_processor.md ("EULA"); lti-notes 2.6.
 import { z } from 'zod';
 import { EULA_USER_SCOPE } from './asset-processor.js';
-import { ServiceCallFailed, callPlatformService, type TokenPlatform } from './platform-service.js';
+import type { Platform } from './platform.js';
+import { ServiceCallFailed, sendToService } from './platform-service.js';
 
 /** The service's claim in the EULA launch; what the tool needs of it is its address. */
 export const eulaServiceClaim = z.object({ url: z.string().url().max(4096), scope: z.array(z.string()).optional() });
@@ -22,9 +23,9 @@ export class EulaServiceRefused extends Error {
 const NOT_TAKEN = 'Your LMS did not record your acceptance of the terms, so nothing was recorded. Try again; if it keeps failing, tell your LMS administrator.';
 
 /** Tells the platform's EULA service that `userId` (the launch's sub) accepted at `acceptedAt`; throws EulaServiceRefused. */
-export async function postEulaAcceptance(platform: TokenPlatform, serviceUrl: string, userId: string, acceptedAt: Date): Promise<void> {
+export async function postEulaAcceptance(platform: Platform, serviceUrl: string, userId: string, acceptedAt: Date): Promise<void> {
   try {
-    await callPlatformService(platform, EULA_USER_SCOPE, `${serviceUrl.replace(/\/+$/, '')}/user`, { method: 'POST', body: { userId, accepted: true, timestamp: acceptedAt.toISOString() } });
+    await sendToService(platform, EULA_USER_SCOPE, `${serviceUrl.replace(/\/+$/, '')}/user`, { method: 'POST', body: { userId, accepted: true, timestamp: acceptedAt.toISOString() } });
   } catch (error) {
     if (!(error instanceof ServiceCallFailed)) throw error;
     if (error.step === 'unreachable') throw new EulaServiceRefused(`Your LMS's EULA service could not be reached, so nothing was recorded.${error.own} Try again in a moment.`, error.message);

@@ -1,6 +1,6 @@
 // What the tool takes from a validated launch, and the people and course it records from it.
 import { sql, type Kysely } from 'kysely';
-import type { IdToken } from 'ltijs';
+import type { LaunchToken } from './platform.js';
 import { z } from 'zod';
 import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
@@ -80,7 +80,7 @@ export class LaunchShapeError extends Error {
   }
 }
 
-export function readLaunch(token: IdToken): Launch {
+export function readLaunch(token: LaunchToken): Launch {
   const parsed = launchToken.safeParse(token);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

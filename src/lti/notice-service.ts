@@ -5,7 +5,8 @@
 // before the processor is attached.
 import { z } from 'zod';
 import { NOTICE_HANDLERS_SCOPE } from './asset-processor.js';
-import { ServiceCallFailed, callPlatformService, type TokenPlatform } from './platform-service.js';
+import type { Platform } from './platform.js';
+import { ServiceCallFailed, sendToService } from './platform-service.js';
 
 export const SUBMISSION_NOTICE = 'LtiAssetProcessorSubmissionNotice';
 
@@ -29,9 +30,9 @@ export class NoticeHandlerRefused extends Error {
 const NOT_SUBSCRIBED = 'Your LMS did not let the tool subscribe to its submission notices, so the tool was not attached (nothing was created). Try again; if it keeps failing, ask your LMS administrator to give the tool the notice handler scope.';
 
 /** Subscribes `handlerUrl` to the platform's submission notices at `serviceUrl`; throws NoticeHandlerRefused otherwise. */
-export async function subscribeToSubmissions(platform: TokenPlatform, serviceUrl: string, handlerUrl: string): Promise<void> {
+export async function subscribeToSubmissions(platform: Platform, serviceUrl: string, handlerUrl: string): Promise<void> {
   try {
-    await callPlatformService(platform, NOTICE_HANDLERS_SCOPE, serviceUrl, { method: 'PUT', body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl } });
+    await sendToService(platform, NOTICE_HANDLERS_SCOPE, serviceUrl, { method: 'PUT', body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl } });
   } catch (error) {
     if (!(error instanceof ServiceCallFailed)) throw error;
     if (error.step === 'unreachable') {

@@ -6,14 +6,14 @@
 // that a flood of made-up key ids cannot turn the tool against the LMS.
 //
 // ltijs still verifies every launch itself (signature, RS256, audience, age, nonce, LTI claims): the guard puts the
-// key it found for the token's kid in an async context, and the provider hands ltijs that key instead of the keys
-// URL (see useLaunchKeys). Nothing ltijs checks is skipped.
+// key it found for the token's kid in the launch's scope (launch-scope.ts), and the storage plugin answers ltijs's
+// read of the platform with that one key instead of the keys URL (storage.ts, launchAuthConfig). Nothing ltijs
+// checks is skipped.
 import type { Kysely } from 'kysely';
-import type { Provider } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { jwk, type Jwk } from './jwk.js';
-import { currentLaunch, withLaunch } from './launch-scope.js';
+import { withLaunch } from './launch-scope.js';
 import { PlatformRequestError, platformRequest } from './platform-http.js';
 import { registrationCache } from './registration-cache.js';
 
@@ -118,26 +118,3 @@ export async function keysUrlOf(db: Kysely<DatabaseSchema>, platformId: string):
 
 /** Runs the rest of a launch's handling (ltijs's validation) with the key the guard found for its token. */
 export const withLaunchKey = withLaunch;
-
-/**
- * Makes ltijs verify launches with the key the guard fetched: during a launch, the platform ltijs looks up answers
- * its auth configuration with that one key (ltijs's JWK_KEY method) instead of the keys URL (JWK_SET, which ltijs
- * would fetch itself). A platform other than the one the guard checked gets no key at all, so ltijs refuses the
- * launch rather than fetch anything. Outside a launch nothing changes.
- */
-export function useLaunchKeys(provider: Provider): void {
-  const original = provider.getPlatform.bind(provider) as (...args: unknown[]) => Promise<unknown>;
-  const wrapped = async (...args: unknown[]): Promise<unknown> => {
-    const found = await original(...args);
-    const current = currentLaunch();
-    if (!current || !found || Array.isArray(found)) return found;
-    const platform = found as { platformAuthConfig(...a: unknown[]): Promise<{ method: string; key: unknown }> };
-    const config = await platform.platformAuthConfig();
-    if (config.method !== 'JWK_SET') return found;
-    const matches = args[0] === current.issuer && args[1] === current.clientId && config.key === current.jwksUrl;
-    const own = platform.platformAuthConfig.bind(platform);
-    platform.platformAuthConfig = async (...a: unknown[]) => (a.length > 0 ? own(...a) : { method: 'JWK_KEY', key: matches ? current.key : undefined });
-    return found;
-  };
-  (provider as unknown as { getPlatform: typeof wrapped }).getPlatform = wrapped;
-}

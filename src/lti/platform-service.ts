@@ -1,15 +1,16 @@
-// One call to an LMS service of LTI Advantage beyond AGS and NRPS (the notification service, the EULA service, the
-// asset report service): a token of the service's scope (access-token.ts, LTI Security Framework 4.1), then one JSON
-// request through platform-http (deadline, size limit, address rules). A failure says which step failed, for the
-// caller's sentence. A 401 means the platform no longer takes the token kept for the scope: it is forgotten, and the
-// next call asks for a new one.
+// The one way the tool calls an LMS service of LTI Advantage (AGS, NRPS, the notification service, the Asset and
+// Asset Report services, the EULA service): a token of the service's scope (access-token.ts, LTI Security
+// Framework 4.1), then the request through platform-http (deadline, size limit, address rules). A 401 means the
+// platform no longer takes the token kept for the scope: it is forgotten, a new one is asked for and the request
+// is sent once more. A failure says which step failed, for the caller's sentence. Each specification's client
+// (grades/ags.ts, roster.ts, notice-service.ts, eula-service.ts, asset-report-service.ts,
+// assetprocessor/download.ts) says what its answers mean.
 import { accessTokenWithin, forgetAccessToken } from './access-token.js';
-import { PlatformRequestError, platformRequest, type PlatformAnswer } from './platform-http.js';
+import type { Platform } from './platform.js';
+import { PlatformRequestError, platformRequest, type PlatformAnswer, type PlatformRequest } from './platform-http.js';
 
-const TIMEOUT_MS = 15_000;
+export const SERVICE_TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
-
-export type TokenPlatform = Parameters<typeof accessTokenWithin>[0];
 
 /** The call did not succeed: no token, the service not reached (`own`: the tool's sentence for why), or a non-2xx answer. */
 export class ServiceCallFailed extends Error {
@@ -17,41 +18,67 @@ export class ServiceCallFailed extends Error {
     readonly step: 'token' | 'unreachable' | 'refused',
     detail: string,
     readonly own: string = '',
+    options?: ErrorOptions,
   ) {
-    super(detail);
+    super(detail, options);
     this.name = 'ServiceCallFailed';
   }
 }
 
+/** A request to a service, its bearer token added by the call. */
+export interface ServiceRequest extends Omit<PlatformRequest, 'headers'> {
+  accept?: string;
+  contentType?: string;
+}
+
+/** The request's headers with the token. */
+export function bearer(token: string, request: ServiceRequest): PlatformRequest {
+  const { accept, contentType, ...rest } = request;
+  return { ...rest, headers: { authorization: `Bearer ${token}`, ...(accept ? { accept } : {}), ...(contentType ? { 'content-type': contentType } : {}) } };
+}
+
+/** One request with a token in hand; throws ServiceCallFailed ('unreachable') when no answer could be had. */
+export async function serviceRequest(url: string, token: string, request: ServiceRequest): Promise<PlatformAnswer> {
+  try {
+    return await platformRequest(url, bearer(token, { timeoutMs: SERVICE_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES, ...request }));
+  } catch (error) {
+    throw new ServiceCallFailed('unreachable', (error as Error).message, error instanceof PlatformRequestError ? ` ${error.message}` : '', { cause: error });
+  }
+}
+
+async function tokenFor(platform: Platform, scope: string, timeoutMs: number): Promise<string> {
+  try {
+    return await accessTokenWithin(platform, scope, timeoutMs);
+  } catch (error) {
+    throw new ServiceCallFailed('token', `no token for ${scope}: ${(error as Error).message}`, '', { cause: error });
+  }
+}
+
 /**
- * Sends `body` as JSON to the service at `url` with a token of `scope` and returns its answer, whatever the status
- * (a caller that tells statuses apart reads it); throws ServiceCallFailed when there is no token or no answer.
+ * `send` with a token of `scope`; when it answers 401, the token is forgotten and `send` runs once more with a new
+ * one. Returns the last answer, whatever its status; throws ServiceCallFailed ('token') when no token can be had.
  */
-export async function askPlatformService(platform: TokenPlatform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<PlatformAnswer> {
-  let token: string;
-  try {
-    token = await accessTokenWithin(platform, scope, TIMEOUT_MS);
-  } catch (error) {
-    throw new ServiceCallFailed('token', `no token for ${scope}: ${(error as Error).message}`);
-  }
-  let answer;
-  try {
-    answer = await platformRequest(url, {
-      method: request.method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(request.body),
-      timeoutMs: TIMEOUT_MS,
-      maxBytes: MAX_ANSWER_BYTES,
-    });
-  } catch (error) {
-    throw new ServiceCallFailed('unreachable', (error as Error).message, error instanceof PlatformRequestError ? ` ${error.message}` : '');
-  }
-  if (answer.status === 401) forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), scope);
-  return answer;
+export async function withServiceToken<A extends { status: number }>(platform: Platform, scope: string, send: (token: string) => Promise<A>, tokenTimeoutMs = SERVICE_TIMEOUT_MS): Promise<A> {
+  const forget = async () => forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), scope);
+  const first = await send(await tokenFor(platform, scope, tokenTimeoutMs));
+  if (first.status !== 401) return first;
+  await forget();
+  const again = await send(await tokenFor(platform, scope, tokenTimeoutMs));
+  if (again.status === 401) await forget();
+  return again;
+}
+
+/**
+ * A request to the service at `url` with a token of `scope`; its answer whatever the status (a caller that tells
+ * statuses apart reads it); throws ServiceCallFailed when there is no token or no answer.
+ */
+export function callService(platform: Platform, scope: string, url: string, request: ServiceRequest): Promise<PlatformAnswer> {
+  return withServiceToken(platform, scope, (token) => serviceRequest(url, token, request));
 }
 
 /** Sends `body` as JSON to the service at `url` with a token of `scope`; throws ServiceCallFailed unless it answers 2xx. */
-export async function callPlatformService(platform: TokenPlatform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<void> {
-  const answer = await askPlatformService(platform, scope, url, request);
+export async function sendToService(platform: Platform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<PlatformAnswer> {
+  const answer = await callService(platform, scope, url, { method: request.method, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(request.body) });
   if (answer.status < 200 || answer.status >= 300) throw new ServiceCallFailed('refused', `HTTP ${answer.status} from ${new URL(url).host}`);
+  return answer;
 }

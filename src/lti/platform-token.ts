@@ -4,6 +4,7 @@
 // the token unexpired (step 9). Finding the registration and the key is the caller's (it knows what to answer when
 // either is missing); this is the one place the signature and those claims are checked.
 import { importJWK, jwtVerify, type JWTPayload } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import type { Jwk } from './jwk.js';
 
 export class PlatformTokenInvalid extends Error {
@@ -20,12 +21,27 @@ export interface ExpectedSigner {
   clockToleranceSeconds: number;
 }
 
+/**
+ * The key objects made of the platforms' JWKs, kept as long as the key set that holds the JWK (platform-keys.ts
+ * hands out the same object while it keeps the set): making one costs more CPU than the verification itself
+ * (bench/ltijs-parts.ts).
+ */
+const imported = new WeakMap<Jwk, KeyObject | Uint8Array>();
+
+async function keyOf(jwk: Jwk): Promise<KeyObject | Uint8Array> {
+  let key = imported.get(jwk);
+  if (!key) {
+    key = (await importJWK(jwk as Parameters<typeof importJWK>[0], 'RS256')) as KeyObject | Uint8Array;
+    imported.set(jwk, key);
+  }
+  return key;
+}
+
 /** The verified payload; throws PlatformTokenInvalid with a detail for the log. */
 export async function verifyPlatformToken(jwt: string, jwk: Jwk, expected: ExpectedSigner): Promise<JWTPayload> {
   let payload: JWTPayload;
   try {
-    const key = await importJWK(jwk as Parameters<typeof importJWK>[0], 'RS256');
-    ({ payload } = await jwtVerify(jwt, key, {
+    ({ payload } = await jwtVerify(jwt, await keyOf(jwk), {
       issuer: expected.issuer,
       audience: expected.clientId,
       algorithms: ['RS256'],

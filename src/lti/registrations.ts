@@ -2,7 +2,7 @@
 // tool's key pair for it); the tool's own table adds what ltijs does not keep: deployments, the LMS product, who
 // registered it, and the switch that turns a registration off.
 import type { Kysely, Selectable } from 'kysely';
-import type { Provider } from 'ltijs';
+import type { PlatformRecord, PlatformStore } from './platform.js';
 import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
@@ -60,7 +60,8 @@ export type RegisteredBy = 'cli' | 'dynamic-registration' | 'admin' | 'dev-platf
 
 export interface RegistrationStore {
   db: Kysely<DatabaseSchema>;
-  provider: Provider;
+  /** The platform store (ltijs's records and the tool's key pair per platform). */
+  provider: PlatformStore;
 }
 
 /** Where a change of a platform's URLs is written down, with who made it. */
@@ -83,7 +84,7 @@ function platformRow(values: RegistrationInput, registeredBy: RegisteredBy, acti
   };
 }
 
-function ltijsPlatform(values: RegistrationInput) {
+function ltijsPlatform(values: RegistrationInput): PlatformRecord {
   return {
     url: values.issuer,
     clientId: values.clientId,
@@ -92,7 +93,7 @@ function ltijsPlatform(values: RegistrationInput) {
     accesstokenEndpoint: values.tokenUrl,
     // D2L and others sign access-token requests for an audience that differs from the token URL.
     authorizationServer: values.authorizationServer ?? values.tokenUrl,
-    authConfig: { method: 'JWK_SET' as const, key: values.jwksUrl },
+    authConfig: { method: 'JWK_SET', key: values.jwksUrl },
   };
 }
 

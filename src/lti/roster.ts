@@ -1,17 +1,16 @@
 // The course roster through LTI Names and Role Provisioning Services 2.0
 // (https://www.imsglobal.org/spec/lti-nrps/v2p0): every page followed through Link rel="next", kept a few
-// minutes per process so that a dashboard refresh does not call the LMS each time.
-import type { Provider } from 'ltijs';
+// minutes per process so that a dashboard refresh does not call the LMS each time. Each page is one call of
+// platform-service.ts (token, deadline, size limit, a new token once on 401).
 import { z } from 'zod';
-import { accessTokenWithin } from './access-token.js';
 import { SCOPE } from './claims.js';
-import { platformRequest } from './platform-http.js';
+import type { PlatformLookup } from './platform.js';
+import { ServiceCallFailed, callService } from './platform-service.js';
 
 export const NRPS_SCOPE = SCOPE.nrps;
 const MEDIA_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json';
 const CACHE_MS = 5 * 60_000;
 const MAX_PAGES = 200;
-const TIMEOUT_MS = 15_000;
 /** A page of a few hundred members is tens of kilobytes; a class of thousands comes in several pages. */
 const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
@@ -47,7 +46,7 @@ export function nextLink(header: string | string[] | undefined): string | null {
 const cache = new Map<string, { at: number; members: RosterMember[] }>();
 
 export async function fetchRoster(
-  provider: Provider,
+  provider: PlatformLookup,
   platform: { issuer: string; clientId: string },
   membershipsUrl: string,
   options: { fresh?: boolean } = {},
@@ -58,20 +57,16 @@ export async function fetchRoster(
 
   const ltiPlatform = await provider.getPlatform(platform.issuer, platform.clientId);
   if (!ltiPlatform) throw new RosterUnavailable('The platform is no longer registered.');
-  let token: string;
-  try {
-    token = await accessTokenWithin(ltiPlatform, NRPS_SCOPE, TIMEOUT_MS);
-  } catch (error) {
-    throw new RosterUnavailable(`The LMS did not grant access to the roster: ${(error as Error).message}`);
-  }
   const members: RosterMember[] = [];
   let url: string | null = membershipsUrl;
   for (let page = 0; url && page < MAX_PAGES; page += 1) {
     let response;
     try {
-      response = await platformRequest(url, { headers: { authorization: `Bearer ${token}`, accept: MEDIA_TYPE }, timeoutMs: TIMEOUT_MS, maxBytes: MAX_PAGE_BYTES });
+      response = await callService(ltiPlatform, NRPS_SCOPE, url, { accept: MEDIA_TYPE, maxBytes: MAX_PAGE_BYTES });
     } catch (error) {
-      throw new RosterUnavailable(`The LMS roster did not answer: ${(error as Error).message}`);
+      if (!(error instanceof ServiceCallFailed)) throw error;
+      const why = (error.cause as Error | undefined)?.message ?? error.message;
+      throw new RosterUnavailable(error.step === 'token' ? `The LMS did not grant access to the roster: ${why}` : `The LMS roster did not answer: ${why}`);
     }
     const text = response.body;
     if (response.status !== 200) throw new RosterUnavailable(`The LMS roster answered HTTP ${response.status}.`);

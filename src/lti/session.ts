@@ -3,11 +3,11 @@
 // launch it stands for, read back from ltijs's stored id and context tokens.
 import { decodeJwt, jwtVerify } from 'jose';
 import { sql, type Kysely } from 'kysely';
-import type { IdToken } from 'ltijs';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
 import { readLaunch, type Launch, type LaunchIdentity } from './launch.js';
+import type { LaunchToken } from './platform.js';
 import { sessionRecordKeys } from './storage.js';
 
 const ltikPayload = z.object({
@@ -21,8 +21,8 @@ const ltikPayload = z.object({
 export interface Session extends LaunchIdentity {
   ltik: string;
   launch: Launch;
-  /** ltijs's own token object, which its grade and roster services take. */
-  idToken: IdToken;
+  /** The launch as the session keeps it, which the deep-linking answer is signed for. */
+  idToken: LaunchToken;
   /** What the page asked to read in the session's round trip (alongside.ts); absent when it asked nothing. */
   alongside?: ReadAlongside;
 }
@@ -53,6 +53,20 @@ interface SessionRow {
   course_id: string | null;
 }
 
+/**
+ * The ltik's key as jose takes it, made once per encryption key: jose keeps the key object it makes for one array,
+ * and a new array per page costs it a new key object (bench/ltijs-parts.ts).
+ */
+const ltikKeys = new Map<string, Uint8Array>();
+function ltikKey(encryptionKey: string): Uint8Array {
+  let key = ltikKeys.get(encryptionKey);
+  if (!key) {
+    key = new TextEncoder().encode(encryptionKey);
+    ltikKeys.set(encryptionKey, key);
+  }
+  return key;
+}
+
 export async function resolveSession(
   deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
@@ -60,7 +74,7 @@ export async function resolveSession(
 ): Promise<Session | SessionProblem> {
   let claims: z.infer<typeof ltikPayload>;
   try {
-    const { payload } = await jwtVerify(ltik, new TextEncoder().encode(deps.encryptionKey), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(ltik, ltikKey(deps.encryptionKey), { algorithms: ['HS256'] });
     claims = ltikPayload.parse(payload);
   } catch {
     return 'invalid';
@@ -87,7 +101,7 @@ export async function resolveSession(
   const row = rows[0];
   if (!row) return 'expired';
   const platformContext = { ...row.context_doc, createdAt: row.context_created.getTime() };
-  const idToken = { ...row.id_doc, createdAt: row.id_created.getTime(), platformContext } as unknown as IdToken;
+  const idToken = { ...row.id_doc, createdAt: row.id_created.getTime(), platformContext } as unknown as LaunchToken;
   const launch = readLaunch(idToken);
   if (!row.platform_id || !row.user_id) return 'expired';
   const identity = { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };

@@ -8,10 +8,11 @@
 // the tool's keys) comes from the registration cache (registration-cache.ts), which triggers keep honest across
 // processes. And inside a launch (launch-scope.ts) the nonce and the session's tokens are not written one by one:
 // the launch's one statement writes them with the person and the course (launch.ts), and the nonce's uniqueness
-// is decided there, by the unique key, instead of by a read before the write.
+// is decided there, by the unique key, instead of by a read before the write. And inside a launch, ltijs's read
+// of the platform answers with the key the guard fetched (launchAuthConfig), so ltijs never fetches keys itself.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { currentLaunch, deferNonce, deferSessionRecord } from './launch-scope.js';
+import { currentLaunch, deferNonce, deferSessionRecord, type LaunchPassage } from './launch-scope.js';
 import type { RegistrationCache } from './registration-cache.js';
 
 type Doc = Record<string, unknown>;
@@ -92,6 +93,24 @@ function ttl(collection: string): number | null {
   return LTI_RECORD_TTL_SECONDS[collection] ?? null;
 }
 
+/**
+ * ltijs verifies a launch with the key of the platform record it reads (ltijs 5.9.9 dist/Utils/Auth.js,
+ * validateToken: getPlatform(iss, aud), then platformAuthConfig()); with a keys URL (JWK_SET) it would fetch the
+ * set itself through got, with no deadline and no cache. During a launch the record of the platform the guard
+ * checked answers with the key the guard fetched under a deadline (JWK_KEY, platform-keys.ts); the record of any
+ * other platform, looked up by issuer and client id, answers with no key at all, so ltijs refuses the launch rather
+ * than fetch anything. A lookup by issuer alone (several records) is no launch's and is left as stored.
+ */
+function launchAuthConfig(launch: Readonly<LaunchPassage>, query: Query, docs: Doc[]): Doc[] {
+  if (typeof query?.platformUrl !== 'string' || typeof query.clientId !== 'string') return docs;
+  const matches = query.platformUrl === launch.issuer && query.clientId === launch.clientId;
+  return docs.map((doc) => {
+    const config = doc.authConfig as { method?: unknown; key?: unknown } | undefined;
+    if (config?.method !== 'JWK_SET') return doc;
+    return { ...doc, authConfig: { method: 'JWK_KEY', key: matches && config.key === launch.jwksUrl ? launch.key : undefined } };
+  });
+}
+
 export interface StorageLogger {
   warn(details: object, message: string): void;
 }
@@ -135,6 +154,12 @@ export class PostgresLtiStorage {
     if (launch && collection === 'state' && query?.state === launch.state.state) {
       return launch.state.ltijsRecord ? [{ ...launch.state.ltijsRecord }] : false;
     }
+    const docs = await this.#readKept(encryptionKey, collection, query);
+    return launch && docs && collection === 'platform' ? launchAuthConfig(launch, query, docs) : docs;
+  }
+
+  /** A read, the registration collections' from the registration cache when there is one. */
+  async #readKept(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
     if (this.registrations && REGISTRATION_COLLECTIONS.has(collection)) {
       const key = `ltijs:${collection}:${encryptionKey ? 'decrypted' : 'plain'}:${containment(query)}`;
       // A platform without a status record is active (ltijs's default), and its record is found by the id of a

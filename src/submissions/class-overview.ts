@@ -1,7 +1,7 @@
 // The instructor's overview of an assignment: one row per student (their latest attempt, or "not-submitted" for
 // the roster's active learners who have not submitted), and the filtering and sorting the overview offers.
 import type { Kysely } from 'kysely';
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from '../lti/platform.js';
 import type { Assignment } from '../assignments/store.js';
 import { BAND_TEXT, bandOf, type Band } from '../assignments/settings.js';
 import type { DatabaseSchema } from '../db/index.js';
@@ -118,7 +118,7 @@ export function classSummary(assignment: Assignment, rows: DashboardRow[]): Clas
 
 export interface ClassOverviewDeps {
   db: Kysely<DatabaseSchema>;
-  provider: Provider;
+  provider: PlatformLookup;
   logger: { warn(details: object, message: string): void };
 }
 

@@ -1,6 +1,6 @@
 // The students an instructor's class overview lists besides those who submitted: the course roster from the LMS
 // (NRPS), when the LMS shares it; otherwise a sentence saying why the list may be short.
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from '../lti/platform.js';
 import type { Assignment } from '../assignments/store.js';
 import type { Launch } from '../lti/launch.js';
 import { RosterUnavailable, fetchRoster, type RosterMember } from '../lti/roster.js';
@@ -13,7 +13,7 @@ export interface ClassRoster {
 
 /** The roster of the assignment's course, from the memberships URL the assignment or the current launch names. */
 export async function classRoster(
-  deps: { provider: Provider; logger: { warn(details: object, message: string): void } },
+  deps: { provider: PlatformLookup; logger: { warn(details: object, message: string): void } },
   assignment: Assignment,
   launch: Pick<Launch, 'issuer' | 'clientId' | 'membershipsUrl'>,
 ): Promise<ClassRoster> {

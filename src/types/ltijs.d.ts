@@ -37,43 +37,11 @@ declare module 'ltijs' {
     };
   }
 
-  /** The platform's user token ltijs keeps per (iss, clientId, deploymentId, user), with the launch's context. */
-  export interface IdToken {
-    iss: string;
-    user: string;
-    userInfo?: { given_name?: string; family_name?: string; name?: string; email?: string };
-    platformInfo?: Record<string, unknown>;
-    clientId: string;
-    platformId: string;
-    deploymentId: string;
-    platformContext: ContextToken;
-  }
+  /** The platform's user token ltijs keeps per (iss, clientId, deploymentId, user), with the launch's context: the tool's own LaunchToken. */
+  export type IdToken = import('../lti/platform.js').LaunchToken;
 
-  export interface ContextToken {
-    contextId: string;
-    user: string;
-    context?: { id: string; label?: string; title?: string; type?: string[] };
-    resource?: { id: string; title?: string; description?: string };
-    messageType?: string;
-    version?: string;
-    deepLinkingSettings?: Record<string, unknown>;
-    roles?: string[];
-    targetLinkUri?: string;
-    custom?: Record<string, unknown>;
-    launchPresentation?: Record<string, unknown>;
-    endpoint?: { scope?: string[]; lineitems?: string; lineitem?: string };
-    namesRoles?: { context_memberships_url?: string; service_versions?: string[] };
-  }
-
-  export interface PlatformRegistration {
-    url: string;
-    name: string;
-    clientId: string;
-    authenticationEndpoint: string;
-    accesstokenEndpoint: string;
-    authorizationServer?: string;
-    authConfig: { method: 'RSA_KEY' | 'JWK_KEY' | 'JWK_SET'; key: string };
-  }
+  /** What the tool registers a platform with (it gives a keys URL only): the tool's own PlatformRecord. */
+  export type PlatformRegistration = import('../lti/platform.js').PlatformRecord;
 
   export interface Platform {
     platformUrl(): Promise<string>;
@@ -106,15 +74,7 @@ declare module 'ltijs' {
   export type LtiHandler = (token: IdToken, req: Request, res: Response, next: NextFunction) => unknown;
   export type LtiErrorHandler = (req: Request, res: Response, next?: NextFunction) => unknown;
 
-  export interface ContentItem {
-    type: string;
-    title?: string;
-    text?: string;
-    url?: string;
-    custom?: Record<string, string>;
-    lineItem?: { scoreMaximum: number; label: string; resourceId?: string; tag?: string; submissionReview?: { reachableBy?: string[]; url?: string; custom?: Record<string, string> } };
-    [extra: string]: unknown;
-  }
+  export type ContentItem = import('../lti/platform.js').ContentItem;
 
   export interface Provider {
     app: Express;

@@ -12,6 +12,7 @@ import { sameSecret } from '../secrets.js';
 import { queueGradeResync } from '../grades/resync.js';
 import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
+import type { PlatformStore } from '../lti/platform.js';
 import type { InstructorDeps } from './instructor-pages.js';
 import { ltikOf } from './require-session.js';
 import { frameForSession } from './framing.js';
@@ -19,6 +20,8 @@ import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 
 export interface AdminDeps extends InstructorDeps {
+  /** Registrations are added and removed here, so the store itself. */
+  provider: PlatformStore;
   adminToken: string | null;
   publicUrl: string;
   callbackSecret: string;

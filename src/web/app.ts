@@ -2,7 +2,8 @@
 // then the tool's own pages.
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
-import { LTI_MOUNT_PATH, toolUrls, type LtiSetup } from '../lti/provider.js';
+import type { LtiSetup } from '../lti/ltijs/provider.js';
+import { LTI_MOUNT_PATH, toolUrls } from '../lti/provider.js';
 import { isUnstorableText } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
@@ -114,7 +115,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   app.use(pdfjsAssets());
   if (deps.lti) {
-    const { provider, storage } = deps.lti;
+    const { provider, storage, routes, signDeepLinking } = deps.lti;
     const session = { db, storage, encryptionKey: settings.encryptionKey };
     const urls = toolUrls(settings.publicUrl);
     // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
@@ -135,9 +136,9 @@ export function createWebApp(deps: WebDependencies): express.Express {
     // The launches ltijs refuses (submission review; the Asset Processor's, when it is on) are verified and answered
     // by the tool before ltijs.
     app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula, assetProcessor: settings.assetProcessor, ...(deps.jobs ? { jobs: deps.jobs } : {}) }));
-    app.use(LTI_MOUNT_PATH, provider.app);
+    app.use(LTI_MOUNT_PATH, routes);
     app.use(['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'], refuseCrossSiteForms(settings.publicUrl));
-    app.use(deepLinkingRoutes({ ...session, provider, launchUrl: urls.launch }));
+    app.use(deepLinkingRoutes({ ...session, signDeepLinking, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
     if (deps.jobs && deps.services && deps.sink) {
@@ -145,7 +146,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
       if (settings.assetProcessor) {
         app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
         app.use(assetProcessorEulaRoutes({ ...session, provider, logger, eula: settings.assetProcessorEula, assetProcessor: true }));
-        app.use(assetProcessorAttachRoutes({ ...session, provider, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
+        app.use(assetProcessorAttachRoutes({ ...session, provider, signDeepLinking, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
       }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
       app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, metrics: deps.metrics }));

@@ -2,7 +2,7 @@
 // Asset Processor): the usual check settings with their defaults, one click to attach, and the signed answer back
 // to the LMS. The rules live in assetprocessor/attach.ts; this file reads the form and renders.
 import express, { type Router } from 'express';
-import type { Provider } from 'ltijs';
+import type { PlatformLookup, SignDeepLinkingResponse } from '../lti/platform.js';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
@@ -50,7 +50,7 @@ function fieldsNotShown(): Record<string, unknown> {
   };
 }
 
-export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provider; jobs: Jobs; publicUrl: string; launchUrl: string; logger: Logger }): Router {
+export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: PlatformLookup; signDeepLinking: SignDeepLinkingResponse; jobs: Jobs; publicUrl: string; launchUrl: string; logger: Logger }): Router {
   const router = toolRouter();
   router.post('/asset-processor/attach', express.urlencoded({ extended: false, limit: '32kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
@@ -98,7 +98,7 @@ export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: Provi
       return;
     }
     deps.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
-    const jwt = await deps.provider.DeepLinking.createDeepLinkingMessage(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], { message: t('attach.attached', { title: assignment.title }) });
+    const jwt = await deps.signDeepLinking(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], { message: t('attach.attached', { title: assignment.title }) });
     res.send(render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }, words));
   });
   return router;

@@ -3,7 +3,7 @@
 // review (always), each verified and recorded by lti/asset-processor-messages.ts, then sent to the page it opens
 // with an ordinary page session (its ltik). Also the EULA page's acceptance.
 import express, { type Router, type Response } from 'express';
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from '../lti/platform.js';
 import { z } from 'zod';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
 import { reportReviewClaims, reviewReport } from '../assetprocessor/report-review.js';
@@ -145,7 +145,7 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
 }
 
 /** The EULA page's Accept: told to the LMS's EULA service, then kept by the tool (assetprocessor/eula.ts). */
-export function assetProcessorEulaRoutes(deps: AssetProcessorLaunchDeps & { provider: Provider }): Router {
+export function assetProcessorEulaRoutes(deps: AssetProcessorLaunchDeps & { provider: PlatformLookup }): Router {
   const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '8kb' });
 

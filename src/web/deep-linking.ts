@@ -3,7 +3,7 @@
 // (scoreMaximum 100, tag "similarity", resourceId = the assignment id, and a submissionReview so that the LMS's
 // gradebook can open a student's submissions in the tool), signed by ltijs.
 import express, { type Router } from 'express';
-import type { Provider } from 'ltijs';
+import type { SignDeepLinkingResponse } from '../lti/platform.js';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
@@ -15,7 +15,7 @@ import { toolRouter } from './routing.js';
 
 const choice = z.object({ title: z.string().trim().min(1).max(200) });
 
-export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; launchUrl: string }): Router {
+export function deepLinkingRoutes(deps: SessionDeps & { signDeepLinking: SignDeepLinkingResponse; launchUrl: string }): Router {
   const router = toolRouter();
   router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
     const session = sessionOf(res);
@@ -44,7 +44,7 @@ export function deepLinkingRoutes(deps: SessionDeps & { provider: Provider; laun
       lineItemsUrl: session.launch.lineItemsUrl,
       membershipsUrl: session.launch.membershipsUrl,
     });
-    const jwt = await deps.provider.DeepLinking.createDeepLinkingMessage(session.idToken, [
+    const jwt = await deps.signDeepLinking(session.idToken, [
       {
         type: 'ltiResourceLink',
         title: assignment.title,

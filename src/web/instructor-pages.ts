@@ -2,7 +2,7 @@
 // resend the grade, delete). Forms post the ltik in their body; a request without it (a cross-site form, for one)
 // has no session and is refused.
 import express, { type Router, type Request, type Response } from 'express';
-import type { Provider } from 'ltijs';
+import type { PlatformLookup } from '../lti/platform.js';
 import { z } from 'zod';
 import { folderStatus } from '../assignments/folder-status.js';
 import { DOCUMENT_TYPES, FILE_TYPES, bandOf, type AssignmentSettings } from '../assignments/settings.js';
@@ -30,7 +30,7 @@ import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 
 export interface InstructorDeps extends SessionDeps {
-  provider: Provider;
+  provider: PlatformLookup;
   jobs: Jobs;
   services: ServiceConnections;
   sink: ResultSink;

@@ -1,6 +1,6 @@
 // What ltijs hands over after it has validated a launch: record who launched, decide which assignment and which
 // side of it they open, and send them there with their ltik. Also the page for a refused launch.
-import type { LtiErrorHandler, LtiHandler } from 'ltijs';
+import type { LaunchHandler, RejectedLaunchHandler } from '../lti/platform.js';
 import { linkedAssignmentAlongside, placeLaunch } from '../assignments/placement.js';
 import { keepAssetProcessorContext } from '../lti/asset-processor-launch.js';
 import { LaunchRefused, LaunchShapeError, readLaunch, recordLaunch, type Launch } from '../lti/launch.js';
@@ -34,7 +34,7 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
   // With ASSET_PROCESSOR off, a launch that would take a processor gets the ordinary picker.
   const wantsProcessor = (launch: Launch) => deps.assetProcessor && wantsAssetProcessor(launch);
 
-  const onLaunch: LtiHandler = async (token, req, res, next) => {
+  const onLaunch: LaunchHandler = async (token, req, res, next) => {
     try {
       const ltik = String(res.locals.ltik);
       let launch = readLaunch(token);
@@ -85,7 +85,7 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
   };
 
   /** ltijs puts its reason in res.locals.err; the person gets a sentence, the log gets the code. */
-  const onRejectedLaunch: LtiErrorHandler = (req, res) => {
+  const onRejectedLaunch: RejectedLaunchHandler = (req, res) => {
     const err = (res.locals as { err?: { details?: { message?: string } } }).err;
     const code = err?.details?.message ?? 'UNREGISTERED_OR_INACTIVE_PLATFORM';
     logger.warn({ path: req.path, reason: code }, 'LTI launch refused');

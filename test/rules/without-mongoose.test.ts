@@ -1,9 +1,9 @@
-// ltijs is loaded without mongoose and the MongoDB driver (src/lti/without-mongoose.ts): the tool's storage is its
+// ltijs is loaded without mongoose and the MongoDB driver (src/lti/ltijs/without-mongoose.ts): the tool's storage is its
 // PostgreSQL plugin, and the 30 MB of a MongoDB client are not in any of its processes.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import '../../src/lti/provider.js';
+import '../../src/lti/ltijs/provider.js';
 
 const fromLtijs = createRequire(createRequire(import.meta.url).resolve('ltijs'));
 

@@ -1,5 +1,5 @@
 // ltijs requires mongoose (and the MongoDB driver under it, about 30 MB of a process's memory) when it is loaded,
-// for its default MongoDB storage; the tool gives ltijs its own storage plugin (storage.ts), so ltijs never calls
+// for its default MongoDB storage; the tool gives ltijs its own storage plugin (lti/storage.ts), so ltijs never calls
 // it. This module puts a stand-in into the require cache under mongoose's own path before ltijs is loaded: ltijs's
 // Database module reads `mongoose.Schema` when it is loaded and nothing else unless it is constructed, which ltijs
 // does only without a plugin. Any other use throws, so a future ltijs that needs mongoose fails at once and says so.

@@ -1,0 +1,84 @@
+// ltijs set up for this tool, and the one folder that imports it (the lint rule of DESIGN.md's parts table): our
+// PostgreSQL storage plugin, cookies that survive the LMS iframe, and the fixed routes of the design
+// (lti/provider.ts), mounted by the web part. What the rest of the tool gets of ltijs is typed by lti/platform.ts:
+// the platform store, the launch handed to the tool's handlers, and the signing of deep-linking answers. What ltijs
+// still does for the tool, and why, is measured in docs/architecture.md.
+import type { RequestHandler } from 'express';
+import type { Kysely } from 'kysely';
+import './without-mongoose.js';
+import ltijs, { type Provider } from 'ltijs';
+import type pg from 'pg';
+import type { DatabaseSchema } from '../../db/index.js';
+import type { LaunchHandler, RejectedLaunchHandler, SignDeepLinkingResponse } from '../platform.js';
+import { LTI_ROUTES } from '../provider.js';
+import { registrationCache } from '../registration-cache.js';
+import { PostgresLtiStorage, type StorageLogger } from '../storage.js';
+
+export interface LtiSetupOptions {
+  encryptionKey: string;
+  pool: pg.Pool;
+  /** The same database as the pool: the registration cache is kept per database. */
+  db: Kysely<DatabaseSchema>;
+  publicUrl: string;
+  logger: StorageLogger;
+  onLaunch: LaunchHandler;
+  onDeepLinking: LaunchHandler;
+  /** A launch whose token, state or session cannot be validated. */
+  onRejectedLaunch: RejectedLaunchHandler;
+}
+
+export interface LtiSetup {
+  /** ltijs's provider: the platform store (lti/platform.ts's PlatformStore) for the rest of the tool. */
+  provider: Provider;
+  storage: PostgresLtiStorage;
+  /** The login, launch, keys and registration routes, to mount at LTI_MOUNT_PATH. */
+  routes: RequestHandler;
+  signDeepLinking: SignDeepLinkingResponse;
+  close(): Promise<void>;
+}
+
+/** ltijs holds one provider per process; this configures it once and deploys it without its own server. */
+export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
+  const provider = ltijs.Provider;
+  const storage = new PostgresLtiStorage(options.pool, options.logger, registrationCache(options.db));
+  const secure = new URL(options.publicUrl).protocol === 'https:';
+  provider.setup(
+    options.encryptionKey,
+    { plugin: storage },
+    {
+      appRoute: LTI_ROUTES.launch,
+      loginRoute: LTI_ROUTES.login,
+      keysetRoute: LTI_ROUTES.keys,
+      dynRegRoute: LTI_ROUTES.register,
+      // The platform posts the id_token cross-site into an iframe: only SameSite=None; Secure cookies arrive there.
+      cookies: secure ? { secure: true, sameSite: 'None' } : {},
+      // Sessions ride on the ltik alone (no session cookie), so pages work where third-party cookies are blocked.
+      // devMode stays off: the state check it would skip is done with the state stored server-side instead.
+      ltiaas: true,
+      // ltijs's CORS reflects any origin with credentials; the tool's pages are same-origin and need none.
+      cors: false,
+    },
+  );
+  provider.onConnect(options.onLaunch);
+  provider.onDeepLinking(options.onDeepLinking);
+  provider.onInvalidToken(options.onRejectedLaunch);
+  provider.onSessionTimeout(options.onRejectedLaunch);
+  provider.onUnregisteredPlatform(options.onRejectedLaunch);
+  provider.onInactivePlatform(options.onRejectedLaunch);
+
+  const sigintBefore = new Set(process.listeners('SIGINT'));
+  await provider.deploy({ serverless: true, silent: true });
+  // deploy() adds a SIGINT handler that calls process.exit(); the tool shuts down gracefully on its own.
+  for (const listener of process.listeners('SIGINT')) {
+    if (!sigintBefore.has(listener)) process.removeListener('SIGINT', listener);
+  }
+  return {
+    provider,
+    storage,
+    routes: provider.app,
+    signDeepLinking: (launch, items, answer) => provider.DeepLinking.createDeepLinkingMessage(launch, items, answer ?? {}),
+    close: async () => {
+      await provider.close({ silent: true });
+    },
+  };
+}
