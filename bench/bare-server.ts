@@ -21,7 +21,9 @@ let base = '';
 
 app.get('/login', (_req, res) => res.redirect(302, '/auth'));
 app.get('/auth', (_req, res) => {
-  res.send(`<!doctype html><form method="post" action="${base}/launch"><input type="hidden" name="id_token" value="${token}"><input type="hidden" name="state" value="s"></form>`);
+  res.send(
+    `<!doctype html><form method="post" action="${base}/launch"><input type="hidden" name="id_token" value="${token}"><input type="hidden" name="state" value="s"></form>`,
+  );
 });
 app.post('/launch', express.urlencoded({ extended: false }), (_req, res) => res.redirect(302, '/page?ltik=t'));
 app.get('/page', (_req, res) => res.send('<!doctype html><title>Page</title><p>Hello</p>'));

@@ -21,16 +21,38 @@ interface Latency {
   reported: number[];
 }
 
-async function notify(tool: TestTool, lms: ServedPlatform, activityId: string, submissionId: string, urls: string[]): Promise<void> {
-  const assets: NoticeAsset[] = urls.map((url, i) => ({ asset_id: `${submissionId}-${i}`, url, title: 'essay.txt', filename: 'essay.txt', content_type: 'text/plain' }));
+async function notify(
+  tool: TestTool,
+  lms: ServedPlatform,
+  activityId: string,
+  submissionId: string,
+  urls: string[],
+): Promise<void> {
+  const assets: NoticeAsset[] = urls.map((url, i) => ({
+    asset_id: `${submissionId}-${i}`,
+    url,
+    title: 'essay.txt',
+    filename: 'essay.txt',
+    content_type: 'text/plain',
+  }));
   const claims = lms.platform.submissionNotice({ activityId, submissionId, userId: `student-${submissionId}`, assets });
-  const answer = await fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }) });
+  const answer = await fetch(`${tool.url}/asset-processor/notices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }),
+  });
   if (answer.status !== 200) throw new Error(`the tool answered a notice ${answer.status}: ${await answer.text()}`);
 }
 
 /** B's files without a flood, then with A's flood under way (one tool: ltijs allows one per process); B's latencies. */
 async function run(): Promise<{ quiet: Latency; flooded: Latency }> {
-  const tool = await startTestTool({ ASSET_PROCESSOR: 'on', SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', LOG_LEVEL: 'warn' });
+  const tool = await startTestTool({
+    ASSET_PROCESSOR: 'on',
+    SANDBOX_DELAY_MS: '300',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    LOG_LEVEL: 'warn',
+  });
   const open = new Set<ServerResponse>();
   const lmsA = await startTestPlatform(tool, { rules: 'canvas', clientId: 'bench-school-a' });
   const lmsB = await startTestPlatform(tool, { rules: 'canvas', clientId: 'bench-school-b' });
@@ -60,22 +82,52 @@ async function run(): Promise<{ quiet: Latency; flooded: Latency }> {
       const fetched: number[] = [];
       const reported: number[] = [];
       // Watched from the first notice on, so that each time is read within 50 ms of the event.
-      const watching = waitUntil(`every B file reported Processed (${name})`, async () => {
-        for (let i = fetched.length; i < assetIds.length; i += 1) {
-          const row = await db.selectFrom('lms_asset').select('state').where('asset_id', '=', assetIds[i]!).executeTakeFirst();
-          if (row?.state !== 'admitted') break;
-          fetched.push(Date.now() - sent[i]!);
-        }
-        for (let i = reported.length; i < assetIds.length; i += 1) {
-          if (!lmsB.platform.assetReports().some((report) => report.assetId === assetIds[i] && report.type === 'originality' && report.processingProgress === 'Processed')) break;
-          reported.push(Date.now() - sent[i]!);
-        }
-        return reported.length === count && fetched.length === count;
-      }, 120_000, 50);
+      const watching = waitUntil(
+        `every B file reported Processed (${name})`,
+        async () => {
+          for (let i = fetched.length; i < assetIds.length; i += 1) {
+            const row = await db
+              .selectFrom('lms_asset')
+              .select('state')
+              .where('asset_id', '=', assetIds[i]!)
+              .executeTakeFirst();
+            if (row?.state !== 'admitted') break;
+            fetched.push(Date.now() - sent[i]!);
+          }
+          for (let i = reported.length; i < assetIds.length; i += 1) {
+            if (
+              !lmsB.platform
+                .assetReports()
+                .some(
+                  (report) =>
+                    report.assetId === assetIds[i] &&
+                    report.type === 'originality' &&
+                    report.processingProgress === 'Processed',
+                )
+            )
+              break;
+            reported.push(Date.now() - sent[i]!);
+          }
+          return reported.length === count && fetched.length === count;
+        },
+        120_000,
+        50,
+      );
       for (let i = 0; i < count; i += 1) {
         const at = Date.now();
-        const submitted = await lmsB.platform.submitToActivity({ activityId: ACTIVITY_B.id, userId: `student-${name}-${i}`, files: [{ content: Buffer.from(essay(i + (name === 'quiet' ? 1000 : 2000))), filename: `${name}-${i}.txt`, contentType: 'text/plain' }] });
-        if (submitted.status !== 200) throw new Error(`the tool answered B's notice ${submitted.status}: ${submitted.body}`);
+        const submitted = await lmsB.platform.submitToActivity({
+          activityId: ACTIVITY_B.id,
+          userId: `student-${name}-${i}`,
+          files: [
+            {
+              content: Buffer.from(essay(i + (name === 'quiet' ? 1000 : 2000))),
+              filename: `${name}-${i}.txt`,
+              contentType: 'text/plain',
+            },
+          ],
+        });
+        if (submitted.status !== 200)
+          throw new Error(`the tool answered B's notice ${submitted.status}: ${submitted.body}`);
         sent.push(at);
         assetIds.push(submitted.assets[0]!.asset_id);
         await sleep(500);
@@ -86,8 +138,18 @@ async function run(): Promise<{ quiet: Latency; flooded: Latency }> {
     const quiet = await phase('quiet');
     const notices = scaled(50, 3);
     const files = scaled(10, 4);
-    await Promise.all(Array.from({ length: notices }, (_, n) => notify(tool, lmsA, ACTIVITY_A.id, `flood-${n}`, Array.from({ length: files }, (_, f) => `${origin(lmsA)}/slow/${n}x${f}`))));
-    await waitUntil('A\'s downloads under way', () => open.size > 0, 30_000, 50);
+    await Promise.all(
+      Array.from({ length: notices }, (_, n) =>
+        notify(
+          tool,
+          lmsA,
+          ACTIVITY_A.id,
+          `flood-${n}`,
+          Array.from({ length: files }, (_, f) => `${origin(lmsA)}/slow/${n}x${f}`),
+        ),
+      ),
+    );
+    await waitUntil("A's downloads under way", () => open.size > 0, 30_000, 50);
     const flooded = await phase('flooded');
     return { quiet, flooded };
   } finally {
@@ -103,7 +165,19 @@ export async function fairnessBench(): Promise<Row[]> {
   const cell = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(Math.max(...values))}`;
   const floodSize = `${scaled(50, 3)} notices × ${scaled(10, 4)} files at 4 KB/s for ${SLOW_SECONDS} s each`;
   return [
-    { what: `LMS B's file, notice to fetched, while LMS A floods (${floodSize}): p50 / max`, figure: cell(flooded.fetched), anchor: `${cell(quiet.fetched)} (no flood)`, ratio: (percentile(flooded.fetched, 50) / percentile(quiet.fetched, 50)).toFixed(2), goal: 'a few seconds' },
-    { what: 'LMS B\'s file, notice to Processed report at B: p50 / max', figure: cell(flooded.reported), anchor: `${cell(quiet.reported)} (no flood)`, ratio: (percentile(flooded.reported, 50) / percentile(quiet.reported, 50)).toFixed(2), goal: 'a few seconds' },
+    {
+      what: `LMS B's file, notice to fetched, while LMS A floods (${floodSize}): p50 / max`,
+      figure: cell(flooded.fetched),
+      anchor: `${cell(quiet.fetched)} (no flood)`,
+      ratio: (percentile(flooded.fetched, 50) / percentile(quiet.fetched, 50)).toFixed(2),
+      goal: 'a few seconds',
+    },
+    {
+      what: "LMS B's file, notice to Processed report at B: p50 / max",
+      figure: cell(flooded.reported),
+      anchor: `${cell(quiet.reported)} (no flood)`,
+      ratio: (percentile(flooded.reported, 50) / percentile(quiet.reported, 50)).toFixed(2),
+      goal: 'a few seconds',
+    },
   ];
 }

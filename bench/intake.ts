@@ -5,7 +5,15 @@
 // streams to disk, synced, one INSERT … RETURNING committed on the same PostgreSQL server), and a bare express
 // route that streams it to disk and syncs it.
 import { FormData, request } from 'undici';
-import { comparisonRows, halfLoadRows, scaled, throughputAndLatency, withBareServer, withSameWorkServer, type Row } from './lib.js';
+import {
+  comparisonRows,
+  halfLoadRows,
+  scaled,
+  throughputAndLatency,
+  withBareServer,
+  withSameWorkServer,
+  type Row,
+} from './lib.js';
 import { startStack, UNLIMITED } from './stack.js';
 
 const CONCURRENCY = 100;
@@ -15,7 +23,12 @@ const FILE_BYTES = 100 * 1024;
 /** A distinct 100 KB text paper for each submission (the same file twice would only return the first receipt). */
 function paper(n: number): string {
   const head = `Paper ${n}: ${Math.random()}\n`;
-  return head + 'A sentence about rivers, mountains and the people who live between them. '.repeat(Math.ceil(FILE_BYTES / 74)).slice(0, FILE_BYTES - head.length);
+  return (
+    head +
+    'A sentence about rivers, mountains and the people who live between them. '
+      .repeat(Math.ceil(FILE_BYTES / 74))
+      .slice(0, FILE_BYTES - head.length)
+  );
 }
 
 export async function intakeBench(): Promise<Row[]> {
@@ -42,14 +55,32 @@ export async function intakeBench(): Promise<Row[]> {
           await stack.submit(ltiks[n % students]!, `paper-${n}.txt`, paper(n));
         };
         const bareRun = await throughputAndLatency(bareUpload, { ...options, name: 'intake-bare' }, bare.meter);
-        const sameWorkRun = await throughputAndLatency(sameWorkReceipt, { ...options, name: 'intake-same-work' }, sameWork.meter);
+        const sameWorkRun = await throughputAndLatency(
+          sameWorkReceipt,
+          { ...options, name: 'intake-same-work' },
+          sameWork.meter,
+        );
         const tool = await throughputAndLatency(submit, { ...options, name: 'intake' }, stack.meter);
         return [
-          ...comparisonRows({ throughput: `receipts/s for 100 KB files, ${CONCURRENCY} students at once`, rate: RATE, unit: 'receipt' }, tool, [
-            { name: 'same work', result: sameWorkRun, goal: 'ratio ≥ 0.7' },
-            { name: 'bare route', result: bareRun },
-          ], { p99: '< 250 ms' }),
-          ...(await halfLoadRows('receipt', tool.throughput, submit, [{ name: 'same work', one: sameWorkReceipt }, { name: 'bare route', one: bareUpload }], '< 100 ms')),
+          ...comparisonRows(
+            { throughput: `receipts/s for 100 KB files, ${CONCURRENCY} students at once`, rate: RATE, unit: 'receipt' },
+            tool,
+            [
+              { name: 'same work', result: sameWorkRun, goal: 'ratio ≥ 0.7' },
+              { name: 'bare route', result: bareRun },
+            ],
+            { p99: '< 250 ms' },
+          ),
+          ...(await halfLoadRows(
+            'receipt',
+            tool.throughput,
+            submit,
+            [
+              { name: 'same work', one: sameWorkReceipt },
+              { name: 'bare route', one: bareUpload },
+            ],
+            '< 100 ms',
+          )),
         ];
       } finally {
         await stack.close();

@@ -26,8 +26,15 @@ export async function launchBench(): Promise<Row[]> {
       const anchor = await throughputAndLatency(bareLaunch, { ...options, name: 'launch-bare' }, bare.meter);
       const tool = await throughputAndLatency(toolLaunch, { ...options, name: 'launch' }, stack.meter);
       return [
-        ...comparisonRows({ throughput: `launches/s, ${CONCURRENCY} at once`, rate: RATE, unit: 'launch' }, tool, [{ name: 'same hops, bare routes', result: anchor, goal: 'ratio ≥ 0.5' }], { p99: '< 50 ms' }),
-        ...(await halfLoadRows('launch', tool.throughput, toolLaunch, [{ name: 'same hops, bare routes', one: bareLaunch }])),
+        ...comparisonRows(
+          { throughput: `launches/s, ${CONCURRENCY} at once`, rate: RATE, unit: 'launch' },
+          tool,
+          [{ name: 'same hops, bare routes', result: anchor, goal: 'ratio ≥ 0.5' }],
+          { p99: '< 50 ms' },
+        ),
+        ...(await halfLoadRows('launch', tool.throughput, toolLaunch, [
+          { name: 'same hops, bare routes', one: bareLaunch },
+        ])),
       ];
     } finally {
       await stack.close();

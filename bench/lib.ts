@@ -63,7 +63,9 @@ export class Meter {
 
   /** The counters; `texts` adds the statements counted since the last `reset`. */
   async read(options: { texts?: boolean; reset?: boolean } = {}): Promise<MeterReading> {
-    return (await this.#ask([options.texts ? 'texts=1' : '', options.reset ? 'reset=1' : ''].filter(Boolean).join('&'))) as MeterReading;
+    return (await this.#ask(
+      [options.texts ? 'texts=1' : '', options.reset ? 'reset=1' : ''].filter(Boolean).join('&'),
+    )) as MeterReading;
   }
 
   async #ask(query: string): Promise<unknown> {
@@ -76,7 +78,10 @@ export class Meter {
    * prints the statements of the phase, with how many each operation sent, to stderr; BENCH_PROFILE_DIR=DIR
    * writes a CPU profile of the process over the phase to DIR/<name>.cpuprofile.
    */
-  async costOf<T extends { done: number }>(phase: () => Promise<T>, name = 'phase'): Promise<{ result: T; cost: Cost }> {
+  async costOf<T extends { done: number }>(
+    phase: () => Promise<T>,
+    name = 'phase',
+  ): Promise<{ result: T; cost: Cost }> {
     const listing = Boolean(process.env.BENCH_STATEMENTS);
     const profileDir = process.env.BENCH_PROFILE_DIR;
     if (profileDir) await this.#ask('profile=start');
@@ -87,9 +92,17 @@ export class Meter {
       mkdirSync(profileDir, { recursive: true });
       writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(await this.#ask('profile=stop')));
     }
-    for (const [text, n] of after.texts ?? []) process.stderr.write(`${(n / Math.max(1, result.done)).toFixed(2).padStart(7)}  ${text}\n`);
+    for (const [text, n] of after.texts ?? [])
+      process.stderr.write(`${(n / Math.max(1, result.done)).toFixed(2).padStart(7)}  ${text}\n`);
     const per = (a: number, b: number) => (result.done > 0 ? (a - b) / result.done : Number.NaN);
-    return { result, cost: { statements: per(after.statements, before.statements), commits: per(after.commits, before.commits), cpuMs: per(after.cpuMs, before.cpuMs) } };
+    return {
+      result,
+      cost: {
+        statements: per(after.statements, before.statements),
+        commits: per(after.commits, before.commits),
+        cpuMs: per(after.cpuMs, before.cpuMs),
+      },
+    };
   }
 }
 
@@ -134,7 +147,11 @@ async function measured(op: () => Promise<void>, due: number, result: LoadResult
 }
 
 /** `count` operations by `concurrency` workers, each starting the next as soon as its last one ends. */
-export async function closedLoop(count: number, concurrency: number, op: (i: number) => Promise<void>): Promise<LoadResult> {
+export async function closedLoop(
+  count: number,
+  concurrency: number,
+  op: (i: number) => Promise<void>,
+): Promise<LoadResult> {
   const result: LoadResult = { done: 0, failed: 0, seconds: 0, latencies: [], firstError: null };
   let next = 0;
   const started = performance.now();
@@ -173,7 +190,9 @@ export function failures(result: LoadResult): string {
 
 /** Resident memory of a process in MB, from /proc. */
 export function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS'));
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024;
 }
 
@@ -195,7 +214,12 @@ export function rssPeak(pid: number, everyMs = 100): { stop(): number } {
   };
 }
 
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 250): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 250,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
@@ -210,8 +234,16 @@ export interface Child<T> {
 }
 
 /** Runs bench/<script> in its own process; it prints one line `READY <json>` once it serves. */
-export async function startChild<T>(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child<T>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${root}bench/${script}`, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+export async function startChild<T>(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Child<T>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${root}bench/${script}`, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const info = await new Promise<T>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -236,7 +268,9 @@ export async function startChild<T>(script: string, args: string[] = [], env: Re
 /** Runs `work` beside the bare anchor server (bench/bare-server.ts), metered, and stops it whatever happens. */
 export async function withBareServer<R>(work: (bare: { url: string; meter: Meter }) => Promise<R>): Promise<R> {
   const { env, meter } = metered('bare');
-  return withChild<{ url: string }, R>('bare-server.ts', (bare) => work({ url: bare.info.url, meter }), { BENCH_METER_SOCKET: env.BENCH_METER_SOCKET! });
+  return withChild<{ url: string }, R>('bare-server.ts', (bare) => work({ url: bare.info.url, meter }), {
+    BENCH_METER_SOCKET: env.BENCH_METER_SOCKET!,
+  });
 }
 
 /**
@@ -248,14 +282,22 @@ export async function withSameWorkServer<R>(work: (anchor: { url: string; meter:
   if (!database.url) throw new Error('The same-work anchors need PostgreSQL (TEST_DB=postgres, the default).');
   const { env, meter } = metered('same-work');
   try {
-    return await withChild<{ url: string }, R>('same-work-server.ts', (anchor) => work({ url: anchor.info.url, meter }), { BENCH_METER_SOCKET: env.BENCH_METER_SOCKET!, DATABASE_URL: database.url });
+    return await withChild<{ url: string }, R>(
+      'same-work-server.ts',
+      (anchor) => work({ url: anchor.info.url, meter }),
+      { BENCH_METER_SOCKET: env.BENCH_METER_SOCKET!, DATABASE_URL: database.url },
+    );
   } finally {
     await database.drop();
   }
 }
 
 /** Runs `work` beside bench/<script> in its own process, and stops that process whatever happens. */
-export async function withChild<T, R>(script: string, work: (child: Child<T>) => Promise<R>, env: Record<string, string> = {}): Promise<R> {
+export async function withChild<T, R>(
+  script: string,
+  work: (child: Child<T>) => Promise<R>,
+  env: Record<string, string> = {},
+): Promise<R> {
   const started = await startChild<T>(script, [], env);
   try {
     return await work(started);
@@ -275,9 +317,16 @@ export interface Comparison {
  * A short warm-up, then `count` operations as fast as `concurrency` clients go (their cost read from the
  * process's meter), then `count` at a fixed rate.
  */
-export async function throughputAndLatency(one: (i: number) => Promise<void>, options: { count: number; concurrency: number; rate: number; name: string }, meter: Meter): Promise<Comparison> {
+export async function throughputAndLatency(
+  one: (i: number) => Promise<void>,
+  options: { count: number; concurrency: number; rate: number; name: string },
+  meter: Meter,
+): Promise<Comparison> {
   await closedLoop(Math.max(20, Math.round(options.count / 10)), 10, one);
-  const { result: throughput, cost } = await meter.costOf(() => closedLoop(options.count, options.concurrency, one), options.name);
+  const { result: throughput, cost } = await meter.costOf(
+    () => closedLoop(options.count, options.concurrency, one),
+    options.name,
+  );
   const paced = await fixedRate(options.count, options.rate, one);
   return { throughput, paced, cost };
 }
@@ -295,12 +344,30 @@ const both = (r: LoadResult) => `${ms(percentile(r.latencies, 50))} / ${ms(perce
  * Per anchor, two rows: throughput (with the cost columns, the anchor's CPU beside the tool's), and p50 / p99 at
  * the fixed rate; the ratio of a latency row is the tool's p99 over the anchor's.
  */
-export function comparisonRows(label: { throughput: string; rate: number; unit: string }, tool: Comparison, anchors: AnchorRun[], goals: { p99?: string } = {}): Row[] {
+export function comparisonRows(
+  label: { throughput: string; rate: number; unit: string },
+  tool: Comparison,
+  anchors: AnchorRun[],
+  goals: { p99?: string } = {},
+): Row[] {
   const rate = (r: LoadResult) => r.done / r.seconds;
   const p99 = (r: LoadResult) => percentile(r.latencies, 99);
   return [
-    ...anchors.map(({ name, result, goal }): Row => ({ what: `${label.throughput}, beside the ${name}`, figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`, anchor: `${perSecond(rate(result.throughput))}${failures(result.throughput)}`, ratio: ratio(rate(tool.throughput) / rate(result.throughput)), ...(goal ? { goal } : {}), cost: { ...tool.cost, anchorCpuMs: result.cost.cpuMs, anchorName: name } })),
-    ...anchors.map(({ name, result }): Row => ({ what: `${label.unit} latency p50 / p99 at ${label.rate}/s, beside the ${name}`, figure: both(tool.paced), anchor: both(result.paced), ratio: ratio(p99(tool.paced) / p99(result.paced)), ...(goals.p99 ? { goal: goals.p99 } : {}) })),
+    ...anchors.map(({ name, result, goal }): Row => ({
+      what: `${label.throughput}, beside the ${name}`,
+      figure: `${perSecond(rate(tool.throughput))}${failures(tool.throughput)}`,
+      anchor: `${perSecond(rate(result.throughput))}${failures(result.throughput)}`,
+      ratio: ratio(rate(tool.throughput) / rate(result.throughput)),
+      ...(goal ? { goal } : {}),
+      cost: { ...tool.cost, anchorCpuMs: result.cost.cpuMs, anchorName: name },
+    })),
+    ...anchors.map(({ name, result }): Row => ({
+      what: `${label.unit} latency p50 / p99 at ${label.rate}/s, beside the ${name}`,
+      figure: both(tool.paced),
+      anchor: both(result.paced),
+      ratio: ratio(p99(tool.paced) / p99(result.paced)),
+      ...(goals.p99 ? { goal: goals.p99 } : {}),
+    })),
   ];
 }
 
@@ -308,14 +375,26 @@ export function comparisonRows(label: { throughput: string; rate: number; unit: 
  * Latency at half the rate the tool sustained (`sustained`, its throughput phase; so neither side queues): p50 and p99 of the tool, then of each
  * anchor at the same rate, for ten seconds (scaled); a row per anchor.
  */
-export async function halfLoadRows(unit: string, sustained: LoadResult, toolOne: (i: number) => Promise<void>, anchors: Array<{ name: string; one: (i: number) => Promise<void> }>, goal?: string): Promise<Row[]> {
+export async function halfLoadRows(
+  unit: string,
+  sustained: LoadResult,
+  toolOne: (i: number) => Promise<void>,
+  anchors: Array<{ name: string; one: (i: number) => Promise<void> }>,
+  goal?: string,
+): Promise<Row[]> {
   const rate = Math.max(1, Math.floor(sustained.done / sustained.seconds / 2));
   const count = Math.max(50, Math.round(rate * 10 * SCALE));
   const mine = await fixedRate(count, rate, toolOne);
   const rows: Row[] = [];
   for (const anchor of anchors) {
     const theirs = await fixedRate(count, rate, anchor.one);
-    rows.push({ what: `${unit} latency p50 / p99 at ${rate}/s (half the throughput), beside the ${anchor.name}`, figure: both(mine), anchor: both(theirs), ratio: ratio(percentile(mine.latencies, 99) / percentile(theirs.latencies, 99)), ...(goal ? { goal } : {}) });
+    rows.push({
+      what: `${unit} latency p50 / p99 at ${rate}/s (half the throughput), beside the ${anchor.name}`,
+      figure: both(mine),
+      anchor: both(theirs),
+      ratio: ratio(percentile(mine.latencies, 99) / percentile(theirs.latencies, 99)),
+      ...(goal ? { goal } : {}),
+    });
   }
   return rows;
 }

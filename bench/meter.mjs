@@ -104,7 +104,10 @@ if (socket) {
     res.setHeader('content-type', 'application/json');
     const action = asked.get('profile');
     if (action) {
-      profile(action).then((answer) => res.end(JSON.stringify(answer)), (error) => res.end(JSON.stringify({ error: String(error) })));
+      profile(action).then(
+        (answer) => res.end(JSON.stringify(answer)),
+        (error) => res.end(JSON.stringify({ error: String(error) })),
+      );
       return;
     }
     res.end(JSON.stringify(reading(asked.has('texts'))));

@@ -22,7 +22,14 @@ export async function noticesBench(): Promise<Row[]> {
   const notices = scaled(2000, 50);
   const windowSeconds = Math.max(5, 60 * SCALE);
   const timeoutSeconds = Number(process.env.BENCH_SURGE_TIMEOUT_S ?? 1800);
-  const stack = await startStack({ backend: 'postgres', role: 'all', students: 0, sandbox: { delayMs: ANALYSIS_MS }, admit: UNLIMITED, env: { ASSET_PROCESSOR: 'on' } });
+  const stack = await startStack({
+    backend: 'postgres',
+    role: 'all',
+    students: 0,
+    sandbox: { delayMs: ANALYSIS_MS },
+    admit: UNLIMITED,
+    env: { ASSET_PROCESSOR: 'on' },
+  });
   try {
     await stack.platform.attach(ACTIVITY);
     stack.sandbox.setFaults({ rateLimit: { ratio: RATE_LIMITED, retryAfterSeconds: 1 } });
@@ -48,16 +55,28 @@ export async function noticesBench(): Promise<Row[]> {
           return;
         }
         const n = firsts.length + 1;
-        const sending = deliver(stack.platform.submitToActivity({ activityId: ACTIVITY.id, userId: `student-${n}`, filename: `essay-${n}.txt`, text: essay(n) }), false);
+        const sending = deliver(
+          stack.platform.submitToActivity({
+            activityId: ACTIVITY.id,
+            userId: `student-${n}`,
+            filename: `essay-${n}.txt`,
+            text: essay(n),
+          }),
+          false,
+        );
         firsts.push(sending);
         await sending;
       });
       const distinct = answers.filter((answer) => answer.status === 200 && !answer.repeat).length;
       try {
-        await waitUntil('every asset Processed', async () => {
-          const reports = await stack.platform.assetReports();
-          return reports.processed + reports.failed >= distinct;
-        }, timeoutSeconds * 1000);
+        await waitUntil(
+          'every asset Processed',
+          async () => {
+            const reports = await stack.platform.assetReports();
+            return reports.processed + reports.failed >= distinct;
+          },
+          timeoutSeconds * 1000,
+        );
         drained = seconds();
       } catch (error) {
         outcome = ` (${(error as Error).message})`;
@@ -71,12 +90,30 @@ export async function noticesBench(): Promise<Row[]> {
     const repeats = answers.filter((answer) => answer.repeat).length;
     const acknowledged = answers.filter((answer) => answer.status === 200).map((answer) => answer.ms);
     const floor = windowSeconds + ANALYSIS_MS / 1000;
-    const refused = reports.firstRefused ? `; first: ${reports.firstRefused.status} ${JSON.stringify(reports.firstRefused.body).slice(0, 200)}` : '';
+    const refused = reports.firstRefused
+      ? `; first: ${reports.firstRefused.status} ${JSON.stringify(reports.firstRefused.body).slice(0, 200)}`
+      : '';
     return [
-      { what: `${answers.length} notices in ${windowSeconds.toFixed(0)} s (${repeats} sent again), one asset each, ${RATE_LIMITED * 100} % of service requests refused (429): acknowledgement p50 / p99`, figure: `${ms(percentile(acknowledged, 50))} / ${ms(percentile(acknowledged, 99))}${failures(sent)}` },
-      { what: 'every asset reported Processed, after the first notice', figure: `${drained.toFixed(0)} s${outcome}`, anchor: `${floor.toFixed(0)} s (window + analysis)`, ratio: (drained / floor).toFixed(2) },
-      { what: 'exactly once', figure: `${papers} papers at the service for ${assets} assets; ${reports.processed} Processed, ${reports.failed} Failed; ${reports.processedPosts} Processed posts, ${reports.processedBeyondNotices} assets with more than their notices; ${reports.refused} reports refused${refused}`, goal: 'one paper each' },
-      { what: 'per notice: all it caused until every asset was reported (acknowledgement, download, upload, read-back, reports)', figure: `${answers.length} notices`, cost },
+      {
+        what: `${answers.length} notices in ${windowSeconds.toFixed(0)} s (${repeats} sent again), one asset each, ${RATE_LIMITED * 100} % of service requests refused (429): acknowledgement p50 / p99`,
+        figure: `${ms(percentile(acknowledged, 50))} / ${ms(percentile(acknowledged, 99))}${failures(sent)}`,
+      },
+      {
+        what: 'every asset reported Processed, after the first notice',
+        figure: `${drained.toFixed(0)} s${outcome}`,
+        anchor: `${floor.toFixed(0)} s (window + analysis)`,
+        ratio: (drained / floor).toFixed(2),
+      },
+      {
+        what: 'exactly once',
+        figure: `${papers} papers at the service for ${assets} assets; ${reports.processed} Processed, ${reports.failed} Failed; ${reports.processedPosts} Processed posts, ${reports.processedBeyondNotices} assets with more than their notices; ${reports.refused} reports refused${refused}`,
+        goal: 'one paper each',
+      },
+      {
+        what: 'per notice: all it caused until every asset was reported (acknowledgement, download, upload, read-back, reports)',
+        figure: `${answers.length} notices`,
+        cost,
+      },
     ];
   } finally {
     await stack.close();

@@ -23,9 +23,26 @@ interface Tally {
   firstServerError: string | null;
 }
 
-const tally = (): Tally => ({ admitted: [], busy: 0, busyWithoutRetryAfter: 0, htmlToJson: 0, otherServerErrors: 0, otherStatuses: new Map(), networkErrors: 0, firstSurprise: null, firstServerError: null });
+const tally = (): Tally => ({
+  admitted: [],
+  busy: 0,
+  busyWithoutRetryAfter: 0,
+  htmlToJson: 0,
+  otherServerErrors: 0,
+  otherStatuses: new Map(),
+  networkErrors: 0,
+  firstSurprise: null,
+  firstServerError: null,
+});
 
-function count(t: Tally, status: number, started: number, headers: Record<string, unknown>, body: string, json: boolean): void {
+function count(
+  t: Tally,
+  status: number,
+  started: number,
+  headers: Record<string, unknown>,
+  body: string,
+  json: boolean,
+): void {
   if (json && /^\s*</.test(body)) t.htmlToJson += 1;
   if (status === 503) {
     t.busy += 1;
@@ -34,22 +51,36 @@ function count(t: Tally, status: number, started: number, headers: Record<string
   }
   if (status >= 500) {
     t.otherServerErrors += 1;
-    t.firstServerError ??= `${status}: ${body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 160)}`;
+    t.firstServerError ??= `${status}: ${body
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 160)}`;
     return;
   }
   if (status >= 200 && status < 400) t.admitted.push(performance.now() - started);
   else {
     t.otherStatuses.set(status, (t.otherStatuses.get(status) ?? 0) + 1);
-    t.firstSurprise ??= `${status}: ${body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 160)}`;
+    t.firstSurprise ??= `${status}: ${body
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 160)}`;
   }
 }
 
 function rows(what: string, t: Tally, total: number, goal: string): Row[] {
   const others = [...t.otherStatuses].map(([status, n]) => `${n} × ${status}`).join(', ');
   return [
-    { what: `${what}: admitted, p50 / p99`, figure: `${t.admitted.length} of ${total}, ${ms(percentile(t.admitted, 50))} / ${ms(percentile(t.admitted, 99))}`, goal },
+    {
+      what: `${what}: admitted, p50 / p99`,
+      figure: `${t.admitted.length} of ${total}, ${ms(percentile(t.admitted, 50))} / ${ms(percentile(t.admitted, 99))}`,
+      goal,
+    },
     { what: `${what}: answered 503 at once (without Retry-After)`, figure: `${t.busy} (${t.busyWithoutRetryAfter})` },
-    { what: `${what}: HTML bodies to JSON clients; other 5xx; other answers; network errors`, figure: `${t.htmlToJson}; ${t.otherServerErrors}; ${others || 0}; ${t.networkErrors}${t.firstServerError ? ` (first 5xx: ${t.firstServerError})` : ''}${t.firstSurprise ? ` (first other: ${t.firstSurprise})` : ''}`, goal: '0; 0' },
+    {
+      what: `${what}: HTML bodies to JSON clients; other 5xx; other answers; network errors`,
+      figure: `${t.htmlToJson}; ${t.otherServerErrors}; ${others || 0}; ${t.networkErrors}${t.firstServerError ? ` (first 5xx: ${t.firstServerError})` : ''}${t.firstSurprise ? ` (first other: ${t.firstSurprise})` : ''}`,
+      goal: '0; 0',
+    },
   ];
 }
 
@@ -74,21 +105,35 @@ export async function overloadBench(): Promise<Row[]> {
     // Submissions: the upload page's script (Accept: application/json), 100 KB each.
     const ltiks = await stack.launchStudents(1, students, 10);
     const uploads = tally();
-    const head = 'A sentence about rivers, mountains and the people who live between them. '.repeat(Math.ceil(FILE_BYTES / 74));
+    const head = 'A sentence about rivers, mountains and the people who live between them. '.repeat(
+      Math.ceil(FILE_BYTES / 74),
+    );
     await fixedRate(count2000, RATE, async (i) => {
       const started = performance.now();
       const body = new FormData();
       const text = `Paper ${i}: ${Math.random()}\n`;
       body.append('file', new Blob([text + head.slice(0, FILE_BYTES - text.length)]), `paper-${i}.txt`);
       try {
-        const response = await request(`${stack.url}${stack.assignmentPath}/submissions`, { method: 'POST', body, headers: { authorization: `Bearer ${ltiks[i % students]}`, accept: 'application/json' } });
+        const response = await request(`${stack.url}${stack.assignmentPath}/submissions`, {
+          method: 'POST',
+          body,
+          headers: { authorization: `Bearer ${ltiks[i % students]}`, accept: 'application/json' },
+        });
         count(uploads, response.statusCode, started, response.headers, await response.body.text(), true);
       } catch (error) {
         uploads.networkErrors += 1;
         uploads.firstSurprise ??= (error as Error).message;
       }
     });
-    return [...rows(`${RATE} launches/s for ${(count2000 / RATE).toFixed(0)} s`, launches, count2000, 'p99 bounded'), ...rows(`${RATE} submissions/s (100 KB) for ${(count2000 / RATE).toFixed(0)} s`, uploads, count2000, 'p99 bounded')];
+    return [
+      ...rows(`${RATE} launches/s for ${(count2000 / RATE).toFixed(0)} s`, launches, count2000, 'p99 bounded'),
+      ...rows(
+        `${RATE} submissions/s (100 KB) for ${(count2000 / RATE).toFixed(0)} s`,
+        uploads,
+        count2000,
+        'p99 bounded',
+      ),
+    ];
   } finally {
     await stack.close();
   }

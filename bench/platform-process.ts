@@ -18,7 +18,15 @@ export const USER_PLACEHOLDER = '__USER__';
 export interface PlatformInfo {
   url: string;
   controlUrl: string;
-  registration: { name: string; issuer: string; clientId: string; deploymentId: string; authUrl: string; tokenUrl: string; jwksUrl: string };
+  registration: {
+    name: string;
+    issuer: string;
+    clientId: string;
+    deploymentId: string;
+    authUrl: string;
+    tokenUrl: string;
+    jwksUrl: string;
+  };
   /** The login initiation address for the essay link with USER_PLACEHOLDER for the user. */
   loginTemplate: string;
 }
@@ -70,16 +78,26 @@ function attachForm(ltik: string): URLSearchParams {
 }
 
 /** The instructor's "Add document processing app" on the LMS assignment: the deep-linking launch, the tool's form, the answer back. */
-async function attach(platform: DevPlatform, toolUrl: string, activity: { id: string; title: string }): Promise<string | null> {
+async function attach(
+  platform: DevPlatform,
+  toolUrl: string,
+  activity: { id: string; title: string },
+): Promise<string | null> {
   const page = await launch(platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest', activity });
   if (page.status !== 200) return `the deep-linking launch answered ${page.status}`;
   const ltik = page.body.match(/name="ltik" value="([^"]+)"/)?.[1] ?? '';
-  const answer = await fetch(`${toolUrl}/asset-processor/attach`, { method: 'POST', body: attachForm(ltik), redirect: 'manual' });
+  const answer = await fetch(`${toolUrl}/asset-processor/attach`, {
+    method: 'POST',
+    body: attachForm(ltik),
+    redirect: 'manual',
+  });
   const body = await answer.text();
   if (answer.status !== 200) return `the attach form answered ${answer.status}`;
   const returned = await submitForm(body, toolUrl);
   if (returned.status !== 200) return `the deep-linking response answered ${returned.status}`;
-  return platform.assetProcessors().some((processor) => processor.activityId === activity.id) ? null : 'no processor was attached';
+  return platform.assetProcessors().some((processor) => processor.activityId === activity.id)
+    ? null
+    : 'no processor was attached';
 }
 
 /**
@@ -99,7 +117,9 @@ function timeNotices(): void {
   };
 }
 
-async function timed<T extends { status: number; body: string }>(send: () => Promise<T>): Promise<{ answer: T; ms: number }> {
+async function timed<T extends { status: number; body: string }>(
+  send: () => Promise<T>,
+): Promise<{ answer: T; ms: number }> {
   const timer = { ms: Number.NaN };
   const answer = await noticeTimer.run(timer, send);
   return { answer, ms: timer.ms };
@@ -109,14 +129,25 @@ async function main(toolUrl: string, students: number): Promise<void> {
   timeNotices();
   const served = await servePlatform(toolUrl);
   const { platform } = served;
-  platform.addResourceLink({ id: RESOURCE_LINK, title: 'Essay', lineItem: { label: 'Essay', scoreMaximum: 100, tag: 'similarity' } });
-  for (let i = 1; i <= students; i += 1) platform.addUser({ id: `student-${i}`, name: `Student ${i}`, email: `student-${i}@example.edu`, roles: ROLES.learner });
+  platform.addResourceLink({
+    id: RESOURCE_LINK,
+    title: 'Essay',
+    lineItem: { label: 'Essay', scoreMaximum: 100, tag: 'similarity' },
+  });
+  for (let i = 1; i <= students; i += 1)
+    platform.addUser({
+      id: `student-${i}`,
+      name: `Student ${i}`,
+      email: `student-${i}@example.edu`,
+      roles: ROLES.learner,
+    });
 
   served.app.get('/control/grades', (_req, res) => {
     const posts = new Map<string, number>();
     for (const entry of platform.scoreLog()) {
       const body = entry.body as { gradingProgress?: string };
-      if (entry.status < 300 && body.gradingProgress === 'FullyGraded') posts.set(entry.userId, (posts.get(entry.userId) ?? 0) + 1);
+      if (entry.status < 300 && body.gradingProgress === 'FullyGraded')
+        posts.set(entry.userId, (posts.get(entry.userId) ?? 0) + 1);
     }
     const book = platform.gradebook();
     const summary: GradeSummary = {
@@ -137,13 +168,31 @@ async function main(toolUrl: string, students: number): Promise<void> {
   // The LMS submissions made here, to send their notices again; and how many notices named each asset.
   const submissions = new Map<string, { activityId: string; userId: string; assets: NoticeAsset[] }>();
   const noticesPerAsset = new Map<string, number>();
-  const named = (assets: NoticeAsset[]) => assets.forEach((asset) => noticesPerAsset.set(asset.asset_id, (noticesPerAsset.get(asset.asset_id) ?? 0) + 1));
-  const sent = (submissionId: string, assets: NoticeAsset[], status: number, body: string, ms: number): NoticeSent => ({ submissionId, assetIds: assets.map((asset) => asset.asset_id), status, ...(status === 200 ? {} : { body }), ms });
+  const named = (assets: NoticeAsset[]) =>
+    assets.forEach((asset) => noticesPerAsset.set(asset.asset_id, (noticesPerAsset.get(asset.asset_id) ?? 0) + 1));
+  const sent = (submissionId: string, assets: NoticeAsset[], status: number, body: string, ms: number): NoticeSent => ({
+    submissionId,
+    assetIds: assets.map((asset) => asset.asset_id),
+    status,
+    ...(status === 200 ? {} : { body }),
+    ms,
+  });
 
   served.app.post('/control/submit', json, async (req, res) => {
-    const { activityId, userId, filename, text } = req.body as { activityId: string; userId: string; filename: string; text: string };
+    const { activityId, userId, filename, text } = req.body as {
+      activityId: string;
+      userId: string;
+      filename: string;
+      text: string;
+    };
     try {
-      const { answer, ms } = await timed(() => platform.submitToActivity({ activityId, userId, files: [{ content: Buffer.from(text), filename, contentType: 'text/plain' }] }));
+      const { answer, ms } = await timed(() =>
+        platform.submitToActivity({
+          activityId,
+          userId,
+          files: [{ content: Buffer.from(text), filename, contentType: 'text/plain' }],
+        }),
+      );
       submissions.set(answer.submissionId, { activityId, userId, assets: answer.assets });
       named(answer.assets);
       res.json(sent(answer.submissionId, answer.assets, answer.status, answer.body, ms));
@@ -158,11 +207,22 @@ async function main(toolUrl: string, students: number): Promise<void> {
     const { submissionId } = req.body as { submissionId: string };
     const submission = submissions.get(submissionId);
     const handler = platform.noticeHandlers()[SUBMISSION_NOTICE];
-    if (!submission || !handler) return void res.status(409).json({ error: submission ? 'no notice handler registered' : `no submission ${submissionId}` });
-    const custom = platform.assetProcessors().find((processor) => processor.activityId === submission.activityId)?.custom ?? {};
-    const jwt = await platform.sign(platform.submissionNotice({ ...submission, submissionId, ...(Object.keys(custom).length ? { custom } : {}) }));
+    if (!submission || !handler)
+      return void res
+        .status(409)
+        .json({ error: submission ? 'no notice handler registered' : `no submission ${submissionId}` });
+    const custom =
+      platform.assetProcessors().find((processor) => processor.activityId === submission.activityId)?.custom ?? {};
+    const jwt = await platform.sign(
+      platform.submissionNotice({ ...submission, submissionId, ...(Object.keys(custom).length ? { custom } : {}) }),
+    );
     const { answer, ms } = await timed(async () => {
-      const response = await fetch(handler, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notices: [{ jwt }] }), redirect: 'manual' });
+      const response = await fetch(handler, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ notices: [{ jwt }] }),
+        redirect: 'manual',
+      });
       return { status: response.status, body: await response.text() };
     });
     named(submission.assets);
@@ -193,7 +253,8 @@ async function main(toolUrl: string, students: number): Promise<void> {
     const log = platform.assetReportLog();
     for (const entry of log) {
       const body = entry.body as { assetId?: string; type?: string; processingProgress?: string } | null;
-      if (entry.status === 201 && body?.type === 'originality' && body.processingProgress === 'Processed') posts.set(body.assetId!, (posts.get(body.assetId!) ?? 0) + 1);
+      if (entry.status === 201 && body?.type === 'originality' && body.processingProgress === 'Processed')
+        posts.set(body.assetId!, (posts.get(body.assetId!) ?? 0) + 1);
     }
     const refused = log.filter((entry) => entry.status !== 201);
     const summary: AssetReportSummary = {

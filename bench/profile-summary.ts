@@ -50,7 +50,15 @@ export function summarise(profile: CpuProfile, top = 25): string {
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, us]) => `${share(us)}  ${name}`);
-  return [`${(total / 1e6).toFixed(1)} s sampled`, '', 'By area (self time):', ...rows(areas), '', 'Heaviest functions (self time):', ...rows(functions)].join('\n');
+  return [
+    `${(total / 1e6).toFixed(1)} s sampled`,
+    '',
+    'By area (self time):',
+    ...rows(areas),
+    '',
+    'Heaviest functions (self time):',
+    ...rows(functions),
+  ].join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -12,27 +12,51 @@ const GIVE_UP_S = 600;
 
 export async function reportTimingBench(): Promise<Row[]> {
   const files = scaled(40, 10);
-  const stack = await startStack({ backend: 'postgres', role: 'all', students: 0, admit: UNLIMITED, env: { ASSET_PROCESSOR: 'on' } });
+  const stack = await startStack({
+    backend: 'postgres',
+    role: 'all',
+    students: 0,
+    admit: UNLIMITED,
+    env: { ASSET_PROCESSOR: 'on' },
+  });
   try {
     await stack.platform.attach(ACTIVITY);
     const toProcessing: number[] = [];
     const answers: number[] = [];
     for (let n = 1; n <= files; n++) {
       const sentAt = Date.now();
-      const sent = await stack.platform.submitToActivity({ activityId: ACTIVITY.id, userId: `student-${n}`, filename: `essay-${n}.txt`, text: essay(n) });
+      const sent = await stack.platform.submitToActivity({
+        activityId: ACTIVITY.id,
+        userId: `student-${n}`,
+        filename: `essay-${n}.txt`,
+        text: essay(n),
+      });
       if (sent.status !== 200) throw new Error(`the tool answered a notice ${sent.status}: ${sent.body}`);
       answers.push(sent.ms);
       const assetId = sent.assetIds[0]!;
-      await waitUntil('its Processing report', async () => (await stack.platform.reportTimes())[assetId]?.Processing !== undefined, 60_000);
+      await waitUntil(
+        'its Processing report',
+        async () => (await stack.platform.reportTimes())[assetId]?.Processing !== undefined,
+        60_000,
+      );
       toProcessing.push((await stack.platform.reportTimes())[assetId]!.Processing! - sentAt);
       await sleep(100);
     }
     // A file the LMS's file service answers with HTTP 500, every time.
     await stack.platform.setFaults({ assetFailures: 1_000_000 });
     const failingAt = Date.now();
-    const failing = await stack.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-failing', filename: 'essay-failing.txt', text: essay(0) });
+    const failing = await stack.platform.submitToActivity({
+      activityId: ACTIVITY.id,
+      userId: 'student-failing',
+      filename: 'essay-failing.txt',
+      text: essay(0),
+    });
     const failingId = failing.assetIds[0]!;
-    await waitUntil('its Failed report', async () => (await stack.platform.reportTimes())[failingId]?.Failed !== undefined, (GIVE_UP_S + 120) * 1000);
+    await waitUntil(
+      'its Failed report',
+      async () => (await stack.platform.reportTimes())[failingId]?.Failed !== undefined,
+      (GIVE_UP_S + 120) * 1000,
+    );
     const failedAfter = (await stack.platform.reportTimes())[failingId]!.Failed! - failingAt;
     const firstReport = (await stack.platform.reportTimes())[failingId]!.Processing! - failingAt;
     return [

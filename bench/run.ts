@@ -44,13 +44,22 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
 ];
 
 // The tool is measured as `npm start` and a deployment run it: built into dist/ from these sources.
-if (process.env.BENCH_TOOL_ENTRY !== 'source') execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'], { cwd: new URL('..', import.meta.url).pathname, stdio: 'inherit' });
+if (process.env.BENCH_TOOL_ENTRY !== 'source')
+  execFileSync(
+    process.execPath,
+    [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.build.json'],
+    { cwd: new URL('..', import.meta.url).pathname, stdio: 'inherit' },
+  );
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
 
-console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, scale ${SCALE}, ${new Date().toISOString()}\n`);
-console.log('| benchmark | measure | tool | anchor (same run) | ratio | SQL statements / op | commits / op | CPU ms / op | goal |');
+console.log(
+  `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, scale ${SCALE}, ${new Date().toISOString()}\n`,
+);
+console.log(
+  '| benchmark | measure | tool | anchor (same run) | ratio | SQL statements / op | commits / op | CPU ms / op | goal |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [names, title, run] of benches) {
   if (only && !names.some((name) => only.includes(name))) continue;
@@ -62,6 +71,8 @@ for (const [names, title, run] of benches) {
   }
   for (const row of rows) {
     const [statements, commits, cpu] = costCells(row.cost);
-    console.log(`| ${cell(title)} | ${cell(row.what)} | ${cell(row.figure)} | ${cell(row.anchor)} | ${cell(row.ratio)} | ${statements} | ${commits} | ${cpu} | ${cell(row.goal)} |`);
+    console.log(
+      `| ${cell(title)} | ${cell(row.what)} | ${cell(row.figure)} | ${cell(row.anchor)} | ${cell(row.ratio)} | ${statements} | ${commits} | ${cpu} | ${cell(row.goal)} |`,
+    );
   }
 }

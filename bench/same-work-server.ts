@@ -23,8 +23,12 @@ if (process.env.BENCH_METER_SOCKET) await import(new URL('./meter.mjs', import.m
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL names the database of the same-work anchors.');
 const pool = new pg.Pool({ connectionString: url, max: Number(process.env.ANCHOR_POOL_SIZE ?? 10) });
-await pool.query(`CREATE TABLE IF NOT EXISTS anchor_receipt (id bigserial PRIMARY KEY, path text NOT NULL, size integer NOT NULL, sha256 text NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`);
-await pool.query(`CREATE TABLE IF NOT EXISTS anchor_callback (id bigserial PRIMARY KEY, paper_id bigint NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`);
+await pool.query(
+  `CREATE TABLE IF NOT EXISTS anchor_receipt (id bigserial PRIMARY KEY, path text NOT NULL, size integer NOT NULL, sha256 text NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`,
+);
+await pool.query(
+  `CREATE TABLE IF NOT EXISTS anchor_callback (id bigserial PRIMARY KEY, paper_id bigint NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`,
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'olti-same-work-'));
 
@@ -52,7 +56,10 @@ async function receipt(req: IncomingMessage, res: ServerResponse): Promise<void>
     await handle.close();
   }
   const sha256 = hash.digest('hex');
-  const { rows } = await pool.query<{ id: string; received_at: Date }>('INSERT INTO anchor_receipt (path, size, sha256) VALUES ($1, $2, $3) RETURNING id, received_at', [path, size, sha256]);
+  const { rows } = await pool.query<{ id: string; received_at: Date }>(
+    'INSERT INTO anchor_receipt (path, size, sha256) VALUES ($1, $2, $3) RETURNING id, received_at',
+    [path, size, sha256],
+  );
   answer(res, 201, { id: rows[0]!.id, receivedAt: rows[0]!.received_at, sha256 });
   await rm(path, { force: true }); // the tool keeps its file until the upload job sends it; the disk here is not the point
 }
@@ -83,7 +90,9 @@ async function writeBatches(): Promise<void> {
     while (waiting.length > 0) {
       const batch = waiting.splice(0, MOST_PER_BATCH);
       try {
-        await pool.query('INSERT INTO anchor_callback (paper_id) SELECT unnest($1::bigint[])', [batch.map((callback) => callback.paperId)]);
+        await pool.query('INSERT INTO anchor_callback (paper_id) SELECT unnest($1::bigint[])', [
+          batch.map((callback) => callback.paperId),
+        ]);
         for (const callback of batch) callback.done();
       } catch (error) {
         for (const callback of batch) callback.failed(error);
@@ -111,10 +120,13 @@ async function callback(req: IncomingMessage, res: ServerResponse, inBatches: bo
 
 const server = createServer((req, res) => {
   const work =
-    req.method === 'POST' && req.url === '/receipt' ? receipt(req, res)
-    : req.method === 'PUT' && req.url === '/callback' ? callback(req, res, false)
-    : req.method === 'PUT' && req.url === '/callback-batched' ? callback(req, res, true)
-    : Promise.resolve(answer(res, 404, { error: 'Not found.' }));
+    req.method === 'POST' && req.url === '/receipt'
+      ? receipt(req, res)
+      : req.method === 'PUT' && req.url === '/callback'
+        ? callback(req, res, false)
+        : req.method === 'PUT' && req.url === '/callback-batched'
+          ? callback(req, res, true)
+          : Promise.resolve(answer(res, 404, { error: 'Not found.' }));
   work.catch((error: unknown) => {
     if (!res.headersSent) answer(res, 500, { error: error instanceof Error ? error.message : String(error) });
   });
@@ -122,7 +134,9 @@ const server = createServer((req, res) => {
 server.listen(0, '127.0.0.1');
 await once(server, 'listening');
 const address = server.address();
-process.stdout.write(`READY ${JSON.stringify({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` })}\n`);
+process.stdout.write(
+  `READY ${JSON.stringify({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` })}\n`,
+);
 process.on('SIGTERM', () => {
   rmSync(dir, { recursive: true, force: true });
   void pool.end().finally(() => process.exit(0));

@@ -15,7 +15,13 @@ import { registerWithCli } from '../test/support/platform.js';
 import { startToolProcess, type ToolEntry, type ToolProcess } from '../test/support/process.js';
 import { freePort } from '../test/support/tool.js';
 import { closedLoop, failures, metered, startChild, type Child, type Meter } from './lib.js';
-import { USER_PLACEHOLDER, type AssetReportSummary, type GradeSummary, type NoticeSent, type PlatformInfo } from './platform-process.js';
+import {
+  USER_PLACEHOLDER,
+  type AssetReportSummary,
+  type GradeSummary,
+  type NoticeSent,
+  type PlatformInfo,
+} from './platform-process.js';
 
 export interface StackOptions {
   backend: 'postgres' | 'pglite';
@@ -50,7 +56,12 @@ export interface RemotePlatform {
   /** The instructor attaches the tool to the LMS's own assignment as its Asset Processor (ASSET_PROCESSOR=on). */
   attach(activity: { id: string; title: string }): Promise<void>;
   /** A student's file submitted to that assignment; the platform sends its notice and times the tool's answer. */
-  submitToActivity(submission: { activityId: string; userId: string; filename: string; text: string }): Promise<NoticeSent>;
+  submitToActivity(submission: {
+    activityId: string;
+    userId: string;
+    filename: string;
+    text: string;
+  }): Promise<NoticeSent>;
   /** A submission's notice sent again: the same submission and assets, a new notice id. */
   resend(submissionId: string): Promise<NoticeSent>;
   assetReports(): Promise<AssetReportSummary>;
@@ -85,13 +96,26 @@ export interface Stack {
 /** Changes an instructor makes to the essay's settings: student-paper comparison off, so that the sandbox does not
  * compare every paper with every earlier one (its cost, not the tool's), plain text allowed, and as many
  * attempts as the form allows. `false` unticks a box. */
-const SETTINGS: Record<string, string | false> = { studentPapers: false, institutionRepository: false, allowedFileTypes: 'txt', resubmission: 'any-time', maxAttempts: '50' };
+const SETTINGS: Record<string, string | false> = {
+  studentPapers: false,
+  institutionRepository: false,
+  allowedFileTypes: 'txt',
+  resubmission: 'any-time',
+  maxAttempts: '50',
+};
 
 /** The fields a browser would send for the page's first form as it stands: ticked boxes, chosen options, texts. */
 function formValues(html: string): URLSearchParams {
   const form = html.slice(html.indexOf('<form'), html.indexOf('</form>'));
-  const decode = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const attributes = (tag: string) => Object.fromEntries([...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((m) => [m[1]!, decode(m[2] ?? '')]));
+  const decode = (text: string) =>
+    text
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const attributes = (tag: string) =>
+    Object.fromEntries([...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((m) => [m[1]!, decode(m[2] ?? '')]));
   const values = new URLSearchParams();
   for (const [tag] of form.matchAll(/<input[^>]*>/g)) {
     const a = attributes(tag);
@@ -99,10 +123,13 @@ function formValues(html: string): URLSearchParams {
     values.append(a.name, 'value' in a ? a.value! : a.type === 'checkbox' ? 'on' : '');
   }
   for (const [, tag, options] of form.matchAll(/(<select[^>]*>)([\s\S]*?)<\/select>/g)) {
-    const chosen = [...options!.matchAll(/<option[^>]*>/g)].map(([option]) => attributes(option)).find((o) => 'selected' in o);
+    const chosen = [...options!.matchAll(/<option[^>]*>/g)]
+      .map(([option]) => attributes(option))
+      .find((o) => 'selected' in o);
     if (chosen) values.append(attributes(tag!).name!, chosen.value!);
   }
-  for (const [, tag, text] of form.matchAll(/(<textarea[^>]*>)([\s\S]*?)<\/textarea>/g)) values.append(attributes(tag!).name!, decode(text!));
+  for (const [, tag, text] of form.matchAll(/(<textarea[^>]*>)([\s\S]*?)<\/textarea>/g))
+    values.append(attributes(tag!).name!, decode(text!));
   return values;
 }
 
@@ -132,7 +159,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     cleanups.push(() => sandbox.close());
 
     const toolMeter = metered('tool');
-    const base = { DATA_DIR: dataDir, ENCRYPTION_KEY: randomBytes(24).toString('hex'), ...(database?.url ? { DATABASE_URL: database.url } : {}) };
+    const base = {
+      DATA_DIR: dataDir,
+      ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+      ...(database?.url ? { DATABASE_URL: database.url } : {}),
+    };
     const shared = {
       ...base,
       HOST: '127.0.0.1',
@@ -147,29 +178,48 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const worker = await startToolProcess({ ...shared, ROLE: 'worker' }, { entry: ENTRY });
       cleanups.push(() => worker.stop());
     }
-    const tool = await startToolProcess({
-      ...shared,
-      PORT: String(port),
-      ROLE: options.separateWorker ? 'web' : options.role,
-      ...(options.admit ? Object.fromEntries(['CONCURRENT_LAUNCHES', 'CONCURRENT_UPLOADS', 'CONCURRENT_CALLBACKS', 'CONCURRENT_PAGES'].map((name) => [name, String(options.admit)])) : {}),
-      BENCH_METER_SOCKET: toolMeter.env.BENCH_METER_SOCKET!,
-      // BENCH_TOOL_NODE_OPTIONS: more Node options for the tool's process (a smaller heap, say).
-      NODE_OPTIONS: `${toolMeter.env.NODE_OPTIONS} ${process.env.BENCH_TOOL_NODE_OPTIONS ?? ''}`.trim(),
-    }, { entry: ENTRY });
+    const tool = await startToolProcess(
+      {
+        ...shared,
+        PORT: String(port),
+        ROLE: options.separateWorker ? 'web' : options.role,
+        ...(options.admit
+          ? Object.fromEntries(
+              ['CONCURRENT_LAUNCHES', 'CONCURRENT_UPLOADS', 'CONCURRENT_CALLBACKS', 'CONCURRENT_PAGES'].map((name) => [
+                name,
+                String(options.admit),
+              ]),
+            )
+          : {}),
+        BENCH_METER_SOCKET: toolMeter.env.BENCH_METER_SOCKET!,
+        // BENCH_TOOL_NODE_OPTIONS: more Node options for the tool's process (a smaller heap, say).
+        NODE_OPTIONS: `${toolMeter.env.NODE_OPTIONS} ${process.env.BENCH_TOOL_NODE_OPTIONS ?? ''}`.trim(),
+      },
+      { entry: ENTRY },
+    );
     cleanups.push(async () => {
       await tool.stop();
       // BENCH_TOOL_LOG=FILE keeps what the tool's process logged (each stack appends its own).
       if (process.env.BENCH_TOOL_LOG) appendFileSync(process.env.BENCH_TOOL_LOG, tool.output());
     });
 
-    const platformChild: Child<PlatformInfo> = await startChild<PlatformInfo>('platform-process.ts', [url, String(options.students)]);
+    const platformChild: Child<PlatformInfo> = await startChild<PlatformInfo>('platform-process.ts', [
+      url,
+      String(options.students),
+    ]);
     cleanups.push(() => platformChild.stop());
     const info = platformChild.info;
     await registerWithCli(base, info.registration);
     const control = async <T>(path: string, body?: unknown): Promise<T> => {
-      const answer = await request(`${info.controlUrl}/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const answer = await request(
+        `${info.controlUrl}/${path}`,
+        body === undefined
+          ? {}
+          : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+      );
       const json = (await answer.body.json()) as T & { error?: string };
-      if (answer.statusCode !== 200) throw new Error(`the platform's /control/${path} answered ${answer.statusCode}: ${json.error}`);
+      if (answer.statusCode !== 200)
+        throw new Error(`the platform's /control/${path} answered ${answer.statusCode}: ${json.error}`);
       return json;
     };
     const platform: RemotePlatform = {
@@ -184,7 +234,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
 
     const instructor = await launch(platform, { userId: 'instructor-1' });
-    if (instructor.status !== 200 || !instructor.ltik) throw new Error(`The instructor's launch failed (${instructor.status})`);
+    if (instructor.status !== 200 || !instructor.ltik)
+      throw new Error(`The instructor's launch failed (${instructor.status})`);
     const assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
     const settingsPage = await request(`${url}${assignmentPath}/settings?ltik=${encodeURIComponent(instructor.ltik)}`);
     const form = formValues(await settingsPage.body.text());
@@ -192,9 +243,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       form.delete(name);
       if (value !== false) form.append(name, value);
     }
-    const saved = await request(`${url}${assignmentPath}/settings`, { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const saved = await request(`${url}${assignmentPath}/settings`, {
+      method: 'POST',
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const page = await saved.body.text();
-    if (saved.statusCode !== 303) throw new Error(`Saving the settings answered ${saved.statusCode}: ${page.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 600)}`);
+    if (saved.statusCode !== 303)
+      throw new Error(
+        `Saving the settings answered ${saved.statusCode}: ${page
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .slice(0, 600)}`,
+      );
 
     const pool = database?.url ? new pg.Pool({ connectionString: database.url, max: 2 }) : null;
     if (pool) cleanups.splice(1, 0, () => pool.end());
@@ -221,9 +282,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       async submit(ltik, fileName, content) {
         const body = new FormData();
         body.append('file', new Blob([content]), fileName);
-        const response = await request(`${url}${assignmentPath}/submissions`, { method: 'POST', body, headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' } });
+        const response = await request(`${url}${assignmentPath}/submissions`, {
+          method: 'POST',
+          body,
+          headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' },
+        });
         const answer = (await response.body.json()) as Receipt & { error?: string };
-        if (response.statusCode !== 201) throw new Error(`submission answered ${response.statusCode}: ${answer.error ?? JSON.stringify(answer)}`);
+        if (response.statusCode !== 201)
+          throw new Error(`submission answered ${response.statusCode}: ${answer.error ?? JSON.stringify(answer)}`);
         return answer;
       },
       close,
@@ -236,5 +302,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
 /** A short essay of its own for each student: distinct text, about 1.5 KB. */
 export function essay(n: number): string {
-  return Array.from({ length: 20 }, (_, i) => `Student ${n} writes sentence ${i} on topic ${(n * 31 + i * 7) % 997} with evidence ${n * i}.`).join(' ');
+  return Array.from(
+    { length: 20 },
+    (_, i) => `Student ${n} writes sentence ${i} on topic ${(n * 31 + i * 7) % 997} with evidence ${n * i}.`,
+  ).join(' ');
 }

@@ -13,7 +13,9 @@ import { ratio, root, scaled, type Row } from './lib.js';
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? scaled(100, 10));
 
 function vm(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(field));
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024; // MB
 }
 
@@ -26,7 +28,21 @@ export async function uploadMemoryBench(): Promise<Row[]> {
   closeSync(fd);
   const bytes = statSync(file).size;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/sandbox/cli.ts'), '--port', '0', '--max-upload-mb', String(SIZE_MB + 20), '--delay-ms', '600000'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'src/sandbox/cli.ts'),
+      '--port',
+      '0',
+      '--max-upload-mb',
+      String(SIZE_MB + 20),
+      '--delay-ms',
+      '600000',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -40,20 +56,44 @@ export async function uploadMemoryBench(): Promise<Row[]> {
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the sandbox settle after start
     const sandboxStart = vm(child.pid!, 'VmRSS');
     const sandboxPeakAtStart = vm(child.pid!, 'VmHWM');
-    const client = new CheckerClient({ baseUrl: url, username: 'demo@example.edu', password: 'demo-password', timeoutMs: 120_000 });
+    const client = new CheckerClient({
+      baseUrl: url,
+      username: 'demo@example.edu',
+      password: 'demo-password',
+      timeoutMs: 120_000,
+    });
     const folderId = await client.createFolder('classroom', `bench ${Date.now()}`, {
-      excludeReferences: false, excludeQuotes: false, excludeSmallSources: false, excludeThresholdWords: 0, excludedPhrases: [], grammarCheck: false,
+      excludeReferences: false,
+      excludeQuotes: false,
+      excludeSmallSources: false,
+      excludeThresholdWords: 0,
+      excludedPhrases: [],
+      grammarCheck: false,
       databases: { studentPapers: true, publications: true, internet: true, institutionRepository: true },
     });
     const token = await client.token();
 
     // Anchor: the same file as a raw streamed multipart POST with undici.
     const boundary = 'benchboundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="authorName"\r\n\r\nA\r\n--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nAssignment\r\n--${boundary}\r\nContent-Disposition: form-data; name="plagiarismCheck"\r\n\r\nYES\r\n--${boundary}\r\nContent-Disposition: form-data; name="grammarCheck"\r\n\r\nNO\r\n--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nEnglish\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="raw.txt"\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="authorName"\r\n\r\nA\r\n--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nAssignment\r\n--${boundary}\r\nContent-Disposition: form-data; name="plagiarismCheck"\r\n\r\nYES\r\n--${boundary}\r\nContent-Disposition: form-data; name="grammarCheck"\r\n\r\nNO\r\n--${boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\nEnglish\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="raw.txt"\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    async function* raw() { yield head; yield* createReadStream(file); yield tail; }
+    async function* raw() {
+      yield head;
+      yield* createReadStream(file);
+      yield tail;
+    }
     let started = performance.now();
-    const anchor = await request(`${url}/files/myFolder/${folderId}/singleFile`, { method: 'POST', body: Readable.from(raw()), headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + bytes + tail.length) } });
+    const anchor = await request(`${url}/files/myFolder/${folderId}/singleFile`, {
+      method: 'POST',
+      body: Readable.from(raw()),
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + bytes + tail.length),
+      },
+    });
     await anchor.body.text();
     const anchorSeconds = (performance.now() - started) / 1000;
 
@@ -61,16 +101,44 @@ export async function uploadMemoryBench(): Promise<Row[]> {
     let clientPeak = clientBefore;
     const sampler = setInterval(() => (clientPeak = Math.max(clientPeak, process.memoryUsage().rss / 1024 / 1024)), 20);
     started = performance.now();
-    await client.upload({ family: 'classroom', folderId, filePath: file, fileName: 'paper.txt', authorName: 'Bench', title: 'Bench', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' });
+    await client.upload({
+      family: 'classroom',
+      folderId,
+      filePath: file,
+      fileName: 'paper.txt',
+      authorName: 'Bench',
+      title: 'Bench',
+      documentType: 'Assignment',
+      plagiarismCheck: true,
+      grammarCheck: false,
+      language: 'English',
+    });
     const clientSeconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const sandboxPeak = vm(child.pid!, 'VmHWM');
     const mb = bytes / 1024 / 1024;
     return [
-      { what: `${mb.toFixed(0)} MB upload, checker client → sandbox (own process)`, figure: `${(mb / clientSeconds).toFixed(0)} MB/s`, anchor: `${(mb / anchorSeconds).toFixed(0)} MB/s raw undici`, ratio: ratio(anchorSeconds / clientSeconds), goal: '≥ 0.7' },
-      { what: 'client RSS growth during the upload', figure: `${(clientPeak - clientBefore).toFixed(1)} MB`, goal: '< 64 MB' },
-      { what: 'sandbox RSS at start / peak over both uploads', figure: `${sandboxStart.toFixed(0)} MB / ${sandboxPeak.toFixed(0)} MB` },
-      { what: 'sandbox peak RSS growth over both uploads', figure: `${(sandboxPeak - sandboxPeakAtStart).toFixed(1)} MB`, goal: '< 64 MB' },
+      {
+        what: `${mb.toFixed(0)} MB upload, checker client → sandbox (own process)`,
+        figure: `${(mb / clientSeconds).toFixed(0)} MB/s`,
+        anchor: `${(mb / anchorSeconds).toFixed(0)} MB/s raw undici`,
+        ratio: ratio(anchorSeconds / clientSeconds),
+        goal: '≥ 0.7',
+      },
+      {
+        what: 'client RSS growth during the upload',
+        figure: `${(clientPeak - clientBefore).toFixed(1)} MB`,
+        goal: '< 64 MB',
+      },
+      {
+        what: 'sandbox RSS at start / peak over both uploads',
+        figure: `${sandboxStart.toFixed(0)} MB / ${sandboxPeak.toFixed(0)} MB`,
+      },
+      {
+        what: 'sandbox peak RSS growth over both uploads',
+        figure: `${(sandboxPeak - sandboxPeakAtStart).toFixed(1)} MB`,
+        goal: '< 64 MB',
+      },
     ];
   } finally {
     child.kill('SIGTERM');
@@ -79,5 +147,6 @@ export async function uploadMemoryBench(): Promise<Row[]> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const row of await uploadMemoryBench()) console.log(`${row.what}: ${row.figure}${row.anchor ? ` (anchor ${row.anchor}, ratio ${row.ratio})` : ''}`);
+  for (const row of await uploadMemoryBench())
+    console.log(`${row.what}: ${row.figure}${row.anchor ? ` (anchor ${row.anchor}, ratio ${row.ratio})` : ''}`);
 }

@@ -31,7 +31,11 @@
     if (event.source !== parentWindow || data.subject !== 'lti.capabilities.response' || data.message_id !== id) return;
     window.removeEventListener('message', answer);
     var supported = Array.isArray(data.supported_messages) ? data.supported_messages : [];
-    if (supported.some(function (m) { return m && m.subject === 'lti.scrollToTop'; })) {
+    if (
+      supported.some(function (m) {
+        return m && m.subject === 'lti.scrollToTop';
+      })
+    ) {
       parentWindow.postMessage({ subject: 'lti.scrollToTop' }, event.origin);
     }
   }

@@ -45,8 +45,9 @@
       else fail(words.otherBrowser);
     }
   });
-  var message = mode === 'put'
-    ? { subject: 'lti.put_data', message_id: id, key: box.dataset.key, value: box.dataset.value }
-    : { subject: 'lti.get_data', message_id: id, key: box.dataset.key };
+  var message =
+    mode === 'put'
+      ? { subject: 'lti.put_data', message_id: id, key: box.dataset.key, value: box.dataset.value }
+      : { subject: 'lti.get_data', message_id: id, key: box.dataset.key };
   frame.postMessage(message, origin);
 })();

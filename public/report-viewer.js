@@ -77,10 +77,14 @@ toolbar.addEventListener('click', (event) => {
   const now = Number(container.dataset.scale) || 1;
   const action = button.dataset.zoom;
   const next =
-    action === 'fit' ? fitScale()
-      : action === 'in' ? STEPS.find((step) => step > now + 0.01) ?? STEPS.at(-1)
-        : [...STEPS].reverse().find((step) => step < now - 0.01) ?? STEPS[0];
-  draw(next).catch(() => { status.textContent = words.failed; });
+    action === 'fit'
+      ? fitScale()
+      : action === 'in'
+        ? (STEPS.find((step) => step > now + 0.01) ?? STEPS.at(-1))
+        : ([...STEPS].reverse().find((step) => step < now - 0.01) ?? STEPS[0]);
+  draw(next).catch(() => {
+    status.textContent = words.failed;
+  });
 });
 
 show().catch(() => {

@@ -20,7 +20,8 @@
       // whatever order the browser's date field shows its parts in.
       const reads = document.getElementById('dueAt-reads');
       const page = document.documentElement.lang || 'en';
-      const locale = navigator.language && navigator.language.split('-')[0] === page.split('-')[0] ? navigator.language : page;
+      const locale =
+        navigator.language && navigator.language.split('-')[0] === page.split('-')[0] ? navigator.language : page;
       const inWords = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' });
       const say = () => {
         const at = due.value ? new Date(due.value) : null;
@@ -37,10 +38,14 @@
   const form = document.querySelector('form.settings-form');
   if (form) {
     // A field the browser refuses (an empty language) cannot be shown while its part is folded: unfold it.
-    form.addEventListener('invalid', (event) => {
-      const part = event.target.closest('details');
-      if (part) part.open = true;
-    }, true);
+    form.addEventListener(
+      'invalid',
+      (event) => {
+        const part = event.target.closest('details');
+        if (part) part.open = true;
+      },
+      true,
+    );
   }
 
   const status = document.getElementById('folder-status');

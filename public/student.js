@@ -34,9 +34,12 @@
         clearTimeout(timer);
         if (open) timer = setTimeout(refresh, 5000);
       })
-      .catch(() => { timer = setTimeout(refresh, 15000); });
+      .catch(() => {
+        timer = setTimeout(refresh, 15000);
+      });
   }
-  if (list.querySelector('tr[data-state="received"], tr[data-state="uploading"], tr[data-state="processing"]')) timer = setTimeout(refresh, 5000);
+  if (list.querySelector('tr[data-state="received"], tr[data-state="uploading"], tr[data-state="processing"]'))
+    timer = setTimeout(refresh, 5000);
 
   if (!form) return;
   const words = JSON.parse(form.dataset.words || '{}');
@@ -55,7 +58,11 @@
   const maxBytes = Number(form.dataset.maxBytes);
   const extensions = (form.dataset.accept || '').split(',').filter(Boolean);
   const plurals = new Intl.PluralRules(language);
-  const number = (value, digits) => new Intl.NumberFormat(language, digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  const number = (value, digits) =>
+    new Intl.NumberFormat(
+      language,
+      digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits },
+    ).format(value);
   const percent = new Intl.NumberFormat(language, { style: 'percent' });
   const clock = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
 
@@ -104,9 +111,15 @@
   /** The chosen file, shown with its size; null when there is none or it is refused (then the error says why). */
   function chosen() {
     const file = input.files && input.files[0];
-    if (!file) { info.hidden = true; return null; }
+    if (!file) {
+      info.hidden = true;
+      return null;
+    }
     const refused = refusal(file);
-    if (refused) { showError(refused, true); return null; }
+    if (refused) {
+      showError(refused, true);
+      return null;
+    }
     clearError();
     info.textContent = file.name + ' · ' + size(file.size);
     info.hidden = false;
@@ -114,11 +127,19 @@
   }
 
   input.addEventListener('change', chosen);
-  ['dragenter', 'dragover'].forEach((type) => zone.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); }));
+  ['dragenter', 'dragover'].forEach((type) =>
+    zone.addEventListener(type, (e) => {
+      e.preventDefault();
+      zone.classList.add('over');
+    }),
+  );
   ['dragleave', 'drop'].forEach((type) => zone.addEventListener(type, () => zone.classList.remove('over')));
   zone.addEventListener('drop', (e) => {
     e.preventDefault();
-    if (e.dataTransfer && e.dataTransfer.files.length > 0) { input.files = e.dataTransfer.files; chosen(); }
+    if (e.dataTransfer && e.dataTransfer.files.length > 0) {
+      input.files = e.dataTransfer.files;
+      chosen();
+    }
   });
 
   function showProgress(value) {
@@ -128,7 +149,10 @@
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    if (!(input.files && input.files[0])) { showError(words.chooseFirst, true); return; }
+    if (!(input.files && input.files[0])) {
+      showError(words.chooseFirst, true);
+      return;
+    }
     const file = chosen();
     if (!file) return;
     const data = new FormData();
@@ -141,17 +165,31 @@
     button.disabled = true;
     receipt.hidden = true;
     message.textContent = say('uploadingFile', { name: file.name });
-    xhr.upload.addEventListener('progress', (p) => { if (p.lengthComputable) showProgress(Math.round((p.loaded / p.total) * 100)); });
+    xhr.upload.addEventListener('progress', (p) => {
+      if (p.lengthComputable) showProgress(Math.round((p.loaded / p.total) * 100));
+    });
     xhr.addEventListener('load', () => {
       let body;
-      try { body = JSON.parse(xhr.responseText); } catch (err) { body = {}; }
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch (err) {
+        body = {};
+      }
       button.disabled = false;
       bar.hidden = true;
       if (xhr.status === 200 || xhr.status === 201) {
         showProgress(100);
         const time = clock.format(new Date(body.receivedAt));
-        message.textContent = say(body.duplicate ? 'duplicate' : 'arrived', { name: body.fileName, time: time, attempt: number(body.attempt) });
-        receiptText.textContent = say('receipt', { id: body.submissionId, sha256: body.sha256, size: say('bytes', { count: body.size, size: number(body.size) }) });
+        message.textContent = say(body.duplicate ? 'duplicate' : 'arrived', {
+          name: body.fileName,
+          time: time,
+          attempt: number(body.attempt),
+        });
+        receiptText.textContent = say('receipt', {
+          id: body.submissionId,
+          sha256: body.sha256,
+          size: say('bytes', { count: body.size, size: number(body.size) }),
+        });
         receipt.hidden = false;
         form.reset();
         info.hidden = true;
@@ -163,7 +201,11 @@
         showError(body.error || words.failed, false);
       }
     });
-    xhr.addEventListener('error', () => { button.disabled = false; bar.hidden = true; showError(words.connectionLost, false); });
+    xhr.addEventListener('error', () => {
+      button.disabled = false;
+      bar.hidden = true;
+      showError(words.connectionLost, false);
+    });
     xhr.send(data);
   });
 })();

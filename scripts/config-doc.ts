@@ -28,7 +28,8 @@ const definitionOf = (schema: z.ZodType) => schema.def as unknown as Definition;
 function readSchema(schema: z.ZodType): { default: unknown; values: string | null } {
   let current = schema;
   // An empty variable counts as unset: each setting is `z.preprocess(emptyToUndefined, <its schema>)`.
-  if (definitionOf(current).type === 'pipe' && definitionOf(definitionOf(current).in!).type === 'transform') current = definitionOf(current).out!;
+  if (definitionOf(current).type === 'pipe' && definitionOf(definitionOf(current).in!).type === 'transform')
+    current = definitionOf(current).out!;
   let fallback: unknown;
   if (definitionOf(current).type === 'default') {
     fallback = definitionOf(current).defaultValue;
@@ -48,7 +49,9 @@ function valuesOf(schema: z.ZodType): string | null {
   }
   if (definition.type === 'string') {
     // Only a length (and trimming) is said here; a pattern or a format needs the description's `values`.
-    const plain = (definition.checks ?? []).every((check) => ['min_length', 'max_length', 'overwrite'].includes(check._zod.def.check));
+    const plain = (definition.checks ?? []).every((check) =>
+      ['min_length', 'max_length', 'overwrite'].includes(check._zod.def.check),
+    );
     if (!plain) return null;
     const { minLength: min, maxLength: max } = schema as z.ZodString;
     if (min !== null && max !== null) return `${min} to ${max} characters`;
@@ -63,16 +66,22 @@ const TEXT = 'text';
 /** One row of the table: the variable, its default, its values, what it does. */
 function row(name: string, schema: z.ZodType): string[] {
   const doc = settingDocs.get(schema);
-  if (!doc) throw new Error(`${name} has no description in src/config.ts: register one with .register(settingDocs, { description })`);
+  if (!doc)
+    throw new Error(
+      `${name} has no description in src/config.ts: register one with .register(settingDocs, { description })`,
+    );
   const own = readSchema(schema);
   if (doc.default !== undefined && own.default !== undefined) {
-    throw new Error(`${name}: its default is in its schema (${code(own.default)}); drop the \`default\` of its description`);
+    throw new Error(
+      `${name}: its default is in its schema (${code(own.default)}); drop the \`default\` of its description`,
+    );
   }
   if (doc.values !== undefined && own.values !== null && own.values !== TEXT) {
     throw new Error(`${name}: its schema says its values (${own.values}); drop the \`values\` of its description`);
   }
   const values = doc.values ?? own.values;
-  if (values === null) throw new Error(`${name}: its schema's checks cannot be said simply; give its description \`values\``);
+  if (values === null)
+    throw new Error(`${name}: its schema's checks cannot be said simply; give its description \`values\``);
   const fallback = doc.default ?? (own.default === undefined ? 'none' : code(own.default));
   const description = HIDDEN.has(name) ? `${doc.description}. Never shown in messages or logs` : doc.description;
   return [code(name), fallback, values, description];
@@ -82,7 +91,12 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The whole page, from a settings schema (the tool's, unless a test gives another). */
 export function configurationPage(schema: z.ZodObject = environment): string {
-  const rows = Object.entries(schema.shape).map(([name, setting]) => `| ${row(name, setting as z.ZodType).map(cell).join(' | ')} |`);
+  const rows = Object.entries(schema.shape).map(
+    ([name, setting]) =>
+      `| ${row(name, setting as z.ZodType)
+        .map(cell)
+        .join(' | ')} |`,
+  );
   return `# Configuration
 
 <!-- Written by \`npm run docs:config\` from src/config.ts: edit the descriptions there, not here. -->

@@ -21,7 +21,11 @@ export function runWithSummary(cmd, args, options) {
       const skip = SKIPPED_LINE.exec(line);
       if (skip) skipped.push({ name: skip[1], reason: skip[2] === 'SKIP' ? undefined : skip[2] });
     };
-    const child = spawn(cmd, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(cmd, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     running.add(child);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
@@ -43,10 +47,13 @@ export function runWithSummary(cmd, args, options) {
  * and resolves once they have ended: a command still running after `graceMs` is killed (SIGKILL).
  */
 export function signalRunning(signal, graceMs = 10_000) {
-  const ending = [...running].map((child) => new Promise((resolve) => {
-    child.once('close', resolve);
-    child.kill(signal);
-    setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
-  }));
+  const ending = [...running].map(
+    (child) =>
+      new Promise((resolve) => {
+        child.once('close', resolve);
+        child.kill(signal);
+        setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
+      }),
+  );
   return Promise.all(ending);
 }

@@ -16,7 +16,9 @@ import UPNG from 'upng-js';
 
 // What the function handed to the browser sees (the project compiles without the DOM library).
 declare const document: {
-  getElementById(id: string): { contentWindow: { location: { pathname: string }; document: { readyState: string } } | null } | null;
+  getElementById(
+    id: string,
+  ): { contentWindow: { location: { pathname: string }; document: { readyState: string } } | null } | null;
   documentElement: { scrollHeight: number };
 };
 
@@ -65,13 +67,26 @@ async function freePort(): Promise<number> {
 async function startTool(port: number, dataDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, SANDBOX_DELAY_MS: '1500', POLL_SCHEDULE_SECONDS: '2,2,5', JOB_POLLING_SECONDS: '0.5', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      SANDBOX_DELAY_MS: '1500',
+      POLL_SCHEDULE_SECONDS: '2,2,5',
+      JOB_POLLING_SECONDS: '0.5',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The tool stopped as it started (exit code ${child.exitCode}).`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -110,25 +125,41 @@ interface Session {
 
 /** A person's launch of the demo assignment, shown in the LMS-like page at `look`. */
 async function open(browser: Browser, base: string, look: Look, userId: string): Promise<Session> {
-  const context = await browser.newContext({ viewport: { width: look.width, height: look.height }, reducedMotion: 'reduce', locale: LOCALE, timezoneId: 'Europe/Berlin' });
+  const context = await browser.newContext({
+    viewport: { width: look.width, height: look.height },
+    reducedMotion: 'reduce',
+    locale: LOCALE,
+    timezoneId: 'Europe/Berlin',
+  });
   const page = await context.newPage();
   const home = await (await fetch(`${base}/dev/`)).text();
-  const name = { 'instructor-1': 'Iris Instructor', 'student-1': 'Sam Student', 'student-2': 'Noor Student', 'student-3': 'Lee Student' }[userId];
+  const name = {
+    'instructor-1': 'Iris Instructor',
+    'student-1': 'Sam Student',
+    'student-2': 'Noor Student',
+    'student-3': 'Lee Student',
+  }[userId];
   const link = new RegExp(`<a href="([^"]+)">open as ${name}</a>`).exec(home)?.[1];
   if (!link) throw new Error(`The dev platform's page has no launch for ${userId}.`);
   // The LMS's page comes from the tool's own address, so the launch in its frame is first-party, as an LMS on the
   // tool's site would be; the frame is allowed there like any registered platform's.
-  await page.route(`${base}/lms-page`, (route) => route.fulfill({ contentType: 'text/html', body: lmsPage(look, link.replace(/&amp;/g, '&')) }));
+  await page.route(`${base}/lms-page`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: lmsPage(look, link.replace(/&amp;/g, '&')) }),
+  );
   await page.goto(`${base}/lms-page`);
   const frame = async () => (await (await page.$('#tool-frame'))!.contentFrame())!;
-  await page.waitForFunction(() => {
-    const inner = document.getElementById('tool-frame')?.contentWindow;
-    try {
-      return inner?.location.pathname.startsWith('/assignments/') && inner.document.readyState === 'complete';
-    } catch {
-      return false;
-    }
-  }, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const inner = document.getElementById('tool-frame')?.contentWindow;
+      try {
+        return inner?.location.pathname.startsWith('/assignments/') && inner.document.readyState === 'complete';
+      } catch {
+        return false;
+      }
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
   return { page, frame };
 }
 
@@ -153,7 +184,9 @@ async function shoot(session: Session, name: string): Promise<void> {
 
 async function submit(session: Session, fileName: string, text: string): Promise<void> {
   const frame = await session.frame();
-  await frame.locator('input[type="file"]').setInputFiles({ name: fileName, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await frame
+    .locator('input[type="file"]')
+    .setInputFiles({ name: fileName, mimeType: 'text/plain', buffer: Buffer.from(text) });
   await frame.locator('form button[type="submit"]').first().click();
   await frame.locator('[role="status"], .arrival').filter({ hasText: fileName }).first().waitFor({ timeout: 30_000 });
 }
@@ -169,7 +202,10 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', `--lang=${LOCALE}`] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', `--lang=${LOCALE}`],
+  });
   try {
     const [wide] = LOOKS;
     // The instructor opens the assignment (the tool makes it) and decides its settings.
@@ -184,7 +220,10 @@ async function main(): Promise<void> {
     await iris.page.context().close();
 
     // Two students send their papers (the second a near copy of the first); a third has sent nothing yet.
-    for (const [user, file, text] of [['student-1', 'my-essay.txt', PAPER], ['student-2', 'glaciers.txt', `${PAPER} Their loss is a warning for every mountain region.`]] as const) {
+    for (const [user, file, text] of [
+      ['student-1', 'my-essay.txt', PAPER],
+      ['student-2', 'glaciers.txt', `${PAPER} Their loss is a warning for every mountain region.`],
+    ] as const) {
       const student = await open(browser, base, wide!, user);
       await submit(student, file, text);
       await (await student.frame()).getByRole('link', { name: 'View report' }).first().waitFor({ timeout: 90_000 });
@@ -197,25 +236,43 @@ async function main(): Promise<void> {
       const size = String(look.width);
       const shots: Array<[string, string, (session: Session) => Promise<void>]> = [
         ['dashboard', 'instructor-1', async () => {}],
-        ['settings', 'instructor-1', async (s) => {
-          await goTo(s, (url) => `${url.pathname.replace(/\/dashboard$/, '/settings')}${url.search}`);
-          const length = await (await s.frame()).evaluate(() => document.documentElement.scrollHeight);
-          written.push(`(the settings page is ${length} px long in the ${look.frame.width} px frame)`);
-        }],
-        ['report-viewer', 'instructor-1', async (s) => {
-          const href = await (await s.frame()).locator('a[href*="/view?"]').first().getAttribute('href');
-          await goTo(s, () => href!);
-          await (await s.frame()).locator('#report-pages canvas').first().waitFor({ timeout: 30_000 });
-        }],
+        [
+          'settings',
+          'instructor-1',
+          async (s) => {
+            await goTo(s, (url) => `${url.pathname.replace(/\/dashboard$/, '/settings')}${url.search}`);
+            const length = await (await s.frame()).evaluate(() => document.documentElement.scrollHeight);
+            written.push(`(the settings page is ${length} px long in the ${look.frame.width} px frame)`);
+          },
+        ],
+        [
+          'report-viewer',
+          'instructor-1',
+          async (s) => {
+            const href = await (await s.frame()).locator('a[href*="/view?"]').first().getAttribute('href');
+            await goTo(s, () => href!);
+            await (await s.frame()).locator('#report-pages canvas').first().waitFor({ timeout: 30_000 });
+          },
+        ],
         ['student-before', 'student-3', async () => {}],
-        ['student-refusal', 'student-3', async (s) => {
-          const frame = await s.frame();
-          await frame.locator('input[type="file"]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a', 'hex') });
-          const alert = frame.locator('[role="alert"]').filter({ hasText: /\S/ }).first();
-          await alert.waitFor();
-          // The refusal in the middle of the frame, where the person who chose the file is looking.
-          await alert.evaluate((element) => (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'center' }));
-        }],
+        [
+          'student-refusal',
+          'student-3',
+          async (s) => {
+            const frame = await s.frame();
+            await frame.locator('input[type="file"]').setInputFiles({
+              name: 'photo.png',
+              mimeType: 'image/png',
+              buffer: Buffer.from('89504e470d0a1a0a', 'hex'),
+            });
+            const alert = frame.locator('[role="alert"]').filter({ hasText: /\S/ }).first();
+            await alert.waitFor();
+            // The refusal in the middle of the frame, where the person who chose the file is looking.
+            await alert.evaluate((element) =>
+              (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'center' }),
+            );
+          },
+        ],
         ['student-after', 'student-1', async () => {}],
       ];
       for (const [name, user, prepare] of shots) {

@@ -43,7 +43,8 @@ const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
 // engine changes (one connection, its locks, pg-boss on it, restarts) is in the other folders, which run on both.
 const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
 const BROWSER = ['test/pages/'];
-const inFolder = (folders) => (file) => folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
+const inFolder = (folders) => (file) =>
+  folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
 const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
 const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
 
@@ -63,14 +64,19 @@ function print(line) {
 
 const chosen = process.env.TEST_DB;
 if (chosen && !(chosen in PASSES)) {
-  print(`TEST_DB=${chosen} names no pass: use postgres, pglite or none (or leave it unset for the PostgreSQL and PGlite passes).`);
+  print(
+    `TEST_DB=${chosen} names no pass: use postgres, pglite or none (or leave it unset for the PostgreSQL and PGlite passes).`,
+  );
   process.exit(1);
 }
-const passes = (chosen ? [chosen] : ['postgres', 'pglite']).map((db) => ({ db, ...PASSES[db] })).filter((pass) => pass.files.length > 0);
+const passes = (chosen ? [chosen] : ['postgres', 'pglite'])
+  .map((db) => ({ db, ...PASSES[db] }))
+  .filter((pass) => pass.files.length > 0);
 
 const testEnv = {};
 const timings = [];
-const seconds = (ms) => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+const seconds = (ms) =>
+  ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 async function timed(label, work) {
   const started = Date.now();
   try {
@@ -84,10 +90,14 @@ const run = (cmd, args, env = {}) => runWithSummary(cmd, args, { cwd: root, env:
 // What was set up is taken down again at the end, on a failure, and on every other way the run can stop.
 const teardowns = [];
 let tearingDown;
-const tearDown = () => (tearingDown ??= timed('clean-up', async () => {
-  const say = (line) => print(`clean-up: ${line}`);
-  while (teardowns.length > 0) await teardowns.pop()(say).catch((error) => say(`failed: ${error.message}`));
-}));
+const tearDown = () =>
+  (tearingDown ??= timed('clean-up', async () => {
+    const say = (line) => print(`clean-up: ${line}`);
+    while (teardowns.length > 0)
+      await teardowns
+        .pop()(say)
+        .catch((error) => say(`failed: ${error.message}`));
+  }));
 let settingUp = Promise.resolve();
 let stoppedBy = null;
 async function exitIfStopped() {
@@ -104,7 +114,8 @@ async function stop(signal, why) {
   await settingUp.catch(() => {}); // a server being started is stopped once it is up
   await exitIfStopped();
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stop(signal, `Stopped by ${signal}`));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+  process.on(signal, () => void stop(signal, `Stopped by ${signal}`));
 // Node ignores SIGPIPE: a closed output shows as EPIPE on the next write, and ends the run as SIGPIPE would.
 process.stdout.on('error', (error) => {
   if (error.code !== 'EPIPE') throw error;
@@ -134,7 +145,8 @@ try {
       testEnv.TEST_PG_ADMIN_URL = server.adminUrl;
       teardowns.push(server.stop);
     }
-    if (!needBrowser && !needPostgres) say('nothing to set up: these test files need neither Chromium nor a PostgreSQL server');
+    if (!needBrowser && !needPostgres)
+      say('nothing to set up: these test files need neither Chromium nor a PostgreSQL server');
   });
   await settingUp;
   await exitIfStopped();
@@ -147,7 +159,9 @@ try {
 
 if (setUpOnly) {
   const names = Object.keys(testEnv);
-  print(names.length > 0 ? '\nSet up. With these in the environment, test files run against it:' : '\nNothing was set up.');
+  print(
+    names.length > 0 ? '\nSet up. With these in the environment, test files run against it:' : '\nNothing was set up.',
+  );
   for (const name of names) print(`  export ${name}='${testEnv[name]}'`);
   print('Ctrl-C (or a SIGTERM) takes it down.');
   setInterval(() => {}, 2 ** 30); // waits for the signal
@@ -164,19 +178,32 @@ async function step(name, cmd, args, failure) {
     process.exit(1);
   }
 }
-const compile = (name, args, failure) => step(name, process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], failure);
+const compile = (name, args, failure) =>
+  step(name, process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], failure);
 /** One of package.json's scripts, through the npm that runs this one (or the npm on the PATH). */
 const npmScript = (name, script, failure) =>
   process.env.npm_execpath
     ? step(name, process.execPath, [process.env.npm_execpath, 'run', '--silent', script], failure)
     : step(name, 'npm', ['run', '--silent', script], failure);
 
-await compile('type check', ['--noEmit', '-p', 'tsconfig.json'], 'Type check failed: fix the errors above before the tests run.');
+await compile(
+  'type check',
+  ['--noEmit', '-p', 'tsconfig.json'],
+  'Type check failed: fix the errors above before the tests run.',
+);
 // The house rules, when the whole suite runs on a database (named files, or TEST_DB=none, are a quick look: `npm run
 // lint` and `npm run format:check` say the same on their own).
 if (requested.length === 0 && chosen !== 'none') {
-  await npmScript('lint', 'lint', 'The lint (npm run lint) failed: fix what it names above, or see eslint.config.js for why a rule holds.');
-  await npmScript('format check', 'format:check', 'The format check (npm run format:check) failed: the files named above are not laid out as prettier lays them; npm run format rewrites them.');
+  await npmScript(
+    'lint',
+    'lint',
+    'The lint (npm run lint) failed: fix what it names above, or see eslint.config.js for why a rule holds.',
+  );
+  await npmScript(
+    'format check',
+    'format:check',
+    'The format check (npm run format:check) failed: the files named above are not laid out as prettier lays them; npm run format rewrites them.',
+  );
 } else {
   print('\nThe lint and the format check run with the whole suite: npm run lint, npm run format:check.');
 }
@@ -193,7 +220,19 @@ const FILE_TIMEOUT_MS = 450_000;
 for (const pass of passes) {
   print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
   const result = await timed(pass.title, () =>
-    run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...pass.files], { TEST_DB: pass.db }),
+    run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=spec',
+        '--test-concurrency=2',
+        `--test-timeout=${FILE_TIMEOUT_MS}`,
+        ...pass.files,
+      ],
+      { TEST_DB: pass.db },
+    ),
   );
   await exitIfStopped();
   skipped.push(...result.skipped.map((test) => ({ ...test, pass: pass.title })));

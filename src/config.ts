@@ -10,7 +10,10 @@ import { parseCidr } from './lti/platform-http.js';
 import { isLoopbackName, LOOPBACK_HOSTS } from './loopback.js';
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`Configuration error in ${variable}: ${detail}`);
     this.name = 'ConfigError';
   }
@@ -64,10 +67,12 @@ function setting<T extends z.ZodType>(schema: T, doc: SettingDoc) {
 /** Every environment variable the tool reads, each with its description for docs/configuration.md. */
 export const environment = z.object({
   NODE_ENV: setting(z.enum(['development', 'production', 'test']).default('development'), {
-    description: '`production` requires `PUBLIC_URL` over https, `ENCRYPTION_KEY`, `CALLBACK_SECRET` and `CHECKER_URL`, and never mounts the dev platform',
+    description:
+      '`production` requires `PUBLIC_URL` over https, `ENCRYPTION_KEY`, `CALLBACK_SECRET` and `CHECKER_URL`, and never mounts the dev platform',
   }),
   HOST: setting(z.string().optional(), {
-    description: 'the address the HTTP server listens on; `localhost` means both loopback addresses. Set it (`0.0.0.0`, or an address of the machine) to serve other machines: dynamic registration then waits for approval, and `/dev` still answers this machine only unless `DEV_PLATFORM=on`',
+    description:
+      'the address the HTTP server listens on; `localhost` means both loopback addresses. Set it (`0.0.0.0`, or an address of the machine) to serve other machines: dynamic registration then waits for approval, and `/dev` still answers this machine only unless `DEV_PLATFORM=on`',
     default: '`127.0.0.1` and `::1` (`0.0.0.0` in production)',
     values: 'an address of this machine, `0.0.0.0` or `localhost`',
   }),
@@ -75,12 +80,14 @@ export const environment = z.object({
     description: 'HTTP port (`0` picks a free one); each web process of an installation on one machine has its own',
   }),
   PUBLIC_URL: setting(z.string().optional(), {
-    description: 'the address platforms and browsers use to reach the tool; the tool writes it into every link and address it gives out',
+    description:
+      'the address platforms and browsers use to reach the tool; the tool writes it into every link and address it gives out',
     default: '`http://localhost:$PORT` (required in production)',
     values: 'an absolute `https://` URL (or `http://` outside production) without query string or fragment',
   }),
   DATABASE_URL: setting(postgresUrl.optional(), {
-    description: 'the PostgreSQL database (15 or later); required with `ROLE=web` or `worker`. The embedded database is for trying the tool and for small single-process installs: it is one PostgreSQL backend inside the process and is not crash-durable',
+    description:
+      'the PostgreSQL database (15 or later); required with `ROLE=web` or `worker`. The embedded database is for trying the tool and for small single-process installs: it is one PostgreSQL backend inside the process and is not crash-durable',
     default: 'none: the embedded PGlite database in `DATA_DIR`',
     values: '`postgres://user:password@host:5432/database`',
   }),
@@ -88,63 +95,84 @@ export const environment = z.object({
     description: 'database connections per process; the `CONCURRENT_*` limits follow it',
   }),
   DATA_DIR: setting(z.string().default('./data'), {
-    description: 'the embedded database, the generated encryption key and callback secret, uploaded files until the service has them, and the in-process sandbox\'s folders and papers (`sandbox/`, one process at a time: a second without `CHECKER_URL` is refused). Several processes share one, at the same absolute path, with a `CHECKER_URL` ([Several processes](operations.md#several-processes))',
+    description:
+      "the embedded database, the generated encryption key and callback secret, uploaded files until the service has them, and the in-process sandbox's folders and papers (`sandbox/`, one process at a time: a second without `CHECKER_URL` is refused). Several processes share one, at the same absolute path, with a `CHECKER_URL` ([Several processes](operations.md#several-processes))",
     values: 'a folder',
   }),
-  ENCRYPTION_KEY: setting(z.string().min(MIN_KEY_LENGTH, `must be at least ${MIN_KEY_LENGTH} characters long`).optional(), {
-    description: 'encrypts the tool\'s private keys and the service passwords at rest, and signs sessions; generate one with `openssl rand -hex 32`. The same value in every process. Without it the key generated into `DATA_DIR` must be kept with the data',
-    default: 'generated into `DATA_DIR/encryption.key` outside production (required in production)',
-  }),
-  ROLE: setting(z.enum(['all', 'web', 'worker']).default('all'), {
-    description: '`web` (HTTP), `worker` (background jobs; serves `/healthz`, `/readyz` and `/metrics` only) or `all` (both, one process); `web` and `worker` need `DATABASE_URL` and `CHECKER_URL`',
-  }),
-  LOG_LEVEL: setting(
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    { description: 'the least severe level written to the log (JSON lines on standard output)' },
+  ENCRYPTION_KEY: setting(
+    z.string().min(MIN_KEY_LENGTH, `must be at least ${MIN_KEY_LENGTH} characters long`).optional(),
+    {
+      description:
+        "encrypts the tool's private keys and the service passwords at rest, and signs sessions; generate one with `openssl rand -hex 32`. The same value in every process. Without it the key generated into `DATA_DIR` must be kept with the data",
+      default: 'generated into `DATA_DIR/encryption.key` outside production (required in production)',
+    },
   ),
+  ROLE: setting(z.enum(['all', 'web', 'worker']).default('all'), {
+    description:
+      '`web` (HTTP), `worker` (background jobs; serves `/healthz`, `/readyz` and `/metrics` only) or `all` (both, one process); `web` and `worker` need `DATABASE_URL` and `CHECKER_URL`',
+  }),
+  LOG_LEVEL: setting(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'), {
+    description: 'the least severe level written to the log (JSON lines on standard output)',
+  }),
   SHUTDOWN_TIMEOUT_MS: setting(z.coerce.number().int().min(0).max(600_000).default(10_000), {
     description: 'how long SIGTERM waits for requests in flight (and a worker for its running jobs)',
   }),
   DYNAMIC_REGISTRATION: setting(z.enum(['open', 'approve', 'off']).optional(), {
-    description: '`open`: an LMS that registers itself at `/lti/register` can launch at once (only for a private instance: anyone who reaches the address could add a platform); `approve`: the registration waits until an administrator switches it on (`npm run cli -- platform activate ID` or `/admin`); `off`: `/lti/register` registers nothing',
-    default: '`open` when the tool is private (it listens on loopback only and `PUBLIC_URL` names this machine), `approve` otherwise and in production',
+    description:
+      '`open`: an LMS that registers itself at `/lti/register` can launch at once (only for a private instance: anyone who reaches the address could add a platform); `approve`: the registration waits until an administrator switches it on (`npm run cli -- platform activate ID` or `/admin`); `off`: `/lti/register` registers nothing',
+    default:
+      '`open` when the tool is private (it listens on loopback only and `PUBLIC_URL` names this machine), `approve` otherwise and in production',
   }),
   TOOL_NAME: setting(z.string().trim().min(1).max(100).default('Originality check'), {
-    description: 'the tool\'s name as LMS administrators and instructors see it',
+    description: "the tool's name as LMS administrators and instructors see it",
   }),
   CHECKER_URL: setting(z.string().url().optional(), {
-    description: 'base address of the checking service; required in production and with `ROLE=web` or `worker` (run `npm run sandbox` and point it there to try several processes)',
+    description:
+      'base address of the checking service; required in production and with `ROLE=web` or `worker` (run `npm run sandbox` and point it there to try several processes)',
     default: 'none: the sandbox runs in-process and stands in for the service',
     values: 'a URL',
   }),
   CHECKER_USERNAME: setting(z.string().optional(), {
-    description: 'the default service account\'s user name, used by every platform that has no account of its own; required when `CHECKER_URL` is set',
+    description:
+      "the default service account's user name, used by every platform that has no account of its own; required when `CHECKER_URL` is set",
   }),
   CHECKER_PASSWORD: setting(z.string().optional(), {
-    description: 'the default service account\'s password; required when `CHECKER_URL` is set',
+    description: "the default service account's password; required when `CHECKER_URL` is set",
   }),
   CHECKER_TIMEOUT_MS: setting(z.coerce.number().int().min(100).max(600_000).default(30_000), {
-    description: 'how long a call to the checking service waits for its answer\'s headers, and then between parts of its body, before it counts as lost',
+    description:
+      "how long a call to the checking service waits for its answer's headers, and then between parts of its body, before it counts as lost",
   }),
   ASSET_DOWNLOAD_TIMEOUT_SECONDS: setting(z.coerce.number().int().min(1).max(3600).default(120), {
-    description: '(`ASSET_PROCESSOR=on` only) how long one download of an LMS\'s file may take, its token included, before it counts as failed and is tried again (at most 4 tries, all within `ASSET_DOWNLOAD_GIVE_UP_SECONDS`)',
+    description:
+      "(`ASSET_PROCESSOR=on` only) how long one download of an LMS's file may take, its token included, before it counts as failed and is tried again (at most 4 tries, all within `ASSET_DOWNLOAD_GIVE_UP_SECONDS`)",
   }),
   ASSET_DOWNLOAD_GIVE_UP_SECONDS: setting(z.coerce.number().int().min(10).max(86_400).default(600), {
-    description: '(`ASSET_PROCESSOR=on` only) every try to download one LMS file ends within this time of the first; then the LMS is told `Failed` / `DOWNLOAD_FAILED`, and SpeedGrader offers "Resubmit all files"',
+    description:
+      '(`ASSET_PROCESSOR=on` only) every try to download one LMS file ends within this time of the first; then the LMS is told `Failed` / `DOWNLOAD_FAILED`, and SpeedGrader offers "Resubmit all files"',
   }),
   ASSET_DOWNLOAD_MIN_KB_PER_SECOND: setting(z.coerce.number().min(0).max(100_000).default(4), {
-    description: '(`ASSET_PROCESSOR=on` only) a download of an LMS\'s file is cut off (and tried again later) when less than this arrived, on average, over the last `ASSET_DOWNLOAD_RATE_WINDOW_SECONDS`: an LMS that trickles its files would otherwise hold places every LMS\'s files share; 0: no floor (the deadline still holds)',
+    description:
+      "(`ASSET_PROCESSOR=on` only) a download of an LMS's file is cut off (and tried again later) when less than this arrived, on average, over the last `ASSET_DOWNLOAD_RATE_WINDOW_SECONDS`: an LMS that trickles its files would otherwise hold places every LMS's files share; 0: no floor (the deadline still holds)",
   }),
   ASSET_DOWNLOAD_RATE_WINDOW_SECONDS: setting(z.coerce.number().min(0.5).max(3600).default(15), {
     description: '(`ASSET_PROCESSOR=on` only) the window over which `ASSET_DOWNLOAD_MIN_KB_PER_SECOND` is measured',
   }),
-  CALLBACK_SECRET: setting(z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _').optional(), {
-    description: 'the secret part of the address the service calls back at, `PUBLIC_URL/checker/callback/<secret>`; generate one with `openssl rand -hex 24`. The same value in every process',
-    default: 'generated into `DATA_DIR/callback.secret` outside production (required in production)',
-    values: '24 to 128 letters, digits, `-` or `_`',
-  }),
+  CALLBACK_SECRET: setting(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{24,128}$/, 'must be 24 to 128 letters, digits, - or _')
+      .optional(),
+    {
+      description:
+        'the secret part of the address the service calls back at, `PUBLIC_URL/checker/callback/<secret>`; generate one with `openssl rand -hex 24`. The same value in every process',
+      default: 'generated into `DATA_DIR/callback.secret` outside production (required in production)',
+      values: '24 to 128 letters, digits, `-` or `_`',
+    },
+  ),
   SANDBOX_DELAY_MS: setting(z.coerce.number().int().min(0).max(3_600_000).default(5000), {
-    description: 'how long the in-process sandbox takes to analyse a paper (only without `CHECKER_URL`; the real service takes 10 to 15 minutes)',
+    description:
+      'how long the in-process sandbox takes to analyse a paper (only without `CHECKER_URL`; the real service takes 10 to 15 minutes)',
   }),
   JOB_POLLING_SECONDS: setting(z.coerce.number().min(0.5).max(60).default(2), {
     description: 'how often an idle worker asks for jobs',
@@ -156,68 +184,90 @@ export const environment = z.object({
     description: 'how many retries a failing job gets before it shows as failed on `/admin`, with a retry button',
   }),
   JOB_EXPIRE_SECONDS: setting(z.coerce.number().int().min(5).max(3600).default(300), {
-    description: 'a job running longer than this is taken to belong to a dead worker and handed to another (checked every minute at most); the waits a rate-limited job spends on the service\'s `Retry-After` stay under a fifth of it. Give every process of an installation the same `JOB_*` values: the queues take them from the process that started last',
+    description:
+      "a job running longer than this is taken to belong to a dead worker and handed to another (checked every minute at most); the waits a rate-limited job spends on the service's `Retry-After` stay under a fifth of it. Give every process of an installation the same `JOB_*` values: the queues take them from the process that started last",
   }),
   JOB_CONCURRENCY: setting(z.coerce.number().int().min(1).max(50).default(4), {
-    description: 'jobs of each kind one process runs at once (uploads, polls, results, grade posts); uploads, result read-backs and grade posts go past it, one more with each run their service accepts, up to 32 (8 on the embedded database), and a quarter fewer when it answers 429 or 503 with `Retry-After`',
+    description:
+      'jobs of each kind one process runs at once (uploads, polls, results, grade posts); uploads, result read-backs and grade posts go past it, one more with each run their service accepts, up to 32 (8 on the embedded database), and a quarter fewer when it answers 429 or 503 with `Retry-After`',
   }),
   REGISTRATIONS_PER_ADDRESS: setting(z.coerce.number().int().min(1).max(10_000).default(5), {
-    description: 'dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names); one more is answered 429 with a sentence. Behind a reverse proxy every caller shares the proxy\'s address',
+    description:
+      "dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names); one more is answered 429 with a sentence. Behind a reverse proxy every caller shares the proxy's address",
   }),
   DEV_PLATFORM: setting(z.enum(['on', 'off', 'loopback']).optional(), {
-    description: 'the dev platform at `/dev` (an LTI 1.3 platform emulator with a demo course): `loopback` answers browsers on this machine only; `on` opens it to anyone who reaches the tool (one warning at start when `HOST` is not loopback: whoever opens it acts as the demo LMS\'s administrator); `off` does not mount it. Production never mounts it, whatever this says',
+    description:
+      "the dev platform at `/dev` (an LTI 1.3 platform emulator with a demo course): `loopback` answers browsers on this machine only; `on` opens it to anyone who reaches the tool (one warning at start when `HOST` is not loopback: whoever opens it acts as the demo LMS's administrator); `off` does not mount it. Production never mounts it, whatever this says",
     default: '`loopback` (`off` in production)',
   }),
   ASSET_PROCESSOR: setting(z.enum(['on', 'off']).default('off'), {
-    description: '`on` offers the tool as the LMS\'s LTI Asset Processor (Canvas: Document Processor): dynamic registration asks for its placement, launches and scopes, the CLI lists them for a key made by hand, and a deep-linking launch that accepts `ltiAssetProcessor` attaches it. The LMS\'s notices are verified and kept, each file is downloaded and checked like a paper sent on the tool\'s page, and asset reports go back to the LMS beside the submission (no gradebook score for these assignments). `off`: none of these; such a launch gets the ordinary assignment picker',
+    description:
+      "`on` offers the tool as the LMS's LTI Asset Processor (Canvas: Document Processor): dynamic registration asks for its placement, launches and scopes, the CLI lists them for a key made by hand, and a deep-linking launch that accepts `ltiAssetProcessor` attaches it. The LMS's notices are verified and kept, each file is downloaded and checked like a paper sent on the tool's page, and asset reports go back to the LMS beside the submission (no gradebook score for these assignments). `off`: none of these; such a launch gets the ordinary assignment picker",
   }),
   ASSET_PROCESSOR_EULA: setting(z.enum(['on', 'off']).default('off'), {
-    description: '`on` (with `ASSET_PROCESSOR=on`): the Asset Processor has terms each user accepts once per deployment in the LMS\'s EULA launch; `ASSET_PROCESSOR_EULA_TERMS` is then required',
+    description:
+      "`on` (with `ASSET_PROCESSOR=on`): the Asset Processor has terms each user accepts once per deployment in the LMS's EULA launch; `ASSET_PROCESSOR_EULA_TERMS` is then required",
   }),
   ASSET_PROCESSOR_EULA_TERMS: setting(z.string().trim().min(1).max(20_000).optional(), {
-    description: 'the terms themselves (plain text), or the http(s) address of the page that has them; required with `ASSET_PROCESSOR_EULA=on`',
+    description:
+      'the terms themselves (plain text), or the http(s) address of the page that has them; required with `ASSET_PROCESSOR_EULA=on`',
   }),
   CONCURRENT_LAUNCHES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
-    description: 'launches (`/lti/login` and `/lti/launch`) one web process works on at once. One more is answered at once with 503, `Retry-After: 2` and a sentence: JSON to a client that prefers JSON or is a script\'s request (`Sec-Fetch-Dest: empty`, `X-Requested-With`), a short page otherwise. `/healthz`, `/readyz`, `/lti/keys`, static files and `/dev` are never limited',
+    description:
+      "launches (`/lti/login` and `/lti/launch`) one web process works on at once. One more is answered at once with 503, `Retry-After: 2` and a sentence: JSON to a client that prefers JSON or is a script's request (`Sec-Fetch-Dest: empty`, `X-Requested-With`), a short page otherwise. `/healthz`, `/readyz`, `/lti/keys`, static files and `/dev` are never limited",
     default: `${ADMISSION_PER_CONNECTION.launch} × \`DATABASE_POOL_SIZE\``,
   }),
   CONCURRENT_UPLOADS: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
-    description: 'uploads (a submission\'s POST) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    description:
+      "uploads (a submission's POST) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`",
     default: `${ADMISSION_PER_CONNECTION.upload} × \`DATABASE_POOL_SIZE\``,
   }),
   CONCURRENT_CALLBACKS: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
-    description: 'the checking service\'s callbacks one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    description:
+      "the checking service's callbacks one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`",
     default: `${ADMISSION_PER_CONNECTION.callback} × \`DATABASE_POOL_SIZE\``,
   }),
   CONCURRENT_PAGES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
-    description: 'pages (every page, form (the Asset Processor\'s EULA and attach forms included), report and CSV behind a session) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`',
+    description:
+      "pages (every page, form (the Asset Processor's EULA and attach forms included), report and CSV behind a session) one web process works on at once; one more is answered as for `CONCURRENT_LAUNCHES`",
     default: `${ADMISSION_PER_CONNECTION.pages} × \`DATABASE_POOL_SIZE\``,
   }),
   CONCURRENT_NOTICES: setting(z.coerce.number().int().min(1).max(10_000).optional(), {
-    description: '(`ASSET_PROCESSOR=on` only) LMS notice deliveries one web process works on at once; one more is answered 503 as for `CONCURRENT_LAUNCHES`. Canvas never sends a refused notice again, so the class is sized for the largest burst rather than for the pool ([Operations](operations.md))',
+    description:
+      '(`ASSET_PROCESSOR=on` only) LMS notice deliveries one web process works on at once; one more is answered 503 as for `CONCURRENT_LAUNCHES`. Canvas never sends a refused notice again, so the class is sized for the largest burst rather than for the pool ([Operations](operations.md))',
     default: `the larger of 64 and ${ADMISSION_PER_CONNECTION.notices} × \`DATABASE_POOL_SIZE\``,
   }),
   HTTP_HEADERS_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(20_000), {
-    description: 'a request whose headers take longer is cut, so slow clients cannot hold sockets; at most `HTTP_REQUEST_TIMEOUT_MS`',
+    description:
+      'a request whose headers take longer is cut, so slow clients cannot hold sockets; at most `HTTP_REQUEST_TIMEOUT_MS`',
   }),
   HTTP_REQUEST_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(3_600_000).default(300_000), {
     description: 'a whole request (an upload included) that takes longer is cut',
   }),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(5000), {
-    description: 'an idle keep-alive connection is closed after this; behind a load balancer, set it above the balancer\'s idle timeout',
+    description:
+      "an idle keep-alive connection is closed after this; behind a load balancer, set it above the balancer's idle timeout",
   }),
   UPLOAD_IDLE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(30_000), {
     description: 'an upload that sends nothing for this long is cut off (408); nothing of it is kept',
   }),
   ADMIN_TOKEN: setting(z.string().min(24, 'must be at least 24 characters').max(256).optional(), {
-    description: 'opens `/admin` for the whole installation without an LMS launch (a platform\'s administrators reach it from a launch, for their own platform)',
+    description:
+      "opens `/admin` for the whole installation without an LMS launch (a platform's administrators reach it from a launch, for their own platform)",
     default: 'none: only platform administrators, from a launch',
   }),
-  METRICS_TOKEN: setting(z.string().regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces').optional(), {
-    description: 'a scraper elsewhere reads `/metrics` by sending it as `Authorization: Bearer <token>` ([Monitoring](operations.md#monitoring))',
-    default: 'none: `/metrics` answers this machine only',
-    values: '24 to 256 printable characters without spaces',
-  }),
+  METRICS_TOKEN: setting(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces')
+      .optional(),
+    {
+      description:
+        'a scraper elsewhere reads `/metrics` by sending it as `Authorization: Bearer <token>` ([Monitoring](operations.md#monitoring))',
+      default: 'none: `/metrics` answers this machine only',
+      values: '24 to 256 printable characters without spaces',
+    },
+  ),
   // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
   PLATFORM_PRIVATE_NETWORKS: setting(
     z
@@ -229,7 +279,8 @@ export const environment = z.object({
       )
       .optional(),
     {
-      description: 'private networks in which the tool may reach a platform\'s URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school\'s own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool\'s host, so it needs listing',
+      description:
+        "private networks in which the tool may reach a platform's URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school's own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool's host, so it needs listing",
       default: `\`${LOOPBACK_NETWORKS.join(',')}\` on a private instance (outside production, listening on loopback with a loopback \`PUBLIC_URL\`), \`none\` otherwise`,
       values: '`none`, or networks in CIDR form separated by commas, e.g. `10.20.0.0/16,fd00:1::/64`',
     },
@@ -242,7 +293,8 @@ export const environment = z.object({
       .refine((list) => list.every((n) => n >= 1), 'each interval must be at least 1 second')
       .optional(),
     {
-      description: 'waits between polls of a paper still being analysed (in case the service\'s callback never comes); the last one repeats',
+      description:
+        "waits between polls of a paper still being analysed (in case the service's callback never comes); the last one repeats",
       default: `\`${DEFAULT_POLL_SCHEDULE_SECONDS.join(',')}\``,
       values: 'whole seconds, at least 1 each, separated by commas',
     },
@@ -250,7 +302,14 @@ export const environment = z.object({
 });
 
 /** Variables whose value never appears in a message: secrets, and a URL that may hold a password. */
-export const HIDDEN = new Set(['DATABASE_URL', 'ENCRYPTION_KEY', 'CHECKER_PASSWORD', 'CALLBACK_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN']);
+export const HIDDEN = new Set([
+  'DATABASE_URL',
+  'ENCRYPTION_KEY',
+  'CHECKER_PASSWORD',
+  'CALLBACK_SECRET',
+  'ADMIN_TOKEN',
+  'METRICS_TOKEN',
+]);
 
 /** What to do about a refused secret. */
 const HINTS: Record<string, string> = {
@@ -288,7 +347,8 @@ function publicUrlOf(raw: string | undefined, production: boolean, port: number,
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('PUBLIC_URL', 'must start with https://');
   if (url.search || url.hash) refuse('PUBLIC_URL', 'must not carry a query string or fragment.');
-  if (production && url.protocol !== 'https:') refuse('PUBLIC_URL', 'must use https in production: LMS platforms only launch tools over HTTPS.');
+  if (production && url.protocol !== 'https:')
+    refuse('PUBLIC_URL', 'must use https in production: LMS platforms only launch tools over HTTPS.');
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -300,11 +360,23 @@ function listenHostsFor(host: string | undefined, production: boolean): string[]
 }
 
 /** ASSET_PROCESSOR_EULA=on with its terms: a text, or the address of a page (an http(s) URL and nothing else). */
-function assetProcessorEulaOf(values: { ASSET_PROCESSOR: 'on' | 'off'; ASSET_PROCESSOR_EULA: 'on' | 'off'; ASSET_PROCESSOR_EULA_TERMS?: string | undefined }, refuse: Refuse): { text: string } | { url: string } | null {
+function assetProcessorEulaOf(
+  values: {
+    ASSET_PROCESSOR: 'on' | 'off';
+    ASSET_PROCESSOR_EULA: 'on' | 'off';
+    ASSET_PROCESSOR_EULA_TERMS?: string | undefined;
+  },
+  refuse: Refuse,
+): { text: string } | { url: string } | null {
   if (values.ASSET_PROCESSOR_EULA === 'off') return null;
-  if (values.ASSET_PROCESSOR === 'off') refuse('ASSET_PROCESSOR_EULA', 'needs ASSET_PROCESSOR=on: the terms are the Asset Processor\'s.');
+  if (values.ASSET_PROCESSOR === 'off')
+    refuse('ASSET_PROCESSOR_EULA', "needs ASSET_PROCESSOR=on: the terms are the Asset Processor's.");
   const terms = values.ASSET_PROCESSOR_EULA_TERMS;
-  if (terms === undefined) return refuse('ASSET_PROCESSOR_EULA_TERMS', 'is required with ASSET_PROCESSOR_EULA=on: the terms as text, or the https address of the page that has them.');
+  if (terms === undefined)
+    return refuse(
+      'ASSET_PROCESSOR_EULA_TERMS',
+      'is required with ASSET_PROCESSOR_EULA=on: the terms as text, or the https address of the page that has them.',
+    );
   return /^https?:\/\/\S+$/.test(terms) && URL.canParse(terms) ? { url: terms } : { text: terms };
 }
 
@@ -313,24 +385,45 @@ const settingsSchema = environment.transform((values) => {
   const production = values.NODE_ENV === 'production';
   const publicUrl = publicUrlOf(values.PUBLIC_URL, production, values.PORT, refuse);
   if (values.ROLE !== 'all' && values.DATABASE_URL === undefined) {
-    refuse('DATABASE_URL', `is required with ROLE=${values.ROLE}: separate web and worker processes share one PostgreSQL database (the embedded database serves a single process).`);
+    refuse(
+      'DATABASE_URL',
+      `is required with ROLE=${values.ROLE}: separate web and worker processes share one PostgreSQL database (the embedded database serves a single process).`,
+    );
   }
-  if (production && values.ENCRYPTION_KEY === undefined) refuse('ENCRYPTION_KEY', `is required in production; ${HINTS.ENCRYPTION_KEY}`);
-  if (production && values.CALLBACK_SECRET === undefined) refuse('CALLBACK_SECRET', `is required in production; ${HINTS.CALLBACK_SECRET}`);
+  if (production && values.ENCRYPTION_KEY === undefined)
+    refuse('ENCRYPTION_KEY', `is required in production; ${HINTS.ENCRYPTION_KEY}`);
+  if (production && values.CALLBACK_SECRET === undefined)
+    refuse('CALLBACK_SECRET', `is required in production; ${HINTS.CALLBACK_SECRET}`);
   if (values.CHECKER_URL && (!values.CHECKER_USERNAME || !values.CHECKER_PASSWORD)) {
-    refuse(values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME', 'is required when CHECKER_URL is set (the default service account).');
+    refuse(
+      values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME',
+      'is required when CHECKER_URL is set (the default service account).',
+    );
   }
   if (values.ROLE !== 'all' && !values.CHECKER_URL) {
-    refuse('CHECKER_URL', `is required with ROLE=${values.ROLE}: separate processes must share one checking service (an in-process sandbox belongs to one process; run \`npm run sandbox\` and point CHECKER_URL at it).`);
+    refuse(
+      'CHECKER_URL',
+      `is required with ROLE=${values.ROLE}: separate processes must share one checking service (an in-process sandbox belongs to one process; run \`npm run sandbox\` and point CHECKER_URL at it).`,
+    );
   }
-  if (production && !values.CHECKER_URL) refuse('CHECKER_URL', 'is required in production: the address of the checking service (the sandbox is for trying the tool).');
+  if (production && !values.CHECKER_URL)
+    refuse(
+      'CHECKER_URL',
+      'is required in production: the address of the checking service (the sandbox is for trying the tool).',
+    );
   if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
-    refuse('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request.`);
+    refuse(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `must not exceed HTTP_REQUEST_TIMEOUT_MS (${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request.`,
+    );
   }
   const listenHosts = listenHostsFor(values.HOST, production);
   // Behind a reverse proxy on the same machine the tool listens on loopback, yet the world reaches it through
   // PUBLIC_URL: only when both name this machine is the instance private.
-  const loopbackOnly = !production && listenHosts.every(isLoopbackName) && isLoopbackName(new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''));
+  const loopbackOnly =
+    !production &&
+    listenHosts.every(isLoopbackName) &&
+    isLoopbackName(new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''));
   // Every in-flight request may hold a database connection; a few per connection keep it busy without a queue
   // long enough to push p99 past seconds. Uploads and pages spend most of their time on the network, so more.
   const pool = values.DATABASE_POOL_SIZE;
@@ -377,7 +470,12 @@ const settingsSchema = environment.transform((values) => {
     assetDownloadMinRate:
       values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND === 0
         ? null
-        : { bytes: Math.round(values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND * 1024 * values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS), windowMs: values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS * 1000 },
+        : {
+            bytes: Math.round(
+              values.ASSET_DOWNLOAD_MIN_KB_PER_SECOND * 1024 * values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS,
+            ),
+            windowMs: values.ASSET_DOWNLOAD_RATE_WINDOW_SECONDS * 1000,
+          },
     /** Requests of each class one process works on at once; the excess is answered 503 at once (src/web/admission.ts). */
     admission: {
       launch: values.CONCURRENT_LAUNCHES ?? ADMISSION_PER_CONNECTION.launch * pool,
@@ -400,7 +498,11 @@ const settingsSchema = environment.transform((values) => {
     /** The tool's name as LMS administrators and instructors see it. */
     toolName: values.TOOL_NAME,
     /** The default service account; null URL: the sandbox runs in-process and stands in for the service. */
-    checker: { url: values.CHECKER_URL ?? null, username: values.CHECKER_USERNAME ?? null, password: values.CHECKER_PASSWORD ?? null },
+    checker: {
+      url: values.CHECKER_URL ?? null,
+      username: values.CHECKER_USERNAME ?? null,
+      password: values.CHECKER_PASSWORD ?? null,
+    },
     /** How long a call to the checking service may wait for its answer's headers, and then between its body's bytes. */
     checkerTimeoutMs: values.CHECKER_TIMEOUT_MS,
     /** Seconds between polls of a paper still being analysed; the last value repeats. */
@@ -417,7 +519,13 @@ const settingsSchema = environment.transform((values) => {
      * loopback address named by a platform is an attack on the tool's host: nothing is allowed there unless the
      * administrator lists it. */
     platformPrivateNetworks: values.PLATFORM_PRIVATE_NETWORKS ?? (loopbackOnly ? [...LOOPBACK_NETWORKS] : []),
-    jobs: { pollingIntervalSeconds: values.JOB_POLLING_SECONDS, retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS, retryLimit: values.JOB_RETRY_LIMIT, expireSeconds: values.JOB_EXPIRE_SECONDS, concurrency: values.JOB_CONCURRENCY },
+    jobs: {
+      pollingIntervalSeconds: values.JOB_POLLING_SECONDS,
+      retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS,
+      retryLimit: values.JOB_RETRY_LIMIT,
+      expireSeconds: values.JOB_EXPIRE_SECONDS,
+      concurrency: values.JOB_CONCURRENCY,
+    },
     /** The secrets as the environment gave them (null: kept in DATA_DIR, see provideSecrets). */
     givenSecrets: { encryptionKey: values.ENCRYPTION_KEY ?? null, callbackSecret: values.CALLBACK_SECRET ?? null },
   };
@@ -456,7 +564,10 @@ export function provideSecrets(settings: Settings) {
   if (encryptionKey === null) {
     const kept = keptSecret(settings.dataDir, KEY_FILE, 32);
     if (kept.value.length < MIN_KEY_LENGTH) {
-      throw new ConfigError('ENCRYPTION_KEY', `the key stored in ${join(settings.dataDir, KEY_FILE)} is too short; remove the file to generate a new one.`);
+      throw new ConfigError(
+        'ENCRYPTION_KEY',
+        `the key stored in ${join(settings.dataDir, KEY_FILE)} is too short; remove the file to generate a new one.`,
+      );
     }
     encryptionKey = kept.value;
     encryptionKeySource = kept.generated ? 'generated' : 'data-dir';

@@ -59,7 +59,14 @@ export function createLogger(options: { level: string; destination?: pino.Destin
   );
 }
 
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** ANSI colours of the level names (with colours on): warnings yellow, errors red. */
 const LEVEL_COLOURS: Record<number, string> = { 40: '33', 50: '31', 60: '31' };
 /** Fields every record has, or that are shown apart (the message, the error). */
@@ -92,7 +99,8 @@ export function readableLine(line: string, options: { colours?: boolean } = {}):
   } catch {
     return line.endsWith('\n') ? line : `${line}\n`;
   }
-  const paint = (code: string | undefined, text: string) => (options.colours && code ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const paint = (code: string | undefined, text: string) =>
+    options.colours && code ? `\x1b[${code}m${text}\x1b[0m` : text;
   const level = Number(record.level);
   const time = typeof record.time === 'number' ? new Date(record.time).toTimeString().slice(0, 8) : '';
   const fields = Object.entries(record)
@@ -101,7 +109,8 @@ export function readableLine(line: string, options: { colours?: boolean } = {}):
   const message = typeof record.msg === 'string' ? record.msg : '';
   let text = `${paint('2', time)} ${paint(LEVEL_COLOURS[level], (LEVEL_NAMES[level] ?? String(record.level)).padEnd(5))} ${message}${fields.length > 0 ? `  ${paint('2', fields.join(' '))}` : ''}`;
   const err = record.err as { message?: string; stack?: string } | undefined;
-  if (err && typeof err === 'object') text += `\n${String(err.stack ?? err.message ?? JSON.stringify(err)).replace(/^/gm, '    ')}`;
+  if (err && typeof err === 'object')
+    text += `\n${String(err.stack ?? err.message ?? JSON.stringify(err)).replace(/^/gm, '    ')}`;
   return `${text}\n`;
 }
 

@@ -19,7 +19,10 @@ try {
 }
 
 const inTerminal = process.stdout.isTTY === true;
-const logger: Logger = createLogger({ level: config.logLevel, ...(inTerminal ? { destination: terminalDestination(process.stdout) } : {}) });
+const logger: Logger = createLogger({
+  level: config.logLevel,
+  ...(inTerminal ? { destination: terminalDestination(process.stdout) } : {}),
+});
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'Unhandled promise rejection'));
 
 let tool: RunningTool;

@@ -8,7 +8,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** What the database says at scrape time. */
 export interface Readings {
   submissionsByState: Record<string, number>;
-  queues: Array<{ queue: string; waiting: number; running: number; failed: number; oldestWaitingSeconds: number | null }>;
+  queues: Array<{
+    queue: string;
+    waiting: number;
+    running: number;
+    failed: number;
+    oldestWaitingSeconds: number | null;
+  }>;
 }
 
 /** One call to the checking service, as its client reports it (the client's `observe` option). */
@@ -148,7 +154,8 @@ export class ToolMetrics {
     this.#oldestWaiting.reset();
     this.#databaseUp.set(read.readings ? 1 : 0);
     if (read.readings) {
-      for (const [state, count] of Object.entries(read.readings.submissionsByState)) this.#submissions.set({ state }, count);
+      for (const [state, count] of Object.entries(read.readings.submissionsByState))
+        this.#submissions.set({ state }, count);
       for (const queue of read.readings.queues) {
         this.#jobs.set({ queue: queue.queue, state: 'waiting' }, queue.waiting);
         this.#jobs.set({ queue: queue.queue, state: 'running' }, queue.running);
@@ -157,10 +164,14 @@ export class ToolMetrics {
       }
     }
     const text = (await processMetrics().metrics()) + (await this.#registry.metrics());
-    return read.readings ? text : `# ${read.problem} The submission and job gauges are left out of this scrape.\n${text}`;
+    return read.readings
+      ? text
+      : `# ${read.problem} The submission and job gauges are left out of this scrape.\n${text}`;
   }
 
-  async #readWithinDeadline(): Promise<{ readings: Readings; problem?: undefined } | { readings: null; problem: string }> {
+  async #readWithinDeadline(): Promise<
+    { readings: Readings; problem?: undefined } | { readings: null; problem: string }
+  > {
     this.#reading ??= this.#read()
       .catch((error: unknown) => {
         this.#onReadFailure(error);
@@ -171,13 +182,16 @@ export class ToolMetrics {
       });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<{ readings: null; problem: string }>((resolve) => {
-      timer = setTimeout(() => resolve({ readings: null, problem: `The database did not answer within ${READ_DEADLINE_MS / 1000} s.` }), READ_DEADLINE_MS);
+      timer = setTimeout(
+        () => resolve({ readings: null, problem: `The database did not answer within ${READ_DEADLINE_MS / 1000} s.` }),
+        READ_DEADLINE_MS,
+      );
     });
     try {
       return await Promise.race([
         this.#reading.then(
           (readings) => ({ readings }),
-          () => ({ readings: null, problem: 'The database query failed (the tool\'s log says why).' }),
+          () => ({ readings: null, problem: "The database query failed (the tool's log says why)." }),
         ),
         late,
       ]);

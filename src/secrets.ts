@@ -2,7 +2,8 @@
 // ENCRYPTION_KEY; tampering or the wrong key makes opening fail rather than return garbage.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-const deriveKey = (encryptionKey: string) => createHash('sha256').update(`originality-lti:secrets:${encryptionKey}`).digest();
+const deriveKey = (encryptionKey: string) =>
+  createHash('sha256').update(`originality-lti:secrets:${encryptionKey}`).digest();
 
 export function sealSecret(plain: string, encryptionKey: string): string {
   const iv = randomBytes(12);

@@ -44,9 +44,20 @@ export interface RunningTool {
 }
 
 /** The checking service: the configured one, or (without CHECKER_URL) the sandbox started here. */
-async function connectService(config: Config, logger: Logger, connect: Connect): Promise<{ service: PaperService; sandbox: Sandbox | null }> {
+async function connectService(
+  config: Config,
+  logger: Logger,
+  connect: Connect,
+): Promise<{ service: PaperService; sandbox: Sandbox | null }> {
   if (config.checker.url && config.checker.username && config.checker.password) {
-    return { service: connect({ baseUrl: config.checker.url, username: config.checker.username, password: config.checker.password }), sandbox: null };
+    return {
+      service: connect({
+        baseUrl: config.checker.url,
+        username: config.checker.username,
+        password: config.checker.password,
+      }),
+      sandbox: null,
+    };
   }
   // The sandbox (and the PDF library its reports need) is loaded only when it stands in for the service.
   const { DEMO_USER, startSandbox } = await import('./sandbox/index.js');
@@ -60,31 +71,57 @@ async function connectService(config: Config, logger: Logger, connect: Connect):
   });
   if (sandbox.restored) {
     const { folders, papers, skippedLines } = sandbox.restored;
-    logger.info({ sandbox: true, dataDir, folders, papers, skippedLines }, `The sandbox found its data in ${dataDir}: ${folders} folders, ${papers} papers`);
+    logger.info(
+      { sandbox: true, dataDir, folders, papers, skippedLines },
+      `The sandbox found its data in ${dataDir}: ${folders} folders, ${papers} papers`,
+    );
   }
-  logger.warn({ sandboxUrl: sandbox.url }, 'No CHECKER_URL is set: the sandbox stands in for the checking service (computed similarity, simulated AI and grammar scores)');
-  return { service: connect({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password }), sandbox };
+  logger.warn(
+    { sandboxUrl: sandbox.url },
+    'No CHECKER_URL is set: the sandbox stands in for the checking service (computed similarity, simulated AI and grammar scores)',
+  );
+  return {
+    service: connect({ baseUrl: sandbox.url, username: DEMO_USER.email, password: DEMO_USER.password }),
+    sandbox,
+  };
 }
 
 /**
  * Outside production (and unless DEV_PLATFORM=off): the dev platform at /dev, registered with the tool, with one
  * demo activity. It answers people on this machine only unless DEV_PLATFORM=on.
  */
-async function mountDevPlatform(config: Config, database: Database, lti: LtiSetup, logger: Logger): Promise<Array<{ path: string; router: Router }>> {
+async function mountDevPlatform(
+  config: Config,
+  database: Database,
+  lti: LtiSetup,
+  logger: Logger,
+): Promise<Array<{ path: string; router: Router }>> {
   const urls = toolUrls(config.publicUrl);
   const { createDevPlatform } = await import('./devplatform/index.js');
-  const platform = await createDevPlatform({ baseUrl: `${config.publicUrl}/dev`, rules: 'spec', tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register } });
-  platform.addResourceLink({ id: 'demo-essay', title: 'Demo essay', lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' } });
+  const platform = await createDevPlatform({
+    baseUrl: `${config.publicUrl}/dev`,
+    rules: 'spec',
+    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
+  });
+  platform.addResourceLink({
+    id: 'demo-essay',
+    title: 'Demo essay',
+    lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' },
+  });
   try {
     await saveRegistration({ db: database.db, provider: lti.provider }, platform.registration(), 'dev-platform');
   } catch (error) {
     // Registrations take https or localhost only; a plain-http PUBLIC_URL elsewhere has no dev platform.
-    logger.warn({ reason: (error as Error).message }, 'The dev platform is not mounted: PUBLIC_URL must be https or localhost');
+    logger.warn(
+      { reason: (error as Error).message },
+      'The dev platform is not mounted: PUBLIC_URL must be https or localhost',
+    );
     return [];
   }
   // Reachable from elsewhere: listening beyond loopback, or (behind a proxy on this machine) through PUBLIC_URL.
   const exposed = config.listenHosts.filter((host) => !isLoopbackName(host));
-  const reachableAs = exposed.length > 0 ? `HOST=${exposed.join(', ')}` : config.loopbackOnly ? null : `PUBLIC_URL=${config.publicUrl}`;
+  const reachableAs =
+    exposed.length > 0 ? `HOST=${exposed.join(', ')}` : config.loopbackOnly ? null : `PUBLIC_URL=${config.publicUrl}`;
   if (reachableAs && config.devPlatform === 'on') {
     logger.warn(
       { reachableAs, devPlatform: 'on' },
@@ -98,7 +135,10 @@ async function mountDevPlatform(config: Config, database: Database, lti: LtiSetu
   }
   if (config.devPlatform === 'on') return [{ path: '/dev', router: platform.router }];
   const gated = Router();
-  gated.use(localClientsOnly({ publicUrl: config.publicUrl, what: 'The dev platform', switchName: 'DEV_PLATFORM=on' }), platform.router);
+  gated.use(
+    localClientsOnly({ publicUrl: config.publicUrl, what: 'The dev platform', switchName: 'DEV_PLATFORM=on' }),
+    platform.router,
+  );
   return [{ path: '/dev', router: gated }];
 }
 
@@ -121,10 +161,14 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
   // This tool's own metrics, apart from any other tool started in the process; the gauges are read when /metrics is scraped.
   const metrics = new ToolMetrics({
     read: async () => {
-      const [submissionsByState, queues] = await Promise.all([countSubmissionsByState(database.db), queueHealth(database.pool)]);
+      const [submissionsByState, queues] = await Promise.all([
+        countSubmissionsByState(database.db),
+        queueHealth(database.pool),
+      ]);
       return { submissionsByState, queues };
     },
-    onReadFailure: (error) => logger.warn({ err: error }, 'The metrics could not read the database; the scrape serves the counters alone'),
+    onReadFailure: (error) =>
+      logger.warn({ err: error }, 'The metrics could not read the database; the scrape serves the counters alone'),
   });
   try {
     const applied = await migrateToLatest(database.db);
@@ -134,21 +178,53 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
     }
     await jobs.start();
     // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
-    lti = await setupLti({ encryptionKey: config.encryptionKey, pool: database.pool, db: database.db, publicUrl: config.publicUrl, logger, ...launchHandlers({ db: database.db, logger, metrics, assetProcessor: config.assetProcessor }) });
+    lti = await setupLti({
+      encryptionKey: config.encryptionKey,
+      pool: database.pool,
+      db: database.db,
+      publicUrl: config.publicUrl,
+      logger,
+      ...launchHandlers({ db: database.db, logger, metrics, assetProcessor: config.assetProcessor }),
+    });
     const connect = connectChecker(config.checkerTimeoutMs, metrics.observeCheckerCall);
     const connected = await connectService(config, logger, connect);
     sandbox = connected.sandbox;
-    const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback: connected.service, connect });
+    const services = new ServiceConnections({
+      db: database.db,
+      encryptionKey: config.encryptionKey,
+      fallback: connected.service,
+      connect,
+    });
     // Where results go, by the assignment's kind: the LMS gradebook, or asset reports for the Asset Processor.
-    const sink = sinkByAssignmentKind(database.db, { gradebook: gradebookSink(database.db, jobs), 'asset-processor': assetReportSink(database.db, jobs) });
+    const sink = sinkByAssignmentKind(database.db, {
+      gradebook: gradebookSink(database.db, jobs),
+      'asset-processor': assetReportSink(database.db, jobs),
+    });
     const uploadDir = join(config.dataDir, 'uploads');
     if (config.role !== 'web') {
-      worker = await startWorker({ db: database.db, jobs, services, sink, provider: lti.provider, pollScheduleSeconds: config.pollScheduleSeconds, uploadDir, eulaRequired: config.assetProcessorEula !== null, assetDownloadTimeoutMs: config.assetDownloadTimeoutMs, assetDownloadGiveUpMs: config.assetDownloadGiveUpMs, assetDownloadMinRate: config.assetDownloadMinRate, logger, metrics });
+      worker = await startWorker({
+        db: database.db,
+        jobs,
+        services,
+        sink,
+        provider: lti.provider,
+        pollScheduleSeconds: config.pollScheduleSeconds,
+        uploadDir,
+        eulaRequired: config.assetProcessorEula !== null,
+        assetDownloadTimeoutMs: config.assetDownloadTimeoutMs,
+        assetDownloadGiveUpMs: config.assetDownloadGiveUpMs,
+        assetDownloadMinRate: config.assetDownloadMinRate,
+        logger,
+        metrics,
+      });
     }
     if (config.production && config.devPlatformRequested === 'on') {
       logger.warn('DEV_PLATFORM=on is ignored in production: the dev platform is never mounted there');
     }
-    const mounts = config.role !== 'worker' && config.devPlatform !== 'off' ? await mountDevPlatform(config, database, lti, logger) : [];
+    const mounts =
+      config.role !== 'worker' && config.devPlatform !== 'off'
+        ? await mountDevPlatform(config, database, lti, logger)
+        : [];
     const app = createWebApp({
       settings: config,
       db: database.db,
@@ -159,13 +235,21 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       ...(config.role !== 'worker' ? { lti, jobs, services, sink } : {}),
       mounts,
     });
-    const listening = await listenOnHosts(app, { hosts: config.listenHosts, port: config.port, logger, limits: config.http });
+    const listening = await listenOnHosts(app, {
+      hosts: config.listenHosts,
+      port: config.port,
+      logger,
+      limits: config.http,
+    });
     servers = listening.servers;
     const port = listening.port;
     // What the sandbox had not finished when the tool last stopped goes on now that its callbacks find the tool.
     const resumed = sandbox?.resume();
     if (resumed && resumed.waiting + resumed.toAnnounce > 0) {
-      logger.info({ sandbox: true, ...resumed }, `The sandbox goes on: ${resumed.waiting} papers waiting for their analysis, ${resumed.toAnnounce} callbacks not yet delivered`);
+      logger.info(
+        { sandbox: true, ...resumed },
+        `The sandbox goes on: ${resumed.waiting} papers waiting for their analysis, ${resumed.toAnnounce} callbacks not yet delivered`,
+      );
     }
     logger.info(
       {
@@ -180,10 +264,14 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       `originality-lti is listening on port ${port}`,
     );
     if (config.encryptionKeySource === 'generated') {
-      logger.warn(`No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`);
+      logger.warn(
+        `No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`,
+      );
     }
     const housekeeping = setInterval(() => {
-      sweepStates(database.db).catch((error: unknown) => logger.warn({ err: error }, 'Could not remove expired OIDC states'));
+      sweepStates(database.db).catch((error: unknown) =>
+        logger.warn({ err: error }, 'Could not remove expired OIDC states'),
+      );
     }, 60_000);
     housekeeping.unref();
 

@@ -25,10 +25,14 @@ export function welcomeText(facts: WelcomeFacts): string {
         : '  It is for this machine only: a browser on another computer is refused.',
     );
   } else {
-    lines.push(`  The LTI tool is at ${facts.publicUrl}: register it in your LMS (dynamic registration: ${facts.publicUrl}/lti/register).`);
-    if (facts.loopbackOnly) lines.push('  Only this machine can reach it: set HOST and PUBLIC_URL to serve the network.');
+    lines.push(
+      `  The LTI tool is at ${facts.publicUrl}: register it in your LMS (dynamic registration: ${facts.publicUrl}/lti/register).`,
+    );
+    if (facts.loopbackOnly)
+      lines.push('  Only this machine can reach it: set HOST and PUBLIC_URL to serve the network.');
   }
-  if (facts.embeddedDataDir) lines.push(`  Its data stays in ${facts.embeddedDataDir}: started again, it goes on from there.`);
+  if (facts.embeddedDataDir)
+    lines.push(`  Its data stays in ${facts.embeddedDataDir}: started again, it goes on from there.`);
   lines.push('  Stop it with Ctrl-C.', '');
   return `${lines.join('\n')}\n`;
 }

@@ -43,11 +43,23 @@ const SWEEP_INTERVAL_MS = 60_000;
 export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   // A send's lease lapses well before the job's expiry, when the job is handed to another worker.
   const sendLeaseSeconds = deps.jobs.expireSeconds / 2;
-  const pipeline: PipelineDeps = { db: deps.db, services: deps.services, jobs: deps.jobs, sink: deps.sink, pollScheduleSeconds: deps.pollScheduleSeconds, sendLeaseSeconds, logger: deps.logger };
+  const pipeline: PipelineDeps = {
+    db: deps.db,
+    services: deps.services,
+    jobs: deps.jobs,
+    sink: deps.sink,
+    pollScheduleSeconds: deps.pollScheduleSeconds,
+    sendLeaseSeconds,
+    logger: deps.logger,
+  };
   const grades: GradeJobDeps = { db: deps.db, provider: deps.provider, logger: deps.logger, metrics: deps.metrics };
 
-  await deps.jobs.work<{ submissionId: string }>(QUEUES.upload, (job) => uploadSubmission(pipeline, job.data.submissionId, job.retryCount + 1));
-  await deps.jobs.work<{ submissionId: string; round?: number }>(QUEUES.poll, (job) => pollSubmission(pipeline, job.data.submissionId, job.data.round ?? 0));
+  await deps.jobs.work<{ submissionId: string }>(QUEUES.upload, (job) =>
+    uploadSubmission(pipeline, job.data.submissionId, job.retryCount + 1),
+  );
+  await deps.jobs.work<{ submissionId: string; round?: number }>(QUEUES.poll, (job) =>
+    pollSubmission(pipeline, job.data.submissionId, job.data.round ?? 0),
+  );
   await deps.jobs.work<ResultJob>(QUEUES.result, (job) => runResultJob(pipeline, job.data));
   await deps.jobs.work<FolderJob>(QUEUES.folder, (job) => runFolderJob(deps, job.data));
   await deps.jobs.work<GradeJob>(QUEUES.grade, (job) => runGradeJob(grades, job.data));
@@ -63,8 +75,12 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
     downloadMinRate: deps.assetDownloadMinRate,
   };
   // A slow LMS's downloads hold their slots for long: each LMS gets its share of them.
-  deps.jobs.workFairly<AssetFetchJob>(QUEUES.assetFetch, 'platformId', (job) => fetchAsset(assets, job.data, job.retryCount + 1));
-  await deps.jobs.work<AssetReportJob>(QUEUES.assetReport, (job) => runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data));
+  deps.jobs.workFairly<AssetFetchJob>(QUEUES.assetFetch, 'platformId', (job) =>
+    fetchAsset(assets, job.data, job.retryCount + 1),
+  );
+  await deps.jobs.work<AssetReportJob>(QUEUES.assetReport, (job) =>
+    runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data),
+  );
 
   const sweep = setInterval(() => {
     sweepForgottenWork(deps)

@@ -40,14 +40,22 @@ export function chromiumPlan(machine) {
   if (named) {
     return machine.executable(named)
       ? { use: named, how: 'named by CHROMIUM_PATH' }
-      : { fail: `CHROMIUM_PATH names ${named}, which is not an executable file: point it at a Chromium or Chrome, or unset it and npm test finds or installs one.` };
+      : {
+          fail: `CHROMIUM_PATH names ${named}, which is not an executable file: point it at a Chromium or Chrome, or unset it and npm test finds or installs one.`,
+        };
   }
   const found = USUAL_PLACES.find((path) => machine.executable(path));
   if (found) return { use: found, how: 'found' };
   if (machine.platform === 'linux' && machine.hasApt && machine.isRoot) return { install: 'apt' };
   const command =
-    machine.platform === 'darwin' ? 'brew install --cask chromium' : machine.hasApt ? `sudo ${APT_INSTALL}` : 'your system\'s package manager (the package is usually called chromium)';
-  return { fail: `The browser tests need Chromium, and none was found (looked in ${USUAL_PLACES[0]} and ${USUAL_PLACES.length - 1} other usual places). Install it with: ${command} (or set CHROMIUM_PATH to a Chromium or Chrome you have).` };
+    machine.platform === 'darwin'
+      ? 'brew install --cask chromium'
+      : machine.hasApt
+        ? `sudo ${APT_INSTALL}`
+        : "your system's package manager (the package is usually called chromium)";
+  return {
+    fail: `The browser tests need Chromium, and none was found (looked in ${USUAL_PLACES[0]} and ${USUAL_PLACES.length - 1} other usual places). Install it with: ${command} (or set CHROMIUM_PATH to a Chromium or Chrome you have).`,
+  };
 }
 
 function thisMachine(env) {
@@ -67,9 +75,17 @@ function version(path) {
 
 /** apt-get's output is kept back, and its end shown only when it fails. */
 function aptGet(args) {
-  const result = spawnSync('apt-get', args, { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('apt-get', args, {
+    encoding: 'utf8',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) {
-    const tail = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim().split('\n').slice(-8).join('\n  ');
+    const tail = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`
+      .trim()
+      .split('\n')
+      .slice(-8)
+      .join('\n  ');
     throw new SetupError(`apt-get ${args.join(' ')} failed, so Chromium could not be installed; it said:\n  ${tail}`);
   }
 }
@@ -80,7 +96,10 @@ export function provideChromium(env, say) {
   if (plan.fail) throw new SetupError(plan.fail);
   if (plan.use) {
     const running = version(plan.use);
-    if (!running) throw new SetupError(`${plan.use} (${plan.how}) does not run: \`${plan.use} --version\` failed. Reinstall it (${APT_INSTALL} on Debian), or set CHROMIUM_PATH to another.`);
+    if (!running)
+      throw new SetupError(
+        `${plan.use} (${plan.how}) does not run: \`${plan.use} --version\` failed. Reinstall it (${APT_INSTALL} on Debian), or set CHROMIUM_PATH to another.`,
+      );
     say(`Chromium ${plan.how} at ${plan.use} (${running})`);
     return plan.use;
   }
@@ -101,6 +120,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.arg
   const plan = chromiumPlan(machine);
   const facts = `root: ${machine.isRoot}, apt-get: ${machine.hasApt}, platform: ${machine.platform}`;
   if (plan.use) console.log(`would use ${plan.use} (${plan.how}); ${facts}`);
-  if (plan.install) console.log(`would run: DEBIAN_FRONTEND=noninteractive apt-get update -q && apt-get install -y -q chromium; ${facts}`);
+  if (plan.install)
+    console.log(
+      `would run: DEBIAN_FRONTEND=noninteractive apt-get update -q && apt-get install -y -q chromium; ${facts}`,
+    );
   if (plan.fail) console.log(`would stop with: ${plan.fail}; ${facts}`);
 }

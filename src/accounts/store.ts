@@ -13,9 +13,12 @@ export const accountInput = z.object({
     .string()
     .trim()
     .url('The service address must be a URL, such as https://api.example.com.')
-    .refine((value) => ['https:', 'http:'].includes(new URL(value).protocol), 'The service address must be http or https.')
+    .refine(
+      (value) => ['https:', 'http:'].includes(new URL(value).protocol),
+      'The service address must be http or https.',
+    )
     .transform((value) => value.replace(/\/+$/, '')),
-  username: z.string().trim().min(1, 'Give the username (the account\'s e-mail).').max(320),
+  username: z.string().trim().min(1, "Give the username (the account's e-mail).").max(320),
   password: z.string().min(1, 'Give the password.').max(1000),
 });
 export type AccountInput = z.input<typeof accountInput>;
@@ -32,11 +35,20 @@ export interface ServiceAccount {
 }
 
 /** Adds an account, or replaces the name and password of the one with the same address and username. */
-export async function saveAccount(db: Kysely<DatabaseSchema>, encryptionKey: string, input: AccountInput): Promise<ServiceAccount> {
+export async function saveAccount(
+  db: Kysely<DatabaseSchema>,
+  encryptionKey: string,
+  input: AccountInput,
+): Promise<ServiceAccount> {
   const values = accountInput.parse(input);
   const row = await db
     .insertInto('checker_account')
-    .values({ name: values.name, base_url: values.baseUrl, username: values.username, password_encrypted: sealSecret(values.password, encryptionKey) })
+    .values({
+      name: values.name,
+      base_url: values.baseUrl,
+      username: values.username,
+      password_encrypted: sealSecret(values.password, encryptionKey),
+    })
     .onConflict((oc) =>
       oc.columns(['base_url', 'username']).doUpdateSet((eb) => ({
         name: eb.ref('excluded.name'),
@@ -59,12 +71,27 @@ export async function listAccounts(db: Kysely<DatabaseSchema>): Promise<ServiceA
       'name',
       'base_url',
       'username',
-      eb.selectFrom('platform').select(eb.fn.countAll<string>().as('n')).whereRef('platform.checker_account_id', '=', 'checker_account.id').as('platforms'),
-      eb.selectFrom('assignment').select(eb.fn.countAll<string>().as('n')).whereRef('assignment.checker_account_id', '=', 'checker_account.id').as('assignments'),
+      eb
+        .selectFrom('platform')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('platform.checker_account_id', '=', 'checker_account.id')
+        .as('platforms'),
+      eb
+        .selectFrom('assignment')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('assignment.checker_account_id', '=', 'checker_account.id')
+        .as('assignments'),
     ])
     .orderBy('created_at')
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, baseUrl: row.base_url, username: row.username, platforms: Number(row.platforms ?? 0), assignments: Number(row.assignments ?? 0) }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    baseUrl: row.base_url,
+    username: row.username,
+    platforms: Number(row.platforms ?? 0),
+    assignments: Number(row.assignments ?? 0),
+  }));
 }
 
 /** Removes an account no assignment's folder lives in; platforms that named it go back to the default. */
@@ -83,8 +110,16 @@ export async function removeAccount(db: Kysely<DatabaseSchema>, id: string): Pro
 }
 
 /** Names the account a platform's new assignments use (null: the default account). */
-export async function assignAccount(db: Kysely<DatabaseSchema>, platformId: string, accountId: string | null): Promise<boolean> {
-  const result = await db.updateTable('platform').set({ checker_account_id: accountId, updated_at: new Date() }).where('id', '=', platformId).executeTakeFirst();
+export async function assignAccount(
+  db: Kysely<DatabaseSchema>,
+  platformId: string,
+  accountId: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('platform')
+    .set({ checker_account_id: accountId, updated_at: new Date() })
+    .where('id', '=', platformId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -95,7 +130,17 @@ export async function accountOfEachPlatform(db: Kysely<DatabaseSchema>): Promise
 }
 
 /** Whether an assignment of a platform other than this one keeps its folder in the account. */
-export async function holdsOtherPlatformsFolders(db: Kysely<DatabaseSchema>, accountId: string, platformId: string): Promise<boolean> {
-  const row = await db.selectFrom('assignment').select('id').where('checker_account_id', '=', accountId).where('platform_id', '!=', platformId).limit(1).executeTakeFirst();
+export async function holdsOtherPlatformsFolders(
+  db: Kysely<DatabaseSchema>,
+  accountId: string,
+  platformId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('assignment')
+    .select('id')
+    .where('checker_account_id', '=', accountId)
+    .where('platform_id', '!=', platformId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }

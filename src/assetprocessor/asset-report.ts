@@ -38,7 +38,12 @@ export interface AssetStanding {
   state: LmsAssetState;
   errorCode: string | null;
   errorComment: string | null;
-  submission: { state: SubmissionState; similarity: number | null; aiScore: number | null; failureReason: string | null } | null;
+  submission: {
+    state: SubmissionState;
+    similarity: number | null;
+    aiScore: number | null;
+    failureReason: string | null;
+  } | null;
 }
 
 /** How urgently an instructor should look, by band: 0 asks for nothing (Canvas flags any report above 0). */
@@ -48,7 +53,14 @@ const FAILED_PRIORITY = 2;
 
 const percent = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 
-function scoreReport(assignment: Assignment, assetId: string, type: AssetReportType, score: number, visibleToOwner: boolean, measure: string): AssetReportBody {
+function scoreReport(
+  assignment: Assignment,
+  assetId: string,
+  type: AssetReportType,
+  score: number,
+  visibleToOwner: boolean,
+  measure: string,
+): AssetReportBody {
   const band = bandOf(score, assignment.settings.similarityBands);
   return {
     assetId,
@@ -66,32 +78,96 @@ function scoreReport(assignment: Assignment, assetId: string, type: AssetReportT
 }
 
 function failed(assetId: string, errorCode: string, comment: string, visibleToOwner: boolean): AssetReportBody {
-  return { assetId, type: 'originality', processingProgress: 'Failed', title: REPORT_TITLE.originality, priority: FAILED_PRIORITY, visibleToOwner, errorCode, comment };
+  return {
+    assetId,
+    type: 'originality',
+    processingProgress: 'Failed',
+    title: REPORT_TITLE.originality,
+    priority: FAILED_PRIORITY,
+    visibleToOwner,
+    errorCode,
+    comment,
+  };
 }
 
 function processing(assetId: string, comment: string, visibleToOwner: boolean): AssetReportBody {
-  return { assetId, type: 'originality', processingProgress: 'Processing', title: REPORT_TITLE.originality, priority: 0, visibleToOwner, comment };
+  return {
+    assetId,
+    type: 'originality',
+    processingProgress: 'Processing',
+    title: REPORT_TITLE.originality,
+    priority: 0,
+    visibleToOwner,
+    comment,
+  };
 }
 
 /** The reports that show the asset's standing now: "Processing" from the moment the tool holds the notice. */
 export function assetReports(assignment: Assignment, asset: AssetStanding, now = new Date()): AssetReportBody[] {
   const visible = resultsVisible(assignment, now);
-  if (asset.state === 'failed') return [failed(asset.assetId, asset.errorCode ?? 'DOWNLOAD_FAILED', asset.errorComment ?? 'The file could not be checked.', visible)];
+  if (asset.state === 'failed')
+    return [
+      failed(
+        asset.assetId,
+        asset.errorCode ?? 'DOWNLOAD_FAILED',
+        asset.errorComment ?? 'The file could not be checked.',
+        visible,
+      ),
+    ];
   const paper = asset.submission;
-  if (asset.state === 'received' || paper === null) return [processing(asset.assetId, 'The tool has the submission and is fetching the file from the LMS to check it.', visible)];
+  if (asset.state === 'received' || paper === null)
+    return [
+      processing(
+        asset.assetId,
+        'The tool has the submission and is fetching the file from the LMS to check it.',
+        visible,
+      ),
+    ];
   switch (paper.state) {
     case 'received':
     case 'uploading':
     case 'processing':
-      return [processing(asset.assetId, 'The file is being checked for similarity; results usually come within 15 minutes.', visible)];
+      return [
+        processing(
+          asset.assetId,
+          'The file is being checked for similarity; results usually come within 15 minutes.',
+          visible,
+        ),
+      ];
     case 'rejected':
-      return [failed(asset.assetId, 'REFUSED_BY_SERVICE', paper.failureReason ?? 'The checking service refused the file.', visible)];
+      return [
+        failed(
+          asset.assetId,
+          'REFUSED_BY_SERVICE',
+          paper.failureReason ?? 'The checking service refused the file.',
+          visible,
+        ),
+      ];
     case 'failed':
-      return [failed(asset.assetId, 'CHECK_FAILED', paper.failureReason ?? 'The check of this file failed at the checking service.', visible)];
+      return [
+        failed(
+          asset.assetId,
+          'CHECK_FAILED',
+          paper.failureReason ?? 'The check of this file failed at the checking service.',
+          visible,
+        ),
+      ];
     case 'scored':
     case 'graded': {
-      const reports = [scoreReport(assignment, asset.assetId, 'originality', paper.similarity ?? 0, visible, 'Similarity')];
-      if (paper.aiScore !== null) reports.push(scoreReport(assignment, asset.assetId, 'ai', paper.aiScore, visible && studentMayOpen(assignment.settings, 'ai'), 'AI-written content estimated at'));
+      const reports = [
+        scoreReport(assignment, asset.assetId, 'originality', paper.similarity ?? 0, visible, 'Similarity'),
+      ];
+      if (paper.aiScore !== null)
+        reports.push(
+          scoreReport(
+            assignment,
+            asset.assetId,
+            'ai',
+            paper.aiScore,
+            visible && studentMayOpen(assignment.settings, 'ai'),
+            'AI-written content estimated at',
+          ),
+        );
       return reports;
     }
   }

@@ -64,7 +64,11 @@ async function attachedTo(db: Kysely<DatabaseSchema>, request: AttachRequest): P
  */
 export async function attachProcessor(deps: AttachDeps, request: AttachRequest): Promise<Assignment> {
   const platform = await deps.provider.getPlatform(request.platform.issuer, request.platform.clientId);
-  if (!platform) throw new NoticeHandlerRefused('Your LMS is no longer registered with the tool. Ask your LMS administrator.', 'platform not registered');
+  if (!platform)
+    throw new NoticeHandlerRefused(
+      'Your LMS is no longer registered with the tool. Ask your LMS administrator.',
+      'platform not registered',
+    );
   await subscribeToSubmissions(platform, request.noticeServiceUrl, noticeHandlerUrl(deps.publicUrl));
   const existing = await attachedTo(deps.db, request);
   if (existing) {

@@ -25,11 +25,14 @@ const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /** The digest's bytes, read as hex where it has the length of a digest in hex, else as base64. */
 function digestBytes(value: string): Buffer | null {
-  if (HEX.test(value) && (value.length === 2 * DIGEST_BYTES.sha256 || value.length === 2 * DIGEST_BYTES.md5)) return Buffer.from(value, 'hex');
+  if (HEX.test(value) && (value.length === 2 * DIGEST_BYTES.sha256 || value.length === 2 * DIGEST_BYTES.md5))
+    return Buffer.from(value, 'hex');
   if (!BASE64.test(value)) return null;
   const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   // Node's decoder skips what it cannot read: only a value that is exactly these bytes counts.
-  return bytes.toString('base64').replace(/=+$/, '') === value.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '') ? bytes : null;
+  return bytes.toString('base64').replace(/=+$/, '') === value.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '')
+    ? bytes
+    : null;
 }
 
 /** An algorithm's name as LMSs write it ("SHA-256", "sha256", "MD5"), or null. */
@@ -42,14 +45,25 @@ function algorithmNamed(name: string): ChecksumAlgorithm | null {
  * What an asset's checksum fields say, or null when they say nothing the tool can use. `sha256` is the standard
  * field (`sha256_checksum`); `other` and `algorithm` the dialect's (`checksum`, `checksum_algorithm`).
  */
-export function readChecksum(fields: { sha256?: string | undefined; other?: string | undefined; algorithm?: string | undefined }): DeclaredChecksum | null {
+export function readChecksum(fields: {
+  sha256?: string | undefined;
+  other?: string | undefined;
+  algorithm?: string | undefined;
+}): DeclaredChecksum | null {
   const value = (fields.sha256 ?? fields.other)?.trim();
   if (!value) return null;
   const bytes = digestBytes(value);
   if (!bytes) return null;
-  const byLength = (Object.keys(DIGEST_BYTES) as ChecksumAlgorithm[]).find((algorithm) => DIGEST_BYTES[algorithm] === bytes.length);
+  const byLength = (Object.keys(DIGEST_BYTES) as ChecksumAlgorithm[]).find(
+    (algorithm) => DIGEST_BYTES[algorithm] === bytes.length,
+  );
   if (!byLength) return null;
-  const named = fields.sha256 !== undefined ? 'sha256' : fields.algorithm !== undefined ? algorithmNamed(fields.algorithm) : byLength;
+  const named =
+    fields.sha256 !== undefined
+      ? 'sha256'
+      : fields.algorithm !== undefined
+        ? algorithmNamed(fields.algorithm)
+        : byLength;
   return named === byLength ? { algorithm: byLength, hex: bytes.toString('hex') } : null;
 }
 
@@ -80,7 +94,8 @@ export class ChecksumCheck {
 }
 
 /** As stored beside the asset: "<algorithm>:<hex>". */
-export const storedChecksum = (declared: DeclaredChecksum | null): string | null => (declared ? `${declared.algorithm}:${declared.hex}` : null);
+export const storedChecksum = (declared: DeclaredChecksum | null): string | null =>
+  declared ? `${declared.algorithm}:${declared.hex}` : null;
 
 export function checksumFromStore(stored: string | null): DeclaredChecksum | null {
   const match = stored ? /^(sha256|md5):([0-9a-f]+)$/.exec(stored) : null;

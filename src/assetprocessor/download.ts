@@ -14,7 +14,8 @@ import { ChecksumCheck, type DeclaredChecksum } from './checksum.js';
 import { isTextEntry, textOfHtml } from './text-entry.js';
 
 /** The error codes of the Asset Report Service the tool reports a file with, when it could not check it. */
-export type AssetErrorCode = 'ASSET_TOO_LARGE' | 'ASSET_TOO_SMALL' | 'UNSUPPORTED_ASSET_TYPE' | 'DOWNLOAD_FAILED' | 'EULA_NOT_ACCEPTED';
+export type AssetErrorCode =
+  'ASSET_TOO_LARGE' | 'ASSET_TOO_SMALL' | 'UNSUPPORTED_ASSET_TYPE' | 'DOWNLOAD_FAILED' | 'EULA_NOT_ACCEPTED';
 
 /** The asset could not be checked: `comment` is a sentence for the instructor and student; `retry`: it may pass later. */
 export class AssetUnusable extends Error {
@@ -53,41 +54,65 @@ const MAX_REDIRECTS = 5;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 function tooLarge(maxBytes: number): AssetUnusable {
-  return new AssetUnusable('ASSET_TOO_LARGE', `The file is larger than this assignment checks (${megabytes(maxBytes)} at most).`, false);
+  return new AssetUnusable(
+    'ASSET_TOO_LARGE',
+    `The file is larger than this assignment checks (${megabytes(maxBytes)} at most).`,
+    false,
+  );
 }
 
-const downloadFailed = (why: string, retry = true) => new AssetUnusable('DOWNLOAD_FAILED', `The file could not be fetched from the LMS: ${why}`, retry);
+const downloadFailed = (why: string, retry = true) =>
+  new AssetUnusable('DOWNLOAD_FAILED', `The file could not be fetched from the LMS: ${why}`, retry);
 
 /** A text entry's words as a text file beside the downloaded HTML, which is removed. */
 async function asText(file: ReceivedFile, tempDir: string, title: string | null): Promise<ReceivedFile> {
   try {
     const words = textOfHtml(await readFile(file.tempPath, 'utf8'));
-    return await writeReceivedFile([Buffer.from(words, 'utf8')], tempDir, `${title?.trim().replace(/\.html?$/i, '') || 'Text entry'}.txt`);
+    return await writeReceivedFile(
+      [Buffer.from(words, 'utf8')],
+      tempDir,
+      `${title?.trim().replace(/\.html?$/i, '') || 'Text entry'}.txt`,
+    );
   } finally {
     await rm(file.tempPath, { force: true });
   }
 }
 
 /** Downloads the asset to a file under `limits.tempDir`; throws AssetUnusable when it cannot be checked. */
-export async function downloadAsset(platform: Platform, asset: DeclaredAsset, limits: DownloadLimits): Promise<ReceivedFile> {
+export async function downloadAsset(
+  platform: Platform,
+  asset: DeclaredAsset,
+  limits: DownloadLimits,
+): Promise<ReceivedFile> {
   if (asset.size !== null && asset.size > limits.maxBytes) throw tooLarge(limits.maxBytes);
   const scope = asset.readScope ?? SCOPE.assetRead;
   const check = asset.checksum ? new ChecksumCheck(asset.checksum) : null;
-  const request = { accept: '*/*', timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: MAX_REDIRECTS, ...(limits.minRate ? { minRate: limits.minRate } : {}) };
+  const request = {
+    accept: '*/*',
+    timeoutMs: limits.timeoutMs,
+    maxBytes: limits.maxBytes,
+    maxRedirects: MAX_REDIRECTS,
+    ...(limits.minRate ? { minRate: limits.minRate } : {}),
+  };
   let answer;
   try {
     // A 401's body is not written anywhere, so the second try with a new token starts from nothing.
     answer = await withServiceToken(
       platform,
       scope,
-      (token) => platformDownload(asset.url, bearer(token, request), (body) => writeReceivedFile(check ? check.through(body) : body, limits.tempDir, asset.filename ?? asset.title ?? '')),
+      (token) =>
+        platformDownload(asset.url, bearer(token, request), (body) =>
+          writeReceivedFile(check ? check.through(body) : body, limits.tempDir, asset.filename ?? asset.title ?? ''),
+        ),
       Math.min(SERVICE_TIMEOUT_MS, limits.timeoutMs),
     );
   } catch (error) {
-    if (error instanceof ServiceCallFailed) throw downloadFailed(`the LMS gave the tool no token to read it (${(error.cause as Error).message}).`);
+    if (error instanceof ServiceCallFailed)
+      throw downloadFailed(`the LMS gave the tool no token to read it (${(error.cause as Error).message}).`);
     if (error instanceof PlatformRequestError && error.kind === 'too-large') throw tooLarge(limits.maxBytes);
     // An address the tool may not reach stays so: no use trying again.
-    if (error instanceof PlatformRequestError && (error.kind === 'forbidden-address' || error.kind === 'bad-url')) throw downloadFailed(error.message, false);
+    if (error instanceof PlatformRequestError && (error.kind === 'forbidden-address' || error.kind === 'bad-url'))
+      throw downloadFailed(error.message, false);
     if (error instanceof PlatformRequestError) throw downloadFailed(error.message);
     throw error;
   }

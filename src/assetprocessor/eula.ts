@@ -17,7 +17,11 @@ export const EULA_NOT_ACCEPTED = 'EULA_NOT_ACCEPTED';
  * Whether the terms keep a user's file of this assignment from being checked: true only when the tool has terms
  * (`eulaRequired`, from the configuration) and the user has not accepted them in the assignment's platform deployment.
  */
-export async function eulaRefuses(db: Kysely<DatabaseSchema>, asked: { assignmentId: string; lmsUserId: string }, eulaRequired: boolean): Promise<boolean> {
+export async function eulaRefuses(
+  db: Kysely<DatabaseSchema>,
+  asked: { assignmentId: string; lmsUserId: string },
+  eulaRequired: boolean,
+): Promise<boolean> {
   if (!eulaRequired) return false;
   const row = await db
     .selectFrom('assignment')
@@ -45,12 +49,25 @@ export interface Acceptance {
  * A user accepts: the LMS's EULA service is told first (throws EulaServiceRefused, nothing recorded), then the tool
  * keeps the acceptance. Accepting again sends it again and moves the time.
  */
-export async function acceptTerms(deps: { db: Kysely<DatabaseSchema>; platform: Parameters<typeof postEulaAcceptance>[0] }, serviceUrl: string, acceptance: Acceptance): Promise<void> {
+export async function acceptTerms(
+  deps: { db: Kysely<DatabaseSchema>; platform: Parameters<typeof postEulaAcceptance>[0] },
+  serviceUrl: string,
+  acceptance: Acceptance,
+): Promise<void> {
   const acceptedAt = new Date();
   await postEulaAcceptance(deps.platform, serviceUrl, acceptance.lmsUserId, acceptedAt);
   await deps.db
     .insertInto('eula_acceptance')
-    .values({ platform_id: acceptance.platformId, deployment_id: acceptance.deploymentId, lms_user_id: acceptance.lmsUserId, accepted_at: acceptedAt })
-    .onConflict((oc) => oc.columns(['platform_id', 'deployment_id', 'lms_user_id']).doUpdateSet({ accepted_at: sql`excluded.accepted_at` }))
+    .values({
+      platform_id: acceptance.platformId,
+      deployment_id: acceptance.deploymentId,
+      lms_user_id: acceptance.lmsUserId,
+      accepted_at: acceptedAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['platform_id', 'deployment_id', 'lms_user_id'])
+        .doUpdateSet({ accepted_at: sql`excluded.accepted_at` }),
+    )
     .execute();
 }

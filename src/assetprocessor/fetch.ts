@@ -61,9 +61,20 @@ async function studentOf(db: Kysely<DatabaseSchema>, platformId: string, subject
 }
 
 /** The asset's outcome, recorded once (only while it still waits) with its report job in the same commit. */
-async function settle(deps: Pick<AssetFetchDeps, 'db' | 'jobs'>, assetRowId: string, outcome: { state: 'admitted'; submission_id: string } | { state: 'failed'; error_code: AssetErrorCode; error_comment: string }): Promise<void> {
+async function settle(
+  deps: Pick<AssetFetchDeps, 'db' | 'jobs'>,
+  assetRowId: string,
+  outcome:
+    | { state: 'admitted'; submission_id: string }
+    | { state: 'failed'; error_code: AssetErrorCode; error_comment: string },
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const moved = await trx.updateTable('lms_asset').set(outcome).where('id', '=', assetRowId).where('state', '=', 'received').executeTakeFirst();
+    const moved = await trx
+      .updateTable('lms_asset')
+      .set(outcome)
+      .where('id', '=', assetRowId)
+      .where('state', '=', 'received')
+      .executeTakeFirst();
     if (moved.numUpdatedRows > 0n) await queueAssetReports(deps.jobs, [assetRowId], trx);
   });
 }
@@ -88,17 +99,47 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
     .selectFrom('lms_asset as x')
     .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
     .innerJoin('platform as p', 'p.id', 'a.platform_id')
-    .select(['x.id', 'x.assignment_id', 'x.lms_user_id', 'x.url', 'x.size', 'x.checksum', 'x.read_scope', 'x.content_type', 'x.title', 'x.filename', 'x.state', 'x.fetch_started_at', 'p.id as platform_id', 'p.issuer', 'p.client_id'])
+    .select([
+      'x.id',
+      'x.assignment_id',
+      'x.lms_user_id',
+      'x.url',
+      'x.size',
+      'x.checksum',
+      'x.read_scope',
+      'x.content_type',
+      'x.title',
+      'x.filename',
+      'x.state',
+      'x.fetch_started_at',
+      'p.id as platform_id',
+      'p.issuer',
+      'p.client_id',
+    ])
     .where('x.id', '=', job.assetRowId)
     .executeTakeFirst();
   if (!asset || asset.state !== 'received') return; // done already, or removed with its assignment
   const assignment = await getAssignment(deps.db, asset.assignment_id);
   if (!assignment) return;
-  if (deps.eulaRefuses && (await deps.eulaRefuses({ assignmentId: asset.assignment_id, lmsUserId: asset.lms_user_id }))) {
-    return fail(deps, asset.id, EULA_NOT_ACCEPTED, 'The student has not accepted the checking service\'s terms of use, so the file was not checked. Once they have, use "Resubmit all files".');
+  if (
+    deps.eulaRefuses &&
+    (await deps.eulaRefuses({ assignmentId: asset.assignment_id, lmsUserId: asset.lms_user_id }))
+  ) {
+    return fail(
+      deps,
+      asset.id,
+      EULA_NOT_ACCEPTED,
+      'The student has not accepted the checking service\'s terms of use, so the file was not checked. Once they have, use "Resubmit all files".',
+    );
   }
   const platform = await deps.provider.getPlatform(asset.issuer, asset.client_id);
-  if (!platform) return fail(deps, asset.id, 'DOWNLOAD_FAILED', 'The LMS is no longer registered with the tool, so the file could not be fetched.');
+  if (!platform)
+    return fail(
+      deps,
+      asset.id,
+      'DOWNLOAD_FAILED',
+      'The LMS is no longer registered with the tool, so the file could not be fetched.',
+    );
 
   // The time left of the asset's budget, counted from its first try (not from the notice: a queue of other files'
   // downloads ahead of it is no fault of the LMS's).
@@ -106,15 +147,33 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
   const startedAt = asset.fetch_started_at ?? (await startFirstTry(deps.db, asset.id));
   const leftMs = giveUpMs - (Date.now() - startedAt.getTime());
   if (leftMs < SHORTEST_TRY_MS) {
-    return fail(deps, asset.id, 'DOWNLOAD_FAILED', `The file could not be fetched from the LMS within ${Math.round(giveUpMs / 60_000)} minutes of trying. Use "Resubmit all files" to try again.`);
+    return fail(
+      deps,
+      asset.id,
+      'DOWNLOAD_FAILED',
+      `The file could not be fetched from the LMS within ${Math.round(giveUpMs / 60_000)} minutes of trying. Use "Resubmit all files" to try again.`,
+    );
   }
   let file;
   const tryStarted = Date.now();
   try {
     file = await downloadAsset(
       platform,
-      { url: asset.url, size: asset.size === null ? null : Number(asset.size), checksum: checksumFromStore(asset.checksum), readScope: asset.read_scope, contentType: asset.content_type, title: asset.title, filename: asset.filename },
-      { tempDir: join(deps.uploadDir, 'incoming'), maxBytes: maxFileBytes(assignment.settings), timeoutMs: Math.min(deps.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS, leftMs), minRate: deps.downloadMinRate ?? null },
+      {
+        url: asset.url,
+        size: asset.size === null ? null : Number(asset.size),
+        checksum: checksumFromStore(asset.checksum),
+        readScope: asset.read_scope,
+        contentType: asset.content_type,
+        title: asset.title,
+        filename: asset.filename,
+      },
+      {
+        tempDir: join(deps.uploadDir, 'incoming'),
+        maxBytes: maxFileBytes(assignment.settings),
+        timeoutMs: Math.min(deps.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS, leftMs),
+        minRate: deps.downloadMinRate ?? null,
+      },
     );
   } catch (error) {
     if (!(error instanceof AssetUnusable)) throw error;
@@ -129,7 +188,11 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
   let admitted;
   try {
     // The LMS decides who may submit, when, and how often: no attempt rule of the tool's applies.
-    admitted = await admitFile(deps, { assignment, userId, previous: await attemptsOf(deps.db, assignment.id, userId, 'counted'), late: false }, file);
+    admitted = await admitFile(
+      deps,
+      { assignment, userId, previous: await attemptsOf(deps.db, assignment.id, userId, 'counted'), late: false },
+      file,
+    );
   } catch (error) {
     if (!(error instanceof SubmitRefused)) throw error;
     return fail(deps, asset.id, error.status === 400 ? 'ASSET_TOO_SMALL' : 'UNSUPPORTED_ASSET_TYPE', error.message);
@@ -139,7 +202,11 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
 }
 
 /** Queues the fetch jobs of newly kept assets, each named with its LMS; `db` (a transaction) keeps them with the assets. */
-export async function queueAssetFetches(jobs: Jobs, assetRowIds: string[], options: { db: Kysely<DatabaseSchema>; inTransaction?: boolean }): Promise<void> {
+export async function queueAssetFetches(
+  jobs: Jobs,
+  assetRowIds: string[],
+  options: { db: Kysely<DatabaseSchema>; inTransaction?: boolean },
+): Promise<void> {
   if (assetRowIds.length === 0) return;
   const rows = await options.db
     .selectFrom('lms_asset as x')

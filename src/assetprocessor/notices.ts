@@ -22,7 +22,11 @@ export const MAX_NOTICES = 50;
 const MAX_ASSETS = 100;
 
 /** A string the database can keep: PostgreSQL refuses the NUL character in text. */
-const storable = (max: number) => z.string().max(max).refine((value) => !value.includes('\0'), 'holds a NUL character');
+const storable = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !value.includes('\0'), 'holds a NUL character');
 const text = (max: number) => storable(max).pipe(z.string().min(1));
 const scopes = z.array(z.string().max(1000)).max(20).optional().catch(undefined);
 const asset = z.object({
@@ -65,14 +69,29 @@ interface ReadNotice {
  * same course. A course copy carries the original processor's custom assignment_id; the original is bound to its own
  * activity already, so the copy's notice finds nothing and is refused, never filed in the original course.
  */
-async function assignmentOf(db: Kysely<DatabaseSchema>, platformId: string, claims: NoticeClaims): Promise<string | null> {
+async function assignmentOf(
+  db: Kysely<DatabaseSchema>,
+  platformId: string,
+  claims: NoticeClaims,
+): Promise<string | null> {
   const activityId = claims[CLAIM.activity].id;
   const contextId = claims[CLAIM.context]?.id;
   const course = contextId
-    ? await db.selectFrom('course').select('id').where('platform_id', '=', platformId).where('deployment_id', '=', claims[CLAIM.deploymentId]).where('context_id', '=', contextId).executeTakeFirst()
+    ? await db
+        .selectFrom('course')
+        .select('id')
+        .where('platform_id', '=', platformId)
+        .where('deployment_id', '=', claims[CLAIM.deploymentId])
+        .where('context_id', '=', contextId)
+        .executeTakeFirst()
     : undefined;
   if (contextId && !course) return null; // a course the tool has never seen holds none of its processors
-  let bound = db.selectFrom('assignment').select('id').where('platform_id', '=', platformId).where('kind', '=', 'asset-processor').where('activity_id', '=', activityId);
+  let bound = db
+    .selectFrom('assignment')
+    .select('id')
+    .where('platform_id', '=', platformId)
+    .where('kind', '=', 'asset-processor')
+    .where('activity_id', '=', activityId);
   if (course) bound = bound.where('course_id', '=', course.id);
   const found = await bound.orderBy('created_at', 'desc').executeTakeFirst();
   if (found) return found.id;
@@ -96,22 +115,43 @@ async function readNotice(db: Kysely<DatabaseSchema>, jwt: string): Promise<Read
   const parsed = submissionNotice.safeParse(withStandardNames(notice.claims));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = issue.path.map((part) => String(part).replace(/^https:\/\/purl\.imsglobal\.org\/spec\//, '')).join('.');
-    throw new NoticeRefused(400, `A submission notice lacks its assignment, submission, student or assets, or one of them cannot be used (${field.slice(0, 200)}: ${issue.message}).`, `claims: ${field}`);
+    const field = issue.path
+      .map((part) => String(part).replace(/^https:\/\/purl\.imsglobal\.org\/spec\//, ''))
+      .join('.');
+    throw new NoticeRefused(
+      400,
+      `A submission notice lacks its assignment, submission, student or assets, or one of them cannot be used (${field.slice(0, 200)}: ${issue.message}).`,
+      `claims: ${field}`,
+    );
   }
   const claims = parsed.data;
   const assignmentId = await assignmentOf(db, notice.platformId, claims);
   if (!assignmentId) {
-    throw new NoticeRefused(404, 'The tool is not attached to this assignment in this course (its processor was removed, never attached, or belongs to the course this one was copied from). Attach the tool to the assignment again.', `no processor for activity ${claims[CLAIM.activity].id}`);
+    throw new NoticeRefused(
+      404,
+      'The tool is not attached to this assignment in this course (its processor was removed, never attached, or belongs to the course this one was copied from). Attach the tool to the assignment again.',
+      `no processor for activity ${claims[CLAIM.activity].id}`,
+    );
   }
   return { notice, assignmentId, claims };
 }
 
 /** What an asset's checksum fields say; one the tool cannot read is logged and the file is checked by size and type. */
 function checksumOf(row: z.infer<typeof asset>, logger: Pick<Logger, 'warn'> | undefined): string | null {
-  const declared = readChecksum({ sha256: row.sha256_checksum, other: row.checksum, algorithm: row.checksum_algorithm });
+  const declared = readChecksum({
+    sha256: row.sha256_checksum,
+    other: row.checksum,
+    algorithm: row.checksum_algorithm,
+  });
   if (!declared && (row.sha256_checksum ?? row.checksum) !== undefined) {
-    logger?.warn({ assetId: row.asset_id, checksumLength: (row.sha256_checksum ?? row.checksum)!.length, algorithm: row.checksum_algorithm }, 'An asset\'s checksum could not be read; the file is checked by its size and type only');
+    logger?.warn(
+      {
+        assetId: row.asset_id,
+        checksumLength: (row.sha256_checksum ?? row.checksum)!.length,
+        algorithm: row.checksum_algorithm,
+      },
+      "An asset's checksum could not be read; the file is checked by its size and type only",
+    );
   }
   return storedChecksum(declared);
 }
@@ -122,7 +162,12 @@ function checksumOf(row: z.infer<typeof asset>, logger: Pick<Logger, 'warn'> | u
  * check: one that failed is fetched and checked again, any other has its latest reports sent again.
  * Returns how many assets were new.
  */
-export async function receiveNotices(db: Kysely<DatabaseSchema>, jobs: Jobs, jwts: string[], logger?: Pick<Logger, 'warn'>): Promise<{ notices: number; newAssets: number; checkedAgain: number }> {
+export async function receiveNotices(
+  db: Kysely<DatabaseSchema>,
+  jobs: Jobs,
+  jwts: string[],
+  logger?: Pick<Logger, 'warn'>,
+): Promise<{ notices: number; newAssets: number; checkedAgain: number }> {
   const read: ReadNotice[] = [];
   for (const jwt of jwts) read.push(await readNotice(db, jwt));
   const announced = read.flatMap(({ notice, assignmentId, claims }) => {
@@ -146,30 +191,53 @@ export async function receiveNotices(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt
   });
   // One row per file: the same file twice in one request (two notices, or one notice naming it twice) is one upsert,
   // which PostgreSQL refuses to apply to a row twice in one statement. The later announcement wins.
-  const values = [...new Map(announced.map((value) => [JSON.stringify([value.assignment_id, value.lms_submission_id, value.asset_id]), value])).values()];
+  const values = [
+    ...new Map(
+      announced.map((value) => [JSON.stringify([value.assignment_id, value.lms_submission_id, value.asset_id]), value]),
+    ).values(),
+  ];
   if (values.length === 0) return { notices: read.length, newAssets: 0, checkedAgain: 0 };
   return db.transaction().execute(async (trx) => {
     // A pair seen before keeps its file's description; the newest notice says where to fetch it and report on it.
     const kept = await trx
       .insertInto('lms_asset')
       .values(values)
-      .onConflict((oc) => oc.constraint('lms_asset_once').doUpdateSet((eb) => ({
-        url: eb.ref('excluded.url'),
-        // A notice without a report address (Blackboard's) leaves the one an earlier notice named.
-        report_url: eb.fn.coalesce('excluded.report_url', 'lms_asset.report_url'),
-        report_scope: eb.fn.coalesce('excluded.report_scope', 'lms_asset.report_scope'),
-        read_scope: eb.ref('excluded.read_scope'),
-        notice_id: eb.ref('excluded.notice_id'),
-      })))
+      .onConflict((oc) =>
+        oc.constraint('lms_asset_once').doUpdateSet((eb) => ({
+          url: eb.ref('excluded.url'),
+          // A notice without a report address (Blackboard's) leaves the one an earlier notice named.
+          report_url: eb.fn.coalesce('excluded.report_url', 'lms_asset.report_url'),
+          report_scope: eb.fn.coalesce('excluded.report_scope', 'lms_asset.report_scope'),
+          read_scope: eb.ref('excluded.read_scope'),
+          notice_id: eb.ref('excluded.notice_id'),
+        })),
+      )
       .returning(['id', 'state', 'submission_id', sql<boolean>`xmax = 0`.as('inserted')])
       .execute();
     const fresh = kept.filter((row) => row.inserted).map((row) => row.id);
     const seen = kept.filter((row) => !row.inserted);
     const papers = [...new Set(seen.flatMap((row) => (row.submission_id === null ? [] : [row.submission_id])))];
-    const failedPapers = new Set(papers.length === 0 ? [] : (await trx.selectFrom('submission').select('id').where('id', 'in', papers).where('state', '=', 'failed').execute()).map((row) => row.id));
-    const again = seen.filter((row) => row.state === 'failed' || (row.submission_id !== null && failedPapers.has(row.submission_id))).map((row) => row.id);
+    const failedPapers = new Set(
+      papers.length === 0
+        ? []
+        : (
+            await trx
+              .selectFrom('submission')
+              .select('id')
+              .where('id', 'in', papers)
+              .where('state', '=', 'failed')
+              .execute()
+          ).map((row) => row.id),
+    );
+    const again = seen
+      .filter((row) => row.state === 'failed' || (row.submission_id !== null && failedPapers.has(row.submission_id)))
+      .map((row) => row.id);
     if (again.length > 0) {
-      await trx.updateTable('lms_asset').set({ state: 'received', submission_id: null, error_code: null, error_comment: null, fetch_started_at: null }).where('id', 'in', again).execute();
+      await trx
+        .updateTable('lms_asset')
+        .set({ state: 'received', submission_id: null, error_code: null, error_comment: null, fetch_started_at: null })
+        .where('id', 'in', again)
+        .execute();
     }
     await queueAssetFetches(jobs, [...fresh, ...again], { db: trx, inTransaction: true });
     // The LMS shows "Processing" beside each file as soon as the tool holds it, before any download.

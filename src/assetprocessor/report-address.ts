@@ -10,7 +10,12 @@ import type { ReportAddress } from '../lti/claims.js';
 import { queueAssetReports } from './report-job.js';
 
 /** Keeps the address for the assignment; the reports of its files that had none are sent (queued here). */
-export async function rememberReportAddress(db: Kysely<DatabaseSchema>, jobs: Jobs, assignmentId: string, address: ReportAddress | null): Promise<void> {
+export async function rememberReportAddress(
+  db: Kysely<DatabaseSchema>,
+  jobs: Jobs,
+  assignmentId: string,
+  address: ReportAddress | null,
+): Promise<void> {
   if (!address) return;
   await db.transaction().execute(async (trx) => {
     const changed = await trx
@@ -18,10 +23,24 @@ export async function rememberReportAddress(db: Kysely<DatabaseSchema>, jobs: Jo
       .set({ lms_report_url: address.url, lms_report_scope: address.scope })
       .where('id', '=', assignmentId)
       .where('kind', '=', 'asset-processor')
-      .where((eb) => eb.or([eb('lms_report_url', 'is distinct from', address.url), eb('lms_report_scope', 'is distinct from', address.scope)]))
+      .where((eb) =>
+        eb.or([
+          eb('lms_report_url', 'is distinct from', address.url),
+          eb('lms_report_scope', 'is distinct from', address.scope),
+        ]),
+      )
       .executeTakeFirst();
     if (changed.numUpdatedRows === 0n) return;
-    const waiting = await trx.selectFrom('lms_asset').select('id').where('assignment_id', '=', assignmentId).where('report_url', 'is', null).execute();
-    await queueAssetReports(jobs, waiting.map((row) => row.id), trx);
+    const waiting = await trx
+      .selectFrom('lms_asset')
+      .select('id')
+      .where('assignment_id', '=', assignmentId)
+      .where('report_url', 'is', null)
+      .execute();
+    await queueAssetReports(
+      jobs,
+      waiting.map((row) => row.id),
+      trx,
+    );
   });
 }

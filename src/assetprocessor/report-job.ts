@@ -25,12 +25,18 @@ export interface AssetReportDeps {
 
 /** Queues the report jobs of these assets (in the caller's transaction, when given): one waiting job per asset. */
 export function queueAssetReports(jobs: Jobs, assetRowIds: string[], within?: Transactional): Promise<void> {
-  return jobs.sendMany<AssetReportJob>(QUEUES.assetReport, assetRowIds.map((assetRowId) => ({ data: { assetRowId }, key: assetRowId })), within ? { within } : {});
+  return jobs.sendMany<AssetReportJob>(
+    QUEUES.assetReport,
+    assetRowIds.map((assetRowId) => ({ data: { assetRowId }, key: assetRowId })),
+    within ? { within } : {},
+  );
 }
 
 /** The assets a submission stands for (an identical file announced twice is two assets of one submission). */
 export async function assetsOfSubmission(db: Kysely<DatabaseSchema>, submissionId: string): Promise<string[]> {
-  return (await db.selectFrom('lms_asset').select('id').where('submission_id', '=', submissionId).execute()).map((asset) => asset.id);
+  return (await db.selectFrom('lms_asset').select('id').where('submission_id', '=', submissionId).execute()).map(
+    (asset) => asset.id,
+  );
 }
 
 /**
@@ -38,9 +44,18 @@ export async function assetsOfSubmission(db: Kysely<DatabaseSchema>, submissionI
  * forgotten, its timestamp kept, so that whichever report job runs next (one already queued, or the one queued here)
  * posts every report again.
  */
-export async function resendReports(db: Kysely<DatabaseSchema>, jobs: Jobs, assetRowIds: string[], within?: Transactional): Promise<void> {
+export async function resendReports(
+  db: Kysely<DatabaseSchema>,
+  jobs: Jobs,
+  assetRowIds: string[],
+  within?: Transactional,
+): Promise<void> {
   if (assetRowIds.length === 0) return;
-  await db.updateTable('asset_report').set({ body: JSON.stringify(null) }).where('asset_row_id', 'in', assetRowIds).execute();
+  await db
+    .updateTable('asset_report')
+    .set({ body: JSON.stringify(null) })
+    .where('asset_row_id', 'in', assetRowIds)
+    .execute();
   await queueAssetReports(jobs, assetRowIds, within);
 }
 
@@ -56,7 +71,8 @@ function nextTimestamp(last: Date | undefined, now = new Date()): Date {
 
 /** The same fields with the same values (the database keeps a report's keys in its own order). */
 const canonical = (report: object) => JSON.stringify(report, Object.keys(report).sort());
-const sameReport = (stored: unknown, report: AssetReportBody) => typeof stored === 'object' && stored !== null && canonical(stored) === canonical(report);
+const sameReport = (stored: unknown, report: AssetReportBody) =>
+  typeof stored === 'object' && stored !== null && canonical(stored) === canonical(report);
 
 export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJob): Promise<void> {
   const row = await deps.db
@@ -64,7 +80,24 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
     .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
     .innerJoin('platform as p', 'p.id', 'a.platform_id')
     .leftJoin('submission as s', 's.id', 'x.submission_id')
-    .select(['x.id', 'x.asset_id', 'x.report_url', 'x.report_scope', 'a.lms_report_url', 'a.lms_report_scope', 'x.state', 'x.error_code', 'x.error_comment', 'x.assignment_id', 'p.issuer', 'p.client_id', 's.state as paper_state', 's.similarity', 's.ai_score', 's.failure_reason'])
+    .select([
+      'x.id',
+      'x.asset_id',
+      'x.report_url',
+      'x.report_scope',
+      'a.lms_report_url',
+      'a.lms_report_scope',
+      'x.state',
+      'x.error_code',
+      'x.error_comment',
+      'x.assignment_id',
+      'p.issuer',
+      'p.client_id',
+      's.state as paper_state',
+      's.similarity',
+      's.ai_score',
+      's.failure_reason',
+    ])
     .where('x.id', '=', job.assetRowId)
     .executeTakeFirst();
   if (!row) return;
@@ -75,9 +108,20 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
     state: row.state,
     errorCode: row.error_code,
     errorComment: row.error_comment,
-    submission: row.paper_state ? { state: row.paper_state, similarity: row.similarity === null ? null : Number(row.similarity), aiScore: row.ai_score === null ? null : Number(row.ai_score), failureReason: row.failure_reason } : null,
+    submission: row.paper_state
+      ? {
+          state: row.paper_state,
+          similarity: row.similarity === null ? null : Number(row.similarity),
+          aiScore: row.ai_score === null ? null : Number(row.ai_score),
+          failureReason: row.failure_reason,
+        }
+      : null,
   });
-  const posted = new Map((await deps.db.selectFrom('asset_report').selectAll().where('asset_row_id', '=', row.id).execute()).map((report) => [report.type, report]));
+  const posted = new Map(
+    (await deps.db.selectFrom('asset_report').selectAll().where('asset_row_id', '=', row.id).execute()).map(
+      (report) => [report.type, report],
+    ),
+  );
   const due = reports.filter((report) => !sameReport(posted.get(report.type)?.body, report));
   if (due.length === 0) return;
   // The notice's address, else the one an Asset Processor launch of the assignment named (Blackboard's notices carry
@@ -85,7 +129,10 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
   const reportUrl = row.report_url ?? row.lms_report_url;
   const scope = row.report_url ? (row.report_scope ?? SCOPE.report) : (row.lms_report_scope ?? SCOPE.report);
   if (!reportUrl) {
-    deps.logger.warn({ assetRowId: row.id }, 'No report address is known for this asset yet: its reports are posted once an Asset Processor launch of the assignment names one');
+    deps.logger.warn(
+      { assetRowId: row.id },
+      'No report address is known for this asset yet: its reports are posted once an Asset Processor launch of the assignment names one',
+    );
     return;
   }
   const platform = await deps.provider.getPlatform(row.issuer, row.client_id);
@@ -95,18 +142,40 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
     // No token or no answer throws, and the job is tried again.
     const answer = await postAssetReport(platform, scope, reportUrl, { ...report, timestamp: timestamp.toISOString() });
     // 401 even with a new token: the next try asks for another.
-    if (answer.status === 401) throw new ReportNotTaken('The LMS did not accept the tool\'s token for asset reports; a new one is asked for on the next try.');
+    if (answer.status === 401)
+      throw new ReportNotTaken(
+        "The LMS did not accept the tool's token for asset reports; a new one is asked for on the next try.",
+      );
     // 409: the platform holds a report of this type with a later timestamp (its clock or an earlier post); the next
     // try is later still. 429 and 5xx: the platform is busy or down.
-    if (answer.status === 409 || answer.status === 429 || answer.status >= 500) throw new ReportNotTaken(`The LMS did not take the ${report.type} report now (HTTP ${answer.status}); it is sent again later.`);
+    if (answer.status === 409 || answer.status === 429 || answer.status >= 500)
+      throw new ReportNotTaken(
+        `The LMS did not take the ${report.type} report now (HTTP ${answer.status}); it is sent again later.`,
+      );
     if (answer.status < 200 || answer.status >= 300) {
-      deps.logger.warn({ assetRowId: row.id, type: report.type, status: answer.status, answer: answer.body.slice(0, 500) }, 'The LMS refused an asset report as malformed; it is not sent again');
+      deps.logger.warn(
+        { assetRowId: row.id, type: report.type, status: answer.status, answer: answer.body.slice(0, 500) },
+        'The LMS refused an asset report as malformed; it is not sent again',
+      );
       continue;
     }
     await deps.db
       .insertInto('asset_report')
-      .values({ asset_row_id: row.id, type: report.type, progress: report.processingProgress, body: JSON.stringify(report), posted_timestamp: timestamp })
-      .onConflict((oc) => oc.columns(['asset_row_id', 'type']).doUpdateSet({ progress: report.processingProgress, body: JSON.stringify(report), posted_timestamp: timestamp, posted_at: new Date() }))
+      .values({
+        asset_row_id: row.id,
+        type: report.type,
+        progress: report.processingProgress,
+        body: JSON.stringify(report),
+        posted_timestamp: timestamp,
+      })
+      .onConflict((oc) =>
+        oc.columns(['asset_row_id', 'type']).doUpdateSet({
+          progress: report.processingProgress,
+          body: JSON.stringify(report),
+          posted_timestamp: timestamp,
+          posted_at: new Date(),
+        }),
+      )
       .execute();
   }
 }

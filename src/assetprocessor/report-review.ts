@@ -61,7 +61,14 @@ export async function reviewReport(db: Kysely<DatabaseSchema>, request: ReviewRe
   const asset = await db
     .selectFrom('lms_asset')
     .innerJoin('assignment', 'assignment.id', 'lms_asset.assignment_id')
-    .select(['lms_asset.state', 'lms_asset.submission_id', 'lms_asset.lms_user_id', 'lms_asset.error_comment', 'lms_asset.error_code', 'assignment.id as assignment_id'])
+    .select([
+      'lms_asset.state',
+      'lms_asset.submission_id',
+      'lms_asset.lms_user_id',
+      'lms_asset.error_comment',
+      'lms_asset.error_code',
+      'assignment.id as assignment_id',
+    ])
     .where('assignment.platform_id', '=', request.platformId)
     .where('assignment.course_id', '=', request.courseId)
     .where('assignment.kind', '=', 'asset-processor')
@@ -73,9 +80,16 @@ export async function reviewReport(db: Kysely<DatabaseSchema>, request: ReviewRe
   if (viewer.audience === 'learner' && viewer.subject !== asset.lms_user_id) {
     return { kind: 'refused', status: 403, sentence: { key: 'report.othersFile' } };
   }
-  if (asset.state === 'failed') return { kind: 'failed', comment: asset.error_comment ?? `The file could not be checked (${asset.error_code ?? 'no reason given'}).` };
+  if (asset.state === 'failed')
+    return {
+      kind: 'failed',
+      comment: asset.error_comment ?? `The file could not be checked (${asset.error_code ?? 'no reason given'}).`,
+    };
   if (asset.state === 'received' || asset.submission_id === null) return { kind: 'checking', state: FETCHING };
-  const [assignment, submission] = await Promise.all([getAssignment(db, asset.assignment_id), getSubmission(db, asset.submission_id)]);
+  const [assignment, submission] = await Promise.all([
+    getAssignment(db, asset.assignment_id),
+    getSubmission(db, asset.submission_id),
+  ]);
   if (!assignment || !submission) return { kind: 'refused', status: 404, sentence: { key: 'report.paperRemoved' } };
   if (submission.state === 'rejected' || submission.state === 'failed') {
     return { kind: 'failed', comment: submission.failureReason ?? 'The checking service could not check this file.' };
@@ -83,9 +97,15 @@ export async function reviewReport(db: Kysely<DatabaseSchema>, request: ReviewRe
   const waiting = SUBMISSION_STATE[submission.state];
   if (waiting) return { kind: 'checking', state: waiting };
   const reportKind = REPORT_KIND_OF[request.reportType];
-  const refusal = reportRefusal({ audience: viewer.audience, userId: viewer.userId }, assignment, submission, reportKind);
+  const refusal = reportRefusal(
+    { audience: viewer.audience, userId: viewer.userId },
+    assignment,
+    submission,
+    reportKind,
+  );
   if (refusal) {
-    if (refusal.status === 403 || refusal.status === 404) return { kind: 'refused', status: refusal.status, sentence: refusal.sentence };
+    if (refusal.status === 403 || refusal.status === 404)
+      return { kind: 'refused', status: refusal.status, sentence: refusal.sentence };
     return { kind: 'checking', state: SUBMISSION_STATE.processing! };
   }
   return { kind: 'open', submissionId: submission.id, reportKind };

@@ -10,7 +10,12 @@ import type { ResultSink } from '../submissions/result-sink.js';
 import { assetsOfSubmission, queueAssetReports, resendReports } from './report-job.js';
 
 /** The settings a posted report shows: who may see it, and the bands its colour and priority come from. */
-const SHOWN_IN_REPORTS = ['resultsVisibleTo', 'dueAt', 'showAiScoreToStudents', 'similarityBands'] as const satisfies ReadonlyArray<keyof AssignmentSettings>;
+const SHOWN_IN_REPORTS = [
+  'resultsVisibleTo',
+  'dueAt',
+  'showAiScoreToStudents',
+  'similarityBands',
+] as const satisfies ReadonlyArray<keyof AssignmentSettings>;
 
 export function assetReportSink(db: Kysely<DatabaseSchema>, jobs: Jobs): ResultSink {
   const post = async (submissionId: string) => queueAssetReports(jobs, await assetsOfSubmission(db, submissionId));
@@ -28,8 +33,16 @@ export function assetReportSink(db: Kysely<DatabaseSchema>, jobs: Jobs): ResultS
     },
     async settingsChanged(assignmentId, before, after) {
       if (SHOWN_IN_REPORTS.every((key) => JSON.stringify(before[key]) === JSON.stringify(after[key]))) return;
-      const assets = await db.selectFrom('lms_asset').select('id').where('assignment_id', '=', assignmentId).where('state', '!=', 'received').execute();
-      await queueAssetReports(jobs, assets.map((asset) => asset.id));
+      const assets = await db
+        .selectFrom('lms_asset')
+        .select('id')
+        .where('assignment_id', '=', assignmentId)
+        .where('state', '!=', 'received')
+        .execute();
+      await queueAssetReports(
+        jobs,
+        assets.map((asset) => asset.id),
+      );
     },
   };
 }

@@ -10,7 +10,6 @@ import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { CLAIM } from '../lti/claims.js';
 
-
 /** The launch's own claims, as the tool reads them. */
 export const settingsLaunchClaims = z.object({
   [CLAIM.activity]: z.object({ id: z.string().min(1).max(255) }),
@@ -25,14 +24,20 @@ export interface SettingsRequest {
 }
 
 /** The id of the processor's assignment on this activity (binding the activity to a draft's processor), or null. */
-export async function processorAssignmentFor(db: Kysely<DatabaseSchema>, request: SettingsRequest): Promise<string | null> {
+export async function processorAssignmentFor(
+  db: Kysely<DatabaseSchema>,
+  request: SettingsRequest,
+): Promise<string | null> {
   const processors = db
     .selectFrom('assignment')
     .select('id')
     .where('platform_id', '=', request.platformId)
     .where('course_id', '=', request.courseId)
     .where('kind', '=', 'asset-processor');
-  const bound = await processors.where('activity_id', '=', request.activityId).orderBy('created_at', 'desc').executeTakeFirst();
+  const bound = await processors
+    .where('activity_id', '=', request.activityId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
   if (bound) return bound.id;
   const named = z.string().uuid().safeParse(request.custom[ASSIGNMENT_PARAMETER]);
   if (!named.success) return null;

@@ -16,7 +16,10 @@ const keyOf = (id: string) => `assignment ${id.toLowerCase()}`;
 export function assignmentAlongside(id: unknown): Alongside | null {
   const parsed = assignmentId.safeParse(id);
   if (!parsed.success) return null;
-  return { key: keyOf(parsed.data), query: sql`SELECT to_jsonb(a) FROM assignment AS a WHERE a.id = ${parsed.data}::uuid` };
+  return {
+    key: keyOf(parsed.data),
+    query: sql`SELECT to_jsonb(a) FROM assignment AS a WHERE a.id = ${parsed.data}::uuid`,
+  };
 }
 
 /** The assignment, if the asker's platform and course are its own; 404 when there is none, 403 when it is another course's. */
@@ -28,7 +31,11 @@ export async function assignmentFor(
   const parsed = assignmentId.safeParse(id);
   if (!parsed.success) return 404;
   const readAlready = asker.alongside?.key === keyOf(parsed.data);
-  const assignment = readAlready ? (asker.alongside!.row === null ? null : assignmentFromJson(asker.alongside!.row)) : await getAssignment(db, parsed.data);
+  const assignment = readAlready
+    ? asker.alongside!.row === null
+      ? null
+      : assignmentFromJson(asker.alongside!.row)
+    : await getAssignment(db, parsed.data);
   if (!assignment) return 404;
   if (assignment.platformId !== asker.platformId || assignment.courseId !== asker.courseId) return 403;
   return assignment;

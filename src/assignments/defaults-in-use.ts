@@ -25,8 +25,17 @@ const RESUBMISSION: Record<AssignmentSettings['resubmission'], string> = {
 export function defaultsInUse(assignment: Assignment): DefaultsInUse | null {
   if (!assignment.settingsUnreviewed) return null;
   const s = assignment.settings;
-  const left = [s.excludeReferences && 'references', s.excludeQuotes && 'quotes', s.excludeSmallSources && `sources under ${s.excludeThresholdWords} words`].filter(Boolean);
-  const compared = [s.databases.studentPapers && 'student papers', s.databases.publications && 'publications', s.databases.internet && 'the internet', s.databases.institutionRepository && "the institution's repository"].filter(Boolean);
+  const left = [
+    s.excludeReferences && 'references',
+    s.excludeQuotes && 'quotes',
+    s.excludeSmallSources && `sources under ${s.excludeThresholdWords} words`,
+  ].filter(Boolean);
+  const compared = [
+    s.databases.studentPapers && 'student papers',
+    s.databases.publications && 'publications',
+    s.databases.internet && 'the internet',
+    s.databases.institutionRepository && "the institution's repository",
+  ].filter(Boolean);
   return {
     lines: [
       `File types: ${s.allowedFileTypes.map((type) => FILE_TYPE_NAMES[type]).join(', ')}; up to ${s.maxFileMb} MB each.`,

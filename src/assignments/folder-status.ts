@@ -11,7 +11,14 @@ export interface FolderStatus {
 export function folderStatus(assignment: Assignment, saved: boolean): FolderStatus {
   const { folderState: state } = assignment;
   if (state === 'ready') return { state, text: 'Applied: the checking service has these settings.' };
-  if (state === 'failed') return { state, text: `The checking service has not accepted these settings yet: ${assignment.folderError ?? 'no reason given'}. The tool keeps trying.` };
+  if (state === 'failed')
+    return {
+      state,
+      text: `The checking service has not accepted these settings yet: ${assignment.folderError ?? 'no reason given'}. The tool keeps trying.`,
+    };
   if (saved || assignment.folderId !== null) return { state, text: 'Being applied at the checking service…' };
-  return { state, text: 'Not sent yet: the checking service gets these settings with the first paper, or when you save them.' };
+  return {
+    state,
+    text: 'Not sent yet: the checking service gets these settings with the first paper, or when you save them.',
+  };
 }

@@ -29,7 +29,11 @@ export function folderRequest(name: string, settings: AssignmentSettings): Folde
 }
 
 async function markFolderFailed(db: Kysely<DatabaseSchema>, assignmentId: string, reason: string): Promise<void> {
-  await db.updateTable('assignment').set({ folder_state: 'failed', folder_error: reason, updated_at: new Date() }).where('id', '=', assignmentId).execute();
+  await db
+    .updateTable('assignment')
+    .set({ folder_state: 'failed', folder_error: reason, updated_at: new Date() })
+    .where('id', '=', assignmentId)
+    .execute();
 }
 
 async function courseTitle(db: Kysely<DatabaseSchema>, courseId: string): Promise<string | null> {
@@ -38,7 +42,11 @@ async function courseTitle(db: Kysely<DatabaseSchema>, courseId: string): Promis
 }
 
 /** The assignment's folder id, creating the folder when it has none yet. */
-export async function ensureFolder(db: Kysely<DatabaseSchema>, service: PaperService, assignment: Assignment): Promise<number> {
+export async function ensureFolder(
+  db: Kysely<DatabaseSchema>,
+  service: PaperService,
+  assignment: Assignment,
+): Promise<number> {
   if (assignment.folderId !== null) return assignment.folderId;
   const assignmentId = assignment.id;
   const name = folderName(assignment, await courseTitle(db, assignment.courseId));
@@ -66,7 +74,11 @@ export async function ensureFolder(db: Kysely<DatabaseSchema>, service: PaperSer
 }
 
 /** Applies the assignment's current settings to its folder (a folder not created yet gets them at creation). */
-export async function applyFolderSettings(db: Kysely<DatabaseSchema>, service: PaperService, assignmentId: string): Promise<void> {
+export async function applyFolderSettings(
+  db: Kysely<DatabaseSchema>,
+  service: PaperService,
+  assignmentId: string,
+): Promise<void> {
   const assignment = await getAssignment(db, assignmentId);
   if (!assignment) return;
   if (assignment.folderId === null) {
@@ -74,8 +86,15 @@ export async function applyFolderSettings(db: Kysely<DatabaseSchema>, service: P
     return;
   }
   try {
-    await service.updateFolder(assignment.folderId, folderRequest(folderName(assignment, await courseTitle(db, assignment.courseId)), assignment.settings));
-    await db.updateTable('assignment').set({ folder_state: 'ready', folder_error: null, updated_at: new Date() }).where('id', '=', assignmentId).execute();
+    await service.updateFolder(
+      assignment.folderId,
+      folderRequest(folderName(assignment, await courseTitle(db, assignment.courseId)), assignment.settings),
+    );
+    await db
+      .updateTable('assignment')
+      .set({ folder_state: 'ready', folder_error: null, updated_at: new Date() })
+      .where('id', '=', assignmentId)
+      .execute();
   } catch (error) {
     await markFolderFailed(db, assignmentId, failureOf(error).message);
     throw error;
@@ -92,6 +111,9 @@ export async function queueFolderJob(jobs: Jobs, assignmentId: string): Promise<
 }
 
 /** The folder job: the folder created, or the current settings applied to it, in the account the assignment uses. */
-export async function runFolderJob(deps: { db: Kysely<DatabaseSchema>; services: Pick<ServiceConnections, 'forAssignment'> }, job: FolderJob): Promise<void> {
+export async function runFolderJob(
+  deps: { db: Kysely<DatabaseSchema>; services: Pick<ServiceConnections, 'forAssignment'> },
+  job: FolderJob,
+): Promise<void> {
   await applyFolderSettings(deps.db, await deps.services.forAssignment(job.assignmentId), job.assignmentId);
 }

@@ -6,7 +6,15 @@ import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from '../lti/alongside.js';
 import type { Launch } from '../lti/launch.js';
-import { assignmentFromJson, bindResourceLink, createAssignment, findByResourceLink, getAssignment, rememberServiceUrls, type Assignment } from './store.js';
+import {
+  assignmentFromJson,
+  bindResourceLink,
+  createAssignment,
+  findByResourceLink,
+  getAssignment,
+  rememberServiceUrls,
+  type Assignment,
+} from './store.js';
 
 /** The custom parameter deep linking puts on the link it creates. */
 export const ASSIGNMENT_PARAMETER = 'assignment_id';
@@ -38,7 +46,10 @@ export function linkedAssignmentAlongside(launch: Launch): Alongside | null {
 }
 
 /** The assignment deep linking named in the link's custom parameters, wherever it is: the caller checks whose it is. */
-async function namedAssignment(db: Kysely<DatabaseSchema>, custom: Record<string, unknown>): Promise<Assignment | null> {
+async function namedAssignment(
+  db: Kysely<DatabaseSchema>,
+  custom: Record<string, unknown>,
+): Promise<Assignment | null> {
   const named = custom[ASSIGNMENT_PARAMETER];
   return typeof named === 'string' && UUID.test(named) ? await getAssignment(db, named) : null;
 }
@@ -67,9 +78,17 @@ export async function placeLaunch(
 ): Promise<Placement> {
   const resourceLinkId = launch.resourceLink!.id;
   const key = { platformId: identity.platformId, courseId: identity.courseId, resourceLinkId };
-  const urls = { lineItemUrl: launch.lineItemUrl, lineItemsUrl: launch.lineItemsUrl, membershipsUrl: launch.membershipsUrl };
+  const urls = {
+    lineItemUrl: launch.lineItemUrl,
+    lineItemsUrl: launch.lineItemsUrl,
+    membershipsUrl: launch.membershipsUrl,
+  };
   const readAlready = identity.alongside?.key === linkedKey(resourceLinkId);
-  let assignment = readAlready ? (identity.alongside!.row === null ? null : assignmentFromJson(identity.alongside!.row)) : await findByResourceLink(db, key);
+  let assignment = readAlready
+    ? identity.alongside!.row === null
+      ? null
+      : assignmentFromJson(identity.alongside!.row)
+    : await findByResourceLink(db, key);
   let created = false;
   if (!assignment) {
     const placed = await namedAssignment(db, launch.custom);
@@ -81,7 +100,14 @@ export async function placeLaunch(
       const settings = placed && placed.platformId === identity.platformId ? placed.settings : undefined;
       const settingsUnreviewed = launch.audience !== 'instructor' && settings === undefined;
       try {
-        assignment = await createAssignment(db, { ...key, title: titleFor(launch), createdBy: identity.userId, settingsUnreviewed, ...urls, ...(settings ? { settings } : {}) });
+        assignment = await createAssignment(db, {
+          ...key,
+          title: titleFor(launch),
+          createdBy: identity.userId,
+          settingsUnreviewed,
+          ...urls,
+          ...(settings ? { settings } : {}),
+        });
         created = true;
       } catch (error) {
         // Two first launches at once: the other one created it.
@@ -91,7 +117,9 @@ export async function placeLaunch(
     }
   }
   // The links a launch names change seldom: most launches have nothing to write.
-  const changed = (Object.keys(urls) as Array<keyof typeof urls>).some((name) => urls[name] !== null && urls[name] !== assignment[name]);
+  const changed = (Object.keys(urls) as Array<keyof typeof urls>).some(
+    (name) => urls[name] !== null && urls[name] !== assignment[name],
+  );
   if (changed) await rememberServiceUrls(db, assignment.id, urls);
   return { assignment, created };
 }

@@ -12,7 +12,11 @@ export interface SettingsChangeDeps {
   jobs: Jobs;
 }
 
-export async function changeSettings(deps: SettingsChangeDeps, assignment: Assignment, settings: AssignmentSettings): Promise<void> {
+export async function changeSettings(
+  deps: SettingsChangeDeps,
+  assignment: Assignment,
+  settings: AssignmentSettings,
+): Promise<void> {
   await replaceSettings(deps.db, assignment.id, settings);
   await queueFolderJob(deps.jobs, assignment.id);
 }

@@ -17,7 +17,15 @@ export const FILE_TYPE_NAMES: Record<FileType, string> = {
   html: 'web page (HTML)',
 };
 
-export const FILE_EXTENSIONS: Record<FileType, string> = { pdf: 'pdf', docx: 'docx', doc: 'doc', odt: 'odt', rtf: 'rtf', txt: 'txt', html: 'html' };
+export const FILE_EXTENSIONS: Record<FileType, string> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  doc: 'doc',
+  odt: 'odt',
+  rtf: 'rtf',
+  txt: 'txt',
+  html: 'html',
+};
 
 /** The service's limit per file (its own web UI and Moodle plugin enforce 100 MB). */
 export const SERVICE_MAX_FILE_MB = 100;
@@ -51,7 +59,9 @@ export const assignmentSettings = z.object({
   resubmission: z.enum(['none', 'until-due', 'any-time']).default('until-due'),
   maxAttempts: z.number().int().min(1).max(50).default(3),
   dueAt: z.string().datetime({ offset: true }).nullable().default(null),
-  resultsVisibleTo: z.enum(['instructors', 'students-after-scoring', 'students-after-due']).default('students-after-scoring'),
+  resultsVisibleTo: z
+    .enum(['instructors', 'students-after-scoring', 'students-after-due'])
+    .default('students-after-scoring'),
   showAiScoreToStudents: z.boolean().default(false),
   /**
    * Where the similarity goes in the LMS gradebook: the assignment's own column, or a column of its own
@@ -82,7 +92,12 @@ export type Band = 'green' | 'yellow' | 'orange' | 'red';
 export const BAND_TEXT: Record<Band, string> = { green: 'low', yellow: 'moderate', orange: 'high', red: 'very high' };
 
 /** Each band's colour where an LMS shows one swatch for it (an asset report's indicationColor, #RRGGBB). */
-export const BAND_COLOUR: Record<Band, string> = { green: '#2E7D32', yellow: '#F9A825', orange: '#EF6C00', red: '#C62828' };
+export const BAND_COLOUR: Record<Band, string> = {
+  green: '#2E7D32',
+  yellow: '#F9A825',
+  orange: '#EF6C00',
+  red: '#C62828',
+};
 
 export function bandOf(similarity: number, bands: readonly [number, number, number]): Band {
   if (similarity >= bands[2]) return 'red';

@@ -84,7 +84,8 @@ export async function createAssignment(db: Kysely<DatabaseSchema>, input: NewAss
       settings_unreviewed: input.settingsUnreviewed ?? false,
       kind: input.kind ?? 'gradebook',
       activity_id: input.activityId ?? null,
-      checker_account_id: (eb) => eb.selectFrom('platform').select('checker_account_id').where('id', '=', input.platformId),
+      checker_account_id: (eb) =>
+        eb.selectFrom('platform').select('checker_account_id').where('id', '=', input.platformId),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -149,10 +150,19 @@ export async function rememberServiceUrls(
 }
 
 /** Replaces the assignment's settings (an instructor has now chosen them); its folder at the service is marked as waiting for them. */
-export async function replaceSettings(db: Kysely<DatabaseSchema>, assignmentId: string, settings: AssignmentSettings): Promise<void> {
+export async function replaceSettings(
+  db: Kysely<DatabaseSchema>,
+  assignmentId: string,
+  settings: AssignmentSettings,
+): Promise<void> {
   await db
     .updateTable('assignment')
-    .set({ settings: JSON.stringify(settings), settings_unreviewed: false, folder_state: 'pending', updated_at: new Date() })
+    .set({
+      settings: JSON.stringify(settings),
+      settings_unreviewed: false,
+      folder_state: 'pending',
+      updated_at: new Date(),
+    })
     .where('id', '=', assignmentId)
     .execute();
 }

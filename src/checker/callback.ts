@@ -2,7 +2,13 @@
 import { z } from 'zod';
 import { CheckerError } from './errors.js';
 
-const integer = z.union([z.number().int(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
+const integer = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
 
 const callbackShape = z.object({
   paper_id: integer.pipe(z.number().int().positive()),
@@ -23,9 +29,14 @@ export function parseCallback(body: unknown): CompletionCallback {
   const result = callbackShape.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new CheckerError('bad-request', null, `callback ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+    throw new CheckerError(
+      'bad-request',
+      null,
+      `callback ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+    );
   }
-  const percent = result.data.similarity === undefined ? Number.NaN : Number(String(result.data.similarity).replace('%', '').trim());
+  const percent =
+    result.data.similarity === undefined ? Number.NaN : Number(String(result.data.similarity).replace('%', '').trim());
   return {
     paperId: result.data.paper_id,
     similarityPercent: Number.isFinite(percent) ? percent : null,

@@ -26,7 +26,9 @@ export interface CheckerClientOptions {
 /** The `exp` of a JWT, in ms, read without verifying (the service signs it; we only need to know when it ends). */
 export function tokenExpiry(token: string): number | null {
   try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
     return typeof payload.exp === 'number' ? payload.exp * 1000 : null;
   } catch {
     return null;
@@ -80,7 +82,13 @@ export class CheckerClient {
     if (this.#token && this.#token.expiresAt - this.#refreshMarginMs > Date.now()) return this.#token.value;
     this.#login ??= (async () => {
       try {
-        const body = await sendJson(this.#transport, { operation: 'login', method: 'POST', path: 'authentication/authenticate', json: { username: this.#username, password: this.#password }, idempotent: true });
+        const body = await sendJson(this.#transport, {
+          operation: 'login',
+          method: 'POST',
+          path: 'authentication/authenticate',
+          json: { username: this.#username, password: this.#password },
+          idempotent: true,
+        });
         const value = parseLogin(body);
         // Without exp the lifetime is unknown: use it for ten minutes, then log in again.
         this.#token = { value, expiresAt: tokenExpiry(value) ?? Date.now() + 10 * 60_000 };
@@ -109,7 +117,15 @@ export class CheckerClient {
   }
 
   async listFolders(family: Family, page = 0, size = 24): Promise<{ folders: Folder[]; totalPages: number }> {
-    return parseFolderList(await this.#json({ operation: 'list-folders', method: 'GET', path: family === 'classroom' ? 'extreme/myFolders' : 'pro/folders', query: { page, size }, idempotent: true }));
+    return parseFolderList(
+      await this.#json({
+        operation: 'list-folders',
+        method: 'GET',
+        path: family === 'classroom' ? 'extreme/myFolders' : 'pro/folders',
+        query: { page, size },
+        idempotent: true,
+      }),
+    );
   }
 
   /** Every folder of the family, through all pages. */
@@ -123,7 +139,13 @@ export class CheckerClient {
   }
 
   async createFolder(family: Family, name: string, settings: FolderSettings): Promise<number> {
-    const body = await this.#json({ operation: 'create-folder', method: 'POST', path: family === 'classroom' ? 'extreme/folder' : 'pro/folder', json: folderBody(name, settings, family), idempotent: false });
+    const body = await this.#json({
+      operation: 'create-folder',
+      method: 'POST',
+      path: family === 'classroom' ? 'extreme/folder' : 'pro/folder',
+      json: folderBody(name, settings, family),
+      idempotent: false,
+    });
     if (family === 'classroom') return parseCreatedFolder(body);
     try {
       return parseCreatedFolder(body);
@@ -136,18 +158,41 @@ export class CheckerClient {
   }
 
   async updateFolder(family: Family, folderId: number, name: string, settings: FolderSettings): Promise<void> {
-    await this.#json({ operation: 'update-folder', method: 'PUT', path: `${family === 'classroom' ? 'extreme' : 'pro'}/folder/${folderId}`, json: folderBody(name, settings, family), idempotent: true });
+    await this.#json({
+      operation: 'update-folder',
+      method: 'PUT',
+      path: `${family === 'classroom' ? 'extreme' : 'pro'}/folder/${folderId}`,
+      json: folderBody(name, settings, family),
+      idempotent: true,
+    });
   }
 
   async deleteFolder(family: Family, folderId: number): Promise<void> {
-    await this.#json(family === 'classroom'
-      ? { operation: 'delete-folder', method: 'DELETE', path: 'extreme/folder', query: { id: folderId }, idempotent: true }
-      : { operation: 'delete-folder', method: 'DELETE', path: `pro/folder/${folderId}`, idempotent: true });
+    await this.#json(
+      family === 'classroom'
+        ? {
+            operation: 'delete-folder',
+            method: 'DELETE',
+            path: 'extreme/folder',
+            query: { id: folderId },
+            idempotent: true,
+          }
+        : { operation: 'delete-folder', method: 'DELETE', path: `pro/folder/${folderId}`, idempotent: true },
+    );
   }
 
-  async listPapers(family: Family, folderId: number, page = 0, size = 24): Promise<{ papers: Paper[]; totalPages: number }> {
-    const path = family === 'classroom' ? `extreme/myFolder/${folderId}/submissions` : `pro/folder/${folderId}/submissions`;
-    return parsePaperList(await this.#json({ operation: 'list-papers', method: 'GET', path, query: { page, size }, idempotent: true }), folderId);
+  async listPapers(
+    family: Family,
+    folderId: number,
+    page = 0,
+    size = 24,
+  ): Promise<{ papers: Paper[]; totalPages: number }> {
+    const path =
+      family === 'classroom' ? `extreme/myFolder/${folderId}/submissions` : `pro/folder/${folderId}/submissions`;
+    return parsePaperList(
+      await this.#json({ operation: 'list-papers', method: 'GET', path, query: { page, size }, idempotent: true }),
+      folderId,
+    );
   }
 
   async allPapers(family: Family, folderId: number): Promise<Paper[]> {
@@ -161,11 +206,20 @@ export class CheckerClient {
 
   /** One submission, with its results (the same endpoint for both families). */
   async getPaper(folderId: number, paperId: number): Promise<Paper> {
-    return parsePaper(await this.#json({ operation: 'get-paper', method: 'GET', path: `pro/folder/${folderId}/submission/${paperId}`, idempotent: true }), folderId);
+    return parsePaper(
+      await this.#json({
+        operation: 'get-paper',
+        method: 'GET',
+        path: `pro/folder/${folderId}/submission/${paperId}`,
+        idempotent: true,
+      }),
+      folderId,
+    );
   }
 
   async deletePaper(family: Family, folderId: number, paperId: number): Promise<void> {
-    const path = family === 'classroom' ? `extreme/myFolder/${folderId}/submissions` : `pro/folder/${folderId}/submissions`;
+    const path =
+      family === 'classroom' ? `extreme/myFolder/${folderId}/submissions` : `pro/folder/${folderId}/submissions`;
     await this.#json({ operation: 'delete-paper', method: 'DELETE', path, query: { paperId }, idempotent: true });
   }
 
@@ -186,11 +240,16 @@ export class CheckerClient {
     };
     const quote = (value: string) => value.replace(/["\r\n\\]/g, '_');
     const preamble = Buffer.from(
-      Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
+      Object.entries(fields)
+        .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .join('') +
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quote(input.fileName)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     );
     const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const path = input.family === 'classroom' ? `files/myFolder/${input.folderId}/singleFile` : `files/folder/${input.folderId}/singleFile`;
+    const path =
+      input.family === 'classroom'
+        ? `files/myFolder/${input.folderId}/singleFile`
+        : `files/folder/${input.folderId}/singleFile`;
     async function* body(): AsyncIterable<Uint8Array> {
       yield preamble;
       yield* createReadStream(input.filePath, { highWaterMark: 256 * 1024 });
@@ -203,7 +262,10 @@ export class CheckerClient {
       path,
       token,
       body: Readable.from(body()),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(preamble.length + size + epilogue.length) },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(preamble.length + size + epilogue.length),
+      },
       idempotent: false,
       ...(input.signal ? { signal: input.signal } : {}),
     };
@@ -235,7 +297,11 @@ export class CheckerClient {
   }
 
   /** A report as a stream to pipe on; a non-PDF answer becomes a CheckerError. */
-  async report(kind: ReportKind, paperId: number, reportKey: string | null): Promise<{ stream: Readable; contentType: string; contentLength: number | null }> {
+  async report(
+    kind: ReportKind,
+    paperId: number,
+    reportKey: string | null,
+  ): Promise<{ stream: Readable; contentType: string; contentLength: number | null }> {
     if (kind !== 'grammar' && !reportKey) throw new CheckerError('not-found', null, 'the paper has no report key yet');
     const path = {
       similarity: `analysis-gateway/api/download2/${paperId}/${reportKey}`,
@@ -243,13 +309,23 @@ export class CheckerClient {
       summary: `analysis-gateway/api/download/summary/${paperId}/${reportKey}`,
       grammar: `analysis-gateway/api/quality/download/${paperId}`,
     }[kind];
-    const response = await this.#authorized({ operation: 'report', method: 'GET', path, idempotent: true }, (c) => send(this.#transport, c));
+    const response = await this.#authorized({ operation: 'report', method: 'GET', path, idempotent: true }, (c) =>
+      send(this.#transport, c),
+    );
     const contentType = String(response.headers['content-type'] ?? '');
     if (!contentType.includes('pdf')) {
       response.body.destroy();
-      throw new CheckerError('bad-response', response.statusCode, `the report came as ${contentType || 'an unknown type'}, not PDF`);
+      throw new CheckerError(
+        'bad-response',
+        response.statusCode,
+        `the report came as ${contentType || 'an unknown type'}, not PDF`,
+      );
     }
     const length = Number(response.headers['content-length']);
-    return { stream: response.body, contentType: 'application/pdf', contentLength: Number.isFinite(length) ? length : null };
+    return {
+      stream: response.body,
+      contentType: 'application/pdf',
+      contentLength: Number.isFinite(length) ? length : null,
+    };
   }
 }

@@ -5,10 +5,24 @@ import { request, type Dispatcher } from 'undici';
 import { CheckerError, kindOfStatus, type CheckerErrorKind } from './errors.js';
 
 /** What a call does, as an observer of the calls sees it: a name, never a path (paths carry ids and report keys). */
-export type CheckerOperation = 'login' | 'list-folders' | 'create-folder' | 'update-folder' | 'delete-folder' | 'list-papers' | 'get-paper' | 'delete-paper' | 'upload' | 'report';
+export type CheckerOperation =
+  | 'login'
+  | 'list-folders'
+  | 'create-folder'
+  | 'update-folder'
+  | 'delete-folder'
+  | 'list-papers'
+  | 'get-paper'
+  | 'delete-paper'
+  | 'upload'
+  | 'report';
 
 /** Hears every request sent to the service (each retry too): how long until its answer came, and how it ended. */
-export type CheckerCallObserver = (call: { operation: CheckerOperation; outcome: 'ok' | CheckerErrorKind; seconds: number }) => void;
+export type CheckerCallObserver = (call: {
+  operation: CheckerOperation;
+  outcome: 'ok' | CheckerErrorKind;
+  seconds: number;
+}) => void;
 
 export interface Transport {
   baseUrl: string;
@@ -72,7 +86,8 @@ function messageOf(text: string): string | undefined {
 /** Sends once; returns the response (2xx) with its body still to read, or throws a CheckerError. */
 async function once(transport: Transport, call: CallOptions): Promise<Dispatcher.ResponseData> {
   const url = new URL(call.path, transport.baseUrl);
-  for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+  for (const [key, value] of Object.entries(call.query ?? {}))
+    if (value !== undefined) url.searchParams.set(key, String(value));
   let response: Dispatcher.ResponseData;
   try {
     response = await request(url, {
@@ -96,14 +111,20 @@ async function once(transport: Transport, call: CallOptions): Promise<Dispatcher
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
   const text = await readSome(response.body).catch(() => '');
-  throw new CheckerError(kindOfStatus(response.statusCode), response.statusCode, messageOf(text) ?? `HTTP ${response.statusCode}`, retryAfterMs(response.headers['retry-after']));
+  throw new CheckerError(
+    kindOfStatus(response.statusCode),
+    response.statusCode,
+    messageOf(text) ?? `HTTP ${response.statusCode}`,
+    retryAfterMs(response.headers['retry-after']),
+  );
 }
 
 export async function send(transport: Transport, call: CallOptions): Promise<Dispatcher.ResponseData> {
   const sleep = transport.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   for (let attempt = 0; ; attempt += 1) {
     const started = performance.now();
-    const observe = (outcome: 'ok' | CheckerErrorKind) => transport.observe?.({ operation: call.operation, outcome, seconds: (performance.now() - started) / 1000 });
+    const observe = (outcome: 'ok' | CheckerErrorKind) =>
+      transport.observe?.({ operation: call.operation, outcome, seconds: (performance.now() - started) / 1000 });
     try {
       const response = await once(transport, call);
       observe('ok');
@@ -111,7 +132,11 @@ export async function send(transport: Transport, call: CallOptions): Promise<Dis
     } catch (error) {
       observe(error instanceof CheckerError ? error.kind : 'network');
       // A request that may have reached the service is repeated only when repeating it is harmless.
-      const mayRepeat = call.idempotent || (error instanceof CheckerError && (error.kind === 'rate-limited' || error.kind === 'unavailable') && call.body === undefined);
+      const mayRepeat =
+        call.idempotent ||
+        (error instanceof CheckerError &&
+          (error.kind === 'rate-limited' || error.kind === 'unavailable') &&
+          call.body === undefined);
       // A failure that may pass (the service refused for now, or the answer was lost) is worth another try.
       const mayPass = error instanceof CheckerError && (error.failure === 'transient' || error.failure === 'lost');
       if (!mayPass || !mayRepeat || attempt >= transport.maxRetries) throw error;
@@ -127,7 +152,11 @@ export async function sendJson(transport: Transport, call: CallOptions): Promise
     text = await response.body.text();
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    throw new CheckerError(code.includes('TIMEOUT') ? 'timeout' : 'network', response.statusCode, 'the answer was cut off');
+    throw new CheckerError(
+      code.includes('TIMEOUT') ? 'timeout' : 'network',
+      response.statusCode,
+      'the answer was cut off',
+    );
   }
   if (text.trim() === '') return {};
   try {

@@ -26,7 +26,10 @@ export interface PaperService {
   result(folderId: number, paperId: number): Promise<PaperResult>;
   deletePaper(folderId: number, paperId: number): Promise<void>;
   /** A report as a stream to pass on (PDF). */
-  report(kind: ReportKind, paper: { folderId: number; paperId: number; reportKey: string | null }): Promise<{ stream: NodeJS.ReadableStream; contentType: string; contentLength: number | null }>;
+  report(
+    kind: ReportKind,
+    paper: { folderId: number; paperId: number; reportKey: string | null },
+  ): Promise<{ stream: NodeJS.ReadableStream; contentType: string; contentLength: number | null }>;
   /** Logs in (again): whether the account's credentials work. */
   checkLogin(): Promise<void>;
 }

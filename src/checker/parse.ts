@@ -89,7 +89,11 @@ function toPaper(raw: z.infer<typeof paperShape>, folderId: number | null): Pape
 
 function fail(what: string, error: unknown): never {
   const issue = error instanceof z.ZodError ? error.issues[0] : undefined;
-  throw new CheckerError('bad-response', null, `${what}${issue ? `: ${issue.path.join('.') || 'body'} ${issue.message}` : ''}`);
+  throw new CheckerError(
+    'bad-response',
+    null,
+    `${what}${issue ? `: ${issue.path.join('.') || 'body'} ${issue.message}` : ''}`,
+  );
 }
 
 function parseWith<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
@@ -98,36 +102,71 @@ function parseWith<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   return result.data;
 }
 
-export const parseLogin = (body: unknown) => parseWith(z.object({ token: z.string().min(10) }).passthrough(), body, 'login answer').token;
+export const parseLogin = (body: unknown) =>
+  parseWith(z.object({ token: z.string().min(10) }).passthrough(), body, 'login answer').token;
 
 export function parsePaper(body: unknown, folderId: number | null = null): Paper {
   return toPaper(parseWith(paperShape, body, 'submission'), folderId);
 }
 
-const pageShape = z.object({ size: looseNumber, totalElements: looseNumber, totalPages: looseNumber, number: looseNumber }).partial().passthrough();
+const pageShape = z
+  .object({ size: looseNumber, totalElements: looseNumber, totalPages: looseNumber, number: looseNumber })
+  .partial()
+  .passthrough();
 
 export function parsePaperList(body: unknown, folderId: number): { papers: Paper[]; totalPages: number } {
-  const shape = z.object({
-    _embedded: z.object({ submissionsList: z.array(z.unknown()).optional(), submissionsDTOList: z.array(z.unknown()).optional() }).passthrough().optional(),
-    page: pageShape.optional(),
-  }).passthrough();
+  const shape = z
+    .object({
+      _embedded: z
+        .object({
+          submissionsList: z.array(z.unknown()).optional(),
+          submissionsDTOList: z.array(z.unknown()).optional(),
+        })
+        .passthrough()
+        .optional(),
+      page: pageShape.optional(),
+    })
+    .passthrough();
   const data = parseWith(shape, body, 'submission list');
   const list = data._embedded?.submissionsList ?? data._embedded?.submissionsDTOList ?? [];
   return { papers: list.map((entry) => parsePaper(entry, folderId)), totalPages: data.page?.totalPages ?? 1 };
 }
 
 export function parseFolderList(body: unknown): { folders: Folder[]; totalPages: number } {
-  const folder = z.object({ folder_id: looseNumber, folder_name: z.union([z.string(), z.number()]).transform(String), no_of_submissions: looseNumber.optional(), creation_date: optionalText, created_date: optionalText }).passthrough();
-  const data = parseWith(z.object({ folders: z.object({ content: z.array(folder).default([]), page: pageShape.optional() }).passthrough() }).passthrough(), body, 'folder list');
+  const folder = z
+    .object({
+      folder_id: looseNumber,
+      folder_name: z.union([z.string(), z.number()]).transform(String),
+      no_of_submissions: looseNumber.optional(),
+      creation_date: optionalText,
+      created_date: optionalText,
+    })
+    .passthrough();
+  const data = parseWith(
+    z
+      .object({ folders: z.object({ content: z.array(folder).default([]), page: pageShape.optional() }).passthrough() })
+      .passthrough(),
+    body,
+    'folder list',
+  );
   return {
-    folders: data.folders.content.map((f) => ({ folderId: f.folder_id, name: f.folder_name, createdAt: f.creation_date ?? f.created_date ?? null, submissionCount: f.no_of_submissions ?? null })),
+    folders: data.folders.content.map((f) => ({
+      folderId: f.folder_id,
+      name: f.folder_name,
+      createdAt: f.creation_date ?? f.created_date ?? null,
+      submissionCount: f.no_of_submissions ?? null,
+    })),
     totalPages: data.folders.page?.totalPages ?? 1,
   };
 }
 
 /** The folder id of a create: the last path segment of `_links.self.href` (spec 4.2). */
 export function parseCreatedFolder(body: unknown): number {
-  const data = parseWith(z.object({ _links: z.object({ self: z.object({ href: z.string() }) }) }).passthrough(), body, 'folder creation answer');
+  const data = parseWith(
+    z.object({ _links: z.object({ self: z.object({ href: z.string() }) }) }).passthrough(),
+    body,
+    'folder creation answer',
+  );
   const id = Number(data._links.self.href.replace(/\/+$/, '').split('/').pop());
   if (!Number.isInteger(id) || id <= 0) fail('folder creation answer: no folder id in _links.self.href', null);
   return id;

@@ -3,7 +3,14 @@ import { failureOf } from '../checker/index.js';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { connectChecker, ServiceConnections } from '../accounts/connections.js';
-import { accountInput, assignAccount, listAccounts, removeAccount, saveAccount, type ServiceAccount } from '../accounts/store.js';
+import {
+  accountInput,
+  assignAccount,
+  listAccounts,
+  removeAccount,
+  saveAccount,
+  type ServiceAccount,
+} from '../accounts/store.js';
 import { UsageError } from './usage.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
@@ -39,7 +46,17 @@ export async function accountCommand(database: Database, config: Config, args: s
   const [action, ...rest] = args;
   let values, positionals;
   try {
-    ({ values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { name: { type: 'string' }, url: { type: 'string' }, username: { type: 'string' }, platform: { type: 'string' } }, strict: true }));
+    ({ values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        url: { type: 'string' },
+        username: { type: 'string' },
+        platform: { type: 'string' },
+      },
+      strict: true,
+    }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
   }
@@ -47,23 +64,41 @@ export async function accountCommand(database: Database, config: Config, args: s
   switch (action) {
     case 'list': {
       const accounts = await listAccounts(database.db);
-      console.log(accounts.length === 0 ? 'No service account is stored; every platform uses the default account (CHECKER_URL).' : accounts.map(describe).join('\n\n'));
+      console.log(
+        accounts.length === 0
+          ? 'No service account is stored; every platform uses the default account (CHECKER_URL).'
+          : accounts.map(describe).join('\n\n'),
+      );
       return;
     }
     case 'add': {
-      const input = accountInput.safeParse({ name: values.name, baseUrl: values.url, username: values.username, password: await readPassword() });
+      const input = accountInput.safeParse({
+        name: values.name,
+        baseUrl: values.url,
+        username: values.username,
+        password: await readPassword(),
+      });
       if (!input.success) {
         const issue = input.error.issues[0]!;
-        const flag = { baseUrl: '--url', password: 'the password' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
-        throw new UsageError(`${flag}: ${issue.message.startsWith('Invalid input') ? 'is required' : issue.message}\n\n${HELP}`);
+        const flag =
+          { baseUrl: '--url', password: 'the password' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
+        throw new UsageError(
+          `${flag}: ${issue.message.startsWith('Invalid input') ? 'is required' : issue.message}\n\n${HELP}`,
+        );
       }
       console.log(`Saved.\n${describe(await saveAccount(database.db, config.encryptionKey, input.data))}`);
       return;
     }
     case 'test': {
       if (!id) throw new UsageError(`Give the id of the account to test (see: account list).\n\n${HELP}`);
-      if (!(await listAccounts(database.db)).some((account) => account.id === id)) throw new Error(`No service account has the id ${id}.`);
-      const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback: null, connect: connectChecker(config.checkerTimeoutMs) });
+      if (!(await listAccounts(database.db)).some((account) => account.id === id))
+        throw new Error(`No service account has the id ${id}.`);
+      const services = new ServiceConnections({
+        db: database.db,
+        encryptionKey: config.encryptionKey,
+        fallback: null,
+        connect: connectChecker(config.checkerTimeoutMs),
+      });
       try {
         await services.checkLogin(id);
       } catch (error) {
@@ -73,18 +108,26 @@ export async function accountCommand(database: Database, config: Config, args: s
       return;
     }
     case 'use': {
-      if (!id || !values.platform) throw new UsageError(`Give the account id (or "default") and --platform (see: platform list).\n\n${HELP}`);
+      if (!id || !values.platform)
+        throw new UsageError(`Give the account id (or "default") and --platform (see: platform list).\n\n${HELP}`);
       const accountId = id === 'default' ? null : id;
-      if (accountId && !(await listAccounts(database.db)).some((account) => account.id === accountId)) throw new Error(`No service account has the id ${accountId}.`);
-      if (!(await assignAccount(database.db, values.platform, accountId).catch(() => false))) throw new Error(`No registration has the id ${values.platform}.`);
-      console.log(accountId ? 'The platform\'s new assignments use that account.' : 'The platform\'s new assignments use the default account.');
+      if (accountId && !(await listAccounts(database.db)).some((account) => account.id === accountId))
+        throw new Error(`No service account has the id ${accountId}.`);
+      if (!(await assignAccount(database.db, values.platform, accountId).catch(() => false)))
+        throw new Error(`No registration has the id ${values.platform}.`);
+      console.log(
+        accountId
+          ? "The platform's new assignments use that account."
+          : "The platform's new assignments use the default account.",
+      );
       return;
     }
     case 'remove': {
       if (!id) throw new UsageError(`Give the id of the account to remove (see: account list).\n\n${HELP}`);
       const outcome = await removeAccount(database.db, id).catch(() => 'missing' as const);
       if (outcome === 'missing') throw new Error(`No service account has the id ${id}.`);
-      if (outcome === 'in-use') throw new Error('Assignments keep their folders in this account, so it stays. Remove those assignments first.');
+      if (outcome === 'in-use')
+        throw new Error('Assignments keep their folders in this account, so it stays. Remove those assignments first.');
       console.log('Removed. Platforms that used it now use the default account.');
       return;
     }

@@ -35,7 +35,7 @@ const commands: Record<string, Command> = {
     run: accountCommand,
   },
   student: {
-    summary: 'a student\'s data on request: student export|erase --issuer URL --subject SUB',
+    summary: "a student's data on request: student export|erase --issuer URL --subject SUB",
     usesTables: true,
     run: studentCommand,
   },
@@ -44,7 +44,9 @@ const commands: Record<string, Command> = {
     usesTables: false,
     async run(database, config) {
       const pending = await pendingMigrations(database.db);
-      console.log(`Database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`);
+      console.log(
+        `Database: ${database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+      );
       console.log(`Migrations: ${pending.length === 0 ? 'all applied' : `pending ${pending.join(', ')}`}`);
     },
   },

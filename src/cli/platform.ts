@@ -16,7 +16,6 @@ import {
 } from '../lti/registrations.js';
 import { createLogger } from '../logger.js';
 
-
 const HELP = `Usage:
   npm run cli -- platform add --name NAME --issuer URL --client-id ID --deployment-id ID
                              --auth-url URL --token-url URL --jwks-url URL [--authorization-server URL]
@@ -104,7 +103,11 @@ export async function platformCommand(database: Database, config: Config, args: 
     if (!(await setRegistrationActive(database.db, id, action === 'activate').catch(() => false))) {
       throw new Error(`No registration has the id ${id}.`);
     }
-    console.log(action === 'activate' ? 'Switched on: the platform can launch the tool.' : 'Switched off: launches from the platform are refused.');
+    console.log(
+      action === 'activate'
+        ? 'Switched on: the platform can launch the tool.'
+        : 'Switched off: launches from the platform are refused.',
+    );
     return;
   }
   if (action !== 'add' && action !== 'remove') throw new UsageError(`Unknown platform action "${action}".\n\n${HELP}`);
@@ -124,8 +127,12 @@ export async function platformCommand(database: Database, config: Config, args: 
   });
   try {
     if (action === 'remove') {
-      if (!values.issuer || !values['client-id']) throw new UsageError('Give --issuer and --client-id of the registration to remove.');
-      const removed = await removeRegistration({ db: database.db, provider: lti.provider }, { issuer: values.issuer, clientId: values['client-id'] });
+      if (!values.issuer || !values['client-id'])
+        throw new UsageError('Give --issuer and --client-id of the registration to remove.');
+      const removed = await removeRegistration(
+        { db: database.db, provider: lti.provider },
+        { issuer: values.issuer, clientId: values['client-id'] },
+      );
       console.log(removed ? 'Removed.' : 'No registration has that issuer and client id.');
       return;
     }
@@ -142,12 +149,25 @@ export async function platformCommand(database: Database, config: Config, args: 
     });
     if (!input.success) {
       const issue = input.error.issues[0]!;
-      const flag = { clientId: '--client-id', deploymentId: '--deployment-id', authUrl: '--auth-url', tokenUrl: '--token-url', jwksUrl: '--jwks-url', authorizationServer: '--authorization-server', productFamily: '--product' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
-      throw new UsageError(`${flag}: ${issue.message === 'Invalid input: expected string, received undefined' ? 'is required' : issue.message}.\n\n${HELP}`);
+      const flag =
+        {
+          clientId: '--client-id',
+          deploymentId: '--deployment-id',
+          authUrl: '--auth-url',
+          tokenUrl: '--token-url',
+          jwksUrl: '--jwks-url',
+          authorizationServer: '--authorization-server',
+          productFamily: '--product',
+        }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
+      throw new UsageError(
+        `${flag}: ${issue.message === 'Invalid input: expected string, received undefined' ? 'is required' : issue.message}.\n\n${HELP}`,
+      );
     }
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.
     const audit = createLogger({ level: 'info', destination: process.stderr as never });
-    const registration = await saveRegistration({ db: database.db, provider: lti.provider }, input.data, 'cli', { audit });
+    const registration = await saveRegistration({ db: database.db, provider: lti.provider }, input.data, 'cli', {
+      audit,
+    });
     console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config)}`);
   } finally {
     await lti.close();

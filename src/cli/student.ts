@@ -14,14 +14,20 @@ const HELP = `Usage:
 
 export async function studentCommand(database: Database, config: Config, args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  if (action !== 'export' && action !== 'erase') throw new UsageError(`${action ? `Unknown student action "${action}".\n\n` : ''}${HELP}`);
+  if (action !== 'export' && action !== 'erase')
+    throw new UsageError(`${action ? `Unknown student action "${action}".\n\n` : ''}${HELP}`);
   let values;
   try {
-    ({ values } = parseArgs({ args: rest, options: { issuer: { type: 'string' }, subject: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: rest,
+      options: { issuer: { type: 'string' }, subject: { type: 'string' } },
+      strict: true,
+    }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
   }
-  if (!values.issuer || !values.subject) throw new UsageError(`Give --issuer (the platform) and --subject (the student's LTI user id).\n\n${HELP}`);
+  if (!values.issuer || !values.subject)
+    throw new UsageError(`Give --issuer (the platform) and --subject (the student's LTI user id).\n\n${HELP}`);
   const ref = { issuer: values.issuer, subject: values.subject };
   if (action === 'export') {
     const data = await exportStudent(database.db, ref);
@@ -36,13 +42,17 @@ export async function studentCommand(database: Database, config: Config, args: s
   const services = new ServiceConnections({ db: database.db, encryptionKey: config.encryptionKey, fallback, connect });
   const report = await eraseStudent(database.db, services, ref);
   if (!report) throw new Error('The tool holds nothing about that student on that platform.');
-  console.log(`Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}. Files the LMS sent, forgotten: ${report.lmsFiles}.`);
+  console.log(
+    `Submissions: ${report.submissions}. Papers deleted at the service: ${report.papersDeletedAtService}. Files the LMS sent, forgotten: ${report.lmsFiles}.`,
+  );
   if (report.papersNotDeleted.length > 0) {
     const list = report.papersNotDeleted.map((p) => `${p.paperId} (${p.reason})`).join('; ');
     throw new Error(`Not deleted at the service, so their records are kept; run the erasure again: ${list}`);
   }
   if (report.onTheirWay > 0) {
-    throw new Error(`${report.onTheirWay} paper(s) of the student are still on their way to the checking service, so they and their records are kept; run the erasure again once they have arrived (a few minutes).`);
+    throw new Error(
+      `${report.onTheirWay} paper(s) of the student are still on their way to the checking service, so they and their records are kept; run the erasure again once they have arrived (a few minutes).`,
+    );
   }
-  console.log('The student\'s data is erased.');
+  console.log("The student's data is erased.");
 }

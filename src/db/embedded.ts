@@ -69,7 +69,8 @@ function acquire(dataDir: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLock(dataDir);
-      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid)) throw new EmbeddedDatabaseBusy(holder.pid);
+      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid))
+        throw new EmbeddedDatabaseBusy(holder.pid);
       rmSync(join(dataDir, LOCK_FILE), { force: true }); // left by a process that died
     }
   }
@@ -103,12 +104,17 @@ async function initialise(dataPath: string): Promise<void> {
     await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], { timeout: START_WAIT_MS });
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
-    throw new Error(`Could not create the embedded database in ${dataPath}: ${(error as { stderr?: string }).stderr || (error as Error).message}`, { cause: error });
+    throw new Error(
+      `Could not create the embedded database in ${dataPath}: ${(error as { stderr?: string }).stderr || (error as Error).message}`,
+      { cause: error },
+    );
   }
   if (existsSync(dataPath)) {
     if (readdirSync(dataPath).length > 0) {
       rmSync(building, { recursive: true, force: true });
-      throw new Error(`${dataPath} holds files but no PostgreSQL data directory (no PG_VERSION): move them away and start again.`);
+      throw new Error(
+        `${dataPath} holds files but no PostgreSQL data directory (no PG_VERSION): move them away and start again.`,
+      );
     }
     rmSync(dataPath, { recursive: true });
   }
@@ -116,14 +122,19 @@ async function initialise(dataPath: string): Promise<void> {
 }
 
 /** Opens the data directory (creating it on first use) and serves it on a free port of 127.0.0.1. */
-export async function startEmbeddedDatabase(dataDir: string, options: { maxConnections: number }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  options: { maxConnections: number },
+): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true });
   acquire(dataDir);
   let db: PGlite | undefined;
   try {
     const dataPath = join(dataDir, DATA_SUBDIR);
     await initialise(dataPath);
-    db = await PGlite.create(dataPath, { startParams: [...PGlite.defaultStartParams, ...SETTINGS.flatMap((setting) => ['-c', setting])] });
+    db = await PGlite.create(dataPath, {
+      startParams: [...PGlite.defaultStartParams, ...SETTINGS.flatMap((setting) => ['-c', setting])],
+    });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
     // Its own queue interleaves concurrent connections' extended-protocol messages (see pglite-queue.ts).
     // The field is private in the types; pglite-socket is pinned to 0.2.17, whose handlers take it on connection.

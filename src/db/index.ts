@@ -5,7 +5,16 @@ import pg from 'pg';
 import type { EmbeddedDatabase } from './embedded.js';
 import type { DatabaseSchema } from './schema.js';
 
-export type { AssignmentKind, AssignmentTable, DatabaseSchema, GradeState, LmsAssetState, PlatformTable, SubmissionState, SubmissionTable } from './schema.js';
+export type {
+  AssignmentKind,
+  AssignmentTable,
+  DatabaseSchema,
+  GradeState,
+  LmsAssetState,
+  PlatformTable,
+  SubmissionState,
+  SubmissionTable,
+} from './schema.js';
 export { migrateToLatest, pendingMigrations, MigrationError } from './migrate.js';
 export { databaseReadiness, type Readiness } from './readiness.js';
 
@@ -57,7 +66,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const shared = options.embedded === 'share' ? await findRunningEmbeddedDatabase(options.dataDir) : null;
     if (shared) url = shared;
     else {
-      embedded = await startEmbeddedDatabase(options.dataDir, { maxConnections: embeddedConnections(options.poolSize) });
+      embedded = await startEmbeddedDatabase(options.dataDir, {
+        maxConnections: embeddedConnections(options.poolSize),
+      });
       url = embedded.url;
     }
   }

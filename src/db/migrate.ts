@@ -2,7 +2,10 @@ import { Migrator, type Kysely } from 'kysely';
 import { migrationNames, migrationProvider } from './migrations/index.js';
 
 export class MigrationError extends Error {
-  constructor(readonly migration: string | undefined, cause: unknown) {
+  constructor(
+    readonly migration: string | undefined,
+    cause: unknown,
+  ) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     super(`Database migration ${migration ?? '(unknown)'} failed: ${detail}`, { cause });
     this.name = 'MigrationError';

@@ -55,13 +55,17 @@ export class BatchingQueryQueue {
     this.#running = true;
     try {
       for (;;) {
-        const index = this.db.isInTransaction() && this.#owner !== null ? this.#batches.findIndex((b) => b.handlerId === this.#owner) : 0;
+        const index =
+          this.db.isInTransaction() && this.#owner !== null
+            ? this.#batches.findIndex((b) => b.handlerId === this.#owner)
+            : 0;
         const batch = index >= 0 ? this.#batches[index] : undefined;
         if (!batch) break; // empty, or waiting for the transaction owner's next batch
         this.#batches.splice(index, 1);
         try {
           await this.db.runExclusive(async () => {
-            for (const { message, onData } of batch.messages) await this.db.execProtocolRawStream(message, { onRawData: onData });
+            for (const { message, onData } of batch.messages)
+              await this.db.execProtocolRawStream(message, { onRawData: onData });
           });
           this.#owner = batch.handlerId;
           batch.resolve();

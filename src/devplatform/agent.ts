@@ -38,12 +38,19 @@ export class CookieJar {
   }
 }
 
-async function send(url: string, init: { method?: 'GET' | 'POST'; form?: Record<string, string>; jar: CookieJar; headers?: Record<string, string> }): Promise<AgentResponse> {
+async function send(
+  url: string,
+  init: { method?: 'GET' | 'POST'; form?: Record<string, string>; jar: CookieJar; headers?: Record<string, string> },
+): Promise<AgentResponse> {
   const headers: Record<string, string> = { ...init.headers };
   const cookie = init.jar.header();
   if (cookie) headers.cookie = cookie;
   if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const response = await request(url, { method: init.method ?? 'GET', headers, ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}) });
+  const response = await request(url, {
+    method: init.method ?? 'GET',
+    headers,
+    ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+  });
   init.jar.store(response.headers['set-cookie']);
   return { status: response.statusCode, url, body: await response.body.text(), headers: response.headers };
 }
@@ -51,7 +58,11 @@ async function send(url: string, init: { method?: 'GET' | 'POST'; form?: Record<
 /** Follows redirects (GET), up to ten. */
 async function follow(first: AgentResponse, jar: CookieJar): Promise<AgentResponse> {
   let current = first;
-  for (let hops = 0; hops < 10 && current.status >= 300 && current.status < 400 && current.headers.location; hops += 1) {
+  for (
+    let hops = 0;
+    hops < 10 && current.status >= 300 && current.status < 400 && current.headers.location;
+    hops += 1
+  ) {
     current = await send(new URL(String(current.headers.location), current.url).toString(), { jar });
   }
   return current;
@@ -61,7 +72,8 @@ function formFields(html: string): { action: string; fields: Record<string, stri
   const action = html.match(/<form[^>]*action="([^"]*)"/i)?.[1];
   if (!action) return null;
   const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi)) fields[decodeHtml(match[1]!)] = decodeHtml(match[2]!);
+  for (const match of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi))
+    fields[decodeHtml(match[1]!)] = decodeHtml(match[2]!);
   return { action: decodeHtml(action), fields };
 }
 
@@ -96,22 +108,54 @@ function storageNext(html: string): string | null {
   return next ? decodeHtml(next) : null;
 }
 
-export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, options: LaunchOptions): Promise<LaunchResult> {
+export async function launch(
+  platform: Pick<DevPlatform, 'loginInitiationUrl'>,
+  options: LaunchOptions,
+): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
-  const login = await send(platform.loginInitiationUrl({ userId: options.userId, ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}), ...(options.messageType ? { messageType: options.messageType } : {}), ...(options.activity ? { activity: options.activity } : {}), ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}), ...(options.assetProcessor ? { assetProcessor: options.assetProcessor } : {}), ...(options.forUserId ? { forUserId: options.forUserId } : {}) }), { jar });
-  const next = login.status === 200 && options.storageTarget ? storageNext(login.body) : login.headers.location ? String(login.headers.location) : null;
-  if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400))) return { ...login, idToken: '', state: '', ltik: null };
+  const login = await send(
+    platform.loginInitiationUrl({
+      userId: options.userId,
+      ...(options.resourceLinkId ? { resourceLinkId: options.resourceLinkId } : {}),
+      ...(options.messageType ? { messageType: options.messageType } : {}),
+      ...(options.activity ? { activity: options.activity } : {}),
+      ...(options.storageTarget ? { storageTarget: options.storageTarget } : {}),
+      ...(options.assetProcessor ? { assetProcessor: options.assetProcessor } : {}),
+      ...(options.forUserId ? { forUserId: options.forUserId } : {}),
+    }),
+    { jar },
+  );
+  const next =
+    login.status === 200 && options.storageTarget
+      ? storageNext(login.body)
+      : login.headers.location
+        ? String(login.headers.location)
+        : null;
+  if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400)))
+    return { ...login, idToken: '', state: '', ltik: null };
   const authorization = await send(new URL(next, login.url).toString(), { jar });
   const form = formFields(authorization.body);
   if (authorization.status !== 200 || !form) return { ...authorization, idToken: '', state: '', ltik: null };
-  const idToken = options.replaceIdToken ? await options.replaceIdToken(form.fields.id_token ?? '') : (form.fields.id_token ?? '');
+  const idToken = options.replaceIdToken
+    ? await options.replaceIdToken(form.fields.id_token ?? '')
+    : (form.fields.id_token ?? '');
   if (options.dropCookies) jar.clear();
-  const fields = options.editForm ? options.editForm({ ...form.fields, id_token: idToken }) : { ...form.fields, id_token: idToken };
+  const fields = options.editForm
+    ? options.editForm({ ...form.fields, id_token: idToken })
+    : { ...form.fields, id_token: idToken };
   let posted = await send(form.action, { method: 'POST', form: fields, jar });
-  const check = options.storageTarget && posted.status === 200 && posted.body.includes('id="lti-launch"') ? formFields(posted.body) : null;
+  const check =
+    options.storageTarget && posted.status === 200 && posted.body.includes('id="lti-launch"')
+      ? formFields(posted.body)
+      : null;
   if (check) {
     const action = new URL(check.action, posted.url);
-    posted = await send(action.toString(), { method: 'POST', form: check.fields, jar, headers: { origin: action.origin } });
+    posted = await send(action.toString(), {
+      method: 'POST',
+      form: check.fields,
+      jar,
+      headers: { origin: action.origin },
+    });
   }
   const final = await follow(posted, jar);
   const location = posted.headers.location ? String(posted.headers.location) : '';
@@ -120,7 +164,12 @@ export async function launch(platform: Pick<DevPlatform, 'loginInitiationUrl'>, 
 }
 
 /** Posts a form the tool rendered (the deep-linking page, for one) and follows the answer. */
-export async function submitForm(html: string, baseUrl: string, jar = new CookieJar(), edit?: (fields: Record<string, string>) => Record<string, string>): Promise<AgentResponse> {
+export async function submitForm(
+  html: string,
+  baseUrl: string,
+  jar = new CookieJar(),
+  edit?: (fields: Record<string, string>) => Record<string, string>,
+): Promise<AgentResponse> {
   const form = formFields(html);
   if (!form) throw new Error('The page has no form');
   const fields = edit ? edit(form.fields) : form.fields;

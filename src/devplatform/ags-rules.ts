@@ -19,15 +19,24 @@ const PROGRESS = {
 
 const CANVAS_SUBMISSION = 'https://canvas.instructure.com/lti/submission';
 
-export function judgeScore(rules: PlatformRules, body: Record<string, unknown>, user: DevUser | undefined, lineItemId: string, previous: Score | undefined): ScoreVerdict {
+export function judgeScore(
+  rules: PlatformRules,
+  body: Record<string, unknown>,
+  user: DevUser | undefined,
+  lineItemId: string,
+  previous: Score | undefined,
+): ScoreVerdict {
   const timestamp = typeof body.timestamp === 'string' ? Date.parse(body.timestamp) : Number.NaN;
   const valid =
     typeof body.userId === 'string' &&
     !Number.isNaN(timestamp) &&
     PROGRESS.activity.includes(String(body.activityProgress)) &&
     PROGRESS.grading.includes(String(body.gradingProgress)) &&
-    (body.scoreGiven === undefined || body.scoreGiven === null || (typeof body.scoreGiven === 'number' && body.scoreGiven >= 0));
-  const isStudent = user !== undefined && user.roles.some((role) => role.endsWith('#Learner') || role.endsWith('#Student'));
+    (body.scoreGiven === undefined ||
+      body.scoreGiven === null ||
+      (typeof body.scoreGiven === 'number' && body.scoreGiven >= 0));
+  const isStudent =
+    user !== undefined && user.roles.some((role) => role.endsWith('#Learner') || role.endsWith('#Student'));
   if (rules === 'moodle') {
     if (!valid || !isStudent) return { status: 400, error: 'Incorrect score received' };
     // Moodle compares whole seconds (strtotime) and refuses a timestamp not after the stored one.
@@ -37,16 +46,26 @@ export function judgeScore(rules: PlatformRules, body: Record<string, unknown>, 
   } else if (rules === 'canvas') {
     if (!valid) return { status: 400, error: 'Invalid score' };
     if (!isStudent) return { status: 422, error: 'User not found in course or is not a student' };
-    if (typeof body.scoreGiven === 'number' && typeof body.scoreMaximum !== 'number') return { status: 422, error: 'ScoreMaximum must be present when ScoreGiven is' };
+    if (typeof body.scoreGiven === 'number' && typeof body.scoreMaximum !== 'number')
+      return { status: 422, error: 'ScoreMaximum must be present when ScoreGiven is' };
     if (previous && Date.parse(previous.timestamp) > timestamp) {
-      return { status: 400, error: `Provided timestamp of ${String(body.timestamp)} before last updated timestamp of ${previous.timestamp}` };
+      return {
+        status: 400,
+        error: `Provided timestamp of ${String(body.timestamp)} before last updated timestamp of ${previous.timestamp}`,
+      };
     }
   } else {
     if (!valid || !isStudent) return { status: 400, error: 'Invalid score or unknown user' };
-    if (previous && Date.parse(previous.timestamp) >= timestamp) return { status: 409, error: 'The timestamp must be later than the last one' };
+    if (previous && Date.parse(previous.timestamp) >= timestamp)
+      return { status: 409, error: 'The timestamp must be later than the last one' };
   }
   const grading = String(body.gradingProgress);
-  const keepsScore = rules === 'moodle' ? grading === 'FullyGraded' : rules === 'canvas' ? grading === 'FullyGraded' || grading === 'PendingManual' : true;
+  const keepsScore =
+    rules === 'moodle'
+      ? grading === 'FullyGraded'
+      : rules === 'canvas'
+        ? grading === 'FullyGraded' || grading === 'PendingManual'
+        : true;
   const submission = body.submission as { submittedAt?: unknown } | undefined;
   const extension = body[CANVAS_SUBMISSION] as { new_submission?: unknown } | undefined;
   const stored: Score = {
@@ -60,5 +79,9 @@ export function judgeScore(rules: PlatformRules, body: Record<string, unknown>, 
     ...(typeof body.comment === 'string' ? { comment: body.comment } : {}),
     ...(typeof submission?.submittedAt === 'string' ? { submittedAt: submission.submittedAt } : {}),
   };
-  return { status: rules === 'canvas' ? 200 : 204, stored, newAttempt: rules === 'canvas' && keepsScore && extension?.new_submission !== false };
+  return {
+    status: rules === 'canvas' ? 200 : 204,
+    stored,
+    newAttempt: rules === 'canvas' && keepsScore && extension?.new_submission !== false,
+  };
 }

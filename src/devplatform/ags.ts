@@ -19,10 +19,15 @@ const lineItemsUrl = (platform: PlatformContext) => `${platform.issuer}${lineIte
 
 /** Moodle's line item URLs carry a query string; its scores URL keeps it (…/lineitem/scores?type_id=1). */
 export function lineItemUrl(platform: PlatformContext, id: string): string {
-  return platform.memory.rules === 'moodle' ? `${lineItemsUrl(platform)}/${id}/lineitem?type_id=1` : `${lineItemsUrl(platform)}/${id}`;
+  return platform.memory.rules === 'moodle'
+    ? `${lineItemsUrl(platform)}/${id}/lineitem?type_id=1`
+    : `${lineItemsUrl(platform)}/${id}`;
 }
 
-export const lineItemJson = (platform: PlatformContext, item: LineItem) => ({ ...item, id: lineItemUrl(platform, item.id) });
+export const lineItemJson = (platform: PlatformContext, item: LineItem) => ({
+  ...item,
+  id: lineItemUrl(platform, item.id),
+});
 
 /**
  * The AGS claim of a launch (https://www.imsglobal.org/spec/lti-ags/v2p0/#assignment-and-grade-service-claim):
@@ -30,13 +35,18 @@ export const lineItemJson = (platform: PlatformContext, item: LineItem) => ({ ..
  */
 export function agsClaim(platform: PlatformContext, link?: ResourceLink): Record<string, unknown> {
   const single = link?.lineItemIds.length === 1 ? lineItemUrl(platform, link.lineItemIds[0]!) : undefined;
-  return { [AGS_CLAIM]: { scope: AGS_SCOPES, lineitems: lineItemsUrl(platform), ...(single ? { lineitem: single } : {}) } };
+  return {
+    [AGS_CLAIM]: { scope: AGS_SCOPES, lineitems: lineItemsUrl(platform), ...(single ? { lineitem: single } : {}) },
+  };
 }
 
 /** The platform's gradebook: every stored score under its column's label. */
 export function gradebook(platform: PlatformContext): GradebookRow[] {
   const { scores, lineItems } = platform.memory;
-  return [...scores.values()].map((score) => ({ ...score, label: lineItems.get(score.lineItemId)?.label ?? score.lineItemId }));
+  return [...scores.values()].map((score) => ({
+    ...score,
+    label: lineItems.get(score.lineItemId)?.label ?? score.lineItemId,
+  }));
 }
 
 export const mountAgs: MountConcern = (router, platform) => {
@@ -52,27 +62,49 @@ export const mountAgs: MountConcern = (router, platform) => {
   router.get(base, readItems, (req, res) => {
     const q = req.query as Record<string, string | undefined>;
     let found = [...memory.lineItems.values()].filter(
-      (item) => (!q.resource_link_id || item.resourceLinkId === q.resource_link_id) && (!q.resource_id || item.resourceId === q.resource_id) && (!q.tag || item.tag === q.tag),
+      (item) =>
+        (!q.resource_link_id || item.resourceLinkId === q.resource_link_id) &&
+        (!q.resource_id || item.resourceId === q.resource_id) &&
+        (!q.tag || item.tag === q.tag),
     );
     const limit = Number(q.limit ?? 0);
     const page = Number(q.page ?? 0);
     if (limit > 0) {
-      if (found.length > (page + 1) * limit) res.setHeader('Link', `<${issuer}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
+      if (found.length > (page + 1) * limit)
+        res.setHeader('Link', `<${issuer}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
       found = found.slice(page * limit, (page + 1) * limit);
     }
-    res.type('application/vnd.ims.lis.v2.lineitemcontainer+json').send(JSON.stringify(found.map((item) => lineItemJson(platform, item))));
+    res
+      .type('application/vnd.ims.lis.v2.lineitemcontainer+json')
+      .send(JSON.stringify(found.map((item) => lineItemJson(platform, item))));
   });
 
   // https://www.imsglobal.org/spec/lti-ags/v2p0/#creating-a-new-line-item
   router.post(base, writeItems, json, (req, res) => {
     const body = req.body as Partial<LineItem>;
-    if (typeof body.label !== 'string' || !body.label.trim() || typeof body.scoreMaximum !== 'number' || body.scoreMaximum <= 0) {
+    if (
+      typeof body.label !== 'string' ||
+      !body.label.trim() ||
+      typeof body.scoreMaximum !== 'number' ||
+      body.scoreMaximum <= 0
+    ) {
       return void res.status(400).json({ error: 'label and a positive scoreMaximum are required' });
     }
-    if (body.resourceLinkId && !memory.links.has(body.resourceLinkId)) return void res.status(404).json({ error: 'The specified resource does not exist' });
+    if (body.resourceLinkId && !memory.links.has(body.resourceLinkId))
+      return void res.status(404).json({ error: 'The specified resource does not exist' });
     const review = submissionReviewOf(body.submissionReview);
-    if (review === 'invalid') return void res.status(400).json({ error: 'submissionReview must be an object with an optional url, reachableBy and custom' });
-    const item = createLineItem(memory, { label: body.label, scoreMaximum: body.scoreMaximum, ...(body.tag ? { tag: body.tag } : {}), ...(body.resourceId ? { resourceId: body.resourceId } : {}), ...(body.resourceLinkId ? { resourceLinkId: body.resourceLinkId } : {}), ...(review ? { submissionReview: review } : {}) });
+    if (review === 'invalid')
+      return void res
+        .status(400)
+        .json({ error: 'submissionReview must be an object with an optional url, reachableBy and custom' });
+    const item = createLineItem(memory, {
+      label: body.label,
+      scoreMaximum: body.scoreMaximum,
+      ...(body.tag ? { tag: body.tag } : {}),
+      ...(body.resourceId ? { resourceId: body.resourceId } : {}),
+      ...(body.resourceLinkId ? { resourceLinkId: body.resourceLinkId } : {}),
+      ...(review ? { submissionReview: review } : {}),
+    });
     res.status(201).type('application/vnd.ims.lis.v2.lineitem+json').send(itemJson(item));
   });
 
@@ -113,13 +145,22 @@ export const mountAgs: MountConcern = (router, platform) => {
       if (!item) return;
       const body = (req.body ?? {}) as Record<string, unknown>;
       const key = scoreKey(item.id, String(body.userId));
-      const verdict = judgeScore(memory.rules, body, memory.people.get(String(body.userId)), item.id, memory.scores.get(key));
+      const verdict = judgeScore(
+        memory.rules,
+        body,
+        memory.people.get(String(body.userId)),
+        item.id,
+        memory.scores.get(key),
+      );
       memory.scoreLog.push({ lineItemId: item.id, userId: String(body.userId), status: verdict.status, body });
       if (!verdict.stored) return void res.status(verdict.status).json({ error: verdict.error });
       memory.scores.set(key, verdict.stored);
       if (verdict.newAttempt) memory.attempts.set(key, (memory.attempts.get(key) ?? 0) + 1);
       if (verdict.status === 204) res.status(204).end();
-      else res.status(verdict.status).json({ resultUrl: `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}` });
+      else
+        res
+          .status(verdict.status)
+          .json({ resultUrl: `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}` });
     });
     // https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service
     router.get(`${path}/results`, requireScope(platform, SCOPES.result), (req, res) => {
@@ -127,7 +168,13 @@ export const mountAgs: MountConcern = (router, platform) => {
       if (!item) return;
       const results = [...memory.scores.values()]
         .filter((score) => score.lineItemId === item.id && (!req.query.user_id || score.userId === req.query.user_id))
-        .map((score) => ({ userId: score.userId, resultScore: score.scoreGiven, resultMaximum: item.scoreMaximum, comment: score.comment, scoreOf: lineItemUrl(platform, item.id) }));
+        .map((score) => ({
+          userId: score.userId,
+          resultScore: score.scoreGiven,
+          resultMaximum: item.scoreMaximum,
+          comment: score.comment,
+          scoreOf: lineItemUrl(platform, item.id),
+        }));
       res.type('application/vnd.ims.lis.v2.resultcontainer+json').send(JSON.stringify(results));
     });
   }

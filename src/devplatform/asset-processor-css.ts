@@ -19,8 +19,14 @@ export const swatchClass = (color: string) => `swatch-${color.slice(1).toLowerCa
 
 export const mountAssetProcessorCss: MountConcern = (router, platform: PlatformContext) => {
   router.get(CSS_PATH, (_req, res) => {
-    const colors = new Set([...platform.memory.assetReports.values()].map((stored) => stored.report.indicationColor).filter((color): color is string => color !== undefined));
-    const swatches = [...colors].map((color) => `.${swatchClass(color)} { background: ${color.toLowerCase()}; }`).join('\n');
+    const colors = new Set(
+      [...platform.memory.assetReports.values()]
+        .map((stored) => stored.report.indicationColor)
+        .filter((color): color is string => color !== undefined),
+    );
+    const swatches = [...colors]
+      .map((color) => `.${swatchClass(color)} { background: ${color.toLowerCase()}; }`)
+      .join('\n');
     res.type('text/css').setHeader('Cache-Control', 'no-store');
     res.send(`${BASE}${swatches}\n`);
   });

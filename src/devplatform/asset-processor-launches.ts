@@ -15,8 +15,14 @@ export type AssetProcessorLaunch =
   | { messageType: 'LtiEulaRequest' };
 
 /** The launch's own claims, beside the core claims every launch carries. */
-export function assetProcessorLaunchClaims(platform: PlatformContext, launch: AssetProcessorLaunch): Record<string, unknown> {
-  const common = { [`${LTI_CLAIM}/message_type`]: launch.messageType, [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl };
+export function assetProcessorLaunchClaims(
+  platform: PlatformContext,
+  launch: AssetProcessorLaunch,
+): Record<string, unknown> {
+  const common = {
+    [`${LTI_CLAIM}/message_type`]: launch.messageType,
+    [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
+  };
   if (launch.messageType === 'LtiReportReviewRequest') return reportReviewClaims(platform, launch);
   if (launch.messageType === 'LtiAssetProcessorSettingsRequest') {
     return {
@@ -26,5 +32,8 @@ export function assetProcessorLaunchClaims(platform: PlatformContext, launch: As
       ...launchReportClaim(platform.memory.dialect, reportUrl(platform, launch.activityId)),
     };
   }
-  return { ...common, [`${LTI_CLAIM}/eulaservice`]: { url: eulaServiceUrl(platform), scope: [SCOPES.eulaUser, SCOPES.eulaDeployment] } };
+  return {
+    ...common,
+    [`${LTI_CLAIM}/eulaservice`]: { url: eulaServiceUrl(platform), scope: [SCOPES.eulaUser, SCOPES.eulaDeployment] },
+  };
 }

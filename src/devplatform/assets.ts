@@ -16,7 +16,8 @@ const FILE_PATH = '/files';
 /** How long a signed file address is good for. */
 const FILE_ADDRESS_SECONDS = 60;
 
-export const assetUrl = (platform: PlatformContext, assetId: string) => `${platform.issuer}${ASSET_PATH}/${encodeURIComponent(assetId)}`;
+export const assetUrl = (platform: PlatformContext, assetId: string) =>
+  `${platform.issuer}${ASSET_PATH}/${encodeURIComponent(assetId)}`;
 
 /** The asset's entry in a notice's assetservice claim. */
 export function noticeAsset(platform: PlatformContext, asset: StoredAsset): NoticeAsset {
@@ -26,7 +27,11 @@ export function noticeAsset(platform: PlatformContext, asset: StoredAsset): Noti
     ...checksumField(platform.memory.dialect, asset.content),
     size: asset.content.length,
     content_type: asset.contentType,
-    ...(asset.title !== undefined ? { title: asset.title } : asset.filename !== undefined ? { title: asset.filename } : {}),
+    ...(asset.title !== undefined
+      ? { title: asset.title }
+      : asset.filename !== undefined
+        ? { title: asset.filename }
+        : {}),
     ...(asset.filename !== undefined ? { filename: asset.filename } : {}),
     timestamp: asset.storedAt,
   };
@@ -34,8 +39,16 @@ export function noticeAsset(platform: PlatformContext, asset: StoredAsset): Noti
 
 export function storeAsset(platform: PlatformContext, given: NewAsset): NoticeAsset {
   // Blackboard sends a text entry as a file of its own name (dialect.ts).
-  const asset = platform.memory.dialect === 'blackboard' && given.filename === undefined ? { ...given, filename: BLACKBOARD_TEXT_ENTRY, title: BLACKBOARD_TEXT_ENTRY } : given;
-  const stored: StoredAsset = { ...asset, id: randomUUID(), sha256: createHash('sha256').update(asset.content).digest('hex'), storedAt: new Date().toISOString() };
+  const asset =
+    platform.memory.dialect === 'blackboard' && given.filename === undefined
+      ? { ...given, filename: BLACKBOARD_TEXT_ENTRY, title: BLACKBOARD_TEXT_ENTRY }
+      : given;
+  const stored: StoredAsset = {
+    ...asset,
+    id: randomUUID(),
+    sha256: createHash('sha256').update(asset.content).digest('hex'),
+    storedAt: new Date().toISOString(),
+  };
   platform.memory.assets.set(stored.id, stored);
   return noticeAsset(platform, stored);
 }
@@ -48,7 +61,11 @@ function signedFileUrl(platform: PlatformContext, assetId: string): string {
   return `${platform.issuer}${FILE_PATH}/${encodeURIComponent(assetId)}?${new URLSearchParams({ expires: String(expires), signature: signature(platform, assetId, expires) })}`;
 }
 
-function validSignature(platform: PlatformContext, assetId: string, query: Record<string, unknown>): 'valid' | 'expired' | 'forged' {
+function validSignature(
+  platform: PlatformContext,
+  assetId: string,
+  query: Record<string, unknown>,
+): 'valid' | 'expired' | 'forged' {
   const expires = Number(query.expires);
   const given = Buffer.from(typeof query.signature === 'string' ? query.signature : '');
   const expected = Buffer.from(Number.isInteger(expires) ? signature(platform, assetId, expires) : '');
@@ -73,28 +90,38 @@ async function held(platform: PlatformContext, res: Response): Promise<boolean> 
 
 /** Content-Disposition with the file's own name (RFC 6266, RFC 8187 for names beyond ASCII). */
 const disposition = (filename: string | undefined) =>
-  filename === undefined ? 'inline' : `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  filename === undefined
+    ? 'inline'
+    : `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 
 export const mountAssetService: MountConcern = (router, platform) => {
   const { memory } = platform;
-  router.get(`${ASSET_PATH}/:assetId`, (req, res, next) => requireGrant(platform, DIALECT_SCOPES[platform.memory.dialect].asset)(req, res, next), async (req: Request, res: Response) => {
-    const asset = memory.assets.get(String(req.params.assetId));
-    if (!asset) return void res.status(404).json({ error: 'No such asset.' });
-    if (!(await held(platform, res))) return;
-    if (memory.faults.assetFailures) {
-      memory.faults.assetFailures -= 1;
-      return void res.status(500).json({ error: 'The file storage failed (switched on by the test).' });
-    }
-    res.redirect(302, signedFileUrl(platform, asset.id));
-  });
+  router.get(
+    `${ASSET_PATH}/:assetId`,
+    (req, res, next) => requireGrant(platform, DIALECT_SCOPES[platform.memory.dialect].asset)(req, res, next),
+    async (req: Request, res: Response) => {
+      const asset = memory.assets.get(String(req.params.assetId));
+      if (!asset) return void res.status(404).json({ error: 'No such asset.' });
+      if (!(await held(platform, res))) return;
+      if (memory.faults.assetFailures) {
+        memory.faults.assetFailures -= 1;
+        return void res.status(500).json({ error: 'The file storage failed (switched on by the test).' });
+      }
+      res.redirect(302, signedFileUrl(platform, asset.id));
+    },
+  );
 
   // The file storage: no token, only the signature of the address the Asset Service handed out.
   router.get(`${FILE_PATH}/:assetId`, (req: Request, res: Response) => {
     const assetId = String(req.params.assetId);
     const asset = memory.assets.get(assetId);
     const check = asset ? validSignature(platform, assetId, req.query) : 'forged';
-    if (!asset || check === 'forged') return void res.status(403).json({ error: 'This file address is not signed by the platform.' });
-    if (check === 'expired') return void res.status(403).json({ error: 'This file address has expired: ask the Asset Service for the file again.' });
+    if (!asset || check === 'forged')
+      return void res.status(403).json({ error: 'This file address is not signed by the platform.' });
+    if (check === 'expired')
+      return void res
+        .status(403)
+        .json({ error: 'This file address has expired: ask the Asset Service for the file again.' });
     if (memory.faults.assetRedirectLoop) return void res.redirect(302, assetUrl(platform, assetId));
     const bytes = memory.faults.assetWrongBytes ? tampered(asset.content) : asset.content;
     res.setHeader('Content-Type', asset.contentType);

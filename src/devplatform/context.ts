@@ -21,7 +21,6 @@ export interface PlatformKeys {
   sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
 }
 
-
 export interface PlatformContext {
   /** Where the router is reachable, without a trailing slash; also the `iss` of everything it signs. */
   issuer: string;

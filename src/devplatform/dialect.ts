@@ -22,7 +22,10 @@ export const BLACKBOARD_TEXT_ENTRY = 'Submission_Text.html';
 
 /** The Asset Service's and the Asset Report Service's scopes, as each LMS names them. */
 export const DIALECT_SCOPES: Record<AssetProcessorDialect, { asset: string; report: string }> = {
-  canvas: { asset: 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly', report: 'https://purl.imsglobal.org/spec/lti/scope/report' },
+  canvas: {
+    asset: 'https://purl.imsglobal.org/spec/lti/scope/asset.readonly',
+    report: 'https://purl.imsglobal.org/spec/lti/scope/report',
+  },
   blackboard: { asset: `${LTI_AP}/scope/asset.readonly`, report: `${LTI_AP}/scope/report` },
 };
 
@@ -62,5 +65,7 @@ export function noticeClaims(dialect: AssetProcessorDialect, parts: NoticeParts)
 
 /** What the Asset Processor's launches (attach, settings) add in the dialect: Blackboard names the report address there. */
 export function launchReportClaim(dialect: AssetProcessorDialect, reportUrl: string): Record<string, unknown> {
-  return dialect === 'blackboard' ? { [`${LTI_AP}/claim/assetreport`]: { report_url: reportUrl, scope: [DIALECT_SCOPES.blackboard.report] } } : {};
+  return dialect === 'blackboard'
+    ? { [`${LTI_AP}/claim/assetreport`]: { report_url: reportUrl, scope: [DIALECT_SCOPES.blackboard.report] } }
+    : {};
 }

@@ -11,16 +11,26 @@ const EULA_PATH = '/eula';
 /** The address the eulaservice claim of an LtiEulaRequest launch names. */
 export const eulaServiceUrl = (platform: PlatformContext) => `${platform.issuer}${EULA_PATH}`;
 
-const acceptance = z.object({ userId: z.string().min(1), accepted: z.boolean(), timestamp: z.string().datetime({ offset: true }) });
+const acceptance = z.object({
+  userId: z.string().min(1),
+  accepted: z.boolean(),
+  timestamp: z.string().datetime({ offset: true }),
+});
 
 export const mountEula: MountConcern = (router, platform) => {
   const { memory } = platform;
-  router.post(`${EULA_PATH}/user`, requireScope(platform, SCOPES.eulaUser), express.json({ limit: '16kb' }), (req, res) => {
-    const body = acceptance.safeParse(req.body);
-    if (!body.success) return void res.status(400).json({ error: `invalid acceptance: ${body.error.issues[0]!.path.join('.')}` });
-    memory.eulaAcceptances.set(body.data.userId, body.data);
-    res.status(201).json(body.data);
-  });
+  router.post(
+    `${EULA_PATH}/user`,
+    requireScope(platform, SCOPES.eulaUser),
+    express.json({ limit: '16kb' }),
+    (req, res) => {
+      const body = acceptance.safeParse(req.body);
+      if (!body.success)
+        return void res.status(400).json({ error: `invalid acceptance: ${body.error.issues[0]!.path.join('.')}` });
+      memory.eulaAcceptances.set(body.data.userId, body.data);
+      res.status(201).json(body.data);
+    },
+  );
   router.delete(`${EULA_PATH}/user`, requireScope(platform, SCOPES.eulaUser), (_req, res) => {
     memory.eulaAcceptances.clear();
     res.status(204).end();

@@ -23,10 +23,15 @@ export class FormRefused extends Error {
 }
 
 export function readUploadForm(req: Request): Promise<UploadedForm> {
-  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) return Promise.reject(new FormRefused(400, 'The form must be sent as multipart/form-data.'));
+  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+    return Promise.reject(new FormRefused(400, 'The form must be sent as multipart/form-data.'));
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 10, fieldSize: MAX_TEXT_BYTES } });
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 10, fieldSize: MAX_TEXT_BYTES },
+    });
   } catch {
     return Promise.reject(new FormRefused(400, 'The form has no multipart boundary.'));
   }
@@ -38,16 +43,24 @@ export function readUploadForm(req: Request): Promise<UploadedForm> {
       reject(error);
     };
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new FormRefused(413, `The ${name} field is longer than ${MAX_TEXT_BYTES} bytes.`));
+      if (info.valueTruncated)
+        return fail(new FormRefused(413, `The ${name} field is longer than ${MAX_TEXT_BYTES} bytes.`));
       form.fields[name] = value;
     });
     parser.on('file', (_name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(new FormRefused(413, `${info.filename} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`)));
+      stream.on('limit', () =>
+        fail(new FormRefused(413, `${info.filename} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`)),
+      );
       stream.on('end', () => {
         // A file input left empty still sends a part, without a name.
-        if (info.filename) form.files.push({ content: Buffer.concat(chunks), filename: info.filename, contentType: info.mimeType || 'application/octet-stream' });
+        if (info.filename)
+          form.files.push({
+            content: Buffer.concat(chunks),
+            filename: info.filename,
+            contentType: info.mimeType || 'application/octet-stream',
+          });
       });
     });
     parser.on('filesLimit', () => fail(new FormRefused(413, `A submission takes at most ${MAX_FILES} files.`)));

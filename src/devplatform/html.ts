@@ -1,11 +1,19 @@
 // The HTML entities the emulator's pages write, and the agent's reading of them back out of a page's attributes.
 
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 export function decodeHtml(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** A page of the emulator's Asset Processor screens, with their stylesheet (a file: the tool's CSP allows only 'self' styles). */
@@ -17,4 +25,8 @@ export function htmlPage(issuer: string, title: string, body: string): string {
 
 /** A page that says one thing: what was done, or why not. */
 export const messagePage = (issuer: string, title: string, text: string, refused: boolean) =>
-  htmlPage(issuer, title, `<h1>${escapeHtml(title)}</h1><p${refused ? ' class="refused"' : ''}>${escapeHtml(text)}</p>`);
+  htmlPage(
+    issuer,
+    title,
+    `<h1>${escapeHtml(title)}</h1><p${refused ? ' class="refused"' : ''}>${escapeHtml(text)}</p>`,
+  );

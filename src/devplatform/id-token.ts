@@ -13,7 +13,8 @@ import { nrpsClaim } from './nrps.js';
 import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from './submission-review.js';
 import type { DevUser } from './state.js';
 
-export type LaunchMessageType = 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | 'LtiReportReviewRequest' | 'LtiSubmissionReviewRequest';
+export type LaunchMessageType =
+  'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | 'LtiReportReviewRequest' | 'LtiSubmissionReviewRequest';
 
 /** What the platform's login initiation carries in lti_message_hint, and gets back at its authorization endpoint. */
 export interface LaunchHint {
@@ -27,7 +28,12 @@ export interface LaunchHint {
   forUserId?: string;
 }
 
-export async function launchIdToken(platform: PlatformContext, user: DevUser, nonce: string, hint: LaunchHint): Promise<string> {
+export async function launchIdToken(
+  platform: PlatformContext,
+  user: DevUser,
+  nonce: string,
+  hint: LaunchHint,
+): Promise<string> {
   const { issuer, clientId, course } = platform;
   const common: Record<string, unknown> = {
     iss: issuer,
@@ -42,12 +48,22 @@ export async function launchIdToken(platform: PlatformContext, user: DevUser, no
     [`${LTI_CLAIM}/version`]: '1.3.0',
     [`${LTI_CLAIM}/deployment_id`]: platform.deploymentId,
     [`${LTI_CLAIM}/roles`]: user.roles,
-    [`${LTI_CLAIM}/context`]: { id: course.id, label: course.label, title: course.title, type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'] },
-    [`${LTI_CLAIM}/tool_platform`]: { guid: issuer, name: 'Dev platform', product_family_code: productFamilyCode(platform) },
+    [`${LTI_CLAIM}/context`]: {
+      id: course.id,
+      label: course.label,
+      title: course.title,
+      type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'],
+    },
+    [`${LTI_CLAIM}/tool_platform`]: {
+      guid: issuer,
+      name: 'Dev platform',
+      product_family_code: productFamilyCode(platform),
+    },
     [`${LTI_CLAIM}/launch_presentation`]: { document_target: 'iframe', return_url: `${issuer}/` },
     ...nrpsClaim(platform),
   };
-  if (hint.assetProcessor) return platform.keys.sign({ ...common, ...assetProcessorLaunchClaims(platform, hint.assetProcessor) });
+  if (hint.assetProcessor)
+    return platform.keys.sign({ ...common, ...assetProcessorLaunchClaims(platform, hint.assetProcessor) });
   if (hint.messageType === 'LtiDeepLinkingRequest' && hint.activity) {
     // Canvas's "Add Document Processing App": the assignment, the notification service, and only that item type.
     return platform.keys.sign({
@@ -57,7 +73,10 @@ export async function launchIdToken(platform: PlatformContext, user: DevUser, no
       [`${LTI_CLAIM}/activity`]: hint.activity,
       ...noticeServiceClaim(platform),
       ...launchReportClaim(platform.memory.dialect, reportUrl(platform, hint.activity.id)),
-      ...deepLinkingSettingsClaim(platform, { acceptTypes: ['ltiAssetProcessor'], data: `activity:${hint.activity.id}` }),
+      ...deepLinkingSettingsClaim(platform, {
+        acceptTypes: ['ltiAssetProcessor'],
+        data: `activity:${hint.activity.id}`,
+      }),
     });
   }
   if (hint.messageType === 'LtiDeepLinkingRequest') {

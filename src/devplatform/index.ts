@@ -27,7 +27,24 @@ import { mountPage } from './page.js';
 import { mountFramedLaunch } from './platform-storage.js';
 import { mountSpeedGrader } from './speedgrader.js';
 import { mountDynamicRegistration, registrationUrl } from './registration.js';
-import { DEFAULT_COURSE, DEFAULT_USERS, addResourceLink, createMemory, scoreKey, type AssetReport, type AttachedProcessor, type Course, type DevUser, type LineItem, type NewAsset, type NewResourceLink, type PlatformFaults, type PlatformRules, type ResourceLink, type ScoreLogEntry } from './state.js';
+import {
+  DEFAULT_COURSE,
+  DEFAULT_USERS,
+  addResourceLink,
+  createMemory,
+  scoreKey,
+  type AssetReport,
+  type AttachedProcessor,
+  type Course,
+  type DevUser,
+  type LineItem,
+  type NewAsset,
+  type NewResourceLink,
+  type PlatformFaults,
+  type PlatformRules,
+  type ResourceLink,
+  type ScoreLogEntry,
+} from './state.js';
 import { mountTokenEndpoint, tokenUrl } from './token.js';
 
 export type { GradebookRow } from './ags.js';
@@ -52,7 +69,15 @@ export interface DevPlatformOptions {
 
 export interface DevPlatform {
   router: Router;
-  registration(): { name: string; issuer: string; clientId: string; deploymentId: string; authUrl: string; tokenUrl: string; jwksUrl: string };
+  registration(): {
+    name: string;
+    issuer: string;
+    clientId: string;
+    deploymentId: string;
+    authUrl: string;
+    tokenUrl: string;
+    jwksUrl: string;
+  };
   users(): DevUser[];
   course(): Course;
   addUser(user: DevUser): void;
@@ -103,7 +128,24 @@ export interface DevPlatform {
   eulaAcceptances(): Array<{ userId: string; accepted: boolean; timestamp: string }>;
 }
 
-const CONCERNS: MountConcern[] = [mountPage, mountFramedLaunch, mountJwks, mountAuthorization, mountTokenEndpoint, mountAgs, mountNrps, mountDeepLinkReturn, mountDynamicRegistration, mountNoticeHandlers, mountAssetService, mountAssetReportService, mountAssetProcessorCss, mountAssignmentPages, mountSpeedGrader, mountEula];
+const CONCERNS: MountConcern[] = [
+  mountPage,
+  mountFramedLaunch,
+  mountJwks,
+  mountAuthorization,
+  mountTokenEndpoint,
+  mountAgs,
+  mountNrps,
+  mountDeepLinkReturn,
+  mountDynamicRegistration,
+  mountNoticeHandlers,
+  mountAssetService,
+  mountAssetReportService,
+  mountAssetProcessorCss,
+  mountAssignmentPages,
+  mountSpeedGrader,
+  mountEula,
+];
 
 export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
   const platform: PlatformContext = {
@@ -113,7 +155,11 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     course: options.course ?? DEFAULT_COURSE,
     tool: options.tool,
     keys: await createKeys(options.tool.jwksUrl),
-    memory: createMemory({ rules: options.rules ?? 'spec', users: options.users ?? DEFAULT_USERS, ...(options.dialect ? { dialect: options.dialect } : {}) }),
+    memory: createMemory({
+      rules: options.rules ?? 'spec',
+      users: options.users ?? DEFAULT_USERS,
+      ...(options.dialect ? { dialect: options.dialect } : {}),
+    }),
   };
   const { issuer, clientId, deploymentId, memory } = platform;
   const router = Router();
@@ -121,7 +167,15 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
 
   return {
     router,
-    registration: () => ({ name: `Dev platform (${memory.rules})`, issuer, clientId, deploymentId, authUrl: authUrl(platform), tokenUrl: tokenUrl(platform), jwksUrl: jwksUrl(platform) }),
+    registration: () => ({
+      name: `Dev platform (${memory.rules})`,
+      issuer,
+      clientId,
+      deploymentId,
+      authUrl: authUrl(platform),
+      tokenUrl: tokenUrl(platform),
+      jwksUrl: jwksUrl(platform),
+    }),
     users: () => [...memory.people.values()],
     course: () => platform.course,
     addUser: (user) => void memory.people.set(user.id, user),

@@ -42,7 +42,9 @@ export class SubmissionRefused extends Error {
 
 /** The student's next attempt: the uuid of their earlier attempts at this assignment, or a new one. */
 function nextSubmissionId(platform: PlatformContext, activityId: string, userId: string): string {
-  const earlier = [...platform.memory.lmsSubmissions.values()].filter((s) => s.activityId === activityId && s.userId === userId);
+  const earlier = [...platform.memory.lmsSubmissions.values()].filter(
+    (s) => s.activityId === activityId && s.userId === userId,
+  );
   return `${earlier[0]?.id.split(':')[0] ?? randomUUID()}:${earlier.length + 1}`;
 }
 
@@ -51,11 +53,16 @@ function undeliverable(platform: PlatformContext, activityId: string): string | 
   if (!platform.memory.assetProcessors.some((processor) => processor.activityId === activityId)) {
     return `No document processing app is attached to the assignment ${activityId}, so no notice would be sent.`;
   }
-  if (!platform.memory.noticeHandlers.has(SUBMISSION_NOTICE)) return 'The tool has not registered a handler for submission notices.';
+  if (!platform.memory.noticeHandlers.has(SUBMISSION_NOTICE))
+    return 'The tool has not registered a handler for submission notices.';
   return null;
 }
 
-async function sendNotices(platform: PlatformContext, submission: LmsSubmission, assets: NoticeAsset[]): Promise<NoticeDelivery> {
+async function sendNotices(
+  platform: PlatformContext,
+  submission: LmsSubmission,
+  assets: NoticeAsset[],
+): Promise<NoticeDelivery> {
   const { memory } = platform;
   const processors = memory.assetProcessors.filter((processor) => processor.activityId === submission.activityId);
   const jwts = await Promise.all(
@@ -86,16 +93,28 @@ async function sendNotices(platform: PlatformContext, submission: LmsSubmission,
 }
 
 /** A student submits to the LMS's assignment: the files and text entry become assets, and the tool is told. */
-export async function submitToActivity(platform: PlatformContext, options: SubmitOptions): Promise<NoticeDelivery & { submissionId: string; assets: NoticeAsset[] }> {
+export async function submitToActivity(
+  platform: PlatformContext,
+  options: SubmitOptions,
+): Promise<NoticeDelivery & { submissionId: string; assets: NoticeAsset[] }> {
   const refused = undeliverable(platform, options.activityId);
   if (refused) throw new SubmissionRefused(409, refused);
   const files = options.files ?? [];
-  if (files.length === 0 && !options.text) throw new SubmissionRefused(400, 'A submission needs a file or a text entry.');
+  if (files.length === 0 && !options.text)
+    throw new SubmissionRefused(400, 'A submission needs a file or a text entry.');
   const assets = [
     ...files.map((file) => storeAsset(platform, file)),
     // Canvas sends a text entry as an HTML asset without a file name, titled (doc/api/document_processor.md's
     // example: "AnonymousGraded", an assignment's name).
-    ...(options.text ? [storeAsset(platform, { content: Buffer.from(options.text, 'utf8'), contentType: 'text/html', title: platform.memory.activities.get(options.activityId)?.title ?? 'Text entry' })] : []),
+    ...(options.text
+      ? [
+          storeAsset(platform, {
+            content: Buffer.from(options.text, 'utf8'),
+            contentType: 'text/html',
+            title: platform.memory.activities.get(options.activityId)?.title ?? 'Text entry',
+          }),
+        ]
+      : []),
   ];
   const submission: LmsSubmission = {
     id: options.submissionId ?? nextSubmissionId(platform, options.activityId, options.userId),
@@ -110,7 +129,9 @@ export async function submitToActivity(platform: PlatformContext, options: Submi
 
 /** The latest reports on the submission's assets, every type. */
 export function submissionReports(platform: PlatformContext, submission: LmsSubmission): AssetReport[] {
-  return [...platform.memory.assetReports.values()].filter((stored) => submission.assetIds.includes(stored.report.assetId)).map((stored) => stored.report);
+  return [...platform.memory.assetReports.values()]
+    .filter((stored) => submission.assetIds.includes(stored.report.assetId))
+    .map((stored) => stored.report);
 }
 
 /**
@@ -126,7 +147,10 @@ export function resubmitRefusal(platform: PlatformContext, submission: LmsSubmis
 }
 
 /** Canvas's "Resubmit all files": a new notice for the same submission and assets. */
-export async function resubmitAll(platform: PlatformContext, submissionId: string): Promise<({ sent: true } & NoticeDelivery) | { sent: false; reason: string }> {
+export async function resubmitAll(
+  platform: PlatformContext,
+  submissionId: string,
+): Promise<({ sent: true } & NoticeDelivery) | { sent: false; reason: string }> {
   const submission = platform.memory.lmsSubmissions.get(submissionId);
   if (!submission) return { sent: false, reason: `No submission ${submissionId}.` };
   const reason = resubmitRefusal(platform, submission);

@@ -36,7 +36,8 @@ export const mountNoticeHandlers: MountConcern = (router, platform) => {
     res.json(handlerList(platform));
   });
   router.put(PATH, requireScope(platform, SCOPES.noticeHandlers), express.json({ limit: '16kb' }), (req, res) => {
-    if (memory.faults.noticeHandlersStatus) return void res.status(memory.faults.noticeHandlersStatus).json({ error: 'switched on by the test' });
+    if (memory.faults.noticeHandlersStatus)
+      return void res.status(memory.faults.noticeHandlersStatus).json({ error: 'switched on by the test' });
     const body = req.body as { notice_type?: unknown; handler?: unknown };
     if (typeof body.notice_type !== 'string' || !(NOTICE_TYPES as readonly string[]).includes(body.notice_type)) {
       return void res.status(400).json({ error: 'unknown notice_type' });
@@ -46,7 +47,7 @@ export const mountNoticeHandlers: MountConcern = (router, platform) => {
     else {
       // Canvas: the handler must be on the tool's own domain.
       if (!URL.canParse(body.handler) || new URL(body.handler).host !== new URL(platform.tool.launchUrl).host) {
-        return void res.status(400).json({ error: 'handler must be on the tool\'s domain' });
+        return void res.status(400).json({ error: "handler must be on the tool's domain" });
       }
       memory.noticeHandlers.set(body.notice_type, body.handler);
     }

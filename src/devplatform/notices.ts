@@ -39,7 +39,11 @@ export function submissionNotice(platform: PlatformContext, options: SubmissionN
     nonce: randomUUID(),
     [`${LTI_CLAIM}/version`]: '1.3.0',
     [`${LTI_CLAIM}/deployment_id`]: platform.deploymentId,
-    [`${LTI_CLAIM}/notice`]: { id: options.noticeId ?? randomUUID(), timestamp: new Date().toISOString(), type: 'LtiAssetProcessorSubmissionNotice' },
+    [`${LTI_CLAIM}/notice`]: {
+      id: options.noticeId ?? randomUUID(),
+      timestamp: new Date().toISOString(),
+      type: 'LtiAssetProcessorSubmissionNotice',
+    },
     [`${LTI_CLAIM}/for_user`]: { user_id: options.userId },
     ...noticeClaims(platform.memory.dialect, {
       activityId: options.activityId,

@@ -16,12 +16,23 @@ export function nrpsClaim(platform: PlatformContext): Record<string, unknown> {
 export const mountNrps: MountConcern = (router, platform) => {
   const { course, memory } = platform;
   router.get(membershipsPath(platform), requireScope(platform, SCOPES.nrps), (req, res) => {
-    const all = [...memory.people.values()].map((user) => ({ user_id: user.id, name: user.name, email: user.email, roles: user.roles, status: 'Active' }));
+    const all = [...memory.people.values()].map((user) => ({
+      user_id: user.id,
+      name: user.name,
+      email: user.email,
+      roles: user.roles,
+      status: 'Active',
+    }));
     const limit = Number(req.query.limit ?? 0) || all.length;
     const page = Number(req.query.page ?? 0);
-    if (all.length > (page + 1) * limit) res.setHeader('Link', `<${membershipsUrl(platform)}?limit=${limit}&page=${page + 1}>; rel="next"`);
+    if (all.length > (page + 1) * limit)
+      res.setHeader('Link', `<${membershipsUrl(platform)}?limit=${limit}&page=${page + 1}>; rel="next"`);
     res.type('application/vnd.ims.lti-nrps.v2.membershipcontainer+json').send(
-      JSON.stringify({ id: membershipsUrl(platform), context: { id: course.id, label: course.label, title: course.title }, members: all.slice(page * limit, (page + 1) * limit) }),
+      JSON.stringify({
+        id: membershipsUrl(platform),
+        context: { id: course.id, label: course.label, title: course.title },
+        members: all.slice(page * limit, (page + 1) * limit),
+      }),
     );
   });
 };

@@ -31,7 +31,13 @@ export interface LoginInitiation {
 /** The tool's login address with the platform's login parameters: where a launch starts. */
 export function loginInitiationUrl(platform: PlatformContext, init: LoginInitiation): string {
   const url = new URL(platform.tool.loginUrl);
-  const hint: LaunchHint = { messageType: init.messageType ?? 'LtiResourceLinkRequest', ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}), ...(init.activity ? { activity: init.activity } : {}), ...(init.assetProcessor ? { assetProcessor: init.assetProcessor } : {}), ...(init.forUserId ? { forUserId: init.forUserId } : {}) };
+  const hint: LaunchHint = {
+    messageType: init.messageType ?? 'LtiResourceLinkRequest',
+    ...(init.resourceLinkId ? { resourceLinkId: init.resourceLinkId } : {}),
+    ...(init.activity ? { activity: init.activity } : {}),
+    ...(init.assetProcessor ? { assetProcessor: init.assetProcessor } : {}),
+    ...(init.forUserId ? { forUserId: init.forUserId } : {}),
+  };
   url.searchParams.set('iss', platform.issuer);
   url.searchParams.set('login_hint', init.userId);
   url.searchParams.set('target_link_uri', init.targetLinkUri ?? platform.tool.launchUrl);
@@ -62,24 +68,53 @@ export const mountAuthorization: MountConcern = (router, platform) => {
   });
 
   // The authentication request's parameters (LTI Security Framework 5.1.1.2, OpenID Connect Core 3.1.2.1).
-  router.all(AUTH_PATH, express.urlencoded({ extended: false, limit: '256kb' }), async (req: Request, res: Response) => {
-    const p = { ...(req.query as Record<string, string>), ...((req.body as Record<string, string>) ?? {}) };
-    const problem =
-      p.client_id !== platform.clientId ? 'unknown client_id' :
-      p.redirect_uri !== tool.launchUrl ? 'redirect_uri is not registered for this tool' :
-      p.response_type !== 'id_token' ? 'response_type must be id_token' :
-      p.response_mode !== 'form_post' ? 'response_mode must be form_post' :
-      !String(p.scope ?? '').split(' ').includes('openid') ? 'scope must include openid' :
-      !p.nonce ? 'nonce is missing' :
-      !p.login_hint || !memory.people.has(p.login_hint) ? 'unknown login_hint' : null;
-    if (problem) return void res.status(400).send(`<!doctype html><title>Launch refused</title><p>The platform refused the login: ${escapeHtml(problem)}.</p>`);
-    let hint: LaunchHint;
-    try {
-      hint = JSON.parse(Buffer.from(String(p.lti_message_hint ?? ''), 'base64url').toString('utf8'));
-    } catch {
-      return void res.status(400).send('<!doctype html><title>Launch refused</title><p>The platform refused the login: bad lti_message_hint.</p>');
-    }
-    const token = await launchIdToken(platform, memory.people.get(p.login_hint!)!, String(p.nonce), hint);
-    res.send(renderAutoPost(tool.launchUrl, { id_token: token, ...(p.state ? { state: String(p.state) } : {}) }, `${platform.issuer}/auto-post.js`));
-  });
+  router.all(
+    AUTH_PATH,
+    express.urlencoded({ extended: false, limit: '256kb' }),
+    async (req: Request, res: Response) => {
+      const p = { ...(req.query as Record<string, string>), ...((req.body as Record<string, string>) ?? {}) };
+      const problem =
+        p.client_id !== platform.clientId
+          ? 'unknown client_id'
+          : p.redirect_uri !== tool.launchUrl
+            ? 'redirect_uri is not registered for this tool'
+            : p.response_type !== 'id_token'
+              ? 'response_type must be id_token'
+              : p.response_mode !== 'form_post'
+                ? 'response_mode must be form_post'
+                : !String(p.scope ?? '')
+                      .split(' ')
+                      .includes('openid')
+                  ? 'scope must include openid'
+                  : !p.nonce
+                    ? 'nonce is missing'
+                    : !p.login_hint || !memory.people.has(p.login_hint)
+                      ? 'unknown login_hint'
+                      : null;
+      if (problem)
+        return void res
+          .status(400)
+          .send(
+            `<!doctype html><title>Launch refused</title><p>The platform refused the login: ${escapeHtml(problem)}.</p>`,
+          );
+      let hint: LaunchHint;
+      try {
+        hint = JSON.parse(Buffer.from(String(p.lti_message_hint ?? ''), 'base64url').toString('utf8'));
+      } catch {
+        return void res
+          .status(400)
+          .send(
+            '<!doctype html><title>Launch refused</title><p>The platform refused the login: bad lti_message_hint.</p>',
+          );
+      }
+      const token = await launchIdToken(platform, memory.people.get(p.login_hint!)!, String(p.nonce), hint);
+      res.send(
+        renderAutoPost(
+          tool.launchUrl,
+          { id_token: token, ...(p.state ? { state: String(p.state) } : {}) },
+          `${platform.issuer}/auto-post.js`,
+        ),
+      );
+    },
+  );
 };

@@ -33,20 +33,34 @@ interface HomeView {
 function renderHome(view: HomeView): string {
   const instructors = view.users.filter(teaches);
   const linkRows = view.links
-    .map((link) => `<li><strong>${escapeHtml(link.title)}</strong>: ${view.users
-      .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">open as ${escapeHtml(u.name)}</a> (<a href="${escapeHtml(view.frameUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">framed</a>)`)
-      .join(' · ')}</li>`)
+    .map(
+      (link) =>
+        `<li><strong>${escapeHtml(link.title)}</strong>: ${view.users
+          .map(
+            (u) =>
+              `<a href="${escapeHtml(view.loginUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">open as ${escapeHtml(u.name)}</a> (<a href="${escapeHtml(view.frameUrl(u.id, link.id, 'LtiResourceLinkRequest'))}">framed</a>)`,
+          )
+          .join(' · ')}</li>`,
+    )
     .join('');
   const addButtons = instructors
-    .map((u) => `<a href="${escapeHtml(view.loginUrl(u.id, undefined, 'LtiDeepLinkingRequest'))}">Add the tool to the course (deep linking) as ${escapeHtml(u.name)}</a>`)
+    .map(
+      (u) =>
+        `<a href="${escapeHtml(view.loginUrl(u.id, undefined, 'LtiDeepLinkingRequest'))}">Add the tool to the course (deep linking) as ${escapeHtml(u.name)}</a>`,
+    )
     .join('<br>');
   // Moodle's view.php?action=gradeReport launches whoever opens it: the links for learners show what the tool does then.
   const reviewLinks = (g: GradebookRow) => {
-    const links = view.users.map((u) => ({ u, url: view.reviewUrl(u.id, g.lineItemId, g.userId) })).filter((l) => l.url !== null);
+    const links = view.users
+      .map((u) => ({ u, url: view.reviewUrl(u.id, g.lineItemId, g.userId) }))
+      .filter((l) => l.url !== null);
     return links.map(({ u, url }) => `<a href="${escapeHtml(url!)}">as ${escapeHtml(u.name)}</a>`).join(' · ');
   };
   const grades = view.gradebook
-    .map((g) => `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`)
+    .map(
+      (g) =>
+        `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`,
+    )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev platform: ${escapeHtml(view.course.title)}</title></head>
 <body style="font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: auto; padding: 1rem">
@@ -69,15 +83,26 @@ export const mountPage: MountConcern = (router, platform) => {
         course: platform.course,
         users: [...platform.memory.people.values()],
         links: [...platform.memory.links.values()],
-        activities: knownActivities(platform).map((activity) => ({ title: activity.title, url: activityUrl(platform, activity.id) })),
+        activities: knownActivities(platform).map((activity) => ({
+          title: activity.title,
+          url: activityUrl(platform, activity.id),
+        })),
         gradebook: gradebook(platform),
-        loginUrl: (userId, resourceLinkId, messageType) => loginInitiationUrl(platform, { userId, resourceLinkId, messageType }),
-        frameUrl: (userId, resourceLinkId, messageType) => framedLaunchUrl(platform, userId, resourceLinkId, messageType),
+        loginUrl: (userId, resourceLinkId, messageType) =>
+          loginInitiationUrl(platform, { userId, resourceLinkId, messageType }),
+        frameUrl: (userId, resourceLinkId, messageType) =>
+          framedLaunchUrl(platform, userId, resourceLinkId, messageType),
         reviewUrl: (viewerId, lineItemId, studentId) => {
           const link = platform.memory.links.get(platform.memory.lineItems.get(lineItemId)?.resourceLinkId ?? '');
           if (!link) return null;
           const targetLinkUri = reviewTarget(platform, link).url;
-          return loginInitiationUrl(platform, { userId: viewerId, resourceLinkId: link.id, messageType: SUBMISSION_REVIEW_MESSAGE, forUserId: studentId, targetLinkUri });
+          return loginInitiationUrl(platform, {
+            userId: viewerId,
+            resourceLinkId: link.id,
+            messageType: SUBMISSION_REVIEW_MESSAGE,
+            forUserId: studentId,
+            targetLinkUri,
+          });
         },
       }),
     );

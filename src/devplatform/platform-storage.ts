@@ -84,7 +84,12 @@ function renderFrame(loginUrl: string, scriptUrl: string, look: FrameLook): stri
 }
 
 /** The framed launch's address (the /dev page links it beside each plain launch). */
-export function framedLaunchUrl(platform: PlatformContext, userId: string, resourceLinkId: string | undefined, messageType: LaunchMessageType): string {
+export function framedLaunchUrl(
+  platform: PlatformContext,
+  userId: string,
+  resourceLinkId: string | undefined,
+  messageType: LaunchMessageType,
+): string {
   return `${platform.issuer}/frame?${new URLSearchParams({ user: userId, type: messageType, ...(resourceLinkId ? { link: resourceLinkId } : {}) })}`;
 }
 
@@ -95,11 +100,22 @@ export const mountFramedLaunch: MountConcern = (router, platform) => {
 
   router.get('/frame', (req, res) => {
     const q = req.query as Record<string, string | undefined>;
-    if (!q.user || !platform.memory.people.has(q.user)) return void res.status(400).send('<!doctype html><title>Unknown user</title><p>No such user.</p>');
+    if (!q.user || !platform.memory.people.has(q.user))
+      return void res.status(400).send('<!doctype html><title>Unknown user</title><p>No such user.</p>');
     const messageType = q.type === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
-    const login = loginInitiationUrl(platform, { userId: q.user, messageType, storageTarget: '_parent', ...(q.link ? { resourceLinkId: q.link } : {}) });
+    const login = loginInitiationUrl(platform, {
+      userId: q.user,
+      messageType,
+      storageTarget: '_parent',
+      ...(q.link ? { resourceLinkId: q.link } : {}),
+    });
     const pixels = (value: string | undefined) => (value && /^\d{2,5}$/.test(value) ? Number(value) : undefined);
-    const look: FrameLook = { width: pixels(q.width), height: pixels(q.height), resize: q.resize !== 'off', panel: pixels(q.panel) };
+    const look: FrameLook = {
+      width: pixels(q.width),
+      height: pixels(q.height),
+      resize: q.resize !== 'off',
+      panel: pixels(q.panel),
+    };
     res.send(renderFrame(login, `${platform.issuer}/platform-storage.js`, look));
   });
 };

@@ -23,7 +23,8 @@ export function registrationUrl(platform: PlatformContext, toolRegisterUrl: stri
 }
 
 /** The administrator's page (linked from /dev) when the platform knows the tool's registration address. */
-export const registerToolPageUrl = (platform: PlatformContext) => (platform.tool.registerUrl ? `${platform.issuer}/register-tool` : null);
+export const registerToolPageUrl = (platform: PlatformContext) =>
+  platform.tool.registerUrl ? `${platform.issuer}/register-tool` : null;
 
 /**
  * The registration panel's script: waits for the tool's close message from the panel (and from nowhere else), then
@@ -53,11 +54,13 @@ function renderRegistrationPanel(panelUrl: string, scriptUrl: string): string {
 
 export const mountDynamicRegistration: MountConcern = (router, platform) => {
   const { issuer, memory, tool } = platform;
-  const hasRegistrationToken = (authorization: string | undefined) => authorization === `Bearer ${memory.registrationToken}`;
+  const hasRegistrationToken = (authorization: string | undefined) =>
+    authorization === `Bearer ${memory.registrationToken}`;
 
   // The platform configuration (https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration), for the token holder.
   router.get(CONFIGURATION_PATH, (req, res) => {
-    if (!hasRegistrationToken(req.headers.authorization)) return void res.status(401).json({ error: 'registration token required' });
+    if (!hasRegistrationToken(req.headers.authorization))
+      return void res.status(401).json({ error: 'registration token required' });
     res.json({
       issuer,
       authorization_endpoint: authUrl(platform),
@@ -68,31 +71,54 @@ export const mountDynamicRegistration: MountConcern = (router, platform) => {
       response_types_supported: ['id_token'],
       id_token_signing_alg_values_supported: ['RS256'],
       claims_supported: ['iss', 'sub', 'name', 'given_name', 'family_name', 'email'],
-      'https://purl.imsglobal.org/spec/lti-platform-configuration': { product_family_code: productFamilyCode(platform), version: '1.0', messages_supported: [{ type: 'LtiResourceLinkRequest' }, { type: 'LtiDeepLinkingRequest' }] },
+      'https://purl.imsglobal.org/spec/lti-platform-configuration': {
+        product_family_code: productFamilyCode(platform),
+        version: '1.0',
+        messages_supported: [{ type: 'LtiResourceLinkRequest' }, { type: 'LtiDeepLinkingRequest' }],
+      },
     });
   });
 
   // https://www.imsglobal.org/spec/lti-dr/v1p0#step-3-client-registration: the tool's addresses must be the ones
   // this platform launches (its options), and the answer gives it the client and deployment ids.
   router.post('/register', express.json({ limit: '64kb' }), (req, res) => {
-    if (!hasRegistrationToken(req.headers.authorization)) return void res.status(401).json({ error: 'registration token required' });
+    if (!hasRegistrationToken(req.headers.authorization))
+      return void res.status(401).json({ error: 'registration token required' });
     const body = req.body as Record<string, unknown>;
     const config = body[TOOL_CONFIGURATION] as Record<string, unknown> | undefined;
-    if (body.initiate_login_uri !== tool.loginUrl || !Array.isArray(body.redirect_uris) || !body.redirect_uris.includes(tool.launchUrl) || body.jwks_uri !== tool.jwksUrl || !config) {
+    if (
+      body.initiate_login_uri !== tool.loginUrl ||
+      !Array.isArray(body.redirect_uris) ||
+      !body.redirect_uris.includes(tool.launchUrl) ||
+      body.jwks_uri !== tool.jwksUrl ||
+      !config
+    ) {
       return void res.status(400).json({ error: 'invalid_client_metadata' });
     }
     memory.dynamicRegistrations.push(body);
-    res.json({ ...body, client_id: platform.clientId, [TOOL_CONFIGURATION]: { ...config, deployment_id: platform.deploymentId } });
+    res.json({
+      ...body,
+      client_id: platform.clientId,
+      [TOOL_CONFIGURATION]: { ...config, deployment_id: platform.deploymentId },
+    });
   });
 
   router.get('/registration-panel.js', (_req, res) => {
     res.type('text/javascript').send(REGISTRATION_PANEL_SCRIPT);
   });
   router.get('/register-tool', (_req, res) => {
-    if (!tool.registerUrl) return void res.status(404).send('<!doctype html><title>Not set up</title><p>This platform does not know the tool\'s registration address.</p>');
+    if (!tool.registerUrl)
+      return void res
+        .status(404)
+        .send(
+          "<!doctype html><title>Not set up</title><p>This platform does not know the tool's registration address.</p>",
+        );
     const panelUrl = registrationUrl(platform, tool.registerUrl);
     // The platform's own policy for this page (it replaces any the host app set): its script, and a frame of the tool.
-    res.setHeader('Content-Security-Policy', `default-src 'none'; script-src 'self'; frame-src ${new URL(panelUrl).origin}; frame-ancestors 'self'; base-uri 'none'`);
+    res.setHeader(
+      'Content-Security-Policy',
+      `default-src 'none'; script-src 'self'; frame-src ${new URL(panelUrl).origin}; frame-ancestors 'self'; base-uri 'none'`,
+    );
     res.send(renderRegistrationPanel(panelUrl, `${issuer}/registration-panel.js`));
   });
 };

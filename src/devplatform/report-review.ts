@@ -26,7 +26,10 @@ export function reportReviewTarget(platform: PlatformContext, processor: Attache
 
 /** The claims particular to the report review launch; throws when the processor it names is gone. */
 export function reportReviewClaims(platform: PlatformContext, review: ReportReview): Record<string, unknown> {
-  const processor = review.processorId === undefined ? undefined : platform.memory.assetProcessors.find((p) => p.id === review.processorId);
+  const processor =
+    review.processorId === undefined
+      ? undefined
+      : platform.memory.assetProcessors.find((p) => p.id === review.processorId);
   if (review.processorId !== undefined && !processor) throw new Error(`No document processor ${review.processorId}`);
   const activity = platform.memory.activities.get(review.activityId);
   // Canvas merges the processor's custom parameters with its report's.

@@ -13,7 +13,8 @@ export const ROLES = {
 };
 
 /** Whether the person teaches (or administers) the course: sees everyone's work and adds tools. */
-export const teaches = (user: DevUser) => user.roles.some((role) => role.endsWith('#Instructor') || role.endsWith('#Administrator'));
+export const teaches = (user: DevUser) =>
+  user.roles.some((role) => role.endsWith('#Instructor') || role.endsWith('#Administrator'));
 
 export interface DevUser {
   /** The LTI `sub`. */
@@ -111,7 +112,9 @@ export interface Activity {
   title: string;
 }
 
-export const DEFAULT_ACTIVITIES: Activity[] = [{ id: '5a1d0c3e-7b2f-4c51-9e0a-d0c5e7a11001', title: 'Essay on rivers' }];
+export const DEFAULT_ACTIVITIES: Activity[] = [
+  { id: '5a1d0c3e-7b2f-4c51-9e0a-d0c5e7a11001', title: 'Essay on rivers' },
+];
 
 export const DEFAULT_USERS: DevUser[] = [
   { id: 'instructor-1', name: 'Iris Instructor', email: 'iris.instructor@example.edu', roles: ROLES.instructor },
@@ -187,7 +190,6 @@ export interface StoredReport {
   micros: bigint;
 }
 
-
 export interface PlatformMemory {
   rules: PlatformRules;
   /** How its Asset Processor speaks: Canvas's documented names, or Blackboard's (dialect.ts). */
@@ -230,7 +232,11 @@ export interface PlatformMemory {
   eulaAcceptances: Map<string, { userId: string; accepted: boolean; timestamp: string }>;
 }
 
-export function createMemory(options: { rules: PlatformRules; users: DevUser[]; dialect?: AssetProcessorDialect }): PlatformMemory {
+export function createMemory(options: {
+  rules: PlatformRules;
+  users: DevUser[];
+  dialect?: AssetProcessorDialect;
+}): PlatformMemory {
   return {
     rules: options.rules,
     dialect: options.dialect ?? 'canvas',
@@ -262,7 +268,12 @@ export function createMemory(options: { rules: PlatformRules; users: DevUser[]; 
 
 export const scoreKey = (lineItemId: string, userId: string) => `${lineItemId}\n${userId}`;
 
-export type NewResourceLink = { id: string; title: string; custom?: Record<string, string>; lineItem?: Omit<LineItem, 'id' | 'resourceLinkId'> };
+export type NewResourceLink = {
+  id: string;
+  title: string;
+  custom?: Record<string, string>;
+  lineItem?: Omit<LineItem, 'id' | 'resourceLinkId'>;
+};
 
 export function createLineItem(memory: PlatformMemory, spec: Omit<LineItem, 'id'>): LineItem {
   const item: LineItem = { ...spec, id: String(memory.nextLineItemId++) };
@@ -284,7 +295,19 @@ export function submissionReviewOf(value: unknown): SubmissionReview | undefined
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'invalid';
   const { url, reachableBy, custom } = value as Record<string, unknown>;
   if (url !== undefined && (typeof url !== 'string' || !URL.canParse(url))) return 'invalid';
-  if (reachableBy !== undefined && !(Array.isArray(reachableBy) && reachableBy.every((role) => typeof role === 'string'))) return 'invalid';
-  if (custom !== undefined && (typeof custom !== 'object' || custom === null || Object.values(custom).some((v) => typeof v !== 'string'))) return 'invalid';
-  return { ...(url ? { url } : {}), ...(reachableBy ? { reachableBy: reachableBy as string[] } : {}), ...(custom ? { custom: custom as Record<string, string> } : {}) };
+  if (
+    reachableBy !== undefined &&
+    !(Array.isArray(reachableBy) && reachableBy.every((role) => typeof role === 'string'))
+  )
+    return 'invalid';
+  if (
+    custom !== undefined &&
+    (typeof custom !== 'object' || custom === null || Object.values(custom).some((v) => typeof v !== 'string'))
+  )
+    return 'invalid';
+  return {
+    ...(url ? { url } : {}),
+    ...(reachableBy ? { reachableBy: reachableBy as string[] } : {}),
+    ...(custom ? { custom: custom as Record<string, string> } : {}),
+  };
 }

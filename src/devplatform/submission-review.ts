@@ -17,14 +17,21 @@ export const SUBMISSION_REVIEW_MESSAGE = 'LtiSubmissionReviewRequest';
  * Where the review launch goes and the custom parameters it carries: Moodle uses the link's single line item's
  * submissionReview only when the link has exactly one (gradebookservices.php, override_endpoint).
  */
-export function reviewTarget(platform: PlatformContext, link: ResourceLink): { url: string; custom: Record<string, string> } {
+export function reviewTarget(
+  platform: PlatformContext,
+  link: ResourceLink,
+): { url: string; custom: Record<string, string> } {
   const only = link.lineItemIds.length === 1 ? platform.memory.lineItems.get(link.lineItemIds[0]!) : undefined;
   const review = only?.submissionReview;
   return { url: review?.url ?? platform.tool.launchUrl, custom: { ...link.custom, ...(review?.custom ?? {}) } };
 }
 
 /** The claims of the review launch beyond those every launch carries (id-token.ts). */
-export function submissionReviewClaims(platform: PlatformContext, link: ResourceLink, forUserId: string): Record<string, unknown> {
+export function submissionReviewClaims(
+  platform: PlatformContext,
+  link: ResourceLink,
+  forUserId: string,
+): Record<string, unknown> {
   const target = reviewTarget(platform, link);
   return {
     [`${LTI_CLAIM}/message_type`]: SUBMISSION_REVIEW_MESSAGE,

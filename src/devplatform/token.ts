@@ -35,17 +35,27 @@ export const mountTokenEndpoint: MountConcern = (router, platform) => {
   router.post(TOKEN_PATH, express.urlencoded({ extended: false, limit: '256kb' }), async (req, res) => {
     if (memory.faults.tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, memory.faults.tokenDelayMs));
     const body = req.body as Record<string, string | undefined>;
-    if (body.grant_type !== 'client_credentials' || body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !body.client_assertion) {
+    if (
+      body.grant_type !== 'client_credentials' ||
+      body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' ||
+      !body.client_assertion
+    ) {
       return void res.status(400).json({ error: 'invalid_request' });
     }
     try {
-      const { payload } = await jwtVerify(body.client_assertion, platform.keys.toolKeys, { issuer: platform.clientId, subject: platform.clientId, audience: tokenUrl(platform) });
+      const { payload } = await jwtVerify(body.client_assertion, platform.keys.toolKeys, {
+        issuer: platform.clientId,
+        subject: platform.clientId,
+        audience: tokenUrl(platform),
+      });
       if (!payload.jti) throw new Error('jti missing');
     } catch {
       memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: null, scopes: [] });
       return void res.status(401).json({ error: 'invalid_client' });
     }
-    const requested = String(body.scope ?? '').split(' ').filter(Boolean);
+    const requested = String(body.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
     const granted = requested.filter((scope) => Object.values(SCOPES).includes(scope));
     if (granted.length === 0) return void res.status(400).json({ error: 'invalid_scope' });
     const token = randomBytes(24).toString('base64url');
@@ -64,7 +74,8 @@ export function requireGrant(platform: PlatformContext, ...scopes: string[]) {
     const header = req.headers.authorization ?? '';
     const token = platform.memory.accessTokens.get(header.startsWith('Bearer ') ? header.slice(7) : '');
     if (!token || token.expiresAt < Date.now()) return void res.status(401).json({ error: 'invalid or expired token' });
-    if (!scopes.some((scope) => token.scopes.includes(scope))) return void res.status(403).json({ error: 'scope not granted' });
+    if (!scopes.some((scope) => token.scopes.includes(scope)))
+      return void res.status(403).json({ error: 'scope not granted' });
     next();
   };
 }
@@ -76,9 +87,12 @@ export function requireScope(platform: PlatformContext, ...scopes: string[]) {
   return async (req: Request, res: Response, next: () => void) => {
     if (memory.faults.agsDelayMs) {
       memory.heldRequests += 1;
-      await new Promise((resolve) => setTimeout(resolve, memory.faults.agsDelayMs)).finally(() => (memory.heldRequests -= 1));
+      await new Promise((resolve) => setTimeout(resolve, memory.faults.agsDelayMs)).finally(
+        () => (memory.heldRequests -= 1),
+      );
     }
-    if (memory.faults.agsStatus) return void res.status(memory.faults.agsStatus).json({ error: 'switched on by the test' });
+    if (memory.faults.agsStatus)
+      return void res.status(memory.faults.agsStatus).json({ error: 'switched on by the test' });
     grant(req, res, next);
   };
 }

@@ -22,7 +22,9 @@ export interface AgsAnswer {
 
 export class AgsUnreachable extends Error {
   constructor(url: string, cause: unknown) {
-    super(`The gradebook at ${new URL(url).host} did not answer: ${(cause as Error).message ?? String(cause)}`, { cause });
+    super(`The gradebook at ${new URL(url).host} did not answer: ${(cause as Error).message ?? String(cause)}`, {
+      cause,
+    });
     this.name = 'AgsUnreachable';
   }
 }
@@ -103,7 +105,13 @@ export async function agsRequest(url: string, init: AgsRequest & { token: string
 }
 
 /** One request with a token of the scope, asked again once when the platform answers 401. */
-export async function agsCall(platforms: PlatformLookup, platform: PlatformRef, scope: string, url: string, init: AgsRequest): Promise<AgsAnswer> {
+export async function agsCall(
+  platforms: PlatformLookup,
+  platform: PlatformRef,
+  scope: string,
+  url: string,
+  init: AgsRequest,
+): Promise<AgsAnswer> {
   const registered = await platformOf(platforms, platform);
   try {
     return await withServiceToken(registered, scope, (token) => agsRequest(url, { ...init, token }));

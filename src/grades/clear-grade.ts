@@ -10,14 +10,21 @@ import { sendScore } from './send-score.js';
  * Clears the cell when no other attempt of the user has a state to post. Nothing is sent while another attempt
  * of theirs owns the cell.
  */
-export async function clearGrade(deps: GradeDeps, ref: { assignmentId: string; userId: string }): Promise<'cleared' | 'skipped'> {
+export async function clearGrade(
+  deps: GradeDeps,
+  ref: { assignmentId: string; userId: string },
+): Promise<'cleared' | 'skipped'> {
   const ownerPosts = async () => cellShows(await cellOwner(deps.db, ref.assignmentId, ref.userId));
   const column = (await ownerPosts()) ? null : await loadColumn(deps.db, ref.assignmentId, ref.userId);
   if (!column) return 'skipped';
   // A new attempt since the deletion owns the cell: nothing to clear any more.
   const stillEmpty = async () => !(await ownerPosts());
   try {
-    if ((await sendScore(deps, column, (timestamp) => clearedScoreBody(column.userSubject, timestamp), stillEmpty)) === 'superseded') return 'skipped';
+    if (
+      (await sendScore(deps, column, (timestamp) => clearedScoreBody(column.userSubject, timestamp), stillEmpty)) ===
+      'superseded'
+    )
+      return 'skipped';
   } catch (error) {
     if (!(error instanceof GradeRefused)) throw error;
     deps.logger.warn({ ...ref, reason: error.message }, 'The gradebook did not clear the score');

@@ -39,8 +39,18 @@ export interface GradeContext extends ColumnContext {
 
 /** The column's fields of the assignment `a`, its platform `p` and its user `u`, as one select list. */
 const COLUMN_FIELDS = [
-  'u.subject', 'p.id as platform_id', 'p.issuer', 'p.client_id', 'p.product_family',
-  'a.id as assignment_id', 'a.title', 'a.resource_link_id', 'a.line_item_url', 'a.line_items_url', 'a.similarity_line_item_url', 'a.settings',
+  'u.subject',
+  'p.id as platform_id',
+  'p.issuer',
+  'p.client_id',
+  'p.product_family',
+  'a.id as assignment_id',
+  'a.title',
+  'a.resource_link_id',
+  'a.line_item_url',
+  'a.line_items_url',
+  'a.similarity_line_item_url',
+  'a.settings',
 ] as const;
 
 /** What COLUMN_FIELDS read. */
@@ -75,7 +85,11 @@ function toColumn(row: ColumnRow): ColumnContext {
   };
 }
 
-export async function loadColumn(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<ColumnContext | null> {
+export async function loadColumn(
+  db: Kysely<DatabaseSchema>,
+  assignmentId: string,
+  userId: string,
+): Promise<ColumnContext | null> {
   const row = await db
     .selectFrom('assignment as a')
     .innerJoin('platform as p', 'p.id', 'a.platform_id')
@@ -97,11 +111,20 @@ const STANDING_FIELDS = ['s.state', 's.similarity'] as const;
 const ownsCellField = () => ownsCell('s').as('owns_cell');
 
 function toStanding(row: { state: SubmissionState; similarity: string | null; owns_cell: unknown }): CellStanding {
-  return { state: row.state, ownsCell: row.owns_cell === true, similarity: row.similarity === null ? null : Number(row.similarity) };
+  return {
+    state: row.state,
+    ownsCell: row.owns_cell === true,
+    similarity: row.similarity === null ? null : Number(row.similarity),
+  };
 }
 
 export async function cellStanding(db: Kysely<DatabaseSchema>, submissionId: string): Promise<CellStanding | null> {
-  const row = await db.selectFrom('submission as s').select(STANDING_FIELDS).select(ownsCellField()).where('s.id', '=', submissionId).executeTakeFirst();
+  const row = await db
+    .selectFrom('submission as s')
+    .select(STANDING_FIELDS)
+    .select(ownsCellField())
+    .where('s.id', '=', submissionId)
+    .executeTakeFirst();
   return row ? toStanding(row) : null;
 }
 
@@ -112,7 +135,14 @@ export async function loadContext(db: Kysely<DatabaseSchema>, submissionId: stri
     .innerJoin('assignment as a', 'a.id', 's.assignment_id')
     .innerJoin('platform as p', 'p.id', 'a.platform_id')
     .innerJoin('lti_user as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.platform_id', '=', 'p.id'))
-    .select(['s.id', 's.grade_state', 's.attempt', 's.submitted_at', 's.grade_sent_score', 's.grade_acknowledged_score'])
+    .select([
+      's.id',
+      's.grade_state',
+      's.attempt',
+      's.submitted_at',
+      's.grade_sent_score',
+      's.grade_acknowledged_score',
+    ])
     .select(STANDING_FIELDS)
     .select(ownsCellField())
     .select(COLUMN_FIELDS)

@@ -24,7 +24,9 @@ export type GradeJobDeps = Parameters<typeof postGrade>[0] & { metrics: Pick<Too
 
 /** Queues the emptying of a cell (one job per cell at a time). */
 export async function queueCellClear(jobs: Jobs, cell: GradeCell): Promise<void> {
-  await jobs.send(QUEUES.grade, { clear: cell } satisfies GradeJob, { key: `clear:${cell.assignmentId}:${cell.userId}` });
+  await jobs.send(QUEUES.grade, { clear: cell } satisfies GradeJob, {
+    key: `clear:${cell.assignmentId}:${cell.userId}`,
+  });
 }
 
 export async function runGradeJob(deps: GradeJobDeps, job: GradeJob): Promise<void> {
@@ -35,6 +37,10 @@ export async function runGradeJob(deps: GradeJobDeps, job: GradeJob): Promise<vo
   if (!job.submissionId) return;
   const outcome = await deps.metrics.gradePost(postGrade(deps, job.submissionId, { resync: job.resync === true }));
   if (outcome.kind === 'final') {
-    await transition(deps.db, { submissionId: job.submissionId, to: 'graded', reason: `Score ${outcome.score} posted to the gradebook` });
+    await transition(deps.db, {
+      submissionId: job.submissionId,
+      to: 'graded',
+      reason: `Score ${outcome.score} posted to the gradebook`,
+    });
   }
 }

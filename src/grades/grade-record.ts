@@ -3,17 +3,40 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 
-export async function setGradeState(db: Kysely<DatabaseSchema>, submissionId: string, state: 'pending' | 'failed' | 'not-gradable', error: string | null): Promise<void> {
-  await db.updateTable('submission').set({ grade_state: state, grade_error: error, updated_at: new Date() }).where('id', '=', submissionId).execute();
+export async function setGradeState(
+  db: Kysely<DatabaseSchema>,
+  submissionId: string,
+  state: 'pending' | 'failed' | 'not-gradable',
+  error: string | null,
+): Promise<void> {
+  await db
+    .updateTable('submission')
+    .set({ grade_state: state, grade_error: error, updated_at: new Date() })
+    .where('id', '=', submissionId)
+    .execute();
 }
 
 /** The final score about to be sent, with its timestamp: written before it leaves, so a rerun can ask about it. */
-export async function recordSending(db: Kysely<DatabaseSchema>, submissionId: string, score: number, timestamp: Date): Promise<void> {
-  await db.updateTable('submission').set({ grade_sent_score: score, grade_sent_timestamp: timestamp }).where('id', '=', submissionId).execute();
+export async function recordSending(
+  db: Kysely<DatabaseSchema>,
+  submissionId: string,
+  score: number,
+  timestamp: Date,
+): Promise<void> {
+  await db
+    .updateTable('submission')
+    .set({ grade_sent_score: score, grade_sent_timestamp: timestamp })
+    .where('id', '=', submissionId)
+    .execute();
 }
 
 /** The final score the gradebook acknowledged for this attempt, with its timestamp (null: found in the gradebook). */
-export async function recordAcknowledged(db: Kysely<DatabaseSchema>, submissionId: string, score: number, timestamp: Date | null): Promise<void> {
+export async function recordAcknowledged(
+  db: Kysely<DatabaseSchema>,
+  submissionId: string,
+  score: number,
+  timestamp: Date | null,
+): Promise<void> {
   await db
     .updateTable('submission')
     .set((eb) => ({

@@ -10,7 +10,12 @@ import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
 import { GradeRefused } from './platform-answer.js';
 
-const lineItem = z.object({ id: z.string().url(), label: z.string().optional(), resourceId: z.string().optional(), tag: z.string().optional() });
+const lineItem = z.object({
+  id: z.string().url(),
+  label: z.string().optional(),
+  resourceId: z.string().optional(),
+  tag: z.string().optional(),
+});
 
 export interface LineItemSpec {
   label: string;
@@ -29,14 +34,24 @@ export interface LineItemSpec {
  * deep-linked assignment's own column carries the same tag and resourceId as the similarity's column of its own,
  * and the two must stay two.
  */
-async function findOrCreateLineItem(ask: (url: string, init: AgsRequest) => Promise<AgsAnswer>, lineItemsUrl: string, spec: LineItemSpec, other: string | null): Promise<string> {
+async function findOrCreateLineItem(
+  ask: (url: string, init: AgsRequest) => Promise<AgsAnswer>,
+  lineItemsUrl: string,
+  spec: LineItemSpec,
+  other: string | null,
+): Promise<string> {
   const query = new URL(lineItemsUrl);
   query.searchParams.set('resource_id', spec.resourceId);
   query.searchParams.set('tag', spec.tag);
-  const found = await ask(query.toString(), { method: 'GET', accept: 'application/vnd.ims.lis.v2.lineitemcontainer+json' });
+  const found = await ask(query.toString(), {
+    method: 'GET',
+    accept: 'application/vnd.ims.lis.v2.lineitemcontainer+json',
+  });
   if (found.status === 200) {
     const items = z.array(lineItem).safeParse(parseJson(found.body));
-    const match = items.success ? items.data.find((item) => item.resourceId === spec.resourceId && item.tag === spec.tag && item.id !== other) : undefined;
+    const match = items.success
+      ? items.data.find((item) => item.resourceId === spec.resourceId && item.tag === spec.tag && item.id !== other)
+      : undefined;
     if (match) return match.id;
   }
   // https://www.imsglobal.org/spec/lti-ags/v2p0/#creating-a-new-line-item
@@ -63,33 +78,46 @@ async function findOrCreateLineItem(ask: (url: string, init: AgsRequest) => Prom
 export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Promise<string> {
   const ownColumn = context.gradeColumn === 'similarity' && context.lineItemsUrl !== null;
   if (context.gradeColumn === 'similarity' && !ownColumn) {
-    deps.logger.warn({ assignmentId: context.assignmentId }, 'The LMS lets the tool create no gradebook columns: the similarity goes to the assignment\'s own column');
+    deps.logger.warn(
+      { assignmentId: context.assignmentId },
+      "The LMS lets the tool create no gradebook columns: the similarity goes to the assignment's own column",
+    );
   }
   if (ownColumn && context.similarityLineItemUrl) return context.similarityLineItemUrl;
   if (!ownColumn && context.lineItemUrl) return context.lineItemUrl;
   const lineItemsUrl = context.lineItemsUrl;
-  if (!lineItemsUrl) throw new GradeRefused('The LMS gave this assignment no gradebook column and no way to create one (AGS is off for the tool).');
+  if (!lineItemsUrl)
+    throw new GradeRefused(
+      'The LMS gave this assignment no gradebook column and no way to create one (AGS is off for the tool).',
+    );
   const column = ownColumn ? ('similarity_line_item_url' as const) : ('line_item_url' as const);
   // The token first: a platform that grants none fails before the lock is taken.
   await accessToken(deps.provider, context.platform, AGS_SCOPES.lineItem);
-  const ask = (url: string, init: AgsRequest) => agsCall(deps.provider, context.platform, AGS_SCOPES.lineItem, url, init);
+  const ask = (url: string, init: AgsRequest) =>
+    agsCall(deps.provider, context.platform, AGS_SCOPES.lineItem, url, init);
   // One caller at a time looks for the column and creates it: two scores posted at once must not make two. In
   // this process a queue of turns; across processes a session lock on one connection, with no transaction open
   // while the LMS is asked (the embedded database runs one transaction at a time for all its connections, and
   // its single session would grant every caller the lock).
-  return oneAtATime(`line-item:${context.assignmentId}`, () => deps.db.connection().execute(async (conn) => {
-    const lock = `line-item:${context.assignmentId}`;
-    await sql`SELECT pg_advisory_lock(hashtext(${lock}))`.execute(conn);
-    try {
-      return await findOrCreateColumn(conn, lineItemsUrl);
-    } finally {
-      // A connection that failed ends its session, which releases the lock as well.
-      await sql`SELECT pg_advisory_unlock(hashtext(${lock}))`.execute(conn).catch(() => undefined);
-    }
-  }));
+  return oneAtATime(`line-item:${context.assignmentId}`, () =>
+    deps.db.connection().execute(async (conn) => {
+      const lock = `line-item:${context.assignmentId}`;
+      await sql`SELECT pg_advisory_lock(hashtext(${lock}))`.execute(conn);
+      try {
+        return await findOrCreateColumn(conn, lineItemsUrl);
+      } finally {
+        // A connection that failed ends its session, which releases the lock as well.
+        await sql`SELECT pg_advisory_unlock(hashtext(${lock}))`.execute(conn).catch(() => undefined);
+      }
+    }),
+  );
 
   async function findOrCreateColumn(conn: Kysely<DatabaseSchema>, listUrl: string): Promise<string> {
-    const known = await conn.selectFrom('assignment').select(['line_item_url', 'similarity_line_item_url']).where('id', '=', context.assignmentId).executeTakeFirst();
+    const known = await conn
+      .selectFrom('assignment')
+      .select(['line_item_url', 'similarity_line_item_url'])
+      .where('id', '=', context.assignmentId)
+      .executeTakeFirst();
     if (known?.[column]) return known[column];
     const otherColumn = ownColumn ? known?.line_item_url : known?.similarity_line_item_url;
     const url = await findOrCreateLineItem(
@@ -105,7 +133,11 @@ export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Prom
       },
       otherColumn ?? null,
     );
-    await conn.updateTable('assignment').set({ [column]: url, updated_at: new Date() }).where('id', '=', context.assignmentId).execute();
+    await conn
+      .updateTable('assignment')
+      .set({ [column]: url, updated_at: new Date() })
+      .where('id', '=', context.assignmentId)
+      .execute();
     return url;
   }
 }

@@ -45,7 +45,11 @@ const CANVAS: PlatformQuirks = {
   // attempt (which would count against the student's allowed attempts), and never replaces a grade the instructor
   // gave by hand; submitted_at keeps the student's real time, so the paper is not marked late.
   finalScoreExtension: (submittedAt) => ({
-    [CANVAS_SUBMISSION_EXTENSION]: { new_submission: false, prioritize_non_tool_grade: true, submitted_at: submittedAt.toISOString() },
+    [CANVAS_SUBMISSION_EXTENSION]: {
+      new_submission: false,
+      prioritize_non_tool_grade: true,
+      submitted_at: submittedAt.toISOString(),
+    },
   }),
   // "Provided timestamp of … before last updated timestamp of …", with 400.
   isTimestampConflict: (answer) => answer.status === 400 && /timestamp/i.test(answer.body),

@@ -14,21 +14,27 @@ import { sendScore } from './send-score.js';
  * What a post did: `final` the score is in the gradebook (the caller marks the submission graded), `pending`
  * the receipt is, `refused` the platform will not take it (recorded), `skipped` nothing to send.
  */
-export type GradeOutcome = { kind: 'final'; score: number } | { kind: 'pending' } | { kind: 'refused'; reason: string } | { kind: 'skipped' };
+export type GradeOutcome =
+  { kind: 'final'; score: number } | { kind: 'pending' } | { kind: 'refused'; reason: string } | { kind: 'skipped' };
 
 /**
  * Posts the submission's current state; throws (for a retry) on outages, records refusals. A final score already
  * posted, or a user the gradebook said is not a gradable student (an LMS's test student, a dropped enrolment), is
  * not posted again until an instructor or administrator asks for a resync.
  */
-export async function postGrade(deps: GradeDeps, submissionId: string, options: { resync?: boolean } = {}): Promise<GradeOutcome> {
+export async function postGrade(
+  deps: GradeDeps,
+  submissionId: string,
+  options: { resync?: boolean } = {},
+): Promise<GradeOutcome> {
   const context = await loadContext(deps.db, submissionId);
   if (!context || endedWithoutResult(context.state)) return { kind: 'skipped' };
   if (context.gradeState === 'not-gradable' && !options.resync) return { kind: 'skipped' };
   const final = finalScoreOf(context);
   // The receipt's job can run after scoring and post the final score; the scoring's own job then has nothing to add.
   // (Reported as final, so a submission whose post landed just before a crash is still marked graded.)
-  if (context.gradeState === 'posted' && context.similarity !== null && !options.resync) return { kind: 'final', score: context.similarity };
+  if (context.gradeState === 'posted' && context.similarity !== null && !options.resync)
+    return { kind: 'final', score: context.similarity };
   if (!context.ownsCell) return { kind: 'skipped' }; // a newer attempt owns the gradebook cell
   // Posting is at least once: a worker that dies (or loses its database) after the gradebook took the score and
   // before it recorded so sends it again. The score about to be sent is written first; when that same score was
@@ -38,7 +44,10 @@ export async function postGrade(deps: GradeDeps, submissionId: string, options: 
     if (context.acknowledgedScore === final) return { kind: 'final', score: final };
     if (context.sentScore === final && (await gradebookHolds(deps, context, final))) {
       await recordAcknowledged(deps.db, submissionId, final, null);
-      deps.logger.info({ submissionId }, 'The gradebook already holds this score (an earlier post whose answer was not recorded); not sent again');
+      deps.logger.info(
+        { submissionId },
+        'The gradebook already holds this score (an earlier post whose answer was not recorded); not sent again',
+      );
       return { kind: 'final', score: final };
     }
   }
@@ -52,7 +61,13 @@ export async function postGrade(deps: GradeDeps, submissionId: string, options: 
   };
   let sent: Date;
   try {
-    const outcome = await sendScore(deps, context, (timestamp) => submissionScoreBody(context, timestamp, context.quirks), stillCurrent, recordFinal);
+    const outcome = await sendScore(
+      deps,
+      context,
+      (timestamp) => submissionScoreBody(context, timestamp, context.quirks),
+      stillCurrent,
+      recordFinal,
+    );
     if (outcome === 'superseded') return { kind: 'skipped' };
     sent = outcome.sent;
   } catch (error) {

@@ -23,7 +23,12 @@ export async function nextScoreTimestamp(
 ): Promise<Date> {
   const row = await db
     .insertInto('score_clock')
-    .values({ platform_id: key.platformId, line_item_url: key.lineItemUrl, user_subject: key.userSubject, last_timestamp: notBefore })
+    .values({
+      platform_id: key.platformId,
+      line_item_url: key.lineItemUrl,
+      user_subject: key.userSubject,
+      last_timestamp: notBefore,
+    })
     .onConflict((oc) =>
       oc.columns(['platform_id', 'line_item_url', 'user_subject']).doUpdateSet({
         last_timestamp: sql<Date>`greatest(${notBefore}::timestamptz, score_clock.last_timestamp + make_interval(secs => ${gapMs / 1000}))`,

@@ -38,7 +38,11 @@ export async function sendScore(
     if (!(await stillCurrent())) return 'superseded';
     const timestamp = await nextScoreTimestamp(deps.db, clock, new Date(), gapMs);
     await beforeSend(timestamp);
-    const posted = await agsCall(deps.provider, context.platform, AGS_SCOPES.score, scoresUrl(lineItemUrl), { method: 'POST', contentType: 'application/vnd.ims.lis.v1.score+json', body: body(timestamp) });
+    const posted = await agsCall(deps.provider, context.platform, AGS_SCOPES.score, scoresUrl(lineItemUrl), {
+      method: 'POST',
+      contentType: 'application/vnd.ims.lis.v1.score+json',
+      body: body(timestamp),
+    });
     const answer = readScoreAnswer(posted, context.quirks);
     if (answer.kind === 'accepted') return { sent: timestamp };
     if (answer.kind === 'timestamp-conflict') {
@@ -46,7 +50,11 @@ export async function sendScore(
       continue;
     }
     if (answer.kind === 'refused') throw answer.refusal;
-    throw new Error(answer.kind === 'try-later' ? answer.reason : `The gradebook answered HTTP ${posted.status} again; the score will be sent again.`);
+    throw new Error(
+      answer.kind === 'try-later'
+        ? answer.reason
+        : `The gradebook answered HTTP ${posted.status} again; the score will be sent again.`,
+    );
   }
   throw new Error('The gradebook kept refusing the score timestamp; the score will be sent again.');
 }

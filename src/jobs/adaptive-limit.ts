@@ -55,6 +55,7 @@ export class AdaptiveLimit {
   }
 
   #wake(): void {
-    for (let room = this.#limit - this.#running; room > 0 && this.#waiting.length > 0; room -= 1) this.#waiting.shift()!();
+    for (let room = this.#limit - this.#running; room > 0 && this.#waiting.length > 0; room -= 1)
+      this.#waiting.shift()!();
   }
 }

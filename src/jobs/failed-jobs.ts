@@ -31,9 +31,21 @@ const FAILED_JOBS = `
    LIMIT 100`;
 
 export async function failedJobs(db: Queryable, scope: FailedJobScope): Promise<FailedJob[]> {
-  const { rows } = await db.query<{ id: string; name: string; singleton_key: string | null; completed_on: Date; output: unknown }>(FAILED_JOBS, [scope.platformId, scope.jobId ?? null]);
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    singleton_key: string | null;
+    completed_on: Date;
+    output: unknown;
+  }>(FAILED_JOBS, [scope.platformId, scope.jobId ?? null]);
   return rows.map((row) => {
     const output = row.output as { message?: unknown } | null;
-    return { id: row.id, queue: row.name, key: row.singleton_key, failedAt: row.completed_on, reason: typeof output?.message === 'string' ? output.message.slice(0, 500) : 'no reason recorded' };
+    return {
+      id: row.id,
+      queue: row.name,
+      key: row.singleton_key,
+      failedAt: row.completed_on,
+      reason: typeof output?.message === 'string' ? output.message.slice(0, 500) : 'no reason recorded',
+    };
   });
 }

@@ -32,7 +32,10 @@ const TAKE = `
  * has none waiting goes before the hundredth of a group that floods the queue.
  */
 export async function turnOf(db: Queryable, queue: QueueName, groupField: string, group: string): Promise<number> {
-  const found = await db.query<{ waiting: string }>(`SELECT count(*) AS waiting FROM pgboss.job WHERE name = $1 AND state < 'active' AND data->>$2 = $3`, [queue, groupField, group]);
+  const found = await db.query<{ waiting: string }>(
+    `SELECT count(*) AS waiting FROM pgboss.job WHERE name = $1 AND state < 'active' AND data->>$2 = $3`,
+    [queue, groupField, group],
+  );
   return -Math.min(Number(found.rows[0]?.waiting ?? 0), 1_000_000);
 }
 
@@ -76,7 +79,10 @@ export class FairShareWorker<T> {
 
   async #takeWhileOpen(): Promise<void> {
     while (!this.#stopping) {
-      const job = this.#jobs.size < this.options.slots ? await this.#take().catch((error: unknown) => (this.onError(error), null)) : null;
+      const job =
+        this.#jobs.size < this.options.slots
+          ? await this.#take().catch((error: unknown) => (this.onError(error), null))
+          : null;
       if (job) {
         this.#begin(job);
         continue;
@@ -97,7 +103,12 @@ export class FairShareWorker<T> {
     const perGroup = perGroupOf(this.options.slots);
     const full = [...this.#running].filter(([, n]) => n >= perGroup).map(([group]) => group);
     try {
-      const found = await this.db.query<FairJob<T>>(TAKE, [this.options.queue, this.options.groupField, full, JSON.stringify(Object.fromEntries(this.#running))]);
+      const found = await this.db.query<FairJob<T>>(TAKE, [
+        this.options.queue,
+        this.options.groupField,
+        full,
+        JSON.stringify(Object.fromEntries(this.#running)),
+      ]);
       return found.rows[0] ?? null;
     } catch (error) {
       if ((error as { code?: string }).code === KEY_RUNNING) return null;
@@ -111,7 +122,8 @@ export class FairShareWorker<T> {
     const done = this.run(job)
       .then(
         () => this.boss.complete(this.options.queue, job.id),
-        (error: unknown) => this.boss.fail(this.options.queue, job.id, error instanceof Error ? error : new Error(String(error))),
+        (error: unknown) =>
+          this.boss.fail(this.options.queue, job.id, error instanceof Error ? error : new Error(String(error))),
       )
       .then(
         () => undefined,
@@ -133,9 +145,13 @@ export class FairShareWorker<T> {
     this.#wake?.();
     await this.#loop;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.#jobs.values()), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    await Promise.race([
+      Promise.all(this.#jobs.values()),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
     clearTimeout(timer);
     const unfinished = [...this.#jobs.keys()];
-    for (const id of unfinished) await this.boss.fail(this.options.queue, id, new Error('The process stopped while the job ran'));
+    for (const id of unfinished)
+      await this.boss.fail(this.options.queue, id, new Error('The process stopped while the job ran'));
   }
 }

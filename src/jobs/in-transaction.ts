@@ -13,11 +13,17 @@ async function rowsOf(within: Transactional, text: string, values: readonly unkn
 }
 
 /** pg-boss's `db` option over a kysely transaction. */
-export function jobsDbOf(within: Transactional): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
+export function jobsDbOf(within: Transactional): {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+} {
   return { executeSql: async (text, values) => ({ rows: await rowsOf(within, text, values) }) };
 }
 
 /** The job queue's own reads, in the caller's transaction. */
 export function queryableOf(within: Transactional): Queryable {
-  return { query: (async (text: string, values?: unknown[]) => ({ rows: await rowsOf(within, text, values) })) as unknown as Queryable['query'] };
+  return {
+    query: (async (text: string, values?: unknown[]) => ({
+      rows: await rowsOf(within, text, values),
+    })) as unknown as Queryable['query'],
+  };
 }

@@ -109,7 +109,10 @@ export class Jobs {
       // and the refusal would surface as an unhandled rejection. stop() has already handed such a job back to the
       // queue (it runs again; every handler finds work already done), so its late outcome is dropped: the
       // answer says no row was affected.
-      db: { executeSql: (text, values) => (this.#stopped ? Promise.resolve({ rows: [{ count: 0 }] }) : pool.query(text, values)) },
+      db: {
+        executeSql: (text, values) =>
+          this.#stopped ? Promise.resolve({ rows: [{ count: 0 }] }) : pool.query(text, values),
+      },
       // Completed jobs are kept a week for the admin page, failed ones a month.
       archiveCompletedAfterSeconds: 7 * 86_400,
       archiveFailedAfterSeconds: 30 * 86_400,
@@ -181,13 +184,26 @@ export class Jobs {
    * `takeTurnsBy`: a field of the data naming the job's group (the LMS a submission came from); the groups' jobs
    * then take turns rather than the oldest first (turnOf in fair-share.ts).
    */
-  async send<T extends object>(queue: QueueName, data: T, options: { key: string; startAfterSeconds?: number; newKey?: boolean; takeTurnsBy?: keyof T & string; within?: Transactional }): Promise<string | null> {
+  async send<T extends object>(
+    queue: QueueName,
+    data: T,
+    options: {
+      key: string;
+      startAfterSeconds?: number;
+      newKey?: boolean;
+      takeTurnsBy?: keyof T & string;
+      within?: Transactional;
+    },
+  ): Promise<string | null> {
     const asked = options.startAfterSeconds ?? 0;
     const db = options.within ? queryableOf(options.within) : this.pool;
     // A key just made (a new submission's) has no job running: no need to ask.
-    const keyRunning = !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await isRunning(db, queue, options.key));
+    const keyRunning =
+      !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await isRunning(db, queue, options.key));
     const startAfter = heldBack(queue, asked, keyRunning);
-    const priority = options.takeTurnsBy ? await turnOf(db, queue, options.takeTurnsBy, String(data[options.takeTurnsBy])) : 0;
+    const priority = options.takeTurnsBy
+      ? await turnOf(db, queue, options.takeTurnsBy, String(data[options.takeTurnsBy]))
+      : 0;
     return this.boss.send(queue, data, {
       singletonKey: options.key,
       ...(startAfter > 0 ? { startAfter } : {}),
@@ -202,15 +218,31 @@ export class Jobs {
    * key runs is held back): for bursts, such as the service's callbacks. Jobs with the same key in the list are
    * queued once. `within`: in the caller's transaction, as for `send`.
    */
-  async sendMany<T extends object>(queue: QueueName, jobs: Array<{ data: T; key: string; startAfterSeconds?: number }>, options: { within?: Transactional } = {}): Promise<void> {
+  async sendMany<T extends object>(
+    queue: QueueName,
+    jobs: Array<{ data: T; key: string; startAfterSeconds?: number }>,
+    options: { within?: Transactional } = {},
+  ): Promise<void> {
     if (jobs.length === 0) return;
-    const running = FOLLOW_UP_DELAY_SECONDS[queue] > 0 ? await runningOf(options.within ? queryableOf(options.within) : this.pool, queue, jobs.map((job) => job.key)) : new Set<string>();
+    const running =
+      FOLLOW_UP_DELAY_SECONDS[queue] > 0
+        ? await runningOf(
+            options.within ? queryableOf(options.within) : this.pool,
+            queue,
+            jobs.map((job) => job.key),
+          )
+        : new Set<string>();
     const seen = new Set<string>();
     const rows = jobs
       .filter((job) => !seen.has(job.key) && seen.add(job.key))
       .map((job) => {
         const startAfter = heldBack(queue, job.startAfterSeconds ?? 0, running.has(job.key));
-        return { name: queue, data: job.data, singletonKey: job.key, ...(startAfter > 0 ? { startAfter: String(startAfter) } : {}) };
+        return {
+          name: queue,
+          data: job.data,
+          singletonKey: job.key,
+          ...(startAfter > 0 ? { startAfter: String(startAfter) } : {}),
+        };
       });
     if (options.within) await this.boss.insert(rows, { db: jobsDbOf(options.within) });
     else await this.boss.insert(rows);
@@ -242,22 +274,34 @@ export class Jobs {
    */
   async work<T extends object>(queue: QueueName, handler: JobHandler<T>): Promise<void> {
     const most = Math.max(this.timing.concurrency, this.timing.mostAtOnce ?? this.timing.concurrency);
-    const pace = PACED_QUEUES.has(queue) && most > this.timing.concurrency ? new AdaptiveLimit(this.timing.concurrency, most) : null;
+    const pace =
+      PACED_QUEUES.has(queue) && most > this.timing.concurrency
+        ? new AdaptiveLimit(this.timing.concurrency, most)
+        : null;
     const reserves: string[] = [];
     for (let slot = 0; slot < (pace?.max ?? this.timing.concurrency); slot++) {
       const reserve = slot >= this.timing.concurrency;
       let workerId = '';
       let lastDone = 0;
-      workerId = await this.boss.work<T>(queue, { pollingIntervalSeconds: reserve ? RESERVE_POLLING_SECONDS : this.timing.pollingIntervalSeconds, batchSize: 1, includeMetadata: true }, async (jobs) => {
-        // pg-boss waits a polling interval after every fetch, even one that found a job; while there was one,
-        // there may be more, so the slot asks again at once (an idle slot still waits the interval).
-        if (workerId) this.boss.notifyWorker(workerId);
-        if (pace?.hasRoom() && Date.now() - lastDone < BACKLOG_MS && reserves.length > 0) this.boss.notifyWorker(reserves[this.#woken++ % reserves.length]!);
-        for (const job of jobs) {
-          await this.#runOne(queue, job, handler, pace);
-          lastDone = Date.now();
-        }
-      });
+      workerId = await this.boss.work<T>(
+        queue,
+        {
+          pollingIntervalSeconds: reserve ? RESERVE_POLLING_SECONDS : this.timing.pollingIntervalSeconds,
+          batchSize: 1,
+          includeMetadata: true,
+        },
+        async (jobs) => {
+          // pg-boss waits a polling interval after every fetch, even one that found a job; while there was one,
+          // there may be more, so the slot asks again at once (an idle slot still waits the interval).
+          if (workerId) this.boss.notifyWorker(workerId);
+          if (pace?.hasRoom() && Date.now() - lastDone < BACKLOG_MS && reserves.length > 0)
+            this.boss.notifyWorker(reserves[this.#woken++ % reserves.length]!);
+          for (const job of jobs) {
+            await this.#runOne(queue, job, handler, pace);
+            lastDone = Date.now();
+          }
+        },
+      );
       if (reserve) reserves.push(workerId);
     }
   }
@@ -267,7 +311,12 @@ export class Jobs {
    * the retry backoff meant for failures, which puts a rate-limited upload minutes or hours behind. Any other
    * failure is thrown, for pg-boss to retry the job.
    */
-  async #runOne<T>(queue: QueueName, job: { id: string; data: T; retryCount: number }, handler: JobHandler<T>, pace: AdaptiveLimit | null): Promise<void> {
+  async #runOne<T>(
+    queue: QueueName,
+    job: { id: string; data: T; retryCount: number },
+    handler: JobHandler<T>,
+    pace: AdaptiveLimit | null,
+  ): Promise<void> {
     const waitBudgetMs = this.timing.expireSeconds * 1000 * SHARE_OF_EXPIRY_FOR_WAITS;
     for (let waits = 0, waitedMs = 0; ; waits += 1) {
       const free = await pace?.acquire();
@@ -285,7 +334,10 @@ export class Jobs {
           waitedMs += wait;
           continue;
         }
-        this.logger.warn({ err: error, queue, jobId: job.id, retryCount: job.retryCount }, 'Job failed; it will be retried while retries remain');
+        this.logger.warn(
+          { err: error, queue, jobId: job.id, retryCount: job.retryCount },
+          'Job failed; it will be retried while retries remain',
+        );
         throw error;
       }
     }
@@ -299,7 +351,12 @@ export class Jobs {
     const worker = new FairShareWorker<T>(
       this.pool,
       this.boss,
-      { queue, groupField, slots: this.timing.concurrency, pollingIntervalMs: this.timing.pollingIntervalSeconds * 1000 },
+      {
+        queue,
+        groupField,
+        slots: this.timing.concurrency,
+        pollingIntervalMs: this.timing.pollingIntervalSeconds * 1000,
+      },
       (job) => this.#runOne(queue, job, handler, null),
       (error) => this.logger.error({ err: error, queue }, 'Job queue error'),
     );

@@ -24,9 +24,21 @@ const QUEUE_COUNTS = `
 
 /** Every queue of the tool, in the order QUEUES names them (an idle queue has no rows: all zero). */
 export async function queueHealth(db: Queryable): Promise<QueueHealth[]> {
-  const { rows } = await db.query<{ name: string; waiting: string; running: string; failed: string; oldest: string | null }>(QUEUE_COUNTS);
+  const { rows } = await db.query<{
+    name: string;
+    waiting: string;
+    running: string;
+    failed: string;
+    oldest: string | null;
+  }>(QUEUE_COUNTS);
   return QUEUE_NAMES.map((queue) => {
     const row = rows.find((r) => r.name === queue);
-    return { queue, waiting: Number(row?.waiting ?? 0), running: Number(row?.running ?? 0), failed: Number(row?.failed ?? 0), oldestWaitingSeconds: row?.oldest ? Number(row.oldest) : null };
+    return {
+      queue,
+      waiting: Number(row?.waiting ?? 0),
+      running: Number(row?.running ?? 0),
+      failed: Number(row?.failed ?? 0),
+      oldestWaitingSeconds: row?.oldest ? Number(row.oldest) : null,
+    };
   });
 }

@@ -25,7 +25,11 @@ export function forgetAccessToken(issuer: string, clientId: string, scope: strin
   cache.delete(keyOf(issuer, clientId, scope));
 }
 
-async function askToken(platform: Platform, scope: string, timeoutMs: number): Promise<{ token: string; expiresAt: number }> {
+async function askToken(
+  platform: Platform,
+  scope: string,
+  timeoutMs: number,
+): Promise<{ token: string; expiresAt: number }> {
   const clientId = await platform.platformClientId();
   const tokenUrl = await platform.platformAccessTokenEndpoint();
   const assertion = await new SignJWT({ jti: randomUUID() })

@@ -10,7 +10,10 @@ import { extendLaunchContext } from './launch-scope.js';
 import { noticeServiceClaim } from './notice-service.js';
 
 const claims = z.object({
-  [CLAIM.activity]: z.object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() }).optional().catch(undefined),
+  [CLAIM.activity]: z
+    .object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() })
+    .optional()
+    .catch(undefined),
   [CLAIM.platformNotificationService]: noticeServiceClaim.optional().catch(undefined),
 });
 

@@ -31,9 +31,13 @@ import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { findDeployment } from './registrations.js';
 import type { PostgresLtiStorage } from './storage.js';
 
-
 /** The message types this file verifies; ltijs takes the others. */
-export const OWN_MESSAGE_TYPES = [ASSET_PROCESSOR_MESSAGES.reportReview, ASSET_PROCESSOR_MESSAGES.settings, EULA_MESSAGE, SUBMISSION_REVIEW_MESSAGE] as const;
+export const OWN_MESSAGE_TYPES = [
+  ASSET_PROCESSOR_MESSAGES.reportReview,
+  ASSET_PROCESSOR_MESSAGES.settings,
+  EULA_MESSAGE,
+  SUBMISSION_REVIEW_MESSAGE,
+] as const;
 export type OwnMessageType = (typeof OWN_MESSAGE_TYPES)[number];
 
 /** ltijs's default tokenMaxAge: an id_token issued longer ago than this is refused (dist/Provider/Provider.js). */
@@ -51,7 +55,8 @@ export class MessageLaunchRefused extends Error {
   }
 }
 
-const NOT_VERIFIED = 'The launch from your LMS could not be verified. Open it again from your course; if this keeps happening, tell your LMS administrator.';
+const NOT_VERIFIED =
+  'The launch from your LMS could not be verified. Open it again from your course; if this keeps happening, tell your LMS administrator.';
 
 /** The message type an id_token claims, read before anything is verified: only to decide who verifies it. */
 export function claimedOwnMessageType(idToken: string): OwnMessageType | null {
@@ -85,31 +90,60 @@ export interface VerifiedMessage {
 /** Verifies a posted id_token of one of the own message types, inside the guard's launch scope; throws MessageLaunchRefused. */
 export async function verifyMessageLaunch(db: Kysely<DatabaseSchema>, idToken: string): Promise<VerifiedMessage> {
   const passage = currentLaunch();
-  if (!passage) throw new Error('A launch of the tool\'s own message types is verified behind the launch guard, which found its state and key.');
+  if (!passage)
+    throw new Error(
+      "A launch of the tool's own message types is verified behind the launch guard, which found its state and key.",
+    );
   let header;
   try {
     header = decodeProtectedHeader(idToken);
   } catch {
     throw new MessageLaunchRefused(401, NOT_VERIFIED, 'not a JWT');
   }
-  if (header.alg !== 'RS256' || header.kid !== passage.key.kid) throw new MessageLaunchRefused(401, NOT_VERIFIED, `header alg ${String(header.alg)} kid ${String(header.kid)}`);
+  if (header.alg !== 'RS256' || header.kid !== passage.key.kid)
+    throw new MessageLaunchRefused(401, NOT_VERIFIED, `header alg ${String(header.alg)} kid ${String(header.kid)}`);
   let payload;
   try {
-    payload = await verifyPlatformToken(idToken, passage.key, { issuer: passage.issuer, clientId: passage.clientId, clockToleranceSeconds: 0 });
+    payload = await verifyPlatformToken(idToken, passage.key, {
+      issuer: passage.issuer,
+      clientId: passage.clientId,
+      clockToleranceSeconds: 0,
+    });
   } catch (error) {
     if (!(error instanceof PlatformTokenInvalid)) throw error;
     throw new MessageLaunchRefused(401, NOT_VERIFIED, error.message);
   }
   const parsed = coreClaims.safeParse(payload);
-  if (!parsed.success) throw new MessageLaunchRefused(400, 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.', `claims: ${parsed.error.issues[0]!.path.join('.')}`);
+  if (!parsed.success)
+    throw new MessageLaunchRefused(
+      400,
+      'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.',
+      `claims: ${parsed.error.issues[0]!.path.join('.')}`,
+    );
   const claims = parsed.data;
   // The state the login issued names the issuer it was issued for (ltijs: the state cookie's value).
-  if (passage.state.issuer !== claims.iss) throw new MessageLaunchRefused(401, NOT_VERIFIED, 'issuer differs from the login');
-  if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS) throw new MessageLaunchRefused(401, NOT_VERIFIED, 'token too old');
-  const deployment = await findDeployment(db, { issuer: claims.iss, clientId: passage.clientId, deploymentId: claims[CLAIM.deploymentId] });
-  if (!deployment?.active) throw new MessageLaunchRefused(403, 'This LMS (or this deployment of the tool in it) is not registered with the tool, or is switched off. Ask your LMS administrator.', 'deployment not registered or off');
+  if (passage.state.issuer !== claims.iss)
+    throw new MessageLaunchRefused(401, NOT_VERIFIED, 'issuer differs from the login');
+  if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS)
+    throw new MessageLaunchRefused(401, NOT_VERIFIED, 'token too old');
+  const deployment = await findDeployment(db, {
+    issuer: claims.iss,
+    clientId: passage.clientId,
+    deploymentId: claims[CLAIM.deploymentId],
+  });
+  if (!deployment?.active)
+    throw new MessageLaunchRefused(
+      403,
+      'This LMS (or this deployment of the tool in it) is not registered with the tool, or is switched off. Ask your LMS administrator.',
+      'deployment not registered or off',
+    );
   // Each LMS's names read as the standard ones (claims.ts), now that the payload is verified.
-  return { messageType: claims[CLAIM.messageType], platformId: deployment.platformId, clientId: passage.clientId, claims: withStandardNames(payload as Record<string, unknown>) };
+  return {
+    messageType: claims[CLAIM.messageType],
+    platformId: deployment.platformId,
+    clientId: passage.clientId,
+    claims: withStandardNames(payload as Record<string, unknown>),
+  };
 }
 
 export interface RecordedMessageLaunch extends LaunchIdentity {
@@ -131,7 +165,12 @@ export interface MessageSessionDeps {
  * (ltijs would drop them); it is part of the context's identity, so that two launches of different messages never
  * share a session record. Throws LaunchRefused when the state or nonce was used meanwhile (nothing written then).
  */
-export async function recordMessageLaunch(deps: MessageSessionDeps, verified: VerifiedMessage, path: string, own: Record<string, unknown>): Promise<RecordedMessageLaunch> {
+export async function recordMessageLaunch(
+  deps: MessageSessionDeps,
+  verified: VerifiedMessage,
+  path: string,
+  own: Record<string, unknown>,
+): Promise<RecordedMessageLaunch> {
   const valid = verified.claims;
   const { clientId } = verified;
   const state = currentLaunch()!.state.state;
@@ -149,8 +188,12 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
     endpoint: valid[CLAIM.agsEndpoint],
     namesRoles: valid[CLAIM.namesRoleService],
   };
-  const hash = createHash('sha256').update(JSON.stringify({ ...additional, messageType: verified.messageType, own })).digest('hex');
-  const contextId = encodeURIComponent(`${iss}${clientId}${deploymentId}${context?.id ?? 'NF'}_${resource?.id ?? 'NF'}_${hash}`);
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ ...additional, messageType: verified.messageType, own }))
+    .digest('hex');
+  const contextId = encodeURIComponent(
+    `${iss}${clientId}${deploymentId}${context?.id ?? 'NF'}_${resource?.id ?? 'NF'}_${hash}`,
+  );
   const platformCode = encodeURIComponent(`lti${Buffer.from(iss + clientId + deploymentId).toString('base64')}`);
   const platformToken = {
     iss,
@@ -178,9 +221,20 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
   await deps.storage.Insert(false, 'nonce', { nonce: String(valid.nonce) });
   await deps.storage.Replace(false, 'idtoken', { iss, clientId, deploymentId, user: sub }, plain(platformToken));
   await deps.storage.Replace(false, 'contexttoken', { contextId, user: sub }, plain(contextToken));
-  const launch = readLaunch({ ...plain(platformToken), platformContext: plain(contextToken) } as unknown as LaunchToken);
+  const launch = readLaunch({
+    ...plain(platformToken),
+    platformContext: plain(contextToken),
+  } as unknown as LaunchToken);
   const identity = await recordLaunch(deps.db, launch);
-  const ltik = await new SignJWT({ platformUrl: iss, clientId, deploymentId, platformCode, contextId, user: sub, s: state })
+  const ltik = await new SignJWT({
+    platformUrl: iss,
+    clientId,
+    deploymentId,
+    platformCode,
+    contextId,
+    user: sub,
+    s: state,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
     .sign(new TextEncoder().encode(deps.encryptionKey));
@@ -189,6 +243,7 @@ export async function recordMessageLaunch(deps: MessageSessionDeps, verified: Ve
 
 /** What a page session kept of its launch's own claims (recordMessageLaunch's `own`); null for other launches. */
 export function ownClaimsOf(idToken: LaunchToken): Record<string, unknown> | null {
-  const kept = (idToken as unknown as { platformContext?: { assetProcessorMessage?: unknown } }).platformContext?.assetProcessorMessage;
+  const kept = (idToken as unknown as { platformContext?: { assetProcessorMessage?: unknown } }).platformContext
+    ?.assetProcessorMessage;
   return kept && typeof kept === 'object' ? (kept as Record<string, unknown>) : null;
 }

@@ -6,6 +6,16 @@ import { callService } from './platform-service.js';
 import type { PlatformAnswer } from './platform-http.js';
 
 /** Posts one report; throws ServiceCallFailed when there is no token or no answer. */
-export function postAssetReport(platform: Platform, scope: string, reportUrl: string, report: object): Promise<PlatformAnswer> {
-  return callService(platform, scope, reportUrl, { method: 'POST', contentType: 'application/json', accept: 'application/json', body: JSON.stringify(report) });
+export function postAssetReport(
+  platform: Platform,
+  scope: string,
+  reportUrl: string,
+  report: object,
+): Promise<PlatformAnswer> {
+  return callService(platform, scope, reportUrl, {
+    method: 'POST',
+    contentType: 'application/json',
+    accept: 'application/json',
+    body: JSON.stringify(report),
+  });
 }

@@ -97,8 +97,10 @@ export function withStandardNames(payload: Record<string, unknown>): Record<stri
     const value = readClaim(payload, name);
     if (value !== undefined) named[CLAIM[name]] = value;
   }
-  if (named[CLAIM.activity] !== undefined) named[CLAIM.activity] = readField(named[CLAIM.activity], FIELD_ALIASES.activityId);
-  if (named[CLAIM.submission] !== undefined) named[CLAIM.submission] = readField(named[CLAIM.submission], FIELD_ALIASES.submissionId);
+  if (named[CLAIM.activity] !== undefined)
+    named[CLAIM.activity] = readField(named[CLAIM.activity], FIELD_ALIASES.activityId);
+  if (named[CLAIM.submission] !== undefined)
+    named[CLAIM.submission] = readField(named[CLAIM.submission], FIELD_ALIASES.submissionId);
   return named;
 }
 
@@ -143,7 +145,10 @@ export const httpAddress = z
   .refine((value) => /^https?:\/\//i.test(value), 'is not an http(s) address');
 
 /** The Asset Report Service claim: where reports go, and the scope the LMS names for posting them. */
-export const assetReportClaim = z.object({ report_url: httpAddress, scope: z.array(z.string().max(1000)).max(20).optional().catch(undefined) });
+export const assetReportClaim = z.object({
+  report_url: httpAddress,
+  scope: z.array(z.string().max(1000)).max(20).optional().catch(undefined),
+});
 
 export interface ReportAddress {
   url: string;

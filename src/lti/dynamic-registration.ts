@@ -7,7 +7,14 @@ import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { SCOPE } from './claims.js';
 import { SUBMISSION_REVIEW_MESSAGE } from './submission-review.js';
-import { countPendingRegistrations, createRegistration, productFamily as productFamilyCode, registrationInput, type Registration, type RegistrationStore } from './registrations.js';
+import {
+  countPendingRegistrations,
+  createRegistration,
+  productFamily as productFamilyCode,
+  registrationInput,
+  type Registration,
+  type RegistrationStore,
+} from './registrations.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -32,7 +39,10 @@ const platformConfiguration = z.object({
 
 const registrationResponse = z.object({
   client_id: z.string().min(1),
-  'https://purl.imsglobal.org/spec/lti-tool-configuration': z.object({ deployment_id: z.string().min(1).optional() }).partial().optional(),
+  'https://purl.imsglobal.org/spec/lti-tool-configuration': z
+    .object({ deployment_id: z.string().min(1).optional() })
+    .partial()
+    .optional(),
 });
 
 /**
@@ -74,7 +84,11 @@ const hasUserInfo = (url: URL) => url.username !== '' || url.password !== '';
  * loopback host outside production.
  * https://www.imsglobal.org/spec/lti-dr/v1p0#issuer-and-openid-configuration-url-match
  */
-export function issuerMismatch(issuer: string, openidConfiguration: string, options: { production: boolean }): string | null {
+export function issuerMismatch(
+  issuer: string,
+  openidConfiguration: string,
+  options: { production: boolean },
+): string | null {
   let issuerUrl: URL;
   let configurationUrl: URL;
   try {
@@ -87,14 +101,19 @@ export function issuerMismatch(issuer: string, openidConfiguration: string, opti
     return 'The issuer or the configuration address carries a user name or password (text before an @), which the tool does not accept.';
   }
   if (issuerUrl.origin !== configurationUrl.origin || issuerUrl.origin === 'null') {
-    return 'The configuration address is not on the issuer\'s own host: the scheme, host and port must be the same.';
+    return "The configuration address is not on the issuer's own host: the scheme, host and port must be the same.";
   }
   const base = issuerUrl.pathname.replace(/\/+$/, '');
   if (configurationUrl.pathname !== base && !configurationUrl.pathname.startsWith(`${base}/`)) {
-    return 'The configuration address is not under the issuer\'s path.';
+    return "The configuration address is not under the issuer's path.";
   }
-  const secure = issuerUrl.protocol === 'https:' || (!options.production && issuerUrl.protocol === 'http:' && LOOPBACK_HOSTS.has(issuerUrl.hostname));
-  if (!secure) return options.production ? 'The issuer is not an https address.' : 'The issuer is not an https address (plain http is accepted for localhost only, outside production).';
+  const secure =
+    issuerUrl.protocol === 'https:' ||
+    (!options.production && issuerUrl.protocol === 'http:' && LOOPBACK_HOSTS.has(issuerUrl.hostname));
+  if (!secure)
+    return options.production
+      ? 'The issuer is not an https address.'
+      : 'The issuer is not an https address (plain http is accepted for localhost only, outside production).';
   return null;
 }
 
@@ -110,7 +129,10 @@ export interface ToolDescription {
   assetProcessorEula?: boolean;
 }
 
-async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: string; body?: unknown }): Promise<unknown> {
+async function fetchJson(
+  url: string,
+  init: { method: 'GET' | 'POST'; token?: string; body?: unknown },
+): Promise<unknown> {
   let response;
   try {
     response = await platformRequest(url, {
@@ -138,7 +160,8 @@ async function fetchJson(url: string, init: { method: 'GET' | 'POST'; token?: st
 
 function toolConfiguration(tool: ToolDescription, productFamily: string | undefined) {
   // Canvas checks placements against its own list; Moodle ignores them.
-  const deepLinkingPlacements = productFamily?.toLowerCase() === 'canvas' ? { placements: ['assignment_selection', 'link_selection'] } : {};
+  const deepLinkingPlacements =
+    productFamily?.toLowerCase() === 'canvas' ? { placements: ['assignment_selection', 'link_selection'] } : {};
   return {
     application_type: 'web',
     response_types: ['id_token'],
@@ -148,7 +171,9 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
     client_name: tool.name,
     jwks_uri: tool.urls.keys,
     token_endpoint_auth_method: 'private_key_jwt',
-    scope: [...SCOPES, ...(tool.assetProcessor ? assetProcessorScopes(tool.assetProcessorEula ?? false) : [])].join(' '),
+    scope: [...SCOPES, ...(tool.assetProcessor ? assetProcessorScopes(tool.assetProcessorEula ?? false) : [])].join(
+      ' ',
+    ),
     'https://purl.imsglobal.org/spec/lti-tool-configuration': {
       domain: new URL(tool.urls.launch).host,
       description: tool.description,
@@ -156,12 +181,21 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
       claims: ['iss', 'sub', 'name', 'given_name', 'family_name', 'email'],
       messages: [
         { type: 'LtiResourceLinkRequest', target_link_uri: tool.urls.launch },
-        { type: 'LtiDeepLinkingRequest', target_link_uri: tool.urls.launch, label: tool.name, ...deepLinkingPlacements },
+        {
+          type: 'LtiDeepLinkingRequest',
+          target_link_uri: tool.urls.launch,
+          label: tool.name,
+          ...deepLinkingPlacements,
+        },
         // Submission review (https://www.imsglobal.org/spec/lti-sr/v1p0/): Moodle launches it from its grade analysis
         // whatever the registration lists; it is not announced to Canvas, whose acceptance of it is unverified.
-        ...(productFamily?.toLowerCase() === 'canvas' ? [] : [{ type: SUBMISSION_REVIEW_MESSAGE, target_link_uri: tool.urls.launch }]),
+        ...(productFamily?.toLowerCase() === 'canvas'
+          ? []
+          : [{ type: SUBMISSION_REVIEW_MESSAGE, target_link_uri: tool.urls.launch }]),
         // A platform without the Asset Processor ignores a placement and messages it does not know.
-        ...(tool.assetProcessor ? assetProcessorMessages(tool.urls.launch, tool.name, tool.assetProcessorEula ?? false) : []),
+        ...(tool.assetProcessor
+          ? assetProcessorMessages(tool.urls.launch, tool.name, tool.assetProcessorEula ?? false)
+          : []),
       ],
       // Canvas sends names and e-mail addresses only to tools registered as public.
       'https://canvas.instructure.com/lti/privacy_level': 'public',
@@ -170,7 +204,12 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
 }
 
 /** Calls fetchJson and turns any failure into the tool's own sentence for `step`, keeping the detail for the log. */
-async function ask(step: string, url: string, init: Parameters<typeof fetchJson>[1], lmsOrigin: string | null): Promise<unknown> {
+async function ask(
+  step: string,
+  url: string,
+  init: Parameters<typeof fetchJson>[1],
+  lmsOrigin: string | null,
+): Promise<unknown> {
   try {
     return await fetchJson(url, init);
   } catch (error) {
@@ -197,27 +236,33 @@ export async function registerDynamically(
   const token = params.registrationToken ? { token: params.registrationToken } : {};
   const configuration = platformConfiguration.safeParse(
     await ask(
-      'The tool could not read your LMS\'s configuration from the address the LMS gave. Check that the tool can reach the LMS, and start the registration again from the LMS.',
+      "The tool could not read your LMS's configuration from the address the LMS gave. Check that the tool can reach the LMS, and start the registration again from the LMS.",
       params.openidConfiguration,
       { method: 'GET', ...token },
       null,
     ),
   );
   if (!configuration.success) {
-    throw new RegistrationFailed('Your LMS\'s configuration is not one the tool can use for LTI Dynamic Registration. Register the tool by hand instead.', {
-      detail: `invalid configuration: ${configuration.error.issues[0]!.path.join('.')}`,
-    });
+    throw new RegistrationFailed(
+      "Your LMS's configuration is not one the tool can use for LTI Dynamic Registration. Register the tool by hand instead.",
+      {
+        detail: `invalid configuration: ${configuration.error.issues[0]!.path.join('.')}`,
+      },
+    );
   }
   const platform = configuration.data;
   const mismatch = issuerMismatch(platform.issuer, params.openidConfiguration, options);
   if (mismatch) {
-    throw new RegistrationFailed(`The LMS's configuration names an issuer that its address does not belong to, so the tool did not register. ${mismatch}`, { status: 400 });
+    throw new RegistrationFailed(
+      `The LMS's configuration names an issuer that its address does not belong to, so the tool did not register. ${mismatch}`,
+      { status: 400 },
+    );
   }
   // From here the LMS is known: its answers may be framed by it (the registration panel in its admin page).
   const lmsOrigin = new URL(params.openidConfiguration).origin;
   if (tool.requireApproval && (await countPendingRegistrations(store.db)) >= MAX_PENDING_REGISTRATIONS) {
     throw new RegistrationFailed(
-      'Too many registrations are waiting for an administrator of the tool to approve them. Ask the tool\'s administrator to approve or remove them, then start the registration again.',
+      "Too many registrations are waiting for an administrator of the tool to approve them. Ask the tool's administrator to approve or remove them, then start the registration again.",
       { status: 503, lmsOrigin },
     );
   }
@@ -228,24 +273,34 @@ export async function registerDynamically(
       await assertPlatformAddress(url);
     } catch (error) {
       if (!(error instanceof PlatformRequestError)) throw error;
-      throw new RegistrationFailed(`Your LMS's keys or token address is not one the tool can use. ${error.message}`, { status: 400, lmsOrigin, detail: error.message });
+      throw new RegistrationFailed(`Your LMS's keys or token address is not one the tool can use. ${error.message}`, {
+        status: 400,
+        lmsOrigin,
+        detail: error.message,
+      });
     }
   }
   const productFamily = platform['https://purl.imsglobal.org/spec/lti-platform-configuration']?.product_family_code;
   const answer = registrationResponse.safeParse(
     await ask(
-      'Your LMS did not accept the tool\'s registration. Start the registration again from the LMS; if it keeps failing, register the tool by hand.',
+      "Your LMS did not accept the tool's registration. Start the registration again from the LMS; if it keeps failing, register the tool by hand.",
       platform.registration_endpoint,
       { method: 'POST', body: toolConfiguration(tool, productFamily), ...token },
       lmsOrigin,
     ),
   );
   if (!answer.success) {
-    throw new RegistrationFailed('Your LMS accepted the registration but did not say which client id it gave the tool. Register the tool by hand instead.', { lmsOrigin, detail: 'no client_id in the answer' });
+    throw new RegistrationFailed(
+      'Your LMS accepted the registration but did not say which client id it gave the tool. Register the tool by hand instead.',
+      { lmsOrigin, detail: 'no client_id in the answer' },
+    );
   }
   const deploymentId = answer.data['https://purl.imsglobal.org/spec/lti-tool-configuration']?.deployment_id;
   if (!deploymentId) {
-    throw new RegistrationFailed('Your LMS did not say which deployment it created; register the tool by hand with its deployment id.', { lmsOrigin });
+    throw new RegistrationFailed(
+      'Your LMS did not say which deployment it created; register the tool by hand with its deployment id.',
+      { lmsOrigin },
+    );
   }
   const input = {
     name: productFamily ? `${productFamily} at ${new URL(platform.issuer).host}` : new URL(platform.issuer).host,
@@ -260,12 +315,17 @@ export async function registerDynamically(
   };
   const stored = registrationInput.safeParse(input);
   if (!stored.success) {
-    throw new RegistrationFailed('Your LMS\'s login, token or keys address is not one the tool can use (each must be https). Register the tool by hand instead.', {
-      lmsOrigin,
-      detail: `unusable URL: ${String(stored.error.issues[0]!.path[0])}`,
-    });
+    throw new RegistrationFailed(
+      "Your LMS's login, token or keys address is not one the tool can use (each must be https). Register the tool by hand instead.",
+      {
+        lmsOrigin,
+        detail: `unusable URL: ${String(stored.error.issues[0]!.path[0])}`,
+      },
+    );
   }
-  const registration = await createRegistration(store, stored.data, 'dynamic-registration', { active: !tool.requireApproval });
+  const registration = await createRegistration(store, stored.data, 'dynamic-registration', {
+    active: !tool.requireApproval,
+  });
   if (registration === 'exists') {
     throw new RegistrationFailed(
       'This LMS is already registered with the tool (the same issuer and client id), so nothing was changed. An administrator of the tool can remove or update the existing registration.',

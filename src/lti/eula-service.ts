@@ -20,15 +20,28 @@ export class EulaServiceRefused extends Error {
   }
 }
 
-const NOT_TAKEN = 'Your LMS did not record your acceptance of the terms, so nothing was recorded. Try again; if it keeps failing, tell your LMS administrator.';
+const NOT_TAKEN =
+  'Your LMS did not record your acceptance of the terms, so nothing was recorded. Try again; if it keeps failing, tell your LMS administrator.';
 
 /** Tells the platform's EULA service that `userId` (the launch's sub) accepted at `acceptedAt`; throws EulaServiceRefused. */
-export async function postEulaAcceptance(platform: Platform, serviceUrl: string, userId: string, acceptedAt: Date): Promise<void> {
+export async function postEulaAcceptance(
+  platform: Platform,
+  serviceUrl: string,
+  userId: string,
+  acceptedAt: Date,
+): Promise<void> {
   try {
-    await sendToService(platform, EULA_USER_SCOPE, `${serviceUrl.replace(/\/+$/, '')}/user`, { method: 'POST', body: { userId, accepted: true, timestamp: acceptedAt.toISOString() } });
+    await sendToService(platform, EULA_USER_SCOPE, `${serviceUrl.replace(/\/+$/, '')}/user`, {
+      method: 'POST',
+      body: { userId, accepted: true, timestamp: acceptedAt.toISOString() },
+    });
   } catch (error) {
     if (!(error instanceof ServiceCallFailed)) throw error;
-    if (error.step === 'unreachable') throw new EulaServiceRefused(`Your LMS's EULA service could not be reached, so nothing was recorded.${error.own} Try again in a moment.`, error.message);
+    if (error.step === 'unreachable')
+      throw new EulaServiceRefused(
+        `Your LMS's EULA service could not be reached, so nothing was recorded.${error.own} Try again in a moment.`,
+        error.message,
+      );
     throw new EulaServiceRefused(NOT_TAKEN, error.message);
   }
 }

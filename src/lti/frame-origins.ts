@@ -18,7 +18,10 @@ export function webOrigin(value: string | undefined): string | null {
   try {
     const url = new URL(value);
     // A host name is at most 253 characters, each label 63: the origin goes into every answer's header.
-    const plain = PLAIN_HOST.test(url.hostname) && url.hostname.length <= 253 && url.hostname.split('.').every((label) => label.length <= 63);
+    const plain =
+      PLAIN_HOST.test(url.hostname) &&
+      url.hostname.length <= 253 &&
+      url.hostname.split('.').every((label) => label.length <= 63);
     return (url.protocol === 'https:' || url.protocol === 'http:') && plain ? url.origin : null;
   } catch {
     return null;
@@ -65,7 +68,10 @@ export interface PlatformFrame {
 export async function platformFrame(db: Kysely<DatabaseSchema>, platformId: string): Promise<PlatformFrame> {
   // Asked on every launch and page, changed seldom: kept in memory while the registrations (and the learnt hosts,
   // which raise their version too) stay as they are.
-  return registrationCache(db).get(`frame:${platformId}`, async () => (await readPlatformFrames(db, platformId))[0] ?? { origins: [], productFamily: null });
+  return registrationCache(db).get(
+    `frame:${platformId}`,
+    async () => (await readPlatformFrames(db, platformId))[0] ?? { origins: [], productFamily: null },
+  );
 }
 
 export async function platformFrameOrigins(db: Kysely<DatabaseSchema>, platformId: string): Promise<string[]> {
@@ -97,7 +103,14 @@ async function readPlatformFrames(db: Kysely<DatabaseSchema>, platformId: string
   let query = db
     .selectFrom('platform')
     .leftJoin('platform_frame_origin', 'platform_frame_origin.platform_id', 'platform.id')
-    .select(['platform.id', 'platform.issuer', 'platform.auth_url', 'platform.token_url', 'platform.product_family', 'platform_frame_origin.origin'])
+    .select([
+      'platform.id',
+      'platform.issuer',
+      'platform.auth_url',
+      'platform.token_url',
+      'platform.product_family',
+      'platform_frame_origin.origin',
+    ])
     .where('platform.active', '=', true);
   if (platformId !== null) query = query.where('platform.id', '=', platformId);
   const frames = new Map<string, { origins: Set<string>; productFamily: string | null }>();
@@ -115,7 +128,10 @@ async function readPlatformFrames(db: Kysely<DatabaseSchema>, platformId: string
     }
     if (row.origin) frame.origins.add(row.origin);
   }
-  return [...frames.values()].map((frame) => ({ origins: [...frame.origins].sort(), productFamily: frame.productFamily }));
+  return [...frames.values()].map((frame) => ({
+    origins: [...frame.origins].sort(),
+    productFamily: frame.productFamily,
+  }));
 }
 
 /**
@@ -123,7 +139,15 @@ async function readPlatformFrames(db: Kysely<DatabaseSchema>, platformId: string
  * verified), for a refusal page that shows one sentence: the LMS's iframe shows the sentence instead of the
  * browser's "refused to connect". Empty for a platform the tool does not know or that is switched off.
  */
-export async function claimedPlatformFrameOrigins(db: Kysely<DatabaseSchema>, claim: { issuer: string; clientId: string }): Promise<string[]> {
-  const platform = await db.selectFrom('platform').select('id').where('issuer', '=', claim.issuer).where('client_id', '=', claim.clientId).executeTakeFirst();
+export async function claimedPlatformFrameOrigins(
+  db: Kysely<DatabaseSchema>,
+  claim: { issuer: string; clientId: string },
+): Promise<string[]> {
+  const platform = await db
+    .selectFrom('platform')
+    .select('id')
+    .where('issuer', '=', claim.issuer)
+    .where('client_id', '=', claim.clientId)
+    .executeTakeFirst();
   return platform ? platformFrameOrigins(db, platform.id) : [];
 }

@@ -62,7 +62,10 @@ export function deferNonce(record: LaunchRecord): boolean {
 export function deferSessionRecord(record: LaunchRecord): boolean {
   const current = scope.getStore();
   if (!current) return false;
-  current.records = [...current.records.filter((kept) => kept.collection !== record.collection || kept.recordKey !== record.recordKey), record];
+  current.records = [
+    ...current.records.filter((kept) => kept.collection !== record.collection || kept.recordKey !== record.recordKey),
+    record,
+  ];
   return true;
 }
 

@@ -17,16 +17,39 @@ const launchToken = z.object({
   clientId: z.string().min(1),
   deploymentId: z.string().min(1),
   userInfo: z
-    .object({ name: z.string().max(1000).optional(), email: z.string().max(1000).optional(), given_name: z.string().optional(), family_name: z.string().optional() })
+    .object({
+      name: z.string().max(1000).optional(),
+      email: z.string().max(1000).optional(),
+      given_name: z.string().optional(),
+      family_name: z.string().optional(),
+    })
     .partial()
     .optional(),
   platformContext: z.object({
     messageType: z.string().optional(),
     roles: z.array(z.string()).default([]),
-    context: z.object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional(), label: z.string().max(1000).optional() }).optional(),
-    resource: z.object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional(), description: z.string().max(10_000).optional() }).optional(),
+    context: z
+      .object({
+        id: z.string().min(1).max(255),
+        title: z.string().max(1000).optional(),
+        label: z.string().max(1000).optional(),
+      })
+      .optional(),
+    resource: z
+      .object({
+        id: z.string().min(1).max(255),
+        title: z.string().max(1000).optional(),
+        description: z.string().max(10_000).optional(),
+      })
+      .optional(),
     custom: z.record(z.string(), z.unknown()).optional(),
-    endpoint: z.object({ lineitem: z.string().url().optional(), lineitems: z.string().url().optional(), scope: z.array(z.string()).optional() }).optional(),
+    endpoint: z
+      .object({
+        lineitem: z.string().url().optional(),
+        lineitems: z.string().url().optional(),
+        scope: z.array(z.string()).optional(),
+      })
+      .optional(),
     namesRoles: z.object({ context_memberships_url: z.string().url().optional() }).optional(),
     deepLinkingSettings: z
       .object({ deep_link_return_url: z.string().url(), accept_types: z.array(z.string()).default([]) })
@@ -101,8 +124,12 @@ export function readLaunch(token: LaunchToken): Launch {
     audience: audienceOf(ctx.roles),
     platformAdmin: isPlatformAdmin(ctx.roles),
     messageType: ctx.messageType ?? 'LtiResourceLinkRequest',
-    context: ctx.context ? { id: ctx.context.id, title: ctx.context.title ?? null, label: ctx.context.label ?? null } : null,
-    resourceLink: ctx.resource ? { id: ctx.resource.id, title: ctx.resource.title ?? null, description: ctx.resource.description ?? null } : null,
+    context: ctx.context
+      ? { id: ctx.context.id, title: ctx.context.title ?? null, label: ctx.context.label ?? null }
+      : null,
+    resourceLink: ctx.resource
+      ? { id: ctx.resource.id, title: ctx.resource.title ?? null, description: ctx.resource.description ?? null }
+      : null,
     custom: ctx.custom ?? {},
     lineItemUrl: ctx.endpoint?.lineitem ?? null,
     lineItemsUrl: ctx.endpoint?.lineitems ?? null,
@@ -140,8 +167,10 @@ export class LaunchRefused extends Error {
 }
 
 const STATE_USED = 'This launch has expired or was already used. Open the assignment again from your course.';
-const UNSTORABLE = 'Your LMS sent a launch with a character the tool cannot store (a NUL character). Tell your LMS administrator.';
-const NOT_VERIFIED = 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.';
+const UNSTORABLE =
+  'Your LMS sent a launch with a character the tool cannot store (a NUL character). Tell your LMS administrator.';
+const NOT_VERIFIED =
+  'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.';
 
 interface RecordedLaunch {
   state_used: boolean;
@@ -165,9 +194,14 @@ interface RecordedLaunch {
  * the launch's platform and course (empty for a refused launch or one without a course), and otherwise sees the
  * database as it was before the statement's writes (every part of one statement shares its snapshot).
  */
-export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch, alongside?: Alongside | null): Promise<RecordedIdentity> {
+export async function recordLaunch(
+  db: Kysely<DatabaseSchema>,
+  launch: Launch,
+  alongside?: Alongside | null,
+): Promise<RecordedIdentity> {
   const writes = launchWrites();
-  if (!writes?.nonce) throw new Error('A launch is recorded inside the launch scope the guard opened, after ltijs checked its nonce.');
+  if (!writes?.nonce)
+    throw new Error('A launch is recorded inside the launch scope the guard opened, after ltijs checked its nonce.');
   const { state, nonce, records } = writes;
   // LTI Security Framework 5.1.3 and OpenID Connect Core 2: the id_token's nonce is required; without one a
   // launch could be replayed, since there would be nothing to accept only once.
@@ -228,5 +262,10 @@ export async function recordLaunch(db: Kysely<DatabaseSchema>, launch: Launch, a
   if (launch.frameOrigin && !(await platformFrameOrigins(db, row.platform_id)).includes(launch.frameOrigin)) {
     await learnFrameOrigin(db, row.platform_id, launch.frameOrigin);
   }
-  return { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id, ...(alongside ? { alongside: { key: alongside.key, row: row.alongside } } : {}) };
+  return {
+    platformId: row.platform_id,
+    userId: row.user_id,
+    courseId: row.course_id,
+    ...(alongside ? { alongside: { key: alongside.key, row: row.alongside } } : {}),
+  };
 }

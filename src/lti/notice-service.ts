@@ -27,16 +27,27 @@ export class NoticeHandlerRefused extends Error {
   }
 }
 
-const NOT_SUBSCRIBED = 'Your LMS did not let the tool subscribe to its submission notices, so the tool was not attached (nothing was created). Try again; if it keeps failing, ask your LMS administrator to give the tool the notice handler scope.';
+const NOT_SUBSCRIBED =
+  'Your LMS did not let the tool subscribe to its submission notices, so the tool was not attached (nothing was created). Try again; if it keeps failing, ask your LMS administrator to give the tool the notice handler scope.';
 
 /** Subscribes `handlerUrl` to the platform's submission notices at `serviceUrl`; throws NoticeHandlerRefused otherwise. */
-export async function subscribeToSubmissions(platform: Platform, serviceUrl: string, handlerUrl: string): Promise<void> {
+export async function subscribeToSubmissions(
+  platform: Platform,
+  serviceUrl: string,
+  handlerUrl: string,
+): Promise<void> {
   try {
-    await sendToService(platform, NOTICE_HANDLERS_SCOPE, serviceUrl, { method: 'PUT', body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl } });
+    await sendToService(platform, NOTICE_HANDLERS_SCOPE, serviceUrl, {
+      method: 'PUT',
+      body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl },
+    });
   } catch (error) {
     if (!(error instanceof ServiceCallFailed)) throw error;
     if (error.step === 'unreachable') {
-      throw new NoticeHandlerRefused(`Your LMS's notification service could not be reached, so the tool was not attached (nothing was created).${error.own} Try again in a moment.`, error.message);
+      throw new NoticeHandlerRefused(
+        `Your LMS's notification service could not be reached, so the tool was not attached (nothing was created).${error.own} Try again in a moment.`,
+        error.message,
+      );
     }
     throw new NoticeHandlerRefused(NOT_SUBSCRIBED, error.message);
   }

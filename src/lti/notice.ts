@@ -35,7 +35,11 @@ const unverifiedClaims = z.object({
 });
 
 const noticeClaim = z.object({
-  [CLAIM.notice]: z.object({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), timestamp: z.string().max(64).optional() }),
+  [CLAIM.notice]: z.object({
+    id: z.string().min(1).max(255),
+    type: z.string().min(1).max(255),
+    timestamp: z.string().max(64).optional(),
+  }),
 });
 
 export interface VerifiedNotice {
@@ -46,10 +50,14 @@ export interface VerifiedNotice {
   claims: Record<string, unknown>;
 }
 
-const NOT_VERIFIED = 'The notice could not be verified with the LMS\'s keys, so the tool ignored it.';
+const NOT_VERIFIED = "The notice could not be verified with the LMS's keys, so the tool ignored it.";
 
 /** Verifies one notice JWT; throws NoticeRefused. `types`: the notice types the caller takes. */
-export async function verifyNotice(db: Kysely<DatabaseSchema>, jwt: string, types: readonly string[]): Promise<VerifiedNotice> {
+export async function verifyNotice(
+  db: Kysely<DatabaseSchema>,
+  jwt: string,
+  types: readonly string[],
+): Promise<VerifiedNotice> {
   let header;
   let peeked;
   try {
@@ -58,33 +66,59 @@ export async function verifyNotice(db: Kysely<DatabaseSchema>, jwt: string, type
   } catch {
     throw new NoticeRefused(400, 'A notice is not a signed token (JWT).', 'not a JWT');
   }
-  if (!peeked.success) throw new NoticeRefused(400, 'A notice lacks its issuer, audience or deployment.', `claims: ${peeked.error.issues[0]!.path.join('.')}`);
+  if (!peeked.success)
+    throw new NoticeRefused(
+      400,
+      'A notice lacks its issuer, audience or deployment.',
+      `claims: ${peeked.error.issues[0]!.path.join('.')}`,
+    );
   const { iss, aud, azp } = peeked.data;
   const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
   const deploymentId = peeked.data[CLAIM.deploymentId];
   const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
-  if (!deployment) throw new NoticeRefused(403, 'This LMS (or this deployment of the tool in it) is not registered with the tool.', `unregistered ${iss} ${clientId} ${deploymentId}`);
-  if (!deployment.active) throw new NoticeRefused(403, 'The tool is switched off for this LMS.', `switched off: ${iss} ${clientId}`);
+  if (!deployment)
+    throw new NoticeRefused(
+      403,
+      'This LMS (or this deployment of the tool in it) is not registered with the tool.',
+      `unregistered ${iss} ${clientId} ${deploymentId}`,
+    );
+  if (!deployment.active)
+    throw new NoticeRefused(403, 'The tool is switched off for this LMS.', `switched off: ${iss} ${clientId}`);
   const jwksUrl = await keysUrlOf(db, deployment.platformId);
-  if (typeof header.kid !== 'string' || header.kid === '' || header.alg !== 'RS256' || !jwksUrl) throw new NoticeRefused(401, NOT_VERIFIED, `header alg ${String(header.alg)} kid ${String(header.kid)}`);
+  if (typeof header.kid !== 'string' || header.kid === '' || header.alg !== 'RS256' || !jwksUrl)
+    throw new NoticeRefused(401, NOT_VERIFIED, `header alg ${String(header.alg)} kid ${String(header.kid)}`);
   let jwk;
   try {
     jwk = await platformKey(jwksUrl, header.kid);
   } catch (error) {
     if (!(error instanceof PlatformKeysUnavailable)) throw error;
-    throw new NoticeRefused(503, `The LMS's signing keys could not be fetched from ${error.host}, so the notice was not taken; send it again later.`, error.message);
+    throw new NoticeRefused(
+      503,
+      `The LMS's signing keys could not be fetched from ${error.host}, so the notice was not taken; send it again later.`,
+      error.message,
+    );
   }
   if (!jwk) throw new NoticeRefused(401, NOT_VERIFIED, `no key ${header.kid} in the platform's key set`);
   let payload;
   try {
-    payload = await verifyPlatformToken(jwt, jwk, { issuer: iss, clientId, clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS });
+    payload = await verifyPlatformToken(jwt, jwk, {
+      issuer: iss,
+      clientId,
+      clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+    });
   } catch (error) {
     if (!(error instanceof PlatformTokenInvalid)) throw error;
     throw new NoticeRefused(401, NOT_VERIFIED, error.message);
   }
   const notice = noticeClaim.safeParse(payload);
-  if (!notice.success) throw new NoticeRefused(400, 'A notice does not say which notice it is (its notice claim).', 'no notice claim');
+  if (!notice.success)
+    throw new NoticeRefused(400, 'A notice does not say which notice it is (its notice claim).', 'no notice claim');
   const { id, type } = notice.data[CLAIM.notice];
-  if (!types.includes(type)) throw new NoticeRefused(422, `The tool does not take notices of type ${type.slice(0, 80)} here.`, `notice type ${type}`);
+  if (!types.includes(type))
+    throw new NoticeRefused(
+      422,
+      `The tool does not take notices of type ${type.slice(0, 80)} here.`,
+      `notice type ${type}`,
+    );
   return { platformId: deployment.platformId, id, type, claims: payload as Record<string, unknown> };
 }

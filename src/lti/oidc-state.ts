@@ -15,7 +15,12 @@ export interface StateStorage {
   origin: string;
 }
 
-export async function recordState(db: Kysely<DatabaseSchema>, state: string, issuer: string, storage: StateStorage | null = null): Promise<void> {
+export async function recordState(
+  db: Kysely<DatabaseSchema>,
+  state: string,
+  issuer: string,
+  storage: StateStorage | null = null,
+): Promise<void> {
   await db
     .insertInto('oidc_state')
     .values({
@@ -41,7 +46,13 @@ export interface IssuedState extends StoredState {
  * the state up: the launch's one write does (launch.ts), so a state carries one launch at most.
  */
 export async function readState(db: Kysely<DatabaseSchema>, state: string): Promise<IssuedState | undefined> {
-  const { rows } = await sql<{ issuer: string | null; storage_target: string | null; storage_origin: string | null; ltijs_record: Record<string, unknown> | null; version: string }>`
+  const { rows } = await sql<{
+    issuer: string | null;
+    storage_target: string | null;
+    storage_origin: string | null;
+    ltijs_record: Record<string, unknown> | null;
+    version: string;
+  }>`
     SELECT oidc_state.issuer, oidc_state.storage_target, oidc_state.storage_origin,
            (SELECT doc FROM lti_record
              WHERE collection = 'state' AND record_key = ${ltijsStateKey(state)} AND (expires_at IS NULL OR expires_at > now())) AS ltijs_record,
@@ -51,11 +62,15 @@ export async function readState(db: Kysely<DatabaseSchema>, state: string): Prom
   const row = rows[0]!;
   registrationCache(db).observe(row.version);
   if (row.issuer === null) return undefined;
-  const storage = row.storage_target && row.storage_origin ? { target: row.storage_target, origin: row.storage_origin } : null;
+  const storage =
+    row.storage_target && row.storage_origin ? { target: row.storage_target, origin: row.storage_origin } : null;
   return { state, issuer: row.issuer, storage, ltijsRecord: row.ltijs_record };
 }
 
 export async function sweepStates(db: Kysely<DatabaseSchema>): Promise<number> {
-  const result = await db.deleteFrom('oidc_state').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
+  const result = await db
+    .deleteFrom('oidc_state')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -63,7 +63,8 @@ export function addressAllowed(address: string): boolean {
   return allowed.check(address, family) || !forbidden.check(address, family);
 }
 
-export type PlatformRequestFailure = 'forbidden-address' | 'unreachable' | 'timeout' | 'too-slow' | 'too-large' | 'too-many-redirects' | 'bad-url';
+export type PlatformRequestFailure =
+  'forbidden-address' | 'unreachable' | 'timeout' | 'too-slow' | 'too-large' | 'too-many-redirects' | 'bad-url';
 
 /** A request that did not get an answer. `message` is a sentence for an administrator; it never quotes the answer. */
 export class PlatformRequestError extends Error {
@@ -87,11 +88,16 @@ class ForbiddenAddress extends Error {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup, refusing a name any of whose addresses is forbidden (an attacker's DNS may answer a mix). */
-function guardedLookup(hostname: string, options: { all?: boolean; family?: number | string; hints?: number }, callback: LookupCallback): void {
+function guardedLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number | string; hints?: number },
+  callback: LookupCallback,
+): void {
   dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.find((entry) => !addressAllowed(entry.address));
-    if (refused) return callback(Object.assign(new ForbiddenAddress(refused.address), { code: 'EFORBIDDENADDRESS' }), []);
+    if (refused)
+      return callback(Object.assign(new ForbiddenAddress(refused.address), { code: 'EFORBIDDENADDRESS' }), []);
     if (options.all) return callback(null, addresses);
     const first = addresses[0];
     if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
@@ -158,7 +164,12 @@ function checkLiteral(url: URL): void {
 }
 
 /** Asks once (no redirects): the answer's status and headers, its body not yet read. */
-async function exchange(url: URL, init: PlatformRequest, signal: AbortSignal, timeoutMs: number): Promise<Dispatcher.ResponseData> {
+async function exchange(
+  url: URL,
+  init: PlatformRequest,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Dispatcher.ResponseData> {
   checkLiteral(url);
   try {
     return await request(url, {
@@ -173,28 +184,50 @@ async function exchange(url: URL, init: PlatformRequest, signal: AbortSignal, ti
   } catch (error) {
     const cause = causeOf(error);
     if (cause instanceof ForbiddenAddress) throw forbiddenError(url.host, cause.address);
-    if (signal.aborted) throw new PlatformRequestError('timeout', url.host, `${url.host} did not answer within ${timeoutMs / 1000} s.`);
+    if (signal.aborted)
+      throw new PlatformRequestError('timeout', url.host, `${url.host} did not answer within ${timeoutMs / 1000} s.`);
     throw new PlatformRequestError('unreachable', url.host, `${url.host} could not be reached.`);
   }
 }
 
 /** Reads a body through `consume`, turning a broken or late body into a PlatformRequestError. */
-async function readBody<T>(url: URL, response: Dispatcher.ResponseData, signal: AbortSignal, timeoutMs: number, consume: (body: Dispatcher.ResponseData['body']) => Promise<T>): Promise<T> {
+async function readBody<T>(
+  url: URL,
+  response: Dispatcher.ResponseData,
+  signal: AbortSignal,
+  timeoutMs: number,
+  consume: (body: Dispatcher.ResponseData['body']) => Promise<T>,
+): Promise<T> {
   try {
     return await consume(response.body);
   } catch (error) {
     response.body.destroy();
     if (error instanceof PlatformRequestError) throw error;
-    if (signal.aborted) throw new PlatformRequestError('timeout', url.host, `${url.host} did not finish its answer within ${timeoutMs / 1000} s.`);
+    if (signal.aborted)
+      throw new PlatformRequestError(
+        'timeout',
+        url.host,
+        `${url.host} did not finish its answer within ${timeoutMs / 1000} s.`,
+      );
     throw new PlatformRequestError('unreachable', url.host, `${url.host} broke off its answer.`);
   }
 }
 
 function tooLarge(url: URL, maxBytes: number): PlatformRequestError {
-  return new PlatformRequestError('too-large', url.host, `${url.host} answered with more than ${Math.round(maxBytes / 1024)} KB, more than this request needs.`);
+  return new PlatformRequestError(
+    'too-large',
+    url.host,
+    `${url.host} answered with more than ${Math.round(maxBytes / 1024)} KB, more than this request needs.`,
+  );
 }
 
-async function readText(url: URL, response: Dispatcher.ResponseData, signal: AbortSignal, timeoutMs: number, maxBytes: number): Promise<string> {
+async function readText(
+  url: URL,
+  response: Dispatcher.ResponseData,
+  signal: AbortSignal,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<string> {
   return readBody(url, response, signal, timeoutMs, async (body) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -208,36 +241,74 @@ async function readText(url: URL, response: Dispatcher.ResponseData, signal: Abo
 }
 
 /** The address checked and the deadline and redirect budget set, as every request to a platform starts. */
-function begin(address: string, init: PlatformRequest): { url: URL; timeoutMs: number; signal: AbortSignal; redirects: number } {
+function begin(
+  address: string,
+  init: PlatformRequest,
+): { url: URL; timeoutMs: number; signal: AbortSignal; redirects: number } {
   let url: URL;
   try {
     url = new URL(address);
   } catch {
     throw new PlatformRequestError('bad-url', '', 'The address the LMS gave is not a URL.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `The address the LMS gave for ${url.host} is not http or https.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new PlatformRequestError(
+      'bad-url',
+      url.host,
+      `The address the LMS gave for ${url.host} is not http or https.`,
+    );
   const timeoutMs = init.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return { url, timeoutMs, signal: AbortSignal.timeout(timeoutMs), redirects: (init.method ?? 'GET') === 'GET' ? (init.maxRedirects ?? 3) : 0 };
+  return {
+    url,
+    timeoutMs,
+    signal: AbortSignal.timeout(timeoutMs),
+    redirects: (init.method ?? 'GET') === 'GET' ? (init.maxRedirects ?? 3) : 0,
+  };
 }
 
 /**
  * Follows the answer's redirect when it is one to follow: the next address and request, or null when this answer is
  * the one. A credential meant for one host is not handed to the host a redirect names.
  */
-function redirectOf(url: URL, init: PlatformRequest, response: Dispatcher.ResponseData, hop: number, redirects: number): { url: URL; init: PlatformRequest } | null {
+function redirectOf(
+  url: URL,
+  init: PlatformRequest,
+  response: Dispatcher.ResponseData,
+  hop: number,
+  redirects: number,
+): { url: URL; init: PlatformRequest } | null {
   const location = response.headers.location;
-  if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string' || redirects === 0) return null;
-  if (hop >= redirects) throw new PlatformRequestError('too-many-redirects', url.host, `${url.host} redirected more than ${redirects} times.`);
+  if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string' || redirects === 0)
+    return null;
+  if (hop >= redirects)
+    throw new PlatformRequestError(
+      'too-many-redirects',
+      url.host,
+      `${url.host} redirected more than ${redirects} times.`,
+    );
   const next = new URL(location, url);
-  if (next.protocol !== 'https:' && next.protocol !== 'http:') throw new PlatformRequestError('bad-url', url.host, `${url.host} redirected to an address that is not http or https.`);
+  if (next.protocol !== 'https:' && next.protocol !== 'http:')
+    throw new PlatformRequestError(
+      'bad-url',
+      url.host,
+      `${url.host} redirected to an address that is not http or https.`,
+    );
   if (next.origin !== url.origin && init.headers) {
-    init = { ...init, headers: Object.fromEntries(Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization')) };
+    init = {
+      ...init,
+      headers: Object.fromEntries(
+        Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization'),
+      ),
+    };
   }
   return { url: next, init };
 }
 
 /** Asks, following redirects under the rules; the final answer with its body unread. */
-async function answerOf(address: string, init: PlatformRequest): Promise<{ url: URL; response: Dispatcher.ResponseData; signal: AbortSignal; timeoutMs: number }> {
+async function answerOf(
+  address: string,
+  init: PlatformRequest,
+): Promise<{ url: URL; response: Dispatcher.ResponseData; signal: AbortSignal; timeoutMs: number }> {
   const { url: first, timeoutMs, signal, redirects } = begin(address, init);
   let url = first;
   for (let hop = 0; ; hop += 1) {
@@ -260,17 +331,27 @@ export async function platformRequest(address: string, init: PlatformRequest = {
 }
 
 /** A download's answer: a 2xx's body went to the writer (its result in `written`); another status keeps its text. */
-export type PlatformDownload<T> = { status: number; url: string; headers: PlatformAnswer['headers'] } & ({ written: T } | { written: null; body: string });
+export type PlatformDownload<T> = { status: number; url: string; headers: PlatformAnswer['headers'] } & (
+  { written: T } | { written: null; body: string }
+);
 
 /**
  * A download from a platform (a submitted file) under the same rules, its body streamed to `write` rather than
  * kept in memory, and cut off past `maxBytes` (a PlatformRequestError 'too-large'). The deadline covers the whole body.
  */
-export async function platformDownload<T>(address: string, init: PlatformRequest, write: (body: AsyncIterable<Buffer>) => Promise<T>): Promise<PlatformDownload<T>> {
+export async function platformDownload<T>(
+  address: string,
+  init: PlatformRequest,
+  write: (body: AsyncIterable<Buffer>) => Promise<T>,
+): Promise<PlatformDownload<T>> {
   const { url, response, signal, timeoutMs } = await answerOf(address, init);
   const common = { status: response.statusCode, url: url.toString(), headers: response.headers };
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    return { ...common, written: null, body: await readText(url, response, signal, timeoutMs, init.maxBytes ?? DEFAULT_MAX_BYTES) };
+    return {
+      ...common,
+      written: null,
+      body: await readText(url, response, signal, timeoutMs, init.maxBytes ?? DEFAULT_MAX_BYTES),
+    };
   }
   const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
   let size = 0;
@@ -287,13 +368,24 @@ export async function platformDownload<T>(address: string, init: PlatformRequest
     rate &&
     setInterval(() => {
       if (size - sizeBefore < rate.bytes) {
-        const perSecond = Math.round((rate.bytes / rate.windowMs) * 1000 / 1024);
-        response.body.destroy(new PlatformRequestError('too-slow', url.host, `${url.host} sent its answer slower than ${perSecond} KB/s over ${rate.windowMs / 1000} s.`));
+        const perSecond = Math.round(((rate.bytes / rate.windowMs) * 1000) / 1024);
+        response.body.destroy(
+          new PlatformRequestError(
+            'too-slow',
+            url.host,
+            `${url.host} sent its answer slower than ${perSecond} KB/s over ${rate.windowMs / 1000} s.`,
+          ),
+        );
       }
       sizeBefore = size;
     }, rate.windowMs);
   try {
-    return { ...common, written: await readBody(url, response, signal, timeoutMs, (body) => write(bounded(body as AsyncIterable<Buffer>))) };
+    return {
+      ...common,
+      written: await readBody(url, response, signal, timeoutMs, (body) =>
+        write(bounded(body as AsyncIterable<Buffer>)),
+      ),
+    };
   } finally {
     if (watch) clearInterval(watch);
   }
@@ -315,7 +407,11 @@ export async function assertPlatformAddress(address: string): Promise<void> {
   checkLiteral(url);
   if (isIP(url.hostname.replace(/^\[|\]$/g, ''))) return;
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {
-    dnsLookup(url.hostname, { all: true }, (error, found) => (error ? reject(new PlatformRequestError('unreachable', url.host, `${url.host} has no address the tool can find.`)) : resolve(found)));
+    dnsLookup(url.hostname, { all: true }, (error, found) =>
+      error
+        ? reject(new PlatformRequestError('unreachable', url.host, `${url.host} has no address the tool can find.`))
+        : resolve(found),
+    );
   });
   const refused = addresses.find((entry) => !addressAllowed(entry.address));
   if (refused) throw forbiddenError(url.host, refused.address);

@@ -49,9 +49,16 @@ async function download(url: string): Promise<CachedSet> {
   const host = URL.canParse(url) ? new URL(url).host : url;
   let answer;
   try {
-    answer = await platformRequest(url, { headers: { accept: 'application/json' }, timeoutMs: KEYS_TIMEOUT_MS, maxBytes: MAX_KEYS_BYTES });
+    answer = await platformRequest(url, {
+      headers: { accept: 'application/json' },
+      timeoutMs: KEYS_TIMEOUT_MS,
+      maxBytes: MAX_KEYS_BYTES,
+    });
   } catch (error) {
-    throw new PlatformKeysUnavailable(host, error instanceof PlatformRequestError ? error.message : 'the request failed.');
+    throw new PlatformKeysUnavailable(
+      host,
+      error instanceof PlatformRequestError ? error.message : 'the request failed.',
+    );
   }
   if (answer.status !== 200) throw new PlatformKeysUnavailable(host, `it answered HTTP ${answer.status}.`);
   let parsed;

@@ -34,15 +34,30 @@ export interface ServiceRequest extends Omit<PlatformRequest, 'headers'> {
 /** The request's headers with the token. */
 export function bearer(token: string, request: ServiceRequest): PlatformRequest {
   const { accept, contentType, ...rest } = request;
-  return { ...rest, headers: { authorization: `Bearer ${token}`, ...(accept ? { accept } : {}), ...(contentType ? { 'content-type': contentType } : {}) } };
+  return {
+    ...rest,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(accept ? { accept } : {}),
+      ...(contentType ? { 'content-type': contentType } : {}),
+    },
+  };
 }
 
 /** One request with a token in hand; throws ServiceCallFailed ('unreachable') when no answer could be had. */
 export async function serviceRequest(url: string, token: string, request: ServiceRequest): Promise<PlatformAnswer> {
   try {
-    return await platformRequest(url, bearer(token, { timeoutMs: SERVICE_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES, ...request }));
+    return await platformRequest(
+      url,
+      bearer(token, { timeoutMs: SERVICE_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES, ...request }),
+    );
   } catch (error) {
-    throw new ServiceCallFailed('unreachable', (error as Error).message, error instanceof PlatformRequestError ? ` ${error.message}` : '', { cause: error });
+    throw new ServiceCallFailed(
+      'unreachable',
+      (error as Error).message,
+      error instanceof PlatformRequestError ? ` ${error.message}` : '',
+      { cause: error },
+    );
   }
 }
 
@@ -58,7 +73,12 @@ async function tokenFor(platform: Platform, scope: string, timeoutMs: number): P
  * `send` with a token of `scope`; when it answers 401, the token is forgotten and `send` runs once more with a new
  * one. Returns the last answer, whatever its status; throws ServiceCallFailed ('token') when no token can be had.
  */
-export async function withServiceToken<A extends { status: number }>(platform: Platform, scope: string, send: (token: string) => Promise<A>, tokenTimeoutMs = SERVICE_TIMEOUT_MS): Promise<A> {
+export async function withServiceToken<A extends { status: number }>(
+  platform: Platform,
+  scope: string,
+  send: (token: string) => Promise<A>,
+  tokenTimeoutMs = SERVICE_TIMEOUT_MS,
+): Promise<A> {
   const forget = async () => forgetAccessToken(await platform.platformUrl(), await platform.platformClientId(), scope);
   const first = await send(await tokenFor(platform, scope, tokenTimeoutMs));
   if (first.status !== 401) return first;
@@ -72,13 +92,29 @@ export async function withServiceToken<A extends { status: number }>(platform: P
  * A request to the service at `url` with a token of `scope`; its answer whatever the status (a caller that tells
  * statuses apart reads it); throws ServiceCallFailed when there is no token or no answer.
  */
-export function callService(platform: Platform, scope: string, url: string, request: ServiceRequest): Promise<PlatformAnswer> {
+export function callService(
+  platform: Platform,
+  scope: string,
+  url: string,
+  request: ServiceRequest,
+): Promise<PlatformAnswer> {
   return withServiceToken(platform, scope, (token) => serviceRequest(url, token, request));
 }
 
 /** Sends `body` as JSON to the service at `url` with a token of `scope`; throws ServiceCallFailed unless it answers 2xx. */
-export async function sendToService(platform: Platform, scope: string, url: string, request: { method: 'POST' | 'PUT'; body: unknown }): Promise<PlatformAnswer> {
-  const answer = await callService(platform, scope, url, { method: request.method, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(request.body) });
-  if (answer.status < 200 || answer.status >= 300) throw new ServiceCallFailed('refused', `HTTP ${answer.status} from ${new URL(url).host}`);
+export async function sendToService(
+  platform: Platform,
+  scope: string,
+  url: string,
+  request: { method: 'POST' | 'PUT'; body: unknown },
+): Promise<PlatformAnswer> {
+  const answer = await callService(platform, scope, url, {
+    method: request.method,
+    contentType: 'application/json',
+    accept: 'application/json',
+    body: JSON.stringify(request.body),
+  });
+  if (answer.status < 200 || answer.status >= 300)
+    throw new ServiceCallFailed('refused', `HTTP ${answer.status} from ${new URL(url).host}`);
   return answer;
 }

@@ -51,6 +51,7 @@ export async function verifyPlatformToken(jwt: string, jwk: Jwk, expected: Expec
   } catch (error) {
     throw new PlatformTokenInvalid((error as Error).message);
   }
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId) throw new PlatformTokenInvalid('azp does not name the client');
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId)
+    throw new PlatformTokenInvalid('azp does not name the client');
   return payload;
 }

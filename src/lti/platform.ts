@@ -79,9 +79,19 @@ export interface ContentItem {
   text?: string;
   url?: string;
   custom?: Record<string, string>;
-  lineItem?: { scoreMaximum: number; label: string; resourceId?: string; tag?: string; submissionReview?: { reachableBy?: string[]; url?: string; custom?: Record<string, string> } };
+  lineItem?: {
+    scoreMaximum: number;
+    label: string;
+    resourceId?: string;
+    tag?: string;
+    submissionReview?: { reachableBy?: string[]; url?: string; custom?: Record<string, string> };
+  };
   [extra: string]: unknown;
 }
 
 /** Signs the LtiDeepLinkingResponse for a deep-linking launch: the JWT the page posts back to the platform. */
-export type SignDeepLinkingResponse = (launch: LaunchToken, items: ContentItem[], options?: { message?: string }) => Promise<string>;
+export type SignDeepLinkingResponse = (
+  launch: LaunchToken,
+  items: ContentItem[],
+  options?: { message?: string },
+) => Promise<string>;

@@ -81,7 +81,9 @@ const caches = new WeakMap<Kysely<DatabaseSchema>, RegistrationCache>();
 export function registrationCache(db: Kysely<DatabaseSchema>): RegistrationCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = new RegistrationCache(async () => (await db.selectFrom('lti_config_version').select('version').executeTakeFirstOrThrow()).version);
+    cache = new RegistrationCache(
+      async () => (await db.selectFrom('lti_config_version').select('version').executeTakeFirstOrThrow()).version,
+    );
     caches.set(db, cache);
   }
   return cache;

@@ -12,7 +12,10 @@ const httpsOrLocalUrl = z
   .url()
   .refine((value) => {
     const url = new URL(value);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+    return (
+      url.protocol === 'https:' ||
+      (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    );
   }, 'must be an https URL (plain http is accepted for localhost only)');
 
 /**
@@ -154,7 +157,13 @@ export async function saveRegistration(
     ).filter(([, was, now]) => was !== now);
     if (changed.length > 0) {
       options.audit?.info(
-        { platformId: row.id, issuer: values.issuer, clientId: values.clientId, by: registeredBy, changes: changed.map(([what, was, now]) => ({ what, was, now })) },
+        {
+          platformId: row.id,
+          issuer: values.issuer,
+          clientId: values.clientId,
+          by: registeredBy,
+          changes: changed.map(([what, was, now]) => ({ what, was, now })),
+        },
         'Platform URLs changed by an administrator',
       );
     }
@@ -188,7 +197,10 @@ export async function createRegistration(
       .returning('id')
       .executeTakeFirst();
     if (!platform) return null;
-    await trx.insertInto('platform_deployment').values({ platform_id: platform.id, deployment_id: values.deploymentId }).execute();
+    await trx
+      .insertInto('platform_deployment')
+      .values({ platform_id: platform.id, deployment_id: values.deploymentId })
+      .execute();
     return platform;
   });
   if (!row) return 'exists';
@@ -215,7 +227,19 @@ export async function countPendingRegistrations(db: Kysely<DatabaseSchema>): Pro
   return Number(row.count);
 }
 
-const platformColumns = ['id', 'name', 'issuer', 'client_id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'product_family', 'registered_by', 'active'] as const;
+const platformColumns = [
+  'id',
+  'name',
+  'issuer',
+  'client_id',
+  'auth_url',
+  'token_url',
+  'jwks_url',
+  'authorization_server',
+  'product_family',
+  'registered_by',
+  'active',
+] as const;
 type PlatformRow = Pick<Selectable<PlatformTable>, (typeof platformColumns)[number]>;
 
 function toRegistration(row: PlatformRow, deploymentIds: string[]): Registration {
@@ -244,7 +268,8 @@ async function deploymentsOf(db: Kysely<DatabaseSchema>, platformIds: string[]):
     .where('platform_id', 'in', platformIds)
     .orderBy('created_at')
     .execute();
-  for (const row of rows) byPlatform.set(row.platform_id, [...(byPlatform.get(row.platform_id) ?? []), row.deployment_id]);
+  for (const row of rows)
+    byPlatform.set(row.platform_id, [...(byPlatform.get(row.platform_id) ?? []), row.deployment_id]);
   return byPlatform;
 }
 
@@ -256,15 +281,25 @@ export async function getRegistration(db: Kysely<DatabaseSchema>, id: string): P
 
 export async function listRegistrations(db: Kysely<DatabaseSchema>): Promise<Registration[]> {
   const rows = await db.selectFrom('platform').select(platformColumns).orderBy('created_at').execute();
-  const deployments = await deploymentsOf(db, rows.map((row) => row.id));
+  const deployments = await deploymentsOf(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toRegistration(row, deployments.get(row.id) ?? []));
 }
 
 /** The registration a launch claims to come from, or null when issuer, client or deployment is unknown. */
-export async function findDeployment(db: Kysely<DatabaseSchema>, claim: { issuer: string; clientId: string; deploymentId: string }): Promise<{ platformId: string; active: boolean } | null> {
+export async function findDeployment(
+  db: Kysely<DatabaseSchema>,
+  claim: { issuer: string; clientId: string; deploymentId: string },
+): Promise<{ platformId: string; active: boolean } | null> {
   // Read on every launch and changed seldom: kept in memory while the registrations stay as they are.
   const key = `deployment:${JSON.stringify([claim.issuer, claim.clientId, claim.deploymentId])}`;
-  return registrationCache(db).get(key, () => readDeployment(db, claim), (found) => found !== null);
+  return registrationCache(db).get(
+    key,
+    () => readDeployment(db, claim),
+    (found) => found !== null,
+  );
 }
 
 async function readDeployment(
@@ -284,12 +319,19 @@ async function readDeployment(
 
 /** Switches a registration on or off; launches from a switched-off platform are refused. */
 export async function setRegistrationActive(db: Kysely<DatabaseSchema>, id: string, active: boolean): Promise<boolean> {
-  const result = await db.updateTable('platform').set({ active, updated_at: new Date() }).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .updateTable('platform')
+    .set({ active, updated_at: new Date() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Removes a registration, its deployments and ltijs's record and keys for it. Returns false when none matched. */
-export async function removeRegistration(store: RegistrationStore, match: { issuer: string; clientId: string }): Promise<boolean> {
+export async function removeRegistration(
+  store: RegistrationStore,
+  match: { issuer: string; clientId: string },
+): Promise<boolean> {
   const deleted = await store.db
     .deleteFrom('platform')
     .where('issuer', '=', match.issuer)

@@ -66,7 +66,11 @@ export async function fetchRoster(
     } catch (error) {
       if (!(error instanceof ServiceCallFailed)) throw error;
       const why = (error.cause as Error | undefined)?.message ?? error.message;
-      throw new RosterUnavailable(error.step === 'token' ? `The LMS did not grant access to the roster: ${why}` : `The LMS roster did not answer: ${why}`);
+      throw new RosterUnavailable(
+        error.step === 'token'
+          ? `The LMS did not grant access to the roster: ${why}`
+          : `The LMS roster did not answer: ${why}`,
+      );
     }
     const text = response.body;
     if (response.status !== 200) throw new RosterUnavailable(`The LMS roster answered HTTP ${response.status}.`);

@@ -62,9 +62,20 @@ export function ltijsStateKey(state: string): string {
  * dist/Provider/Provider.js, sessionValidator): the id token per platform, deployment and user, the context token
  * per context and user.
  */
-export function sessionRecordKeys(ltik: { platformUrl: string; clientId: string; deploymentId: string; contextId: string; user: string }): { idToken: string; contextToken: string } {
+export function sessionRecordKeys(ltik: {
+  platformUrl: string;
+  clientId: string;
+  deploymentId: string;
+  contextId: string;
+  user: string;
+}): { idToken: string; contextToken: string } {
   return {
-    idToken: recordKey('idtoken', { iss: ltik.platformUrl, clientId: ltik.clientId, deploymentId: ltik.deploymentId, user: ltik.user }),
+    idToken: recordKey('idtoken', {
+      iss: ltik.platformUrl,
+      clientId: ltik.clientId,
+      deploymentId: ltik.deploymentId,
+      user: ltik.user,
+    }),
     contextToken: recordKey('contexttoken', { contextId: ltik.contextId, user: ltik.user }),
   };
 }
@@ -107,7 +118,10 @@ function launchAuthConfig(launch: Readonly<LaunchPassage>, query: Query, docs: D
   return docs.map((doc) => {
     const config = doc.authConfig as { method?: unknown; key?: unknown } | undefined;
     if (config?.method !== 'JWK_SET') return doc;
-    return { ...doc, authConfig: { method: 'JWK_KEY', key: matches && config.key === launch.jwksUrl ? launch.key : undefined } };
+    return {
+      ...doc,
+      authConfig: { method: 'JWK_KEY', key: matches && config.key === launch.jwksUrl ? launch.key : undefined },
+    };
   });
 }
 
@@ -203,7 +217,12 @@ export class PostgresLtiStorage {
   async Insert(encryptionKey: string | false, collection: string, item: Doc, index?: Doc): Promise<true> {
     const doc = await this.#stored(encryptionKey, item, index);
     const keySource = encryptionKey ? { ...index } : item;
-    if (collection === 'nonce' && !encryptionKey && deferNonce({ collection, recordKey: recordKey(collection, keySource), doc, ttlSeconds: ttl(collection) })) return true;
+    if (
+      collection === 'nonce' &&
+      !encryptionKey &&
+      deferNonce({ collection, recordKey: recordKey(collection, keySource), doc, ttlSeconds: ttl(collection) })
+    )
+      return true;
     // A duplicate key (a replayed nonce, a reused state) raises a unique violation, which ltijs reports as a failure.
     await this.pool.query(
       `INSERT INTO lti_record (collection, record_key, doc, expires_at)
@@ -217,7 +236,12 @@ export class PostgresLtiStorage {
   async Replace(encryptionKey: string | false, collection: string, query: Doc, item: Doc, index?: Doc): Promise<true> {
     const doc = await this.#stored(encryptionKey, item, index);
     const key = recordKey(collection, { ...doc, ...query });
-    if (SESSION_COLLECTIONS.has(collection) && !encryptionKey && deferSessionRecord({ collection, recordKey: key, doc, ttlSeconds: ttl(collection) })) return true;
+    if (
+      SESSION_COLLECTIONS.has(collection) &&
+      !encryptionKey &&
+      deferSessionRecord({ collection, recordKey: key, doc, ttlSeconds: ttl(collection) })
+    )
+      return true;
     await this.pool.query(
       `INSERT INTO lti_record (collection, record_key, doc, expires_at)
        VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))

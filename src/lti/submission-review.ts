@@ -42,7 +42,10 @@ export type SubmissionReviewClaims = z.infer<typeof submissionReviewClaims>;
  * Whose review the launching user may open: an instructor any student's of their course; a learner only their
  * own (lti-sr: the platform may let a learner review their own submission); anyone else nothing.
  */
-export function reviewerOf(viewer: { subject: string; audience: Audience }, forUserId: string): 'instructor' | 'self' | 'refused' {
+export function reviewerOf(
+  viewer: { subject: string; audience: Audience },
+  forUserId: string,
+): 'instructor' | 'self' | 'refused' {
   if (viewer.audience === 'instructor') return 'instructor';
   if (viewer.audience === 'learner' && viewer.subject === forUserId) return 'self';
   return 'refused';
@@ -54,6 +57,13 @@ export function reviewerOf(viewer: { subject: string; audience: Audience }, forU
  * appends them to the link's own). Without `url` the platform launches the resource link's own target, which is
  * the same address: the grade jobs, which do not know the address, leave it out.
  */
-export function submissionReviewOfLineItem(custom: Record<string, string>, launchUrl?: string): { reachableBy: string[]; url?: string; custom: Record<string, string> } {
-  return { reachableBy: [SUBMISSION_REVIEW_URIS.instructorRole, SUBMISSION_REVIEW_URIS.learnerRole], ...(launchUrl ? { url: launchUrl } : {}), custom };
+export function submissionReviewOfLineItem(
+  custom: Record<string, string>,
+  launchUrl?: string,
+): { reachableBy: string[]; url?: string; custom: Record<string, string> } {
+  return {
+    reachableBy: [SUBMISSION_REVIEW_URIS.instructorRole, SUBMISSION_REVIEW_URIS.learnerRole],
+    ...(launchUrl ? { url: launchUrl } : {}),
+    custom,
+  };
 }

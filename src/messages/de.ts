@@ -39,10 +39,12 @@ export const de: Translation = {
   'student.card.waiting': 'Ergebnisse kommen meist innerhalb von 10–15 Minuten; diese Seite aktualisiert sich selbst.',
   'student.newAttempt': 'Neuen Versuch einreichen',
   'student.receipt': 'Quittung',
-  'student.resultsForInstructors': 'Die Ähnlichkeitsergebnisse dieser Aufgabe sieht nur Ihre Lehrperson; Studierenden werden sie nicht angezeigt.',
+  'student.resultsForInstructors':
+    'Die Ähnlichkeitsergebnisse dieser Aufgabe sieht nur Ihre Lehrperson; Studierenden werden sie nicht angezeigt.',
   'student.resultsAfterDue': 'Die Ähnlichkeitsergebnisse erscheinen hier nach dem Abgabetermin.',
   'student.nothingYet': 'Noch nichts eingereicht.',
-  'student.nothingYetCanSubmit': 'Wählen Sie oben Ihre Datei aus und reichen Sie sie ein; die Quittung und später das Ergebnis erscheinen hier.',
+  'student.nothingYetCanSubmit':
+    'Wählen Sie oben Ihre Datei aus und reichen Sie sie ein; die Quittung und später das Ergebnis erscheinen hier.',
   'student.nothingYetCannotSubmit': 'Ihre Abgaben erscheinen hier, sobald Sie einreichen können.',
   'student.col.attempt': 'Versuch',
   'student.col.file': 'Datei',
@@ -57,13 +59,21 @@ export const de: Translation = {
   'student.download': 'Herunterladen',
   'student.receiptOfAttempt': ' (Quittung von Versuch {attempt})',
   'student.refused.oneSubmission': 'Diese Aufgabe nimmt eine Abgabe an, und Ihre liegt bereits vor.',
-  'student.refused.attemptsUsed': { one: 'Sie haben den einen Versuch dieser Aufgabe bereits genutzt.', other: 'Sie haben alle {count} Versuche dieser Aufgabe genutzt.' },
-  'report.noSuch': 'Diesen Bericht gibt es nicht. Gehen Sie zurück zur Aufgabe und öffnen Sie den Bericht aus ihrer Liste.',
-  'report.othersPaper': 'Dieser Bericht gehört zur Arbeit einer anderen Person. Öffnen Sie Ihre eigenen Berichte aus der Aufgabe.',
-  'report.notShown': 'Ihre Lehrkraft hat diesen Bericht für Sie nicht freigegeben. Ihre Ergebnisse erscheinen auf der Aufgabenseite, sobald Ihre Lehrkraft sie zeigt.',
-  'report.notReady': 'Der Bericht ist noch nicht fertig: Die Arbeit wird noch geprüft. Die Aufgabenseite zeigt, wann die Prüfung abgeschlossen ist; öffnen Sie den Bericht dann von dort.',
+  'student.refused.attemptsUsed': {
+    one: 'Sie haben den einen Versuch dieser Aufgabe bereits genutzt.',
+    other: 'Sie haben alle {count} Versuche dieser Aufgabe genutzt.',
+  },
+  'report.noSuch':
+    'Diesen Bericht gibt es nicht. Gehen Sie zurück zur Aufgabe und öffnen Sie den Bericht aus ihrer Liste.',
+  'report.othersPaper':
+    'Dieser Bericht gehört zur Arbeit einer anderen Person. Öffnen Sie Ihre eigenen Berichte aus der Aufgabe.',
+  'report.notShown':
+    'Ihre Lehrkraft hat diesen Bericht für Sie nicht freigegeben. Ihre Ergebnisse erscheinen auf der Aufgabenseite, sobald Ihre Lehrkraft sie zeigt.',
+  'report.notReady':
+    'Der Bericht ist noch nicht fertig: Die Arbeit wird noch geprüft. Die Aufgabenseite zeigt, wann die Prüfung abgeschlossen ist; öffnen Sie den Bericht dann von dort.',
   'student.refused.closed': 'Der Abgabetermin ist verstrichen: Weitere Abgaben sind nicht mehr möglich.',
-  'student.refused.submitInLms': 'Arbeiten für diese Aufgabe werden im LMS abgegeben, in der Aufgabe selbst, und das Werkzeug erhält sie von dort. Reichen Sie Ihre Arbeit im LMS ein.',
+  'student.refused.submitInLms':
+    'Arbeiten für diese Aufgabe werden im LMS abgegeben, in der Aufgabe selbst, und das Werkzeug erhält sie von dort. Reichen Sie Ihre Arbeit im LMS ein.',
 
   'upload.empty': 'Die Datei ist leer. Wählen Sie die Datei, die Ihre Arbeit enthält.',
   'upload.wrongType': 'Diese Datei ist eine {type}-Datei. Diese Aufgabe nimmt an: {allowed}.',
@@ -71,7 +81,8 @@ export const de: Translation = {
   'upload.tooLarge': 'Die Datei ist größer, als diese Aufgabe erlaubt (höchstens {size} MB).',
   'upload.notMultipart': 'Senden Sie die Datei als Formular-Upload (multipart/form-data) im Feld „file“.',
   'upload.unreadable': 'Der Upload konnte nicht gelesen werden.',
-  'upload.stalled': 'Der Upload ist ins Stocken geraten: {seconds} Sekunden lang kam nichts an, daher wurde er abgebrochen und nichts gespeichert. Bitte senden Sie die Datei erneut.',
+  'upload.stalled':
+    'Der Upload ist ins Stocken geraten: {seconds} Sekunden lang kam nichts an, daher wurde er abgebrochen und nichts gespeichert. Bitte senden Sie die Datei erneut.',
   'upload.wrongField': 'Die Datei muss im Formularfeld „file“ kommen.',
   'upload.interrupted': 'Der Upload wurde unterbrochen. Bitte versuchen Sie es erneut.',
   'upload.oneFile': 'Senden Sie eine Datei pro Abgabe.',
@@ -79,17 +90,21 @@ export const de: Translation = {
   'upload.tooManyFields': 'Der Upload hat mehr Felder, als eine Abgabe braucht.',
   'upload.malformed': 'Der Upload konnte nicht gelesen werden: Die Formulardaten sind fehlerhaft.',
   'upload.noFile': 'Es wurde keine Datei angehängt: Wählen Sie eine Datei aus.',
-  'student.script.wrongType': 'Diese Aufgabe nimmt Dateien dieses Typs nicht an ({types}). Wählen Sie eine andere Datei; es wurde nichts gesendet.',
-  'student.script.tooLarge': 'Die Datei ist größer, als diese Aufgabe erlaubt (höchstens {size} MB). Wählen Sie eine kleinere Datei; es wurde nichts gesendet.',
+  'student.script.wrongType':
+    'Diese Aufgabe nimmt Dateien dieses Typs nicht an ({types}). Wählen Sie eine andere Datei; es wurde nichts gesendet.',
+  'student.script.tooLarge':
+    'Die Datei ist größer, als diese Aufgabe erlaubt (höchstens {size} MB). Wählen Sie eine kleinere Datei; es wurde nichts gesendet.',
   'student.script.empty': 'Die Datei ist leer. Wählen Sie die Datei, die Ihre Arbeit enthält.',
   'student.script.chooseFirst': 'Wählen Sie zuerst eine Datei aus.',
   'student.script.uploadingFile': '{name} wird hochgeladen…',
   'student.script.arrived': '✓ {name} ist um {time} eingegangen · Ergebnisse meist innerhalb von 10–15 Minuten',
-  'student.script.duplicate': '✓ {name} wurde bereits als Versuch {attempt} eingereicht; es wurde nichts Neues gesendet.',
+  'student.script.duplicate':
+    '✓ {name} wurde bereits als Versuch {attempt} eingereicht; es wurde nichts Neues gesendet.',
   'student.script.receipt': 'Quittung {id} · SHA-256 {sha256} · {size}',
   'student.script.chooseAnother': 'Wählen Sie eine andere Datei und reichen Sie sie erneut ein.',
   'student.script.failed': 'Das Hochladen hat nicht geklappt. Bitte versuchen Sie es noch einmal.',
-  'student.script.connectionLost': 'Die Verbindung ist während des Hochladens abgebrochen. Bitte versuchen Sie es noch einmal.',
+  'student.script.connectionLost':
+    'Die Verbindung ist während des Hochladens abgebrochen. Bitte versuchen Sie es noch einmal.',
 
   'state.received': 'Eingegangen',
   'state.uploading': 'Zur Prüfung gesendet',
@@ -133,82 +148,125 @@ export const de: Translation = {
   'viewer.download': 'PDF herunterladen',
   'viewer.back': 'Zurück zur Aufgabe',
   'viewer.loading': 'Der Bericht wird geladen…',
-  'viewer.noScript': 'Diese Seite zeigt den Bericht mit einem Skript an, und Skripte sind in Ihrem Browser ausgeschaltet: Laden Sie das PDF herunter, um ihn zu lesen.',
+  'viewer.noScript':
+    'Diese Seite zeigt den Bericht mit einem Skript an, und Skripte sind in Ihrem Browser ausgeschaltet: Laden Sie das PDF herunter, um ihn zu lesen.',
   'viewer.script.pageOf': 'Seite {page} von {pages}',
-  'viewer.script.shown': { one: '{count} Seite. Über den Link zum Herunterladen können Sie eine Kopie behalten.', other: '{count} Seiten. Über den Link zum Herunterladen können Sie eine Kopie behalten.' },
-  'viewer.script.failed': 'Der Bericht kann hier nicht angezeigt werden. Öffnen Sie ihn über den Link zum Herunterladen.',
+  'viewer.script.shown': {
+    one: '{count} Seite. Über den Link zum Herunterladen können Sie eine Kopie behalten.',
+    other: '{count} Seiten. Über den Link zum Herunterladen können Sie eine Kopie behalten.',
+  },
+  'viewer.script.failed':
+    'Der Bericht kann hier nicht angezeigt werden. Öffnen Sie ihn über den Link zum Herunterladen.',
 
   'session.openFromCourse': 'Bitte öffnen Sie die Aufgabe aus Ihrem Kurs',
   'session.ended': 'Ihre Sitzung ist abgelaufen. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'session.notOnItsOwn': 'Öffnen Sie diese Seite über die Aufgabe in Ihrem Kurs: Für sich allein lässt sie sich nicht öffnen.',
+  'session.notOnItsOwn':
+    'Öffnen Sie diese Seite über die Aufgabe in Ihrem Kurs: Für sich allein lässt sie sich nicht öffnen.',
   'refused.notFound': 'Nicht gefunden',
   'refused.notAvailable': 'Nicht verfügbar',
   'refused.notForYourRole': 'Für Ihre Rolle nicht verfügbar',
   'refused.noSuchAssignment': 'Diese Aufgabe gibt es nicht. Öffnen Sie sie erneut aus Ihrem Kurs.',
   'refused.otherCourseAssignment': 'Diese Aufgabe gehört zu einem anderen Kurs. Öffnen Sie sie aus ihrem eigenen Kurs.',
-  'refused.roleNoAccess': 'Ihre Rolle in diesem Kurs gibt keinen Zugang zu dieser Aufgabe. Falls sie das sollte, bitten Sie Ihre Lehrperson, Ihre Rolle im Kurs zu prüfen.',
+  'refused.roleNoAccess':
+    'Ihre Rolle in diesem Kurs gibt keinen Zugang zu dieser Aufgabe. Falls sie das sollte, bitten Sie Ihre Lehrperson, Ihre Rolle im Kurs zu prüfen.',
   'refused.noPage': 'Unter dieser Adresse gibt es keine Seite.',
-  'refused.otherSite': 'Dieses Formular wurde von einer anderen Website gesendet, deshalb wurde es nicht ausgeführt. Öffnen Sie die Seite aus Ihrem Kurs und versuchen Sie es noch einmal.',
+  'refused.otherSite':
+    'Dieses Formular wurde von einer anderen Website gesendet, deshalb wurde es nicht ausgeführt. Öffnen Sie die Seite aus Ihrem Kurs und versuchen Sie es noch einmal.',
   'refused.notAccepted': 'Nicht angenommen',
   'refused.notSubmitted': 'Nicht eingereicht',
   'error.title': 'Fehler',
-  'error.unstorable': 'Das Formular enthält ein Zeichen, das nicht gespeichert werden kann (ein NUL-Zeichen). Entfernen Sie es und senden Sie das Formular erneut.',
+  'error.unstorable':
+    'Das Formular enthält ein Zeichen, das nicht gespeichert werden kann (ein NUL-Zeichen). Entfernen Sie es und senden Sie das Formular erneut.',
   'error.unreadable': 'Die Anfrage konnte nicht gelesen werden.',
   'error.tooLarge': 'Die Anfrage ist zu groß.',
-  'error.bodyEncoding': 'Der Inhalt ist mit einem Content-Encoding gesendet, das das Werkzeug nicht liest ({encoding}): Senden Sie ihn unkomprimiert oder als gzip, deflate oder br.',
-  'error.bodyCharset': 'Der Inhalt ist in einem Zeichensatz geschrieben, den das Werkzeug nicht liest ({charset}): Senden Sie ihn als UTF-8.',
-  'error.bodyUndecodable': 'Der Inhalt ließ sich nicht entpacken: Er ist nicht, was sein Content-Encoding angibt. Senden Sie ihn noch einmal oder unkomprimiert.',
+  'error.bodyEncoding':
+    'Der Inhalt ist mit einem Content-Encoding gesendet, das das Werkzeug nicht liest ({encoding}): Senden Sie ihn unkomprimiert oder als gzip, deflate oder br.',
+  'error.bodyCharset':
+    'Der Inhalt ist in einem Zeichensatz geschrieben, den das Werkzeug nicht liest ({charset}): Senden Sie ihn als UTF-8.',
+  'error.bodyUndecodable':
+    'Der Inhalt ließ sich nicht entpacken: Er ist nicht, was sein Content-Encoding angibt. Senden Sie ihn noch einmal oder unkomprimiert.',
   'error.bodyNotJson': 'Der Inhalt ist kein gültiges JSON.',
-  'error.bodyTooLarge': 'Der Inhalt ist größer, als diese Adresse annimmt (höchstens {size}): Senden Sie weniger in einer Anfrage.',
+  'error.bodyTooLarge':
+    'Der Inhalt ist größer, als diese Adresse annimmt (höchstens {size}): Senden Sie weniger in einer Anfrage.',
   'error.ours': 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es gleich noch einmal.',
   'busy.title': 'Ausgelastet',
-  'busy.launch': 'Das Werkzeug öffnet gerade viele andere Aufgaben. Bitte öffnen Sie diese in einigen Sekunden noch einmal.',
-  'busy.upload': 'Das Werkzeug nimmt gerade viele andere Arbeiten entgegen, deshalb ist diese nicht eingegangen. Bitte senden Sie sie in einigen Sekunden noch einmal.',
+  'busy.launch':
+    'Das Werkzeug öffnet gerade viele andere Aufgaben. Bitte öffnen Sie diese in einigen Sekunden noch einmal.',
+  'busy.upload':
+    'Das Werkzeug nimmt gerade viele andere Arbeiten entgegen, deshalb ist diese nicht eingegangen. Bitte senden Sie sie in einigen Sekunden noch einmal.',
   'busy.pages': 'Das Werkzeug ist gerade ausgelastet. Bitte versuchen Sie es in einigen Sekunden noch einmal.',
 
   'launch.couldNotOpen': 'Die Aufgabe konnte nicht geöffnet werden',
-  'launch.roleNoAccess': 'Dieses Werkzeug ist für die Lehrenden und Studierenden des Kurses. Ihre Rolle in diesem Kurs gibt keinen Zugang dazu; falls sie das sollte, bitten Sie Ihre Lehrperson, Ihre Rolle im Kurs zu prüfen.',
+  'launch.roleNoAccess':
+    'Dieses Werkzeug ist für die Lehrenden und Studierenden des Kurses. Ihre Rolle in diesem Kurs gibt keinen Zugang dazu; falls sie das sollte, bitten Sie Ihre Lehrperson, Ihre Rolle im Kurs zu prüfen.',
   'launch.fromAssignmentTitle': 'Öffnen Sie das Werkzeug aus einer Aufgabe',
-  'launch.fromAssignment': 'Das Werkzeug arbeitet innerhalb einer Kursaufgabe. Öffnen Sie es über die Aufgabe in Ihrem Kurs.',
-  'launch.incomplete': 'Ihr LMS hat einen Start ohne Angaben gesendet, die das Werkzeug braucht. Wenden Sie sich an die Administration Ihres LMS.',
-  'launch.unregistered': 'Dieses LMS ist beim Werkzeug nicht registriert, oder seine Registrierung ist ausgeschaltet. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
-  'launch.notOffered': 'Ihr LMS hat das Werkzeug für etwas geöffnet, das es nicht anbietet. Öffnen Sie die Aufgabe aus Ihrem Kurs; wenn dieser Link wiederholt hierher führt, wenden Sie sich an die Administration Ihres LMS.',
-  'launch.notVerified': 'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs; wenn das wiederholt passiert, wenden Sie sich an die Administration Ihres LMS.',
-  'launch.notNow': 'Das Werkzeug konnte die Aufgabe gerade nicht öffnen. Bitte öffnen Sie sie gleich noch einmal aus Ihrem Kurs.',
-  'launch.signInNotNow': 'Das Werkzeug konnte die Anmeldung gerade nicht beginnen. Bitte versuchen Sie es gleich noch einmal.',
-  'launch.notFromForm': 'Starts kommen von Ihrem LMS an die Startadresse des Werkzeugs. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'launch.fromAssignment':
+    'Das Werkzeug arbeitet innerhalb einer Kursaufgabe. Öffnen Sie es über die Aufgabe in Ihrem Kurs.',
+  'launch.incomplete':
+    'Ihr LMS hat einen Start ohne Angaben gesendet, die das Werkzeug braucht. Wenden Sie sich an die Administration Ihres LMS.',
+  'launch.unregistered':
+    'Dieses LMS ist beim Werkzeug nicht registriert, oder seine Registrierung ist ausgeschaltet. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
+  'launch.notOffered':
+    'Ihr LMS hat das Werkzeug für etwas geöffnet, das es nicht anbietet. Öffnen Sie die Aufgabe aus Ihrem Kurs; wenn dieser Link wiederholt hierher führt, wenden Sie sich an die Administration Ihres LMS.',
+  'launch.notVerified':
+    'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs; wenn das wiederholt passiert, wenden Sie sich an die Administration Ihres LMS.',
+  'launch.notNow':
+    'Das Werkzeug konnte die Aufgabe gerade nicht öffnen. Bitte öffnen Sie sie gleich noch einmal aus Ihrem Kurs.',
+  'launch.signInNotNow':
+    'Das Werkzeug konnte die Anmeldung gerade nicht beginnen. Bitte versuchen Sie es gleich noch einmal.',
+  'launch.notFromForm':
+    'Starts kommen von Ihrem LMS an die Startadresse des Werkzeugs. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
   'launch.bodyIncomplete': 'Der Start aus Ihrem LMS war unvollständig. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'launch.unreadable': 'Der Start aus Ihrem LMS konnte nicht gelesen werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'launch.otherBrowser': 'Dieser Start wurde nicht in diesem Browser begonnen, deshalb hat das Werkzeug Sie nicht angemeldet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'launch.stateUsed': 'Dieser Start ist abgelaufen oder wurde bereits verwendet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'launch.issuerDiffers': 'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'launch.deploymentUnregistered': 'Dieses LMS (oder diese Einbindung des Werkzeugs darin) ist beim Werkzeug nicht registriert. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
-  'launch.switchedOff': 'Das Werkzeug ist für dieses LMS ausgeschaltet. Wenden Sie sich an die Administration Ihres LMS.',
-  'launch.unstorable': 'Ihr LMS hat einen Start mit einem Zeichen gesendet, das das Werkzeug nicht speichern kann (ein NUL-Zeichen). Wenden Sie sich an die Administration Ihres LMS.',
+  'launch.unreadable':
+    'Der Start aus Ihrem LMS konnte nicht gelesen werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'launch.otherBrowser':
+    'Dieser Start wurde nicht in diesem Browser begonnen, deshalb hat das Werkzeug Sie nicht angemeldet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'launch.stateUsed':
+    'Dieser Start ist abgelaufen oder wurde bereits verwendet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'launch.issuerDiffers':
+    'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'launch.deploymentUnregistered':
+    'Dieses LMS (oder diese Einbindung des Werkzeugs darin) ist beim Werkzeug nicht registriert. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
+  'launch.switchedOff':
+    'Das Werkzeug ist für dieses LMS ausgeschaltet. Wenden Sie sich an die Administration Ihres LMS.',
+  'launch.unstorable':
+    'Ihr LMS hat einen Start mit einem Zeichen gesendet, das das Werkzeug nicht speichern kann (ein NUL-Zeichen). Wenden Sie sich an die Administration Ihres LMS.',
 
   'storage.title': 'Das Werkzeug wird geöffnet',
   'storage.checking': 'Es wird bei Ihrem LMS geprüft, ob dieser Start hier begonnen wurde…',
-  'storage.noScript': 'Ihr LMS bewahrt die Anmeldung dieses Starts in seinem eigenen Fenster auf, und dafür wird JavaScript gebraucht. Schalten Sie JavaScript ein und öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'storage.notFramed': 'Dieser Start muss innerhalb Ihres LMS geöffnet werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'storage.noAnswer': 'Ihr LMS hat dem Werkzeug nicht geantwortet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs; wenn das wiederholt passiert, wenden Sie sich an die Administration Ihres LMS.',
-  'storage.notKept': 'Ihr LMS hat den Start für das Werkzeug nicht aufbewahrt. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
-  'storage.otherBrowser': 'Dieser Start wurde nicht in diesem Browser begonnen, deshalb hat das Werkzeug Sie nicht angemeldet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'storage.noScript':
+    'Ihr LMS bewahrt die Anmeldung dieses Starts in seinem eigenen Fenster auf, und dafür wird JavaScript gebraucht. Schalten Sie JavaScript ein und öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'storage.notFramed':
+    'Dieser Start muss innerhalb Ihres LMS geöffnet werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'storage.noAnswer':
+    'Ihr LMS hat dem Werkzeug nicht geantwortet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs; wenn das wiederholt passiert, wenden Sie sich an die Administration Ihres LMS.',
+  'storage.notKept':
+    'Ihr LMS hat den Start für das Werkzeug nicht aufbewahrt. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
+  'storage.otherBrowser':
+    'Dieser Start wurde nicht in diesem Browser begonnen, deshalb hat das Werkzeug Sie nicht angemeldet. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
 
   // The instructor's dashboard.
   'report.instructor.similarity': 'Ähnlichkeit',
   'report.instructor.ai': 'KI',
   'report.instructor.summary': 'Zusammenfassung',
   'report.instructor.grammar': 'Grammatik',
-  'dashboard.notice.noScoreToSend': 'Für {name} wurde nichts gesendet: Nur eine geprüfte Arbeit hat eine Bewertung, und diese ist {state}.',
-  'dashboard.notice.notOnItsWay': 'Für {name} wurde nichts gesendet: Nur eine Arbeit, die noch auf dem Weg zu einem Ergebnis ist, kann erneut gesendet werden, und diese ist {state}.',
-  'dashboard.notice.sendingNow': 'Die Arbeit von {name} wird gerade an den Prüfdienst gesendet; es wurde nichts weiter eingereiht.',
+  'dashboard.notice.noScoreToSend':
+    'Für {name} wurde nichts gesendet: Nur eine geprüfte Arbeit hat eine Bewertung, und diese ist {state}.',
+  'dashboard.notice.notOnItsWay':
+    'Für {name} wurde nichts gesendet: Nur eine Arbeit, die noch auf dem Weg zu einem Ergebnis ist, kann erneut gesendet werden, und diese ist {state}.',
+  'dashboard.notice.sendingNow':
+    'Die Arbeit von {name} wird gerade an den Prüfdienst gesendet; es wurde nichts weiter eingereiht.',
   'dashboard.notice.alreadyQueued': 'Die Arbeit von {name} ist bereits eingereiht; sie geht gleich hinaus.',
   'dashboard.notice.queued.upload': 'Die Arbeit wird erneut an den Prüfdienst gesendet ({name}).',
   'dashboard.notice.queued.result': 'Der Prüfdienst wird erneut nach dem Ergebnis gefragt ({name}).',
   'dashboard.notice.queued.grade': 'Die Bewertung wird erneut an die Bewertungsübersicht gesendet ({name}).',
-  'dashboard.notice.scoresQueued': { one: '{count} Bewertung für die Bewertungsübersicht eingereiht.', other: '{count} Bewertungen für die Bewertungsübersicht eingereiht.' },
+  'dashboard.notice.scoresQueued': {
+    one: '{count} Bewertung für die Bewertungsübersicht eingereiht.',
+    other: '{count} Bewertungen für die Bewertungsübersicht eingereiht.',
+  },
   'dashboard.notice.notDeleted': 'Die Arbeit von {name} wurde nicht gelöscht. {reason}',
-  'dashboard.notice.deleted': 'Versuch {attempt} von {name} ist gelöscht, hier und beim Prüfdienst; die Person kann erneut abgeben.',
+  'dashboard.notice.deleted':
+    'Versuch {attempt} von {name} ist gelöscht, hier und beim Prüfdienst; die Person kann erneut abgeben.',
   'dashboard.histogram.barTitle': '{from}-{to} %: {count}',
   'dashboard.histogram.none': 'Noch keine geprüften Abgaben.',
   'dashboard.histogram.bar': '{count} zwischen {from} und {to} %',
@@ -223,7 +281,8 @@ export const de: Translation = {
   'dashboard.exportCsv': 'Als CSV exportieren',
   'dashboard.empty.noStudents': 'Noch keine Studierenden.',
   'dashboard.empty.noMatch': 'Niemand passt zu diesem Filter.',
-  'dashboard.empty.noStudentsHelp': 'Die Teilnehmerliste des Kurses erscheint, sobald das LMS sie teilt; Studierende geben über diese Aufgabe im Kurs ab.',
+  'dashboard.empty.noStudentsHelp':
+    'Die Teilnehmerliste des Kurses erscheint, sobald das LMS sie teilt; Studierende geben über diese Aufgabe im Kurs ab.',
   'dashboard.empty.noMatchHelp': 'Wählen Sie in den Filtern „alle“, um alle Studierenden zu sehen.',
   'dashboard.col.student': 'Student/in',
   'dashboard.col.status': 'Status',
@@ -249,33 +308,43 @@ export const de: Translation = {
   'dashboard.action.resend': 'Erneut senden',
   'dashboard.action.resyncGrade': 'Bewertung erneut senden',
   'dashboard.action.delete': 'Löschen',
-  'dashboard.confirmDelete': 'Den letzten Versuch von {name} löschen, hier und beim Prüfdienst? Die Person kann danach erneut abgeben.',
+  'dashboard.confirmDelete':
+    'Den letzten Versuch von {name} löschen, hier und beim Prüfdienst? Die Person kann danach erneut abgeben.',
   'dashboard.actionFor': ' für {name}',
   'dashboard.resyncAll': 'Alle Bewertungen erneut an die Bewertungsübersicht senden',
   'nav.label': 'Aufgabe',
   'nav.submissions': 'Abgaben',
   'nav.settings': 'Prüfeinstellungen',
   'defaults.title': 'Diese Aufgabe verwendet die Standardeinstellungen des Werkzeugs',
-  'defaults.why': 'Eine Studentin oder ein Student hat diese Aufgabe vor allen Lehrenden geöffnet, daher hat das Werkzeug sie mit seinen Standardeinstellungen angelegt:',
-  'defaults.save': 'Speichern Sie die Einstellungen, um Ihre eigenen zu wählen; jede Arbeit wird mit den Einstellungen geprüft, die beim Senden gelten.',
+  'defaults.why':
+    'Eine Studentin oder ein Student hat diese Aufgabe vor allen Lehrenden geöffnet, daher hat das Werkzeug sie mit seinen Standardeinstellungen angelegt:',
+  'defaults.save':
+    'Speichern Sie die Einstellungen, um Ihre eigenen zu wählen; jede Arbeit wird mit den Einstellungen geprüft, die beim Senden gelten.',
 
-  'refused.instructorsOnly': 'Nur Lehrende des Kurses können das tun. Öffnen Sie die Aufgabe in Ihrem Kurs, um Ihre eigene Ansicht zu sehen.',
-  'refused.notInYourCourse': 'Diese Aufgabe gehört nicht zu dem Kurs, den Sie geöffnet haben. Öffnen Sie sie in ihrem eigenen Kurs.',
-  'refused.noSuchSubmission': 'Diese Abgabe gibt es in dieser Aufgabe nicht; vielleicht wurde sie gelöscht. Kehren Sie zur Liste der Abgaben zurück.',
-  'launch.instructorsAdd': 'Nur Lehrende können das Werkzeug zu einem Kurs hinzufügen. Bitten Sie eine Lehrperson des Kurses darum.',
-  'launch.keysUnreachable': 'Die Signaturschlüssel des LMS konnten nicht von {host} abgerufen werden; versuchen Sie es in einer Minute erneut oder bitten Sie die Administration, die Adresse der Schlüssel zu prüfen.',
+  'refused.instructorsOnly':
+    'Nur Lehrende des Kurses können das tun. Öffnen Sie die Aufgabe in Ihrem Kurs, um Ihre eigene Ansicht zu sehen.',
+  'refused.notInYourCourse':
+    'Diese Aufgabe gehört nicht zu dem Kurs, den Sie geöffnet haben. Öffnen Sie sie in ihrem eigenen Kurs.',
+  'refused.noSuchSubmission':
+    'Diese Abgabe gibt es in dieser Aufgabe nicht; vielleicht wurde sie gelöscht. Kehren Sie zur Liste der Abgaben zurück.',
+  'launch.instructorsAdd':
+    'Nur Lehrende können das Werkzeug zu einem Kurs hinzufügen. Bitten Sie eine Lehrperson des Kurses darum.',
+  'launch.keysUnreachable':
+    'Die Signaturschlüssel des LMS konnten nicht von {host} abgerufen werden; versuchen Sie es in einer Minute erneut oder bitten Sie die Administration, die Adresse der Schlüssel zu prüfen.',
 
   'settings.title': 'Einstellungen: {title}',
   'settings.saved': 'Gespeichert.',
   'settings.deadline': 'Abgabetermin und Versuche',
   'settings.dueAt': 'Abgabetermin',
   'settings.dueAtZone': 'Zeitzone: {zone}',
-  'settings.dueAtHelp': 'Arbeiten nach diesem Zeitpunkt werden als verspätet markiert. Leer lassen für keinen Abgabetermin.',
+  'settings.dueAtHelp':
+    'Arbeiten nach diesem Zeitpunkt werden als verspätet markiert. Leer lassen für keinen Abgabetermin.',
   'settings.resubmission': 'Erneute Abgaben',
   'settings.resubmission.none': 'keine: eine Abgabe',
   'settings.resubmission.untilDue': 'bis zum Abgabetermin',
   'settings.resubmission.anyTime': 'jederzeit',
-  'settings.resubmissionHelp': 'Jeder neue Versuch wird erneut geprüft; in die Bewertungsübersicht geht der Wert des letzten Versuchs.',
+  'settings.resubmissionHelp':
+    'Jeder neue Versuch wird erneut geprüft; in die Bewertungsübersicht geht der Wert des letzten Versuchs.',
   'settings.maxAttempts': 'Versuche',
   'settings.whoSees': 'Wer die Ergebnisse sieht',
   'settings.whoSees.instructors': 'Nur Lehrende',
@@ -288,27 +357,34 @@ export const de: Translation = {
   'settings.maxFileMbHelp': 'Höchstens 100 MB: Mehr nimmt der Prüfdienst nicht an.',
   'settings.instructions': 'Hinweise für Studierende',
   'settings.column': 'Spalte in der Bewertungsübersicht',
-  'settings.columnHelp': 'Wohin der Ähnlichkeitswert (0 bis 100) in der Bewertungsübersicht des Kurses geschrieben wird. Eine eigene Spalte hält ihn aus der Bewertung der Aufgabe heraus; blenden Sie diese Spalte im LMS für Studierende aus, wenn sie sie nicht sehen sollen.',
+  'settings.columnHelp':
+    'Wohin der Ähnlichkeitswert (0 bis 100) in der Bewertungsübersicht des Kurses geschrieben wird. Eine eigene Spalte hält ihn aus der Bewertung der Aufgabe heraus; blenden Sie diese Spalte im LMS für Studierende aus, wenn sie sie nicht sehen sollen.',
   'settings.column.assignment': 'Die Spalte der Aufgabe selbst',
   'settings.column.similarity': 'Eine eigene Spalte „Ähnlichkeit“',
-  'settings.column.unavailable': 'Ihr LMS erlaubt dem Werkzeug nicht, für diese Aufgabe Spalten in der Bewertungsübersicht anzulegen.',
+  'settings.column.unavailable':
+    'Ihr LMS erlaubt dem Werkzeug nicht, für diese Aufgabe Spalten in der Bewertungsübersicht anzulegen.',
   'settings.bands': 'Farbstufen der Ähnlichkeit',
-  'settings.bandsHelp': 'Unterhalb der gelben Stufe ist ein Wert grün (gering). Standard: gelb ab 25 %, orange ab 50 %, rot ab 75 %.',
+  'settings.bandsHelp':
+    'Unterhalb der gelben Stufe ist ein Wert grün (gering). Standard: gelb ab 25 %, orange ab 50 %, rot ab 75 %.',
   'settings.band.yellow': 'Gelb (mittel) ab',
   'settings.band.orange': 'Orange (hoch) ab',
   'settings.band.red': 'Rot (sehr hoch) ab',
   'settings.advanced': 'Erweitert: womit der Prüfdienst vergleicht',
-  'settings.advancedHelp': 'Die meisten Aufgaben behalten die üblichen Einstellungen. Ändern Sie sie, wenn die Prüfung mehr auslassen oder Arbeiten mit weniger Quellen vergleichen soll.',
+  'settings.advancedHelp':
+    'Die meisten Aufgaben behalten die üblichen Einstellungen. Ändern Sie sie, wenn die Prüfung mehr auslassen oder Arbeiten mit weniger Quellen vergleichen soll.',
   'settings.save': 'Einstellungen speichern',
   'settings.error.unreadable': 'Das Formular konnte nicht gelesen werden: Prüfen Sie das Feld „{field}“.',
-  'settings.error.dueAt': 'Geben Sie den Abgabetermin als Datum und Uhrzeit ein (zum Beispiel 2026-12-01 17:00), oder lassen Sie ihn leer für keinen Abgabetermin.',
-  'settings.error.excludedPhrases': 'Bis zu {count} ausgelassene Wendungen, eine pro Zeile, jede höchstens 500 Zeichen lang.',
+  'settings.error.dueAt':
+    'Geben Sie den Abgabetermin als Datum und Uhrzeit ein (zum Beispiel 2026-12-01 17:00), oder lassen Sie ihn leer für keinen Abgabetermin.',
+  'settings.error.excludedPhrases':
+    'Bis zu {count} ausgelassene Wendungen, eine pro Zeile, jede höchstens 500 Zeichen lang.',
   'settings.error.allowedFileTypes': 'Erlauben Sie mindestens einen Dateityp.',
   'settings.error.maxFileMb': 'Die größte Datei muss zwischen 1 und {max} MB liegen (mehr nimmt der Dienst nicht an).',
   'settings.error.maxAttempts': 'Die Zahl der Versuche muss zwischen 1 und 50 liegen.',
   'settings.error.excludeThresholdWords': 'Die Wortgrenze muss eine ganze Zahl von 0 bis 1000 sein.',
   'settings.error.instructions': 'Hinweise dürfen höchstens {max} Zeichen lang sein.',
-  'settings.error.similarityBands': 'Jede Farbstufe beginnt zwischen 1 und 100 %, oberhalb der Stufe davor (gelb, dann orange, dann rot).',
+  'settings.error.similarityBands':
+    'Jede Farbstufe beginnt zwischen 1 und 100 %, oberhalb der Stufe davor (gelb, dann orange, dann rot).',
   'settings.error.language': 'Nennen Sie die Sprache der Arbeiten (höchstens 60 Zeichen).',
   'settings.error.documentType': 'Wählen Sie eine Dokumentart: {types}.',
   'settings.error.gradeColumn': 'Wählen Sie die Spalte der Aufgabe oder eine eigene Spalte für die Ähnlichkeit.',
@@ -319,7 +395,8 @@ export const de: Translation = {
   'check.quotes': 'Zitierter Text',
   'check.smallSources': 'Kleine Quellen',
   'check.threshold': 'Klein heißt weniger Wörter als',
-  'check.thresholdHelp': 'Eine Quelle, die in weniger Wörtern übereinstimmt, zählt nicht, wenn kleine Quellen ausgelassen werden.',
+  'check.thresholdHelp':
+    'Eine Quelle, die in weniger Wörtern übereinstimmt, zählt nicht, wenn kleine Quellen ausgelassen werden.',
   'check.phrases': 'Zu ignorierende Wendungen',
   'check.phrasesHelp': 'Eine pro Zeile, bis zu 15: eine Vorlage oder eine Frage, die jede Arbeit wiederholt.',
   'check.compareWith': 'Vergleichen mit',
@@ -359,21 +436,31 @@ export const de: Translation = {
   'review.col.reports': 'Berichte',
   'review.noSuchStudent': 'Diese Person gibt es in Ihrem Kurs nicht.',
   'reviewLaunch.notYoursTitle': 'Nicht Ihre Abgabe',
-  'reviewLaunch.notYours': 'Sie können nur Ihre eigenen Abgaben öffnen. Diese Ansicht gilt der Abgabe einer anderen Person, daher zeigt das Werkzeug sie nicht.',
-  'reviewLaunch.noCourse': 'Das LMS hat nicht gesagt, zu welchem Kurs diese Ansicht gehört. Öffnen Sie sie erneut aus der Bewertungsübersicht Ihres Kurses.',
+  'reviewLaunch.notYours':
+    'Sie können nur Ihre eigenen Abgaben öffnen. Diese Ansicht gilt der Abgabe einer anderen Person, daher zeigt das Werkzeug sie nicht.',
+  'reviewLaunch.noCourse':
+    'Das LMS hat nicht gesagt, zu welchem Kurs diese Ansicht gehört. Öffnen Sie sie erneut aus der Bewertungsübersicht Ihres Kurses.',
   'reviewLaunch.noAssignmentTitle': 'Noch nichts anzusehen',
-  'reviewLaunch.noAssignment': 'Noch niemand hat diese Aufgabe im Werkzeug geöffnet, daher gibt es keine Abgaben anzusehen.',
+  'reviewLaunch.noAssignment':
+    'Noch niemand hat diese Aufgabe im Werkzeug geöffnet, daher gibt es keine Abgaben anzusehen.',
 
-  'report.noGrammar': 'Für diese Arbeit gibt es keinen Grammatikbericht (die Grammatikprüfung war aus, oder er ist noch nicht fertig).',
+  'report.noGrammar':
+    'Für diese Arbeit gibt es keinen Grammatikbericht (die Grammatikprüfung war aus, oder er ist noch nicht fertig).',
   'report.serviceFailed': 'Der Prüfdienst hat den Bericht nicht gesendet: {reason}',
-  'report.roleNoAccess': 'Berichte sind für die Lehrenden des Kurses und die Person, die die Datei abgegeben hat. Ihre Rolle in diesem Kurs gibt Ihnen keinen Zugang.',
-  'report.noCourse': 'Das LMS hat nicht gesagt, zu welchem Kurs dieser Bericht gehört, daher kann das Werkzeug ihn nicht öffnen. Öffnen Sie ihn aus der Aufgabe in Ihrem Kurs.',
-  'report.unknownFile': 'Das Werkzeug kennt diese Datei für diese Aufgabe nicht (vielleicht wurde sie abgegeben, bevor das Werkzeug angebunden war). Bitten Sie Ihre Lehrperson, sie erneut prüfen zu lassen.',
-  'report.othersFile': 'Dieser Bericht gehört zur Datei einer anderen Person. Sie können nur die Berichte Ihrer eigenen Dateien öffnen.',
-  'report.paperRemoved': 'Die geprüfte Arbeit zu dieser Datei wurde aus dem Werkzeug entfernt. Bitten Sie Ihre Lehrperson, sie erneut prüfen zu lassen.',
+  'report.roleNoAccess':
+    'Berichte sind für die Lehrenden des Kurses und die Person, die die Datei abgegeben hat. Ihre Rolle in diesem Kurs gibt Ihnen keinen Zugang.',
+  'report.noCourse':
+    'Das LMS hat nicht gesagt, zu welchem Kurs dieser Bericht gehört, daher kann das Werkzeug ihn nicht öffnen. Öffnen Sie ihn aus der Aufgabe in Ihrem Kurs.',
+  'report.unknownFile':
+    'Das Werkzeug kennt diese Datei für diese Aufgabe nicht (vielleicht wurde sie abgegeben, bevor das Werkzeug angebunden war). Bitten Sie Ihre Lehrperson, sie erneut prüfen zu lassen.',
+  'report.othersFile':
+    'Dieser Bericht gehört zur Datei einer anderen Person. Sie können nur die Berichte Ihrer eigenen Dateien öffnen.',
+  'report.paperRemoved':
+    'Die geprüfte Arbeit zu dieser Datei wurde aus dem Werkzeug entfernt. Bitten Sie Ihre Lehrperson, sie erneut prüfen zu lassen.',
 
   'deepLink.title': 'Eine Aufgabe mit Ähnlichkeitsprüfung hinzufügen',
-  'deepLink.intro': 'Studierende reichen ihre Arbeit über diese Aufgabe ein; jede Arbeit wird auf Ähnlichkeit und KI-geschriebenen Text geprüft, und der Ähnlichkeitswert geht in die Bewertungsübersicht.',
+  'deepLink.intro':
+    'Studierende reichen ihre Arbeit über diese Aufgabe ein; jede Arbeit wird auf Ähnlichkeit und KI-geschriebenen Text geprüft, und der Ähnlichkeitswert geht in die Bewertungsübersicht.',
   'deepLink.course': 'Kurs:',
   'deepLink.titleLabel': 'Titel',
   'deepLink.add': 'Aufgabe hinzufügen',
@@ -382,15 +469,18 @@ export const de: Translation = {
   'deepLink.titleMissing': 'Geben Sie der Aufgabe einen Titel.',
   'deepLink.titleTooLong': 'Der Titel ist zu lang (höchstens 200 Zeichen).',
   'deepLink.notHereTitle': 'Hier nicht möglich',
-  'deepLink.notHere': 'Diese Stelle Ihres LMS nimmt keinen Aufgabenlink an. Fügen Sie das Werkzeug stattdessen als Aufgabe (eine Aktivität „Externes Tool“) hinzu.',
+  'deepLink.notHere':
+    'Diese Stelle Ihres LMS nimmt keinen Aufgabenlink an. Fügen Sie das Werkzeug stattdessen als Aufgabe (eine Aktivität „Externes Tool“) hinzu.',
   'deepLink.added': '„{title}“ hinzugefügt.',
   'deepLink.returning': 'Zurück zu Ihrem Kurs',
   'deepLink.created': '„{title}“ wurde angelegt. Ihr Browser kehrt jetzt zum LMS zurück.',
   'deepLink.continue': 'Weiter zum LMS',
 
   'attach.title': 'Die Abgaben dieser Aufgabe prüfen',
-  'attach.introNamed': 'Studierende geben in „{activity}“ wie gewohnt ab. Jede Datei und jeder Texteintrag wird auf Ähnlichkeit und KI-geschriebenen Text geprüft, und der Bericht erscheint neben der Abgabe in Ihrem LMS. Die Einstellungen unten sind die üblichen; ändern Sie sie jetzt oder später in den Einstellungen der Aufgabe in Ihrem LMS.',
-  'attach.intro': 'Studierende geben in dieser Aufgabe wie gewohnt ab. Jede Datei und jeder Texteintrag wird auf Ähnlichkeit und KI-geschriebenen Text geprüft, und der Bericht erscheint neben der Abgabe in Ihrem LMS. Die Einstellungen unten sind die üblichen; ändern Sie sie jetzt oder später in den Einstellungen der Aufgabe in Ihrem LMS.',
+  'attach.introNamed':
+    'Studierende geben in „{activity}“ wie gewohnt ab. Jede Datei und jeder Texteintrag wird auf Ähnlichkeit und KI-geschriebenen Text geprüft, und der Bericht erscheint neben der Abgabe in Ihrem LMS. Die Einstellungen unten sind die üblichen; ändern Sie sie jetzt oder später in den Einstellungen der Aufgabe in Ihrem LMS.',
+  'attach.intro':
+    'Studierende geben in dieser Aufgabe wie gewohnt ab. Jede Datei und jeder Texteintrag wird auf Ähnlichkeit und KI-geschriebenen Text geprüft, und der Bericht erscheint neben der Abgabe in Ihrem LMS. Die Einstellungen unten sind die üblichen; ändern Sie sie jetzt oder später in den Einstellungen der Aufgabe in Ihrem LMS.',
   'attach.titleLabel': 'Titel der Prüfung',
   'attach.whoSees': 'Wer den Bericht im LMS sieht',
   'attach.whoSees.students': 'Auch Studierende, sobald ihre Abgabe geprüft ist',
@@ -398,35 +488,46 @@ export const de: Translation = {
   'attach.submit': 'Prüfung anbinden',
   'attach.titleMissing': 'Geben Sie der Prüfung einen Titel.',
   'attach.notHereTitle': 'Hier nicht anzubinden',
-  'attach.notHere': 'Diese Stelle Ihres LMS nimmt keinen Dokumentprozessor an. Binden Sie das Werkzeug stattdessen in den Einstellungen der Aufgabe unter Dokumentverarbeitung an.',
+  'attach.notHere':
+    'Diese Stelle Ihres LMS nimmt keinen Dokumentprozessor an. Binden Sie das Werkzeug stattdessen in den Einstellungen der Aufgabe unter Dokumentverarbeitung an.',
   'attach.cannotTitle': 'Kann nicht angebunden werden',
-  'attach.noNoticeService': 'Ihr LMS hat nicht gesagt, wo sein Benachrichtigungsdienst ist, daher erfährt das Werkzeug nichts von Abgaben. Wenden Sie sich an die Administration Ihres LMS.',
+  'attach.noNoticeService':
+    'Ihr LMS hat nicht gesagt, wo sein Benachrichtigungsdienst ist, daher erfährt das Werkzeug nichts von Abgaben. Wenden Sie sich an die Administration Ihres LMS.',
   'attach.attached': '„{title}“ angebunden.',
 
   'apLaunch.couldNotOpen': 'Das Werkzeug konnte nicht geöffnet werden',
-  'apLaunch.missing': 'Ihr LMS hat einen Start ohne Angaben gesendet, die das Werkzeug braucht. Wenden Sie sich an die Administration Ihres LMS.',
+  'apLaunch.missing':
+    'Ihr LMS hat einen Start ohne Angaben gesendet, die das Werkzeug braucht. Wenden Sie sich an die Administration Ihres LMS.',
   'apLaunch.reportUnavailable': 'Bericht nicht verfügbar',
   'apLaunch.checkingTitle': 'Wird geprüft',
   'apLaunch.checking': 'Diese Datei wird geprüft: {state}. Ihr Bericht erscheint hier, sobald die Prüfung fertig ist.',
   'apLaunch.failedTitle': 'Die Datei konnte nicht geprüft werden',
   'apLaunch.notForRoleTitle': 'Für Ihre Rolle nicht verfügbar',
   'apLaunch.settingsInstructorsOnly': 'Nur Lehrende des Kurses können die Prüfeinstellungen ändern.',
-  'apLaunch.noCourse': 'Das LMS hat nicht gesagt, zu welchem Kurs diese Aufgabe gehört. Öffnen Sie die Einstellungen aus der Aufgabe in Ihrem Kurs.',
+  'apLaunch.noCourse':
+    'Das LMS hat nicht gesagt, zu welchem Kurs diese Aufgabe gehört. Öffnen Sie die Einstellungen aus der Aufgabe in Ihrem Kurs.',
   'apLaunch.notAttachedTitle': 'Nicht angebunden',
-  'apLaunch.notAttached': 'Das Werkzeug ist an diese Aufgabe nicht angebunden (sein Prozessor wurde entfernt oder in einem anderen Kurs angebunden). Fügen Sie es im Editor der Aufgabe erneut hinzu.',
-  'apLaunch.noTerms': 'Dieses Werkzeug hat keine Nutzungsbedingungen zu akzeptieren. Ihr LMS kann aufhören, danach zu fragen (seine EULA-Einstellung für das Werkzeug).',
+  'apLaunch.notAttached':
+    'Das Werkzeug ist an diese Aufgabe nicht angebunden (sein Prozessor wurde entfernt oder in einem anderen Kurs angebunden). Fügen Sie es im Editor der Aufgabe erneut hinzu.',
+  'apLaunch.noTerms':
+    'Dieses Werkzeug hat keine Nutzungsbedingungen zu akzeptieren. Ihr LMS kann aufhören, danach zu fragen (seine EULA-Einstellung für das Werkzeug).',
   'apLaunch.notAvailableTitle': 'Nicht verfügbar',
-  'apLaunch.termsFromLms': 'Nutzungsbedingungen werden auf der Seite akzeptiert, die Ihr LMS dafür öffnet. Öffnen Sie sie erneut aus Ihrem LMS.',
-  'apLaunch.lmsGone': 'Ihr LMS ist beim Werkzeug nicht mehr registriert. Wenden Sie sich an die Administration Ihres LMS.',
+  'apLaunch.termsFromLms':
+    'Nutzungsbedingungen werden auf der Seite akzeptiert, die Ihr LMS dafür öffnet. Öffnen Sie sie erneut aus Ihrem LMS.',
+  'apLaunch.lmsGone':
+    'Ihr LMS ist beim Werkzeug nicht mehr registriert. Wenden Sie sich an die Administration Ihres LMS.',
 
   'eula.title': 'Nutzungsbedingungen',
-  'eula.accepted': 'Sie haben die Bedingungen akzeptiert. Ihr LMS schließt diese Seite jetzt, und Ihre abgegebenen Dateien werden ab jetzt geprüft.',
-  'eula.intro': 'Bevor das Werkzeug Ihre abgegebenen Dateien auf Ähnlichkeit und KI-Inhalte prüft, lesen und akzeptieren Sie bitte seine Bedingungen.',
+  'eula.accepted':
+    'Sie haben die Bedingungen akzeptiert. Ihr LMS schließt diese Seite jetzt, und Ihre abgegebenen Dateien werden ab jetzt geprüft.',
+  'eula.intro':
+    'Bevor das Werkzeug Ihre abgegebenen Dateien auf Ähnlichkeit und KI-Inhalte prüft, lesen und akzeptieren Sie bitte seine Bedingungen.',
   'eula.termsAt': 'Die Bedingungen stehen auf dieser Seite:',
   'eula.accept': 'Akzeptieren',
 
   'admin.title': 'Administration',
-  'admin.login.intro': 'Öffnen Sie diese Seite aus Ihrem LMS als Plattform-Administrator, oder geben Sie das Startschlüssel-Token des Werkzeugs ein (die Einstellung ADMIN_TOKEN).',
+  'admin.login.intro':
+    'Öffnen Sie diese Seite aus Ihrem LMS als Plattform-Administrator, oder geben Sie das Startschlüssel-Token des Werkzeugs ein (die Einstellung ADMIN_TOKEN).',
   'admin.login.token': 'Startschlüssel-Token',
   'admin.login.continue': 'Weiter',
   'admin.addresses': 'Adressen',

@@ -42,10 +42,12 @@ export const en = {
   'student.card.waiting': 'Results usually arrive within 10–15 minutes; this page updates by itself.',
   'student.newAttempt': 'Submit a new attempt',
   'student.receipt': 'Receipt',
-  'student.resultsForInstructors': 'Your instructor sees the similarity results of this assignment; they are not shown to students.',
+  'student.resultsForInstructors':
+    'Your instructor sees the similarity results of this assignment; they are not shown to students.',
   'student.resultsAfterDue': 'Similarity results are shown here after the due date.',
   'student.nothingYet': 'Nothing submitted yet.',
-  'student.nothingYetCanSubmit': 'Choose your file above and submit it; its receipt and, later, its result appear here.',
+  'student.nothingYetCanSubmit':
+    'Choose your file above and submit it; its receipt and, later, its result appear here.',
   'student.nothingYetCannotSubmit': 'Your submissions appear here once you can submit.',
   'student.col.attempt': 'Attempt',
   'student.col.file': 'File',
@@ -60,9 +62,13 @@ export const en = {
   'student.download': 'Download',
   'student.receiptOfAttempt': ' the receipt of attempt {attempt}',
   'student.refused.oneSubmission': 'This assignment takes one submission, and yours is in.',
-  'student.refused.attemptsUsed': { one: 'You have used the one attempt of this assignment.', other: 'You have used all {count} attempts of this assignment.' },
+  'student.refused.attemptsUsed': {
+    one: 'You have used the one attempt of this assignment.',
+    other: 'You have used all {count} attempts of this assignment.',
+  },
   'student.refused.closed': 'The due date has passed: resubmissions are closed.',
-  'student.refused.submitInLms': 'Papers for this assignment are handed in in the LMS, in the assignment itself, and the tool receives them from there. Submit your paper in the LMS.',
+  'student.refused.submitInLms':
+    'Papers for this assignment are handed in in the LMS, in the assignment itself, and the tool receives them from there. Submit your paper in the LMS.',
 
   // Why an upload was refused (the upload's answer, on the page or to its script).
   'upload.empty': 'The file is empty. Choose the file with your paper in it.',
@@ -71,7 +77,8 @@ export const en = {
   'upload.tooLarge': 'The file is larger than this assignment allows ({size} MB at most).',
   'upload.notMultipart': 'Send the file as a form upload (multipart/form-data) in a field named "file".',
   'upload.unreadable': 'The upload could not be read.',
-  'upload.stalled': 'The upload stopped: nothing arrived for {seconds} seconds, so it was cut off and nothing was kept. Please send the file again.',
+  'upload.stalled':
+    'The upload stopped: nothing arrived for {seconds} seconds, so it was cut off and nothing was kept. Please send the file again.',
   'upload.wrongField': 'The file must come in the form field named "file".',
   'upload.interrupted': 'The upload was interrupted. Please try again.',
   'upload.oneFile': 'Send one file per submission.',
@@ -80,8 +87,10 @@ export const en = {
   'upload.malformed': 'The upload could not be read: the form data is malformed.',
   'upload.noFile': 'No file was attached: choose a file to submit.',
   // What the upload page's script says (it reads these from the page).
-  'student.script.wrongType': 'This file is not a type this assignment takes ({types}). Choose another file; nothing was sent.',
-  'student.script.tooLarge': 'The file is larger than this assignment allows ({size} MB at most). Choose a smaller file; nothing was sent.',
+  'student.script.wrongType':
+    'This file is not a type this assignment takes ({types}). Choose another file; nothing was sent.',
+  'student.script.tooLarge':
+    'The file is larger than this assignment allows ({size} MB at most). Choose a smaller file; nothing was sent.',
   'student.script.empty': 'The file is empty. Choose the file with your paper in it.',
   'student.script.chooseFirst': 'Choose a file first.',
   'student.script.uploadingFile': 'Uploading {name}…',
@@ -130,50 +139,64 @@ export const en = {
   'refused.notForYourRole': 'Not available for your role',
   'refused.noSuchAssignment': 'There is no such assignment. Open it again from your course.',
   'refused.otherCourseAssignment': 'This assignment belongs to another course. Open it from its own course.',
-  'refused.roleNoAccess': 'Your role in this course does not give access to this assignment. If it should, ask your instructor to check your role in the course.',
-  'refused.instructorsOnly': 'Only instructors of the course can do this. Open the assignment from your course to see your own side of it.',
+  'refused.roleNoAccess':
+    'Your role in this course does not give access to this assignment. If it should, ask your instructor to check your role in the course.',
+  'refused.instructorsOnly':
+    'Only instructors of the course can do this. Open the assignment from your course to see your own side of it.',
   'refused.notInYourCourse': 'This assignment is not part of the course you opened. Open it from its own course.',
-  'refused.noSuchSubmission': 'There is no such submission in this assignment; it may have been deleted. Go back to the list of submissions.',
+  'refused.noSuchSubmission':
+    'There is no such submission in this assignment; it may have been deleted. Go back to the list of submissions.',
   'refused.noPage': 'There is no page at this address.',
-  'refused.otherSite': 'This form was sent from another site, so the tool did not act on it. Open the page from your course and try again.',
+  'refused.otherSite':
+    'This form was sent from another site, so the tool did not act on it. Open the page from your course and try again.',
   'refused.notAccepted': 'Not accepted',
   'refused.notSubmitted': 'Not submitted',
   'error.title': 'Error',
-  'error.unstorable': 'The form holds a character that cannot be stored (a NUL character). Remove it and send the form again.',
+  'error.unstorable':
+    'The form holds a character that cannot be stored (a NUL character). Remove it and send the form again.',
   'error.unreadable': 'The request could not be read.',
   'error.tooLarge': 'The request is too large.',
-  'error.bodyEncoding': 'The body is sent with a Content-Encoding the tool does not read ({encoding}): send it uncompressed, or as gzip, deflate or br.',
+  'error.bodyEncoding':
+    'The body is sent with a Content-Encoding the tool does not read ({encoding}): send it uncompressed, or as gzip, deflate or br.',
   'error.bodyCharset': 'The body is written in a character set the tool does not read ({charset}): send it as UTF-8.',
-  'error.bodyUndecodable': 'The body could not be decompressed: it is not what its Content-Encoding says. Send it again, or uncompressed.',
+  'error.bodyUndecodable':
+    'The body could not be decompressed: it is not what its Content-Encoding says. Send it again, or uncompressed.',
   'error.bodyNotJson': 'The body is not valid JSON.',
   'error.bodyTooLarge': 'The body is larger than this address takes ({size} at most): send less in one request.',
   'error.ours': 'Something went wrong on our side. Please try again in a moment.',
   'busy.title': 'Busy',
   'busy.launch': 'The tool is busy opening other assignments right now. Please open this one again in a few seconds.',
-  'busy.upload': 'The tool is busy receiving other papers right now, so this one was not received. Please send it again in a few seconds.',
+  'busy.upload':
+    'The tool is busy receiving other papers right now, so this one was not received. Please send it again in a few seconds.',
   'busy.pages': 'The tool is busy right now. Please try again in a few seconds.',
 
   // Launches.
   'launch.couldNotOpen': 'Could not open the assignment',
-  'launch.roleNoAccess': 'This tool is for the instructors and students of the course. Your role in this course does not give access to it; if it should, ask your instructor to check your role in the course.',
+  'launch.roleNoAccess':
+    'This tool is for the instructors and students of the course. Your role in this course does not give access to it; if it should, ask your instructor to check your role in the course.',
   'launch.instructorsAdd': 'Only instructors can add the tool to a course. Ask an instructor of the course to add it.',
   'launch.fromAssignmentTitle': 'Open the tool from an assignment',
   'launch.fromAssignment': 'The tool works inside a course assignment. Open it from the assignment in your course.',
   'launch.incomplete': 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.',
-  'launch.unregistered': 'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.',
-  'launch.notOffered': 'Your LMS opened the tool for something it does not offer. Open the assignment from your course; if this link keeps leading here, tell your LMS administrator.',
-  'launch.notVerified': 'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
+  'launch.unregistered':
+    'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.',
+  'launch.notOffered':
+    'Your LMS opened the tool for something it does not offer. Open the assignment from your course; if this link keeps leading here, tell your LMS administrator.',
+  'launch.notVerified':
+    'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
 
   // The settings form's refusals.
   'settings.error.unreadable': 'The form could not be read: check the field "{field}".',
-  'settings.error.dueAt': 'Enter the due date as a date and a time (for example 2026-12-01 17:00), or leave it empty for no due date.',
+  'settings.error.dueAt':
+    'Enter the due date as a date and a time (for example 2026-12-01 17:00), or leave it empty for no due date.',
   'settings.error.excludedPhrases': 'Up to {count} excluded phrases, one per line, 500 characters each at most.',
   'settings.error.allowedFileTypes': 'Allow at least one file type.',
   'settings.error.maxFileMb': 'The largest file must be between 1 and {max} MB (the service takes no more).',
   'settings.error.maxAttempts': 'Attempts must be between 1 and 50.',
   'settings.error.excludeThresholdWords': 'The word threshold must be a whole number from 0 to 1000.',
   'settings.error.instructions': 'Instructions can be {max} characters at most.',
-  'settings.error.similarityBands': 'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
+  'settings.error.similarityBands':
+    'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
   'settings.error.language': 'Name the language of the papers (60 characters at most).',
   'settings.error.documentType': 'Choose a document type: {types}.',
   'settings.error.gradeColumn': "Choose the assignment's column or a separate similarity column.",
@@ -185,13 +208,16 @@ export const en = {
   'deepLink.titleMissing': 'Give the assignment a title.',
   'deepLink.titleTooLong': 'The title is too long (200 characters at most).',
   'deepLink.notHereTitle': 'Cannot be added here',
-  'deepLink.notHere': 'This place in your LMS does not accept an assignment link. Add the tool as an assignment (an external tool activity) instead.',
+  'deepLink.notHere':
+    'This place in your LMS does not accept an assignment link. Add the tool as an assignment (an external tool activity) instead.',
   'deepLink.added': 'Added "{title}".',
   'attach.titleMissing': 'Give the check a title.',
   'attach.notHereTitle': 'Cannot be attached here',
-  'attach.notHere': "This place in your LMS does not take a document processor. Attach the tool from the assignment's document processor settings instead.",
+  'attach.notHere':
+    "This place in your LMS does not take a document processor. Attach the tool from the assignment's document processor settings instead.",
   'attach.cannotTitle': 'Cannot be attached',
-  'attach.noNoticeService': 'Your LMS did not say where its notification service is, so the tool cannot hear of submissions. Tell your LMS administrator.',
+  'attach.noNoticeService':
+    'Your LMS did not say where its notification service is, so the tool cannot hear of submissions. Tell your LMS administrator.',
   'attach.attached': 'Attached "{title}".',
 
   // Reports.
@@ -200,27 +226,40 @@ export const en = {
   'report.linkExpired': 'This report link has expired. Open the report again from the assignment.',
   'report.noSuch': 'There is no such report. Go back to the assignment and open the report from its list.',
   'report.othersPaper': "This report is of another student's paper. Open your own reports from the assignment.",
-  'report.notShown': 'Your instructor has not made this report available to you. Your results stay on the assignment page, where they appear once your instructor shows them.',
-  'report.notReady': 'The report is not ready: the paper is still being checked. The assignment page shows when it is done; open the report from there.',
+  'report.notShown':
+    'Your instructor has not made this report available to you. Your results stay on the assignment page, where they appear once your instructor shows them.',
+  'report.notReady':
+    'The report is not ready: the paper is still being checked. The assignment page shows when it is done; open the report from there.',
   'report.noGrammar': 'There is no grammar report for this paper (grammar checking was off, or it is not ready).',
   'report.serviceFailed': 'The checking service did not send the report: {reason}',
-  'report.roleNoAccess': 'Reports are for the instructors of the course and the student who submitted the file. Your role in this course does not give access to them.',
-  'report.noCourse': 'The LMS did not say which course this report belongs to, so the tool cannot open it. Open it from the assignment in your course.',
-  'report.unknownFile': 'The tool has no record of this file for this assignment (it may have been submitted before the tool was attached). Ask your instructor to have it checked again.',
+  'report.roleNoAccess':
+    'Reports are for the instructors of the course and the student who submitted the file. Your role in this course does not give access to them.',
+  'report.noCourse':
+    'The LMS did not say which course this report belongs to, so the tool cannot open it. Open it from the assignment in your course.',
+  'report.unknownFile':
+    'The tool has no record of this file for this assignment (it may have been submitted before the tool was attached). Ask your instructor to have it checked again.',
   'report.othersFile': "This report is of another student's file. You can open the reports of your own files only.",
-  'report.paperRemoved': 'The checked paper for this file was removed from the tool. Ask your instructor to have it checked again.',
+  'report.paperRemoved':
+    'The checked paper for this file was removed from the tool. Ask your instructor to have it checked again.',
 
   // The instructor's dashboard: notices after an action.
-  'dashboard.notice.noScoreToSend': 'Nothing was sent for {name}: only a checked paper has a score to send, and this one is {state}.',
-  'dashboard.notice.notOnItsWay': 'Nothing was sent for {name}: only a paper still on its way to a result can be sent again, and this one is {state}.',
-  'dashboard.notice.sendingNow': "{name}'s paper is being sent to the checking service right now; nothing more was queued.",
+  'dashboard.notice.noScoreToSend':
+    'Nothing was sent for {name}: only a checked paper has a score to send, and this one is {state}.',
+  'dashboard.notice.notOnItsWay':
+    'Nothing was sent for {name}: only a paper still on its way to a result can be sent again, and this one is {state}.',
+  'dashboard.notice.sendingNow':
+    "{name}'s paper is being sent to the checking service right now; nothing more was queued.",
   'dashboard.notice.alreadyQueued': "{name}'s paper is already queued; it goes in a moment.",
   'dashboard.notice.queued.upload': 'The paper is queued to be sent to the checking service again ({name}).',
   'dashboard.notice.queued.result': 'The checking service is asked for the result again ({name}).',
   'dashboard.notice.queued.grade': 'The score is queued for the gradebook again ({name}).',
-  'dashboard.notice.scoresQueued': { one: '{count} score queued for the gradebook.', other: '{count} scores queued for the gradebook.' },
+  'dashboard.notice.scoresQueued': {
+    one: '{count} score queued for the gradebook.',
+    other: '{count} scores queued for the gradebook.',
+  },
   'dashboard.notice.notDeleted': "{name}'s paper was not deleted. {reason}",
-  'dashboard.notice.deleted': "{name}'s attempt {attempt} is deleted, here and at the checking service; the student may submit again.",
+  'dashboard.notice.deleted':
+    "{name}'s attempt {attempt} is deleted, here and at the checking service; the student may submit again.",
   'dashboard.histogram.barTitle': '{from}-{to} %: {count}',
   'dashboard.histogram.none': 'No scored submissions yet.',
   'dashboard.histogram.bar': '{count} between {from} and {to} %',
@@ -235,7 +274,8 @@ export const en = {
   'dashboard.exportCsv': 'Export CSV',
   'dashboard.empty.noStudents': 'No students yet.',
   'dashboard.empty.noMatch': 'No student matches this filter.',
-  'dashboard.empty.noStudentsHelp': 'The course roster lists the students once the LMS shares it; students submit from this assignment in the course.',
+  'dashboard.empty.noStudentsHelp':
+    'The course roster lists the students once the LMS shares it; students submit from this assignment in the course.',
   'dashboard.empty.noMatchHelp': 'Choose "all" in the filters to see every student.',
   'dashboard.col.student': 'Student',
   'dashboard.col.status': 'Status',
@@ -261,7 +301,8 @@ export const en = {
   'dashboard.action.resend': 'Send again',
   'dashboard.action.resyncGrade': 'Resend grade',
   'dashboard.action.delete': 'Delete',
-  'dashboard.confirmDelete': "Delete {name}'s latest attempt, here and at the checking service? The student may then submit again.",
+  'dashboard.confirmDelete':
+    "Delete {name}'s latest attempt, here and at the checking service? The student may then submit again.",
   'dashboard.actionFor': ' for {name}',
   'dashboard.resyncAll': 'Send all scores to the gradebook again',
   'band.green': 'low',
@@ -286,9 +327,13 @@ export const en = {
   'viewer.download': 'Download the PDF',
   'viewer.back': 'Back to the assignment',
   'viewer.loading': 'Loading the report…',
-  'viewer.noScript': 'This page shows the report with a script, and scripts are off in your browser: download the PDF to read it.',
+  'viewer.noScript':
+    'This page shows the report with a script, and scripts are off in your browser: download the PDF to read it.',
   'viewer.script.pageOf': 'Page {page} of {pages}',
-  'viewer.script.shown': { one: '{count} page. Use the download link to keep a copy.', other: '{count} pages. Use the download link to keep a copy.' },
+  'viewer.script.shown': {
+    one: '{count} page. Use the download link to keep a copy.',
+    other: '{count} pages. Use the download link to keep a copy.',
+  },
   'viewer.script.failed': 'The report could not be shown here. Use the download link to open it.',
 
   // The instructor's settings and the check's settings (also on the Asset Processor's attach page).
@@ -317,7 +362,8 @@ export const en = {
   'settings.deadline': 'Due date and attempts',
   'settings.dueAtZone': 'Time zone: {zone}',
   'settings.advanced': 'Advanced: what the checking service compares',
-  'settings.advancedHelp': 'Most assignments keep the usual choices. Change them when the check should leave out more, or compare papers with fewer sources.',
+  'settings.advancedHelp':
+    'Most assignments keep the usual choices. Change them when the check should leave out more, or compare papers with fewer sources.',
   'settings.fileTypes': 'File types students may send',
   'settings.maxFileMb': 'Largest file (MB)',
   'settings.maxFileMbHelp': '100 MB at most: the checking service takes no more.',
@@ -333,11 +379,13 @@ export const en = {
   'settings.whoSees': 'Who sees results',
   'settings.whoSees.instructors': 'Instructors only',
   'settings.column': 'Gradebook column',
-  'settings.columnHelp': "Where the similarity score (0 to 100) is posted in the course gradebook. A column of its own keeps it out of the assignment's grade; hide that column from students in the LMS if they should not see it.",
+  'settings.columnHelp':
+    "Where the similarity score (0 to 100) is posted in the course gradebook. A column of its own keeps it out of the assignment's grade; hide that column from students in the LMS if they should not see it.",
   'settings.column.assignment': "The assignment's own column",
   'settings.column.unavailable': 'Your LMS does not let the tool add gradebook columns for this assignment.',
   'settings.bands': 'Similarity colour bands',
-  'settings.bandsHelp': 'Below the yellow band a score is green (low). Defaults: yellow from 25 %, orange from 50 %, red from 75 %.',
+  'settings.bandsHelp':
+    'Below the yellow band a score is green (low). Defaults: yellow from 25 %, orange from 50 %, red from 75 %.',
   'settings.band.yellow': 'Yellow (moderate) from',
   'settings.band.orange': 'Orange (high) from',
   'settings.band.red': 'Red (very high) from',
@@ -348,8 +396,10 @@ export const en = {
   'settings.showAi': 'Show students the AI-content score and report too',
   'settings.column.similarity': 'A separate "Similarity" column',
   'defaults.title': "This assignment uses the tool's defaults",
-  'defaults.why': 'A student opened this assignment before any instructor did, so the tool created it with its default settings:',
-  'defaults.save': 'Save the settings to choose your own; each paper is checked with the settings in force when it is sent.',
+  'defaults.why':
+    'A student opened this assignment before any instructor did, so the tool created it with its default settings:',
+  'defaults.save':
+    'Save the settings to choose your own; each paper is checked with the settings in force when it is sent.',
 
   // A submission's history.
   'history.title': 'History: {file}',
@@ -364,28 +414,37 @@ export const en = {
 
   // Deep linking's pages.
   'deepLink.title': 'Add a similarity-checked assignment',
-  'deepLink.intro': 'Students submit their paper through this assignment; each paper is checked for similarity and AI-written text, and the similarity score goes to the gradebook.',
+  'deepLink.intro':
+    'Students submit their paper through this assignment; each paper is checked for similarity and AI-written text, and the similarity score goes to the gradebook.',
   'deepLink.course': 'Course:',
   'deepLink.titleLabel': 'Title',
   'deepLink.add': 'Add the assignment',
   'deepLink.returning': 'Returning to your course',
   'deepLink.created': '"{title}" was created. Your browser returns to the LMS now.',
   'deepLink.continue': 'Continue to the LMS',
-  'launch.notNow': 'The tool could not open the assignment just now. Please open it again from your course in a moment.',
+  'launch.notNow':
+    'The tool could not open the assignment just now. Please open it again from your course in a moment.',
   'launch.signInNotNow': 'The tool could not start the sign-in just now. Please try again in a moment.',
-  'launch.notFromForm': "Launches come from your LMS to the tool's launch address. Open the assignment again from your course.",
+  'launch.notFromForm':
+    "Launches come from your LMS to the tool's launch address. Open the assignment again from your course.",
   'launch.bodyIncomplete': 'The launch from your LMS was incomplete. Open the assignment again from your course.',
   'launch.unreadable': 'The launch from your LMS could not be read. Open the assignment again from your course.',
-  'launch.otherBrowser': 'This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.',
+  'launch.otherBrowser':
+    'This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.',
   'launch.stateUsed': 'This launch has expired or was already used. Open the assignment again from your course.',
   'launch.issuerDiffers': 'The launch from your LMS could not be verified. Open the assignment again from your course.',
-  'launch.deploymentUnregistered': 'This LMS (or this deployment of the tool in it) is not registered with the tool. Ask your LMS administrator to register it.',
+  'launch.deploymentUnregistered':
+    'This LMS (or this deployment of the tool in it) is not registered with the tool. Ask your LMS administrator to register it.',
   'launch.switchedOff': 'The tool is switched off for this LMS. Ask your LMS administrator.',
-  'launch.keysUnreachable': "The LMS's signing keys could not be fetched from {host}; try again in a minute or ask the administrator to check the keys URL.",
-  'launch.unstorable': 'Your LMS sent a launch with a character the tool cannot store (a NUL character). Tell your LMS administrator.',
+  'launch.keysUnreachable':
+    "The LMS's signing keys could not be fetched from {host}; try again in a minute or ask the administrator to check the keys URL.",
+  'launch.unstorable':
+    'Your LMS sent a launch with a character the tool cannot store (a NUL character). Tell your LMS administrator.',
   'attach.title': "Check this assignment's submissions",
-  'attach.introNamed': 'Students submit in "{activity}" as usual. Each file and text entry is checked for similarity and AI-written text, and the report appears beside the submission in your LMS. The settings below are the usual ones; change them now or later from the assignment\'s settings in your LMS.',
-  'attach.intro': "Students submit in this assignment as usual. Each file and text entry is checked for similarity and AI-written text, and the report appears beside the submission in your LMS. The settings below are the usual ones; change them now or later from the assignment's settings in your LMS.",
+  'attach.introNamed':
+    'Students submit in "{activity}" as usual. Each file and text entry is checked for similarity and AI-written text, and the report appears beside the submission in your LMS. The settings below are the usual ones; change them now or later from the assignment\'s settings in your LMS.',
+  'attach.intro':
+    "Students submit in this assignment as usual. Each file and text entry is checked for similarity and AI-written text, and the report appears beside the submission in your LMS. The settings below are the usual ones; change them now or later from the assignment's settings in your LMS.",
   'attach.titleLabel': 'Title of the check',
   'attach.whoSees': 'Who sees the report in the LMS',
   'attach.whoSees.students': 'Students too, once their submission is checked',
@@ -395,15 +454,19 @@ export const en = {
   // The platform-storage page (a launch checked in the LMS's window).
   'storage.title': 'Opening the tool',
   'storage.checking': 'Checking with your LMS that this launch was started here…',
-  'storage.noScript': "Your LMS keeps this launch's sign-in in its own window, which needs JavaScript. Turn JavaScript on and open the assignment again from your course.",
+  'storage.noScript':
+    "Your LMS keeps this launch's sign-in in its own window, which needs JavaScript. Turn JavaScript on and open the assignment again from your course.",
   'storage.notFramed': 'This launch has to be opened from inside your LMS. Open the assignment again from your course.',
-  'storage.noAnswer': 'Your LMS did not answer the tool. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
+  'storage.noAnswer':
+    'Your LMS did not answer the tool. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.',
   'storage.notKept': 'Your LMS did not keep the launch for the tool. Open the assignment again from your course.',
-  'storage.otherBrowser': 'This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.',
+  'storage.otherBrowser':
+    'This launch was not started in this browser, so the tool did not sign you in. Open the assignment again from your course.',
 
   // The administration pages: headings and buttons.
   'admin.title': 'Administration',
-  'admin.login.intro': "Open this page from your LMS as a platform administrator, or enter the tool's bootstrap token (the ADMIN_TOKEN setting).",
+  'admin.login.intro':
+    "Open this page from your LMS as a platform administrator, or enter the tool's bootstrap token (the ADMIN_TOKEN setting).",
   'admin.login.token': 'Bootstrap token',
   'admin.login.continue': 'Continue',
   'admin.addresses': 'Addresses',
@@ -438,10 +501,13 @@ export const en = {
   'apLaunch.failedTitle': 'The file could not be checked',
   'apLaunch.notForRoleTitle': 'Not available for your role',
   'apLaunch.settingsInstructorsOnly': 'Only instructors of the course can change the check settings.',
-  'apLaunch.noCourse': 'The LMS did not say which course this assignment belongs to. Open the settings from the assignment in your course.',
+  'apLaunch.noCourse':
+    'The LMS did not say which course this assignment belongs to. Open the settings from the assignment in your course.',
   'apLaunch.notAttachedTitle': 'Not attached',
-  'apLaunch.notAttached': "The tool is not attached to this assignment (its processor was removed, or attached in another course). Add it again from the assignment's editor.",
-  'apLaunch.noTerms': 'This tool has no terms to accept. Your LMS can stop asking for them (its EULA setting for the tool).',
+  'apLaunch.notAttached':
+    "The tool is not attached to this assignment (its processor was removed, or attached in another course). Add it again from the assignment's editor.",
+  'apLaunch.noTerms':
+    'This tool has no terms to accept. Your LMS can stop asking for them (its EULA setting for the tool).',
   'apLaunch.notAvailableTitle': 'Not available',
   'apLaunch.termsFromLms': 'Terms are accepted from the page your LMS opens for them. Open it again from your LMS.',
   'apLaunch.lmsGone': 'Your LMS is no longer registered with the tool. Ask your LMS administrator.',
@@ -460,13 +526,17 @@ export const en = {
   'review.col.reports': 'Reports',
   'review.noSuchStudent': 'There is no such student in your course.',
   'reviewLaunch.notYoursTitle': 'Not your submission',
-  'reviewLaunch.notYours': "You can open only your own submissions. This review is of another person's submission, so the tool does not show it.",
-  'reviewLaunch.noCourse': 'The LMS did not say which course this review belongs to. Open it again from the gradebook of your course.',
+  'reviewLaunch.notYours':
+    "You can open only your own submissions. This review is of another person's submission, so the tool does not show it.",
+  'reviewLaunch.noCourse':
+    'The LMS did not say which course this review belongs to. Open it again from the gradebook of your course.',
   'reviewLaunch.noAssignmentTitle': 'Nothing to review yet',
   'reviewLaunch.noAssignment': 'Nobody has opened this assignment in the tool yet, so it has no submissions to review.',
   'eula.title': 'Terms of use',
-  'eula.accepted': 'You accepted the terms. Your LMS closes this page now, and your submitted files are checked from now on.',
-  'eula.intro': 'Before the tool checks your submitted files for similarity and AI content, please read and accept its terms.',
+  'eula.accepted':
+    'You accepted the terms. Your LMS closes this page now, and your submitted files are checked from now on.',
+  'eula.intro':
+    'Before the tool checks your submitted files for similarity and AI content, please read and accept its terms.',
   'eula.termsAt': 'The terms are on this page:',
   'eula.accept': 'Accept',
 } as const satisfies Record<string, Message>;

@@ -24,7 +24,13 @@ export function formatsFor(language: Language): Formats {
   // ones are followed by the zone's name, which reads the same in every language the tool has.
   const moment = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' });
   const minute = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-  const brief = new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+  const brief = new Intl.DateTimeFormat(language, {
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  });
   const deadline = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
   return {
@@ -33,7 +39,12 @@ export function formatsFor(language: Language): Formats {
     brief: (value) => `${brief.format(toDate(value))} UTC`,
     deadline: (value) => `${deadline.format(toDate(value))} UTC`,
     number: (value, fractionDigits) =>
-      new Intl.NumberFormat(language, fractionDigits === undefined ? {} : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(value),
+      new Intl.NumberFormat(
+        language,
+        fractionDigits === undefined
+          ? {}
+          : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits },
+      ).format(value),
     percent: (value) => percent.format(value / 100),
   };
 }

@@ -14,7 +14,8 @@ export type { MessageKey, Translation } from './translation.js';
 type Placeholders<S> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
 type Forms<M> = M extends string ? M : M[keyof M];
 /** The parameters a message names in English; a plural message counts `count`. */
-export type ParamsOf<K extends MessageKey> = Placeholders<Forms<(typeof en)[K]>> | ((typeof en)[K] extends string ? never : 'count');
+export type ParamsOf<K extends MessageKey> =
+  Placeholders<Forms<(typeof en)[K]>> | ((typeof en)[K] extends string ? never : 'count');
 
 export type Params = Record<string, string | number>;
 
@@ -39,14 +40,20 @@ export function inEnglish(sentence: Sentence): string {
 
 /** The placeholders a message's text names, for the test that every translation names only English's. */
 export function placeholdersOf(message: Message): string[] {
-  const texts = typeof message === 'string' ? [message] : Object.values(message).filter((text): text is string => typeof text === 'string');
+  const texts =
+    typeof message === 'string'
+      ? [message]
+      : Object.values(message).filter((text): text is string => typeof text === 'string');
   return [...new Set(texts.flatMap((text) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!)))];
 }
 
 export interface Words extends Formats {
   language: Language;
   /** The message in this language (or English), its parameters filled in; numbers written the language's way. */
-  t<K extends MessageKey>(key: K, ...params: [ParamsOf<K>] extends [never] ? [] : [Record<ParamsOf<K>, string | number>]): string;
+  t<K extends MessageKey>(
+    key: K,
+    ...params: [ParamsOf<K>] extends [never] ? [] : [Record<ParamsOf<K>, string | number>]
+  ): string;
   /** A sentence handed up by code that does not know the reader (Sentence). */
   say(sentence: Sentence): string;
   /** The message as the catalogue has it (this language's, else English), its parameters left in braces: for scripts. */
@@ -60,14 +67,18 @@ export function wordsFor(language: Language): Words {
   const plurals = new Intl.PluralRules(language);
   const own = CATALOGUES[language];
   const lookUp = (key: string): Message => {
-    const message = (own as Record<string, Message | undefined>)[key] ?? (en as Record<string, Message | undefined>)[key];
+    const message =
+      (own as Record<string, Message | undefined>)[key] ?? (en as Record<string, Message | undefined>)[key];
     if (message === undefined) throw new Error(`No message "${key}" in the catalogue`);
     return message;
   };
   const t = (key: string, params: Params = {}): string => {
     const message = lookUp(key);
     const count = params.count;
-    const text = typeof message === 'string' ? message : (typeof count === 'number' ? message[plurals.select(count)] : undefined) ?? message.other;
+    const text =
+      typeof message === 'string'
+        ? message
+        : ((typeof count === 'number' ? message[plurals.select(count)] : undefined) ?? message.other);
     return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       if (value === undefined) return whole;

@@ -43,7 +43,12 @@ export function acceptedLanguages(header: unknown): string[] {
     .split(',')
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? '1');
+      const q = Number(
+        params
+          .map((p) => p.trim())
+          .find((p) => p.startsWith('q='))
+          ?.slice(2) ?? '1',
+      );
       return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
     })
     .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)

@@ -23,23 +23,42 @@ export interface ReportFile {
 }
 
 function reportFileName(kind: ReportKind, fileLabel: string): string {
-  const stem = fileLabel.replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9 _-]/g, '').trim().replace(/\s+/g, '-').slice(0, 60);
+  const stem = fileLabel
+    .replace(/\.[^.]+$/, '')
+    .replace(/[^A-Za-z0-9 _-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .slice(0, 60);
   return `${kind}-report-${stem || 'paper'}.pdf`;
 }
 
 /** The report of a submission's paper from the service, or why there is none. */
-export async function reportFromService(deps: ReportDeps, submissionId: string, kind: ReportKind): Promise<ReportFile | ReportRefusal> {
+export async function reportFromService(
+  deps: ReportDeps,
+  submissionId: string,
+  kind: ReportKind,
+): Promise<ReportFile | ReportRefusal> {
   const submission = await getSubmission(deps.db, submissionId);
   const assignment = submission ? await getAssignment(deps.db, submission.assignmentId) : null;
   if (!submission || submission.paperId === null || !assignment?.folderId) return NO_SUCH_REPORT;
   try {
     const service = await deps.services.forAssignment(submission.assignmentId);
-    const report = await service.report(kind, { folderId: assignment.folderId, paperId: submission.paperId, reportKey: submission.reportKey });
-    return { stream: report.stream, contentLength: report.contentLength, fileName: reportFileName(kind, submission.fileLabel) };
+    const report = await service.report(kind, {
+      folderId: assignment.folderId,
+      paperId: submission.paperId,
+      reportKey: submission.reportKey,
+    });
+    return {
+      stream: report.stream,
+      contentLength: report.contentLength,
+      fileName: reportFileName(kind, submission.fileLabel),
+    };
   } catch (error) {
     const failure = failureOf(error);
     deps.logger.warn({ submissionId, kind, reason: failure.message }, 'Report download failed');
     const optional = REPORTS[kind].optional;
-    return optional ? { status: 404, sentence: optional.missing } : { status: 502, sentence: { key: 'report.serviceFailed', params: { reason: failure.message } } };
+    return optional
+      ? { status: 404, sentence: optional.missing }
+      : { status: 502, sentence: { key: 'report.serviceFailed', params: { reason: failure.message } } };
   }
 }

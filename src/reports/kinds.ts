@@ -24,13 +24,21 @@ interface ReportKindRule {
    * A report the service makes only when a folder setting asks for it, with the trace that setting leaves on a
    * paper checked under it (the setting may have changed since) and the sentence for a paper that has none.
    */
-  optional: { setting: 'grammarCheck'; madeFor(paper: Pick<Submission, 'grammarScore'>): boolean; missing: Sentence } | null;
+  optional: {
+    setting: 'grammarCheck';
+    madeFor(paper: Pick<Submission, 'grammarScore'>): boolean;
+    missing: Sentence;
+  } | null;
 }
 
 export const REPORTS: Record<ReportKind, ReportKindRule> = {
   similarity: { label: { instructor: 'Similarity', student: 'Similarity report' }, studentsNeed: null, optional: null },
   ai: { label: { instructor: 'AI', student: 'AI report' }, studentsNeed: 'showAiScoreToStudents', optional: null },
-  summary: { label: { instructor: 'Summary', student: 'Summary' }, studentsNeed: 'showAiScoreToStudents', optional: null },
+  summary: {
+    label: { instructor: 'Summary', student: 'Summary' },
+    studentsNeed: 'showAiScoreToStudents',
+    optional: null,
+  },
   grammar: {
     label: { instructor: 'Grammar', student: 'Grammar report' },
     studentsNeed: null,
@@ -55,7 +63,11 @@ export function studentMayOpen(settings: AssignmentSettings, kind: ReportKind): 
 }
 
 /** The reports of a checked paper that a reader is offered, in the page's order, with the page's labels. */
-export function reportsOffered(reader: ReportReader, settings: AssignmentSettings, paper: Pick<Submission, 'grammarScore'>): Array<{ kind: ReportKind; label: string }> {
+export function reportsOffered(
+  reader: ReportReader,
+  settings: AssignmentSettings,
+  paper: Pick<Submission, 'grammarScore'>,
+): Array<{ kind: ReportKind; label: string }> {
   return PAGE_ORDER[reader]
     .filter((kind) => REPORTS[kind].optional?.madeFor(paper) ?? true)
     .filter((kind) => reader === 'instructor' || studentMayOpen(settings, kind))

@@ -22,7 +22,11 @@ export function freshReportPath(secret: string, submissionId: string, kind: Repo
 }
 
 /** Whether the link was signed with the key for this report and has not lapsed. */
-export function validReportLink(secret: string, link: { submissionId: string; kind: ReportKind; expires: number; signature: string }, now = Date.now()): boolean {
+export function validReportLink(
+  secret: string,
+  link: { submissionId: string; kind: ReportKind; expires: number; signature: string },
+  now = Date.now(),
+): boolean {
   const expected = Buffer.from(signature(secret, link.submissionId, link.kind, link.expires));
   const given = Buffer.from(link.signature);
   return expected.length === given.length && timingSafeEqual(expected, given) && link.expires >= now / 1000;

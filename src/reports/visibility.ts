@@ -11,14 +11,18 @@ import { reportsOffered, studentMayOpen, type ReportKind } from './kinds.js';
 export function resultsVisible(assignment: Assignment, now = new Date()): boolean {
   const rule = assignment.settings.resultsVisibleTo;
   if (rule === 'instructors') return false;
-  if (rule === 'students-after-due') return assignment.settings.dueAt !== null && now > new Date(assignment.settings.dueAt);
+  if (rule === 'students-after-due')
+    return assignment.settings.dueAt !== null && now > new Date(assignment.settings.dueAt);
   return true;
 }
 
 const checked = (submission: Submission) => submission.state === 'scored' || submission.state === 'graded';
 
 /** What a student sees of the results of their own attempt: nothing until it is checked and results are shown. */
-export function studentResults(assignment: Assignment, submission: Submission): { similarity: number | null; aiScore: number | null; reports: Array<{ kind: ReportKind; label: string }> } {
+export function studentResults(
+  assignment: Assignment,
+  submission: Submission,
+): { similarity: number | null; aiScore: number | null; reports: Array<{ kind: ReportKind; label: string }> } {
   const visible = resultsVisible(assignment) && checked(submission);
   return {
     similarity: visible ? submission.similarity : null,
@@ -43,7 +47,11 @@ export interface ReportRefusal {
  * The scores a reader of a report sees beside it: an instructor, every score of the paper; its student, what
  * studentResults shows them (the AI score only where the assignment shows it to students).
  */
-export function scoresShown(asker: ReportAsker, assignment: Assignment, submission: Submission): { similarity: number | null; aiScore: number | null } {
+export function scoresShown(
+  asker: ReportAsker,
+  assignment: Assignment,
+  submission: Submission,
+): { similarity: number | null; aiScore: number | null } {
   if (asker.audience === 'instructor') return { similarity: submission.similarity, aiScore: submission.aiScore };
   if (asker.audience !== 'learner' || submission.userId !== asker.userId) return { similarity: null, aiScore: null };
   const { similarity, aiScore } = studentResults(assignment, submission);
@@ -57,11 +65,17 @@ export const NO_SUCH_REPORT: ReportRefusal = { status: 404, sentence: { key: 're
  * assignment is of the asker's own course): an instructor, any checked paper's; a student, their own checked
  * paper's, as the assignment allows. Null: they may.
  */
-export function reportRefusal(asker: ReportAsker, assignment: Assignment, submission: Submission, kind: ReportKind): ReportRefusal | null {
+export function reportRefusal(
+  asker: ReportAsker,
+  assignment: Assignment,
+  submission: Submission,
+  kind: ReportKind,
+): ReportRefusal | null {
   const instructor = asker.audience === 'instructor';
   const owner = asker.audience === 'learner' && submission.userId === asker.userId;
   if (!instructor && !owner) return { status: 403, sentence: { key: 'report.othersPaper' } };
-  if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind))) return { status: 403, sentence: { key: 'report.notShown' } };
+  if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind)))
+    return { status: 403, sentence: { key: 'report.notShown' } };
   if (submission.paperId === null || !checked(submission)) return { status: 409, sentence: { key: 'report.notReady' } };
   return null;
 }

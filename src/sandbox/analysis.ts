@@ -11,14 +11,21 @@ const PASSAGES_PER_SOURCE = 5;
 const WORDS_PER_PASSAGE = 40;
 
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}\s]/gu, ' ').split(/\s+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /** The shingle starting at each word (one shingle of all words for a paper shorter than a shingle). */
 function shingleList(words: string[]): string[] {
   if (words.length === 0) return [];
   if (words.length < SHINGLE_WORDS) return [words.join(' ')];
-  return Array.from({ length: words.length - SHINGLE_WORDS + 1 }, (_, i) => words.slice(i, i + SHINGLE_WORDS).join(' '));
+  return Array.from({ length: words.length - SHINGLE_WORDS + 1 }, (_, i) =>
+    words.slice(i, i + SHINGLE_WORDS).join(' '),
+  );
 }
 
 export const shinglesOf = (words: string[]): Set<string> => new Set(shingleList(words));
@@ -58,7 +65,13 @@ export function similarity(words: string[], sources: Source[], minWords = 0): Si
     const count = covered.reduce((sum, c) => sum + c, 0);
     if (count === 0 || count < minWords) continue;
     covered.forEach((c, i) => c && (coveredByAny[i] = 1));
-    matches.push({ paperId: source.paperId, title: source.title, percent: Math.round((count / words.length) * 100), words: count, passages: passages(words, covered) });
+    matches.push({
+      paperId: source.paperId,
+      title: source.title,
+      percent: Math.round((count / words.length) * 100),
+      words: count,
+      passages: passages(words, covered),
+    });
   }
   const total = coveredByAny.reduce((sum, c) => sum + c, 0);
   return { percent: Math.round((total / words.length) * 100), matches: matches.sort((a, b) => b.words - a.words) };
@@ -79,7 +92,11 @@ function passages(words: string[], covered: Uint8Array): string[] {
   return runs
     .sort((a, b) => b[1] - b[0] - (a[1] - a[0]))
     .slice(0, PASSAGES_PER_SOURCE)
-    .map(([from, to]) => words.slice(from, Math.min(to, from + WORDS_PER_PASSAGE)).join(' ') + (to - from > WORDS_PER_PASSAGE ? ' …' : ''));
+    .map(
+      ([from, to]) =>
+        words.slice(from, Math.min(to, from + WORDS_PER_PASSAGE)).join(' ') +
+        (to - from > WORDS_PER_PASSAGE ? ' …' : ''),
+    );
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -92,12 +109,14 @@ export function afterExclusions(text: string, settings: FolderSettings): string 
     if (heading) kept = kept.slice(0, heading.index);
   }
   if (settings.excludeQuotes) kept = kept.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' ');
-  if (settings.excludePhrases) for (const phrase of settings.phrases) kept = kept.replace(new RegExp(escape(phrase), 'gi'), ' ');
+  if (settings.excludePhrases)
+    for (const phrase of settings.phrases) kept = kept.replace(new RegExp(escape(phrase), 'gi'), ' ');
   return kept;
 }
 
 /** Compares with the databases the folder names; of the sandbox's, only the account's own papers exist. */
-export const comparesWithOwnPapers = (settings: FolderSettings): boolean => settings.studentPapers || settings.institutionRepository;
+export const comparesWithOwnPapers = (settings: FolderSettings): boolean =>
+  settings.studentPapers || settings.institutionRepository;
 
 function unit(text: string, salt: string): number {
   return createHash('sha256').update(salt).update(text).digest().readUInt32BE(0) / 0xffffffff;
@@ -112,10 +131,17 @@ export function simulatedAiScore(text: string): number {
   const words = wordsOf(text);
   if (words.length === 0) return 0;
   const variety = new Set(words).size / words.length;
-  const lengths = text.split(/[.!?]+/).map((s) => wordsOf(s).length).filter((n) => n > 0);
+  const lengths = text
+    .split(/[.!?]+/)
+    .map((s) => wordsOf(s).length)
+    .filter((n) => n > 0);
   const mean = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
-  const spread = Math.sqrt(lengths.reduce((a, n) => a + (n - mean) ** 2, 0) / Math.max(1, lengths.length)) / Math.max(1, mean);
-  return Math.max(0, Math.min(100, Math.round((1 - variety) * 40 + Math.max(0, 1 - spread) * 30 + unit(text, 'ai') * 30)));
+  const spread =
+    Math.sqrt(lengths.reduce((a, n) => a + (n - mean) ** 2, 0) / Math.max(1, lengths.length)) / Math.max(1, mean);
+  return Math.max(
+    0,
+    Math.min(100, Math.round((1 - variety) * 40 + Math.max(0, 1 - spread) * 30 + unit(text, 'ai') * 30)),
+  );
 }
 
 /** SIMULATED: sentences that start with a capital and are of a readable length score higher. */

@@ -41,7 +41,10 @@ function openStore(config: SandboxConfig): { store: SandboxStore; unfinished: Pa
   journal.rewrite(store.snapshot());
   const papers = [...store.papers.values()].sort((a, b) => a.id - b.id);
   journal.removeUploadsExcept(new Set(papers.flatMap((paper) => (paper.upload ? [paper.upload] : []))));
-  return { store, unfinished: papers.filter((paper) => (paper.state === 'pending' ? paper.upload !== null : !paper.announced)) };
+  return {
+    store,
+    unfinished: papers.filter((paper) => (paper.state === 'pending' ? paper.upload !== null : !paper.announced)),
+  };
 }
 
 export function createSandboxApp(config: SandboxConfig, faults: SandboxFaults = {}): SandboxApp {
@@ -69,7 +72,9 @@ export function createSandboxApp(config: SandboxConfig, faults: SandboxFaults = 
   app.post('/authentication/authenticate', json, auth.login);
   // The token is checked per route, so an unknown address is 404 with or without one.
   const guard = auth.requireToken;
-  app.use(classroomRoutes(ctx, views, folders, { guard, json, upload: submitPaper(ctx, views, processing, 'classroom') }));
+  app.use(
+    classroomRoutes(ctx, views, folders, { guard, json, upload: submitPaper(ctx, views, processing, 'classroom') }),
+  );
   app.use(proRoutes(ctx, views, folders, { guard, json, upload: submitPaper(ctx, views, processing, 'pro') }));
   app.use(reportRoutes(ctx, guard));
   app.use(unknownRoute);

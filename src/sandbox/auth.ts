@@ -24,7 +24,8 @@ export function createAuth(ctx: SandboxContext): { login: RequestHandler; requir
   const login: RequestHandler = async (req, res) => {
     const { username, password } = parseBody(credentials, req.body);
     const account = ctx.store.accounts.find((a) => a.email.toLowerCase() === username.toLowerCase());
-    if (!account || !samePassword(password, account.password)) throw new ApiError(401, 'Bad credentials: the username or password is wrong.');
+    if (!account || !samePassword(password, account.password))
+      throw new ApiError(401, 'Bad credentials: the username or password is wrong.');
     const token = await new SignJWT({ uid: account.id, role: 'teacher' })
       .setProtectedHeader({ alg: 'HS512', typ: 'JWT' })
       .setSubject(account.email)
@@ -32,7 +33,17 @@ export function createAuth(ctx: SandboxContext): { login: RequestHandler; requir
       .setExpirationTime(Math.floor(Date.now() / 1000) + ctx.config.tokenTtlSeconds)
       .sign(secret);
     ctx.issuedTokens.push(token);
-    res.json({ token, role: 'teacher', username: account.email, name: account.name, in_flag: false, ai_flag: true, mfa: false, id: account.id, con_type: null });
+    res.json({
+      token,
+      role: 'teacher',
+      username: account.email,
+      name: account.name,
+      in_flag: false,
+      ai_flag: true,
+      mfa: false,
+      id: account.id,
+      con_type: null,
+    });
   };
 
   const requireToken: RequestHandler = async (req, res, next) => {
@@ -40,7 +51,9 @@ export function createAuth(ctx: SandboxContext): { login: RequestHandler; requir
     if (!match) throw new ApiError(401, 'Full authentication is required to access this resource.');
     let uid: unknown;
     try {
-      ({ payload: { uid } } = await jwtVerify(match[1]!, secret, { algorithms: ['HS512'], requiredClaims: ['exp'] }));
+      ({
+        payload: { uid },
+      } = await jwtVerify(match[1]!, secret, { algorithms: ['HS512'], requiredClaims: ['exp'] }));
     } catch {
       throw new ApiError(401, 'The token is invalid or has expired.');
     }

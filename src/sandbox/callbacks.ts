@@ -37,7 +37,9 @@ export function createCallbacks(ctx: SandboxContext): Callbacks {
       } catch (error) {
         outcome = error instanceof Error ? error.message : String(error);
       }
-      ctx.config.logger(`callback for paper ${paperId} to ${shown(url)} failed (attempt ${attempt} of ${ATTEMPTS}): ${outcome}`);
+      ctx.config.logger(
+        `callback for paper ${paperId} to ${shown(url)} failed (attempt ${attempt} of ${ATTEMPTS}): ${outcome}`,
+      );
       if (attempt < ATTEMPTS) await ctx.timers.sleep(FIRST_RETRY_MS * 2 ** (attempt - 1));
     }
     return ctx.timers.signal.aborted ? null : false;

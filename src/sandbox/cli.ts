@@ -26,7 +26,8 @@ class UsageError extends Error {}
 
 function whole(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (given ${JSON.stringify(value)}).`);
+  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (given ${JSON.stringify(value)}).`);
   return Number(value);
 }
 
@@ -63,16 +64,22 @@ function parse(argv: string[]): SandboxOptions | 'help' {
   const users: SandboxUser[] = (values.user ?? []).map((pair) => {
     const at = pair.indexOf(':');
     const email = pair.slice(0, at);
-    if (at <= 0 || at === pair.length - 1 || !/^[^\s@:]+@[^\s@:]+$/.test(email)) throw new UsageError(`--user must be EMAIL:PASSWORD (given a value for ${at > 0 ? JSON.stringify(email) : 'no e-mail address'}).`);
+    if (at <= 0 || at === pair.length - 1 || !/^[^\s@:]+@[^\s@:]+$/.test(email))
+      throw new UsageError(
+        `--user must be EMAIL:PASSWORD (given a value for ${at > 0 ? JSON.stringify(email) : 'no e-mail address'}).`,
+      );
     return { email, password: pair.slice(at + 1) };
   });
   const callbackUrl = values['callback-url'];
-  if (callbackUrl !== undefined && !/^https?:\/\//.test(callbackUrl)) throw new UsageError('--callback-url must be an absolute http(s) URL.');
+  if (callbackUrl !== undefined && !/^https?:\/\//.test(callbackUrl))
+    throw new UsageError('--callback-url must be an absolute http(s) URL.');
   const ratioText = values['rate-limit'];
   const ratio = ratioText === undefined ? undefined : Number(ratioText);
-  if (ratio !== undefined && !(ratioText !== '' && ratio >= 0 && ratio <= 1)) throw new UsageError(`--rate-limit must be a number from 0 to 1 (given ${JSON.stringify(ratioText)}).`);
+  if (ratio !== undefined && !(ratioText !== '' && ratio >= 0 && ratio <= 1))
+    throw new UsageError(`--rate-limit must be a number from 0 to 1 (given ${JSON.stringify(ratioText)}).`);
   const mode = values.callbacks;
-  if (mode !== undefined && mode !== 'normal' && mode !== 'duplicate' && mode !== 'drop') throw new UsageError('--callbacks must be normal, duplicate or drop.');
+  if (mode !== undefined && mode !== 'normal' && mode !== 'duplicate' && mode !== 'drop')
+    throw new UsageError('--callbacks must be normal, duplicate or drop.');
   const retryAfter = whole('retry-after-s', values['retry-after-s'], 0, 3600);
   if (retryAfter !== undefined && ratio === undefined) throw new UsageError('--retry-after-s goes with --rate-limit.');
   const slowMs = whole('slow-ms', values['slow-ms'], 0, 600_000);

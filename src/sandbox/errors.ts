@@ -32,26 +32,32 @@ function fromExpress(error: unknown): ApiError | null {
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   if (type === 'entity.parse.failed') return new ApiError(400, 'Malformed JSON request body.');
   if (type === 'entity.too.large') return new ApiError(413, 'The request body is too large.');
-  if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError(status === 413 ? 413 : 400, 'The request could not be read.');
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new ApiError(status === 413 ? 413 : 400, 'The request could not be read.');
   return null;
 }
 
 export function errorHandler(clock: Clock, log: (line: string) => void): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const known = error instanceof ApiError ? error : fromExpress(error);
-    if (!known) log(`unexpected error on ${req.method} ${req.path}: ${error instanceof Error ? error.message : String(error)}`);
+    if (!known)
+      log(`unexpected error on ${req.method} ${req.path}: ${error instanceof Error ? error.message : String(error)}`);
     const refusal = known ?? new ApiError(500, 'Unexpected error.');
     if (res.headersSent) return void res.destroy();
-    res.status(refusal.status).set(refusal.headers).json({
-      status: refusal.status,
-      description: DESCRIPTIONS[refusal.status] ?? 'ERROR',
-      timestamp: clock.envelope(),
-      message: refusal.message,
-      debugMessage: refusal.message,
-      subErrors: refusal.subErrors,
-      path: req.originalUrl.split('?')[0],
-    });
+    res
+      .status(refusal.status)
+      .set(refusal.headers)
+      .json({
+        status: refusal.status,
+        description: DESCRIPTIONS[refusal.status] ?? 'ERROR',
+        timestamp: clock.envelope(),
+        message: refusal.message,
+        debugMessage: refusal.message,
+        subErrors: refusal.subErrors,
+        path: req.originalUrl.split('?')[0],
+      });
   };
 }
 
-export const unknownRoute: RequestHandler = (req, _res, next) => next(new ApiError(404, `No endpoint ${req.method} ${req.path}.`));
+export const unknownRoute: RequestHandler = (req, _res, next) =>
+  next(new ApiError(404, `No endpoint ${req.method} ${req.path}.`));

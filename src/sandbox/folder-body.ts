@@ -27,8 +27,12 @@ const switches = {
 };
 
 export const folderBodies = {
-  classroom: z.object({ assignment_name: name, ...switches }).transform(({ assignment_name, ...rest }) => ({ name: assignment_name, ...rest, email_notifications: undefined })),
-  pro: z.object({ folder_name: name, ...switches, email_notifications: yesNo.optional() }).transform(({ folder_name, ...rest }) => ({ name: folder_name, ...rest })),
+  classroom: z
+    .object({ assignment_name: name, ...switches })
+    .transform(({ assignment_name, ...rest }) => ({ name: assignment_name, ...rest, email_notifications: undefined })),
+  pro: z
+    .object({ folder_name: name, ...switches, email_notifications: yesNo.optional() })
+    .transform(({ folder_name, ...rest }) => ({ name: folder_name, ...rest })),
 } satisfies Record<Family, z.ZodType>;
 
 export type FolderBody = z.infer<(typeof folderBodies)['pro']>;

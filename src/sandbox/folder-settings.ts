@@ -15,7 +15,6 @@ export interface FolderSettings {
   excludeThreshold: number;
 }
 
-
 export const defaultFolderSettings = (): FolderSettings => ({
   excludeReferences: false,
   excludeQuotes: false,
@@ -30,4 +29,3 @@ export const defaultFolderSettings = (): FolderSettings => ({
   emailNotifications: false,
   excludeThreshold: 0,
 });
-

@@ -11,7 +11,9 @@ import type { Views } from './views.js';
 
 export function createFolderActions(ctx: SandboxContext, views: Views) {
   function checkNameFree(ownerId: number, family: Family, name: string, except?: Folder): void {
-    const taken = ctx.store.foldersOf(ownerId, family).some((f) => f.id !== except?.id && f.name.toLowerCase() === name.toLowerCase());
+    const taken = ctx.store
+      .foldersOf(ownerId, family)
+      .some((f) => f.id !== except?.id && f.name.toLowerCase() === name.toLowerCase());
     if (taken) throw new ApiError(409, `A folder named "${name}" exists already.`);
   }
 
@@ -19,7 +21,13 @@ export function createFolderActions(ctx: SandboxContext, views: Views) {
     create(family: Family, account: Account, rawBody: unknown): Folder {
       const body = parseBody(folderBodies[family], rawBody);
       checkNameFree(account.id, family, body.name);
-      return ctx.store.addFolder({ ownerId: account.id, family, name: body.name, createdAt: new Date(), settings: applyFolderBody(body, defaultFolderSettings()) });
+      return ctx.store.addFolder({
+        ownerId: account.id,
+        family,
+        name: body.name,
+        createdAt: new Date(),
+        settings: applyFolderBody(body, defaultFolderSettings()),
+      });
     },
 
     update(folder: Folder, rawBody: unknown): void {

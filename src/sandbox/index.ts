@@ -68,14 +68,17 @@ const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 function checkOptions(options: SandboxOptions): void {
   const whole = (name: keyof SandboxOptions, min: number) => {
     const value = options[name];
-    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= min)) throw new RangeError(`${name} must be a whole number of at least ${min}.`);
+    if (value !== undefined && !(typeof value === 'number' && Number.isInteger(value) && value >= min))
+      throw new RangeError(`${name} must be a whole number of at least ${min}.`);
   };
   whole('port', 0);
   whole('delayMs', 0);
   whole('maxUploadBytes', 1);
   whole('tokenTtlSeconds', 1);
-  if (options.callbackUrl !== undefined && !URL.canParse(options.callbackUrl)) throw new RangeError('callbackUrl must be an absolute URL.');
-  if (options.users && (options.users.length === 0 || options.users.some((u) => !u.email || !u.password))) throw new RangeError('users must name at least one user, each with an email and a password.');
+  if (options.callbackUrl !== undefined && !URL.canParse(options.callbackUrl))
+    throw new RangeError('callbackUrl must be an absolute URL.');
+  if (options.users && (options.users.length === 0 || options.users.some((u) => !u.email || !u.password)))
+    throw new RangeError('users must name at least one user, each with an email and a password.');
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -121,7 +124,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = typeof address === 'object' && address ? address.port : options.port;
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const { context } = sandbox;
-  const restored = journal?.found ? { folders: context.store.folders.size, papers: context.store.papers.size, skippedLines: journal.unreadable } : null;
+  const restored = journal?.found
+    ? { folders: context.store.folders.size, papers: context.store.papers.size, skippedLines: journal.unreadable }
+    : null;
   return {
     url,
     users,

@@ -4,7 +4,19 @@
 // is rewritten with the live data alone (to a new file renamed over it), so it grows only by what changed since.
 // Uploads waiting for their analysis stay in uploads/ beside it. One process at a time: sandbox.lock names it.
 // A line cut short by a crash in the middle of its write is the last one, and is left out when read back.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Folder, Paper } from './records.js';
 import { isProcessAlive } from '../process-alive.js';
@@ -31,7 +43,9 @@ export class SandboxDataBusy extends Error {
     readonly dir: string,
     readonly pid: number,
   ) {
-    super(`The checking-service sandbox's data in ${dir} is in use by process ${pid}. Stop that process, or give this one its own DATA_DIR (or a CHECKER_URL).`);
+    super(
+      `The checking-service sandbox's data in ${dir} is in use by process ${pid}. Stop that process, or give this one its own DATA_DIR (or a CHECKER_URL).`,
+    );
     this.name = 'SandboxDataBusy';
   }
 }
@@ -66,7 +80,8 @@ function lock(dir: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8'));
-      if (Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder)) throw new SandboxDataBusy(dir, holder);
+      if (Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder))
+        throw new SandboxDataBusy(dir, holder);
       rmSync(file, { force: true }); // left by a process that ended without removing it
     }
   }
@@ -142,7 +157,8 @@ export function openJournal(dir: string): Journal {
         closeSync(fd);
         fd = null;
         openHere.delete(resolve(dir));
-        const held = existsSync(join(dir, LOCK_FILE)) && readFileSync(join(dir, LOCK_FILE), 'utf8') === String(process.pid);
+        const held =
+          existsSync(join(dir, LOCK_FILE)) && readFileSync(join(dir, LOCK_FILE), 'utf8') === String(process.pid);
         if (held) rmSync(join(dir, LOCK_FILE), { force: true });
       },
     };

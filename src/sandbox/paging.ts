@@ -6,10 +6,23 @@ import { ApiError } from './errors.js';
 const MAX_PAGE_SIZE = 2000;
 
 const pageQuery = z.object({
-  page: z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).default(0),
-  size: z.string().regex(/^\d{1,9}$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(MAX_PAGE_SIZE)).default(24),
+  page: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .default(0),
+  size: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(1).max(MAX_PAGE_SIZE))
+    .default(24),
   field: z.string().max(64).optional(),
-  orderBy: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(['asc', 'desc'])).default('desc'),
+  orderBy: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(['asc', 'desc']))
+    .default('desc'),
 });
 
 export type SortKeys<T> = Record<string, (item: T) => string | number>;

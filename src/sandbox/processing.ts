@@ -4,7 +4,15 @@
 // After a restart (a sandbox with a journal), the papers still waiting are scheduled again, due when they were.
 import { randomInt } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { afterExclusions, comparesWithOwnPapers, sentencesOf, similarity, simulatedAiScore, simulatedGrammarScore, wordsOf } from './analysis.js';
+import {
+  afterExclusions,
+  comparesWithOwnPapers,
+  sentencesOf,
+  similarity,
+  simulatedAiScore,
+  simulatedGrammarScore,
+  wordsOf,
+} from './analysis.js';
 import type { Callbacks } from './callbacks.js';
 import type { SandboxContext } from './context.js';
 import type { Findings, Paper } from './records.js';
@@ -16,7 +24,10 @@ const WORDS_PER_PAGE = 300;
 /** A d_key as the service issues them: 20 upper-case letters and digits (checker-facts.md). */
 export const reportKey = () => Array.from({ length: 20 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
 
-export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { schedule(paper: Paper, path: string, delayMs?: number): void } {
+export function createProcessing(
+  ctx: SandboxContext,
+  callbacks: Callbacks,
+): { schedule(paper: Paper, path: string, delayMs?: number): void } {
   let queue: Promise<void> = Promise.resolve();
 
   async function findingsFor(paper: Paper, path: string): Promise<{ findings: Findings; words: string[] } | null> {
@@ -32,7 +43,11 @@ export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { s
       : [];
     const original = similarity(words, sources);
     const s = folder.settings;
-    const excluded = similarity(wordsOf(afterExclusions(extracted.text, s)), sources, s.excludeSmallSources ? s.excludeThreshold : 0);
+    const excluded = similarity(
+      wordsOf(afterExclusions(extracted.text, s)),
+      sources,
+      s.excludeSmallSources ? s.excludeThreshold : 0,
+    );
     const findings = {
       percent: excluded.percent,
       ogPercent: original.percent,
@@ -55,7 +70,9 @@ export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { s
       if (!ctx.store.papers.has(paper.id) || ctx.timers.signal.aborted) return; // stopped meanwhile: analysed again after a restart
       const findings = analysed?.findings ?? null;
       ctx.store.recordAnalysis(paper, findings, analysed?.words ?? null);
-      ctx.config.logger(`paper ${paper.id} analysed: ${findings ? `similarity ${findings.percent}%` : 'unreadable (doc:error)'}`);
+      ctx.config.logger(
+        `paper ${paper.id} analysed: ${findings ? `similarity ${findings.percent}%` : 'unreadable (doc:error)'}`,
+      );
       callbacks.announce(paper);
     } finally {
       if (paper.upload === null || !ctx.store.papers.has(paper.id)) await rm(path, { force: true });
@@ -65,7 +82,13 @@ export function createProcessing(ctx: SandboxContext, callbacks: Callbacks): { s
   return {
     schedule(paper, path, delayMs = ctx.config.delayMs) {
       ctx.timers.later(delayMs, () => {
-        queue = queue.then(() => analyse(paper, path)).catch((error: unknown) => ctx.config.logger(`analysis of paper ${paper.id} failed: ${error instanceof Error ? error.message : String(error)}`));
+        queue = queue
+          .then(() => analyse(paper, path))
+          .catch((error: unknown) =>
+            ctx.config.logger(
+              `analysis of paper ${paper.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+          );
       });
     },
   };

@@ -6,14 +6,12 @@ import type { FolderSettings } from './folder-settings.js';
 
 export type Family = 'classroom' | 'pro';
 
-
 export interface Account {
   id: number;
   email: string;
   password: string;
   name: string;
 }
-
 
 export interface Folder {
   id: number;
@@ -23,7 +21,6 @@ export interface Folder {
   createdAt: Date;
   settings: FolderSettings;
 }
-
 
 /** What the analysis found; absent while the paper waits, and when its text could not be read. */
 export interface Findings {
@@ -38,7 +35,6 @@ export interface Findings {
   pages: number;
   matches: SourceMatch[];
 }
-
 
 export interface Paper {
   id: number;

@@ -20,28 +20,50 @@ const printable = (text: string) => text.replace(/…/g, '...').replace(/[^\x20-
 
 function header(doc: PDFKit.PDFDocument, kind: ReportKind, paper: Paper, clock: Clock): void {
   doc.fontSize(18).text(TITLES[kind]);
-  doc.moveDown(0.3).fontSize(9).fillColor('#555').text('Checking-service sandbox: similarity is computed against the account\'s earlier papers; AI and grammar scores are simulated.');
+  doc
+    .moveDown(0.3)
+    .fontSize(9)
+    .fillColor('#555')
+    .text(
+      "Checking-service sandbox: similarity is computed against the account's earlier papers; AI and grammar scores are simulated.",
+    );
   doc.fillColor('black').moveDown(0.5).fontSize(10);
   doc.text(printable(`Paper ${paper.id}: ${paper.title}`));
-  doc.text(printable(`Author: ${paper.authorName}. File: ${paper.fileName}. Uploaded ${clock.record(paper.uploadedAt)}.`));
+  doc.text(
+    printable(`Author: ${paper.authorName}. File: ${paper.fileName}. Uploaded ${clock.record(paper.uploadedAt)}.`),
+  );
   doc.moveDown();
 }
 
 function similarityBody(doc: PDFKit.PDFDocument, findings: Findings, passages: boolean): void {
   doc.fontSize(14).text(`Similarity: ${findings.percent}%`);
-  doc.fontSize(10).text(`Before exclusions: ${findings.ogPercent}%. Words: ${findings.words}. Pages: ${findings.pages}.`);
+  doc
+    .fontSize(10)
+    .text(`Before exclusions: ${findings.ogPercent}%. Words: ${findings.words}. Pages: ${findings.pages}.`);
   doc.moveDown();
   if (findings.matches.length === 0) doc.text('No matching sources among the earlier papers of this account.');
   for (const match of findings.matches.slice(0, passages ? 20 : 3)) {
-    doc.fontSize(11).text(printable(`${match.percent}% (${match.words} words) matches paper ${match.paperId}, "${match.title}"`));
-    if (passages) for (const passage of match.passages) doc.fontSize(9).fillColor('#444').text(printable(`"${passage}"`), { indent: 12 }).fillColor('black');
+    doc
+      .fontSize(11)
+      .text(printable(`${match.percent}% (${match.words} words) matches paper ${match.paperId}, "${match.title}"`));
+    if (passages)
+      for (const passage of match.passages)
+        doc
+          .fontSize(9)
+          .fillColor('#444')
+          .text(printable(`"${passage}"`), { indent: 12 })
+          .fillColor('black');
     doc.moveDown(0.5);
   }
 }
 
 /** The report as a PDF stream; the caller has checked that the paper has findings. */
 export function reportPdf(kind: ReportKind, paper: Paper, findings: Findings, clock: Clock): PDFKit.PDFDocument {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: printable(`${TITLES[kind]}: ${paper.title}`), Producer: 'originality-lti sandbox' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: printable(`${TITLES[kind]}: ${paper.title}`), Producer: 'originality-lti sandbox' },
+  });
   header(doc, kind, paper, clock);
   switch (kind) {
     case 'similarity':
@@ -54,11 +76,17 @@ export function reportPdf(kind: ReportKind, paper: Paper, findings: Findings, cl
       break;
     case 'ai':
       doc.fontSize(14).text(`AI-generated content: ${findings.ai}% (simulated)`);
-      doc.fontSize(10).text('This number is derived from the text\'s own statistics and a hash of it; it is not a real AI detector.');
+      doc
+        .fontSize(10)
+        .text("This number is derived from the text's own statistics and a hash of it; it is not a real AI detector.");
       break;
     case 'grammar':
       doc.fontSize(14).text(`Grammar quality: ${findings.grammar ?? 0}/100 (simulated)`);
-      doc.fontSize(10).text(`Sentences: ${findings.sentences}. This number is derived from sentence statistics; it is not a real grammar check.`);
+      doc
+        .fontSize(10)
+        .text(
+          `Sentences: ${findings.sentences}. This number is derived from sentence statistics; it is not a real grammar check.`,
+        );
       break;
   }
   doc.end();

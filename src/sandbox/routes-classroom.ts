@@ -10,14 +10,28 @@ import type { Paper } from './records.js';
 import { integerParam } from './validation.js';
 import type { Views } from './views.js';
 
-export function classroomRoutes(ctx: SandboxContext, views: Views, folders: FolderActions, { guard, json, upload }: RouteHandlers): Router {
+export function classroomRoutes(
+  ctx: SandboxContext,
+  views: Views,
+  folders: FolderActions,
+  { guard, json, upload }: RouteHandlers,
+): Router {
   const router = Router();
 
   router.get('/extreme/myFolders', guard, (req, res) => {
     const page = pageOf(ctx.store.foldersOf(accountOf(res).id, 'classroom'), req.query, folderSortKeys(ctx), 'ass_id');
     res.json({
       grammar_subscription: 'YES',
-      folders: { links: [{ rel: 'self', href: `${ctx.config.publicUrl()}/extreme/myFolders?page=${page.page.number}&size=${page.page.size}` }], content: page.content.map(views.classroomFolder), page: page.page },
+      folders: {
+        links: [
+          {
+            rel: 'self',
+            href: `${ctx.config.publicUrl()}/extreme/myFolders?page=${page.page.number}&size=${page.page.size}`,
+          },
+        ],
+        content: page.content.map(views.classroomFolder),
+        page: page.page,
+      },
     });
   });
 
@@ -40,7 +54,10 @@ export function classroomRoutes(ctx: SandboxContext, views: Views, folders: Fold
     const account = accountOf(res);
     const folder = ctx.store.folderOf(account, integerParam(req.params.id, 'folder_id'), 'classroom');
     const page = pageOf<Paper>(ctx.store.papersIn(folder.id), req.query, paperSortKeys, 'paper_id');
-    res.json({ _embedded: { submissionsList: page.content.map((paper) => views.classroomListEntry(paper, account)) }, page: page.page });
+    res.json({
+      _embedded: { submissionsList: page.content.map((paper) => views.classroomListEntry(paper, account)) },
+      page: page.page,
+    });
   });
 
   router.post('/files/myFolder/:id/singleFile', guard, upload);

@@ -10,13 +10,23 @@ import type { Paper } from './records.js';
 import { integerParam } from './validation.js';
 import type { Views } from './views.js';
 
-export function proRoutes(ctx: SandboxContext, views: Views, folders: FolderActions, { guard, json, upload }: RouteHandlers): Router {
+export function proRoutes(
+  ctx: SandboxContext,
+  views: Views,
+  folders: FolderActions,
+  { guard, json, upload }: RouteHandlers,
+): Router {
   const router = Router();
 
   router.get('/pro/folders', guard, (req, res) => {
     const account = accountOf(res);
     const page = pageOf(ctx.store.foldersOf(account.id, 'pro'), req.query, folderSortKeys(ctx), 'ass_id');
-    res.json({ grammar_subscription: 'YES', translation: 'NO', in_flag: false, folders: { content: page.content.map((folder) => views.proFolder(folder, account)), page: page.page } });
+    res.json({
+      grammar_subscription: 'YES',
+      translation: 'NO',
+      in_flag: false,
+      folders: { content: page.content.map((folder) => views.proFolder(folder, account)), page: page.page },
+    });
   });
 
   router.post('/pro/folder', guard, json, (req, res) => {
@@ -37,7 +47,10 @@ export function proRoutes(ctx: SandboxContext, views: Views, folders: FolderActi
     const account = accountOf(res);
     const folder = ctx.store.folderOf(account, integerParam(req.params.id, 'folder_id'), 'pro');
     const page = pageOf<Paper>(ctx.store.papersIn(folder.id), req.query, paperSortKeys, 'paper_id');
-    res.json({ _embedded: { submissionsDTOList: page.content.map((paper) => views.submission(paper, folder, account)) }, page: page.page });
+    res.json({
+      _embedded: { submissionsDTOList: page.content.map((paper) => views.submission(paper, folder, account)) },
+      page: page.page,
+    });
   });
 
   router.post('/files/folder/:id/singleFile', guard, upload);

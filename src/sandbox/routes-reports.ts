@@ -19,7 +19,8 @@ export function reportRoutes(ctx: SandboxContext, guard: RequestHandler): Router
         if (!paper.grammarCheck) throw new ApiError(400, 'Grammar check was not enabled for this paper.');
         if (!findings || findings.grammar === null) throw new ApiError(400, 'The grammar report is not ready yet.');
       }
-      if (keyed && (!findings || req.params.key !== findings.reportKey)) throw new ApiError(404, 'No report for this paper and d_key.');
+      if (keyed && (!findings || req.params.key !== findings.reportKey))
+        throw new ApiError(404, 'No report for this paper and d_key.');
       if (!findings) throw new ApiError(404, 'The report is not ready yet.');
       res.setHeader('Content-Type', 'application/pdf');
       res.setHeader('Content-Disposition', `inline; filename="${kind}-${paper.id}.pdf"`);

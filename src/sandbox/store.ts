@@ -24,12 +24,21 @@ export class SandboxStore {
   readonly #words = new Map<number, string>();
 
   constructor(users: Array<{ email: string; password: string; name?: string }>, log: ChangeLog | null = null) {
-    this.accounts = users.map((user, i) => ({ id: i + 1, email: user.email, password: user.password, name: user.name ?? user.email.split('@')[0]! }));
+    this.accounts = users.map((user, i) => ({
+      id: i + 1,
+      email: user.email,
+      password: user.password,
+      name: user.name ?? user.email.split('@')[0]!,
+    }));
     this.#log = log;
   }
 
   /** A store holding what `entries` (a journal read back, oldest first) recorded, writing its changes to `log`. */
-  static restore(users: Array<{ email: string; password: string; name?: string }>, entries: Iterable<JournalEntry>, log: ChangeLog): SandboxStore {
+  static restore(
+    users: Array<{ email: string; password: string; name?: string }>,
+    entries: Iterable<JournalEntry>,
+    log: ChangeLog,
+  ): SandboxStore {
     const store = new SandboxStore(users, log);
     for (const entry of entries) store.#replay(entry);
     return store;
@@ -47,7 +56,11 @@ export class SandboxStore {
       this.#dropFolder(entry.folderDeleted);
     } else if ('paper' in entry) {
       const { words, ...stored } = entry.paper;
-      const paper: Paper = { ...stored, uploadedAt: new Date(stored.uploadedAt), shingles: words === null ? new Set() : shinglesOf(words ? words.split(' ') : []) };
+      const paper: Paper = {
+        ...stored,
+        uploadedAt: new Date(stored.uploadedAt),
+        shingles: words === null ? new Set() : shinglesOf(words ? words.split(' ') : []),
+      };
       this.papers.set(paper.id, paper);
       if (words !== null) this.#words.set(paper.id, words);
       this.#nextPaper = Math.max(this.#nextPaper, paper.id + 1);
@@ -131,7 +144,8 @@ export class SandboxStore {
 
   paperIn(folder: Folder, paperId: number): Paper {
     const paper = this.papers.get(paperId);
-    if (!paper || paper.folderId !== folder.id) throw new ApiError(404, `Paper ${paperId} not found in folder ${folder.id}.`);
+    if (!paper || paper.folderId !== folder.id)
+      throw new ApiError(404, `Paper ${paperId} not found in folder ${folder.id}.`);
     return paper;
   }
 

@@ -24,7 +24,8 @@ function stripMarkup(xml: string): string {
     .replace(/<w:tab\/>|<text:tab\/>/g, ' ')
     .replace(/<[^>]+>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (entity, code: string) => {
-      if (code.startsWith('#x') || code.startsWith('#X')) return String.fromCodePoint(Number.parseInt(code.slice(2), 16));
+      if (code.startsWith('#x') || code.startsWith('#X'))
+        return String.fromCodePoint(Number.parseInt(code.slice(2), 16));
       if (code.startsWith('#')) return String.fromCodePoint(Number(code.slice(1)));
       return ENTITIES[code.toLowerCase()] ?? entity;
     });
@@ -42,14 +43,20 @@ async function readStart(path: string): Promise<Buffer> {
 }
 
 function zipEntry(data: Buffer, name: string): string | null {
-  const files = unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { filter: (file) => file.name === name });
+  const files = unzipSync(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), {
+    filter: (file) => file.name === name,
+  });
   const entry = files[name];
   return entry ? strFromU8(entry) : null;
 }
 
 async function pdfText(data: Buffer): Promise<PaperText> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const document = await pdfjs.getDocument({ data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), isEvalSupported: false, verbosity: 0 }).promise;
+  const document = await pdfjs.getDocument({
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    isEvalSupported: false,
+    verbosity: 0,
+  }).promise;
   try {
     const parts: string[] = [];
     let length = 0;
@@ -72,12 +79,26 @@ async function extract(path: string, type: FileType): Promise<PaperText | null> 
     case 'txt':
       return { text: (await readStart(path)).toString('utf8').replace(/^\uFEFF/, ''), pages: null };
     case 'html':
-      return { text: stripMarkup((await readStart(path)).toString('utf8').replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' ')), pages: null };
+      return {
+        text: stripMarkup(
+          (await readStart(path)).toString('utf8').replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' '),
+        ),
+        pages: null,
+      };
     case 'rtf':
-      return { text: (await readStart(path)).toString('latin1').replace(/\\par[d]?\b/g, '\n').replace(/\\'[0-9a-f]{2}|\\[a-z]+-?\d* ?|[{}]/gi, ' '), pages: null };
+      return {
+        text: (await readStart(path))
+          .toString('latin1')
+          .replace(/\\par[d]?\b/g, '\n')
+          .replace(/\\'[0-9a-f]{2}|\\[a-z]+-?\d* ?|[{}]/gi, ' '),
+        pages: null,
+      };
     case 'doc':
       // Word 97 keeps its text in runs of plain characters among binary tables: enough for a stand-in.
-      return { text: ((await readStart(path)).toString('latin1').match(/[\x20-\x7e\r\n\t]{6,}/g) ?? []).join(' '), pages: null };
+      return {
+        text: ((await readStart(path)).toString('latin1').match(/[\x20-\x7e\r\n\t]{6,}/g) ?? []).join(' '),
+        pages: null,
+      };
     case 'docx': {
       const xml = zipEntry(await readFile(path), 'word/document.xml');
       return xml === null ? null : { text: stripMarkup(xml), pages: null };

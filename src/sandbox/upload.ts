@@ -38,7 +38,8 @@ class Meter extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
-    if (this.head.length < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
+    if (this.head.length < HEAD_BYTES)
+      this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.head.length)]);
     done(null, chunk);
   }
 }
@@ -53,15 +54,25 @@ function tooLarge(req: Request, res: Response, maxBytes: number): ApiError {
   return new ApiError(413, `The file exceeds the maximum upload size of ${maxBytes} bytes.`);
 }
 
-export async function receiveUpload(req: Request, res: Response, options: { dir: string; maxBytes: number }): Promise<Received> {
+export async function receiveUpload(
+  req: Request,
+  res: Response,
+  options: { dir: string; maxBytes: number },
+): Promise<Received> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > options.maxBytes + MULTIPART_OVERHEAD) throw tooLarge(req, res, options.maxBytes);
-  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw new ApiError(400, 'The upload must be sent as multipart/form-data.');
+  if (Number.isFinite(declared) && declared > options.maxBytes + MULTIPART_OVERHEAD)
+    throw tooLarge(req, res, options.maxBytes);
+  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? ''))
+    throw new ApiError(400, 'The upload must be sent as multipart/form-data.');
 
   let parser: busboy.Busboy;
   try {
     // fileSize + 1: busboy reports the limit when the count reaches it, and a file of exactly the limit is allowed.
-    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: options.maxBytes + 1, fields: 20, fieldSize: 8192, parts: 30 } });
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { files: 1, fileSize: options.maxBytes + 1, fields: 20, fieldSize: 8192, parts: 30 },
+    });
   } catch {
     throw new ApiError(400, 'The multipart body has no boundary.');
   }

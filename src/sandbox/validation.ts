@@ -4,13 +4,25 @@ import { z } from 'zod';
 import { ApiError } from './errors.js';
 
 function valueAt(body: unknown, path: PropertyKey[]): unknown {
-  return path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), body);
+  return path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined,
+    body,
+  );
 }
 
 function refusal(error: z.ZodError, body: unknown): ApiError {
   const subErrors = error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message }));
-  const missing = error.issues.filter((issue) => issue.code === 'invalid_type' && valueAt(body, issue.path) === undefined);
-  if (missing.length > 0) return new ApiError(400, `Missing required field${missing.length > 1 ? 's' : ''}: ${missing.map((i) => i.path.join('.')).join(', ')}.`, {}, subErrors);
+  const missing = error.issues.filter(
+    (issue) => issue.code === 'invalid_type' && valueAt(body, issue.path) === undefined,
+  );
+  if (missing.length > 0)
+    return new ApiError(
+      400,
+      `Missing required field${missing.length > 1 ? 's' : ''}: ${missing.map((i) => i.path.join('.')).join(', ')}.`,
+      {},
+      subErrors,
+    );
   const first = subErrors[0]!;
   return new ApiError(422, `Invalid value for ${first.field}: ${first.message}`, {}, subErrors);
 }
@@ -27,6 +39,7 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 
 /** An integer id from the path or the query. */
 export function integerParam(value: unknown, name: string): number {
-  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) throw new ApiError(400, `${name} must be an integer (given ${JSON.stringify(value ?? null)}).`);
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value))
+    throw new ApiError(400, `${name} must be an integer (given ${JSON.stringify(value ?? null)}).`);
   return Number(value);
 }

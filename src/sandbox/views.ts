@@ -13,16 +13,23 @@ export function createViews(ctx: SandboxContext) {
   const base = () => ctx.config.publicUrl();
   const submissionCount = (folder: Folder) => ctx.store.papersIn(folder.id).length;
   const endDate = (folder: Folder) => clock.record(new Date(folder.createdAt.getTime() + FOLDER_LIFETIME_MS));
-  const phraseSlots = (phrases: string[]) => Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`p${i + 1}`, phrases[i] ?? null]));
+  const phraseSlots = (phrases: string[]) =>
+    Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`p${i + 1}`, phrases[i] ?? null]));
   const fileLength = (paper: Paper) => `${(paper.size / 1024).toFixed(2)} Kb`;
 
   /** A result field: the number when done, `doc:error` for an unreadable paper's similarity, else the placeholder. */
-  function result(paper: Paper, value: (f: NonNullable<Paper['findings']>) => number | null, placeholder: string, isSimilarity = false): string {
+  function result(
+    paper: Paper,
+    value: (f: NonNullable<Paper['findings']>) => number | null,
+    placeholder: string,
+    isSimilarity = false,
+  ): string {
     if (paper.state === 'unreadable' && isSimilarity) return 'doc:error';
     const n = paper.findings ? value(paper.findings) : null;
     return n === null ? placeholder : String(n);
   }
-  const count = (paper: Paper, pick: (f: NonNullable<Paper['findings']>) => number, placeholder: string) => (paper.findings ? String(pick(paper.findings)) : placeholder);
+  const count = (paper: Paper, pick: (f: NonNullable<Paper['findings']>) => number, placeholder: string) =>
+    paper.findings ? String(pick(paper.findings)) : placeholder;
 
   return {
     classroomFolder(folder: Folder) {
@@ -85,7 +92,8 @@ export function createViews(ctx: SandboxContext) {
         og_percent: result(paper, (f) => f.ogPercent, 'NA', true),
         ai: result(paper, (f) => f.ai, '--'),
         ai_sup: 1,
-        grammar_url: paper.findings?.grammar != null ? `${base()}/analysis-gateway/api/quality/download/${paper.id}` : 'NA',
+        grammar_url:
+          paper.findings?.grammar != null ? `${base()}/analysis-gateway/api/quality/download/${paper.id}` : 'NA',
         d_key: paper.findings?.reportKey ?? 'NA',
         to_char: count(paper, (f) => f.chars, 'NA'),
         to_words: count(paper, (f) => f.words, 'NA'),
@@ -127,7 +135,12 @@ export function createViews(ctx: SandboxContext) {
         flag: paper.state === 'unreadable' ? 1 : 0,
         // The classroom family's single submission also carries the secondary language and the exclusions applied.
         ...(folder.family === 'classroom'
-          ? { language1: 'NA', exclude_references: YN(folder.settings.excludeReferences), exclude_quotes: YN(folder.settings.excludeQuotes), small_sources: YN(folder.settings.excludeSmallSources) }
+          ? {
+              language1: 'NA',
+              exclude_references: YN(folder.settings.excludeReferences),
+              exclude_quotes: YN(folder.settings.excludeQuotes),
+              small_sources: YN(folder.settings.excludeSmallSources),
+            }
           : {}),
       };
     },
@@ -136,16 +149,33 @@ export function createViews(ctx: SandboxContext) {
     uploaded(paper: Paper, folder: Folder) {
       const links = [
         { rel: 'self', href: `${base()}/pro/folder/${folder.id}/submission/${paper.id}` },
-        { rel: 'submissions', href: `${base()}/${folder.family === 'classroom' ? 'extreme/myFolder' : 'pro/folder'}/${folder.id}/submissions` },
+        {
+          rel: 'submissions',
+          href: `${base()}/${folder.family === 'classroom' ? 'extreme/myFolder' : 'pro/folder'}/${folder.id}/submissions`,
+        },
       ];
-      const common = { paper_id: paper.id, name: paper.authorName, title: paper.title, date_up: clock.record(paper.uploadedAt), percent: '--', to_pages: '--', file_length: fileLength(paper), d_key: '--' };
+      const common = {
+        paper_id: paper.id,
+        name: paper.authorName,
+        title: paper.title,
+        date_up: clock.record(paper.uploadedAt),
+        percent: '--',
+        to_pages: '--',
+        file_length: fileLength(paper),
+        d_key: '--',
+      };
       return folder.family === 'classroom'
         ? { ...common, original_fn: paper.fileName, doc_type: paper.documentType, ai: '--', links }
         : { ...common, status: 'active', ai: '--', grammar: '--', links };
     },
 
     envelope(status: number, message: string, selfHref?: string) {
-      return { status, message, timeStamp: clock.envelope(), ...(selfHref ? { _links: { self: { href: selfHref } } } : {}) };
+      return {
+        status,
+        message,
+        timeStamp: clock.envelope(),
+        ...(selfHref ? { _links: { self: { href: selfHref } } } : {}),
+      };
     },
 
     folderHref(folder: Folder) {

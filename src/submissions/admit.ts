@@ -72,7 +72,12 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
     const type = detectFileType(file.head);
     if (type === null || !settings.allowedFileTypes.includes(type)) {
       const allowed = settings.allowedFileTypes.map((t) => FILE_TYPE_NAMES[t]).join(', ');
-      throw new SubmitRefused(422, type ? { key: 'upload.wrongType', params: { type: FILE_TYPE_NAMES[type], allowed } } : { key: 'upload.unknownType', params: { allowed } });
+      throw new SubmitRefused(
+        422,
+        type
+          ? { key: 'upload.wrongType', params: { type: FILE_TYPE_NAMES[type], allowed } }
+          : { key: 'upload.unknownType', params: { allowed } },
+      );
     }
     const identical = sameFile(attempt.previous, file.sha256);
     if (identical) return { receipt: receiptOf(identical), duplicate: true };
@@ -83,28 +88,37 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
     await syncDirectory(deps.uploadDir);
     let recorded;
     try {
-      recorded = await recordSubmission(deps.db, {
-        id,
-        assignmentId: attempt.assignment.id,
-        userId: attempt.userId,
-        fileLabel: fileLabel(file.originalName, type),
-        fileType: type,
-        fileSize: file.size,
-        sha256: file.sha256,
-        storedPath,
-        late: attempt.late,
-      }, {
-        check: (countedNow) => {
-          const standing = sameFile(countedNow, file.sha256);
-          if (standing) return standing;
-          const decision = attempt.rule?.(countedNow);
-          if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
-          return undefined;
+      recorded = await recordSubmission(
+        deps.db,
+        {
+          id,
+          assignmentId: attempt.assignment.id,
+          userId: attempt.userId,
+          fileLabel: fileLabel(file.originalName, type),
+          fileType: type,
+          fileSize: file.size,
+          sha256: file.sha256,
+          storedPath,
+          late: attempt.late,
         },
-        // The upload job commits with the submission: a receipt always has its job.
-        // Each LMS's uploads take turns with the others' (a flood from one does not hold back another's first paper).
-        inSameCommit: (trx) => deps.jobs.send(QUEUES.upload, { submissionId: id, platformId: attempt.assignment.platformId }, { key: id, newKey: true, takeTurnsBy: 'platformId', within: trx }),
-      });
+        {
+          check: (countedNow) => {
+            const standing = sameFile(countedNow, file.sha256);
+            if (standing) return standing;
+            const decision = attempt.rule?.(countedNow);
+            if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
+            return undefined;
+          },
+          // The upload job commits with the submission: a receipt always has its job.
+          // Each LMS's uploads take turns with the others' (a flood from one does not hold back another's first paper).
+          inSameCommit: (trx) =>
+            deps.jobs.send(
+              QUEUES.upload,
+              { submissionId: id, platformId: attempt.assignment.platformId },
+              { key: id, newKey: true, takeTurnsBy: 'platformId', within: trx },
+            ),
+        },
+      );
     } catch (error) {
       await rm(storedPath, { force: true });
       throw error;

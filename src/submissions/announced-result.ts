@@ -28,7 +28,11 @@ export async function submissionsForPaper(db: Kysely<DatabaseSchema>, paperId: n
 
 /** The same for several papers, in one query: each paper id with the submissions holding it. */
 async function submissionsForPapers(db: Kysely<DatabaseSchema>, paperIds: number[]): Promise<Map<number, string[]>> {
-  const rows = await db.selectFrom('submission').select(['id', 'paper_id']).where('paper_id', 'in', paperIds.map(String)).execute();
+  const rows = await db
+    .selectFrom('submission')
+    .select(['id', 'paper_id'])
+    .where('paper_id', 'in', paperIds.map(String))
+    .execute();
   const holding = new Map<number, string[]>();
   for (const row of rows) holding.set(Number(row.paper_id), [...(holding.get(Number(row.paper_id)) ?? []), row.id]);
   return holding;
@@ -51,7 +55,14 @@ async function queueResultReadBacks(deps: ResultReadBackDeps, paperIds: number[]
   const holding = await submissionsForPapers(deps.db, paperIds);
   const jobs = paperIds.flatMap((paperId): Array<{ data: ResultJob; key: string; startAfterSeconds?: number }> => {
     const submissionIds = holding.get(paperId) ?? [];
-    if (submissionIds.length === 0) return [{ data: { paperId } satisfies ResultJob, key: `paper-${paperId}`, startAfterSeconds: EARLY_CALLBACK_DELAY_SECONDS }];
+    if (submissionIds.length === 0)
+      return [
+        {
+          data: { paperId } satisfies ResultJob,
+          key: `paper-${paperId}`,
+          startAfterSeconds: EARLY_CALLBACK_DELAY_SECONDS,
+        },
+      ];
     return submissionIds.map((submissionId) => ({ data: { submissionId } satisfies ResultJob, key: submissionId }));
   });
   await deps.jobs.sendMany(QUEUES.result, jobs);
@@ -86,7 +97,10 @@ export class ResultAnnouncements {
       while (this.#waiting.length > 0) {
         const batch = this.#waiting.splice(0, MOST_PER_BATCH);
         try {
-          const held = await queueResultReadBacks(this.deps, batch.map((callback) => callback.paperId));
+          const held = await queueResultReadBacks(
+            this.deps,
+            batch.map((callback) => callback.paperId),
+          );
           batch.forEach((callback, i) => callback.done(held[i]!));
         } catch (error) {
           for (const callback of batch) callback.failed(error);
@@ -100,7 +114,11 @@ export class ResultAnnouncements {
 
 /** The result job: each submission holding the paper read back from its own account. */
 export async function runResultJob(deps: PipelineDeps, job: ResultJob): Promise<void> {
-  const submissionIds = job.submissionId ? [job.submissionId] : job.paperId !== undefined ? await submissionsForPaper(deps.db, job.paperId) : [];
+  const submissionIds = job.submissionId
+    ? [job.submissionId]
+    : job.paperId !== undefined
+      ? await submissionsForPaper(deps.db, job.paperId)
+      : [];
   if (submissionIds.length === 0) throw new PaperNotRecordedYet(`No submission holds paper ${job.paperId} yet.`);
   for (const submissionId of submissionIds) await readResult(deps, submissionId, 'Result announced by the service');
 }

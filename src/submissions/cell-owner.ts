@@ -17,7 +17,11 @@ export function ownsCell(alias: string): RawBuilder<boolean> {
 }
 
 /** The attempt that owns the student's cell, or null when none counts. */
-export async function cellOwner(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string): Promise<Submission | null> {
+export async function cellOwner(
+  db: Kysely<DatabaseSchema>,
+  assignmentId: string,
+  userId: string,
+): Promise<Submission | null> {
   const row = await db
     .selectFrom('submission')
     .selectAll()

@@ -31,7 +31,16 @@ export interface DashboardRow {
 }
 
 /** A row's state: its latest paper's, or "not-submitted" for a student on the roster who has sent nothing. */
-export const ROW_STATES = ['not-submitted', 'received', 'uploading', 'processing', 'scored', 'graded', 'rejected', 'failed'] as const;
+export const ROW_STATES = [
+  'not-submitted',
+  'received',
+  'uploading',
+  'processing',
+  'scored',
+  'graded',
+  'rejected',
+  'failed',
+] as const;
 
 export const SORT_KEYS = ['name', 'similarity', 'ai', 'submitted', 'state'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -123,14 +132,23 @@ export interface ClassOverviewDeps {
 }
 
 /** Every student's row of the assignment, with why roster students may be missing (null: none are). */
-export async function classOverview(deps: ClassOverviewDeps, assignment: Assignment, launch: Pick<Launch, 'issuer' | 'clientId' | 'membershipsUrl'>): Promise<{ rows: DashboardRow[]; rosterProblem: string | null }> {
+export async function classOverview(
+  deps: ClassOverviewDeps,
+  assignment: Assignment,
+  launch: Pick<Launch, 'issuer' | 'clientId' | 'membershipsUrl'>,
+): Promise<{ rows: DashboardRow[]; rosterProblem: string | null }> {
   const roster = await classRoster(deps, assignment, launch);
-  return { rows: dashboardRows(assignment, await classRows(deps.db, assignment.id), roster.members), rosterProblem: roster.problem };
+  return {
+    rows: dashboardRows(assignment, await classRows(deps.db, assignment.id), roster.members),
+    rosterProblem: roster.problem,
+  };
 }
 
 /** The rows the query keeps, in its order: a missing score or date comes after every other in either direction, ties by name. */
 export function filterAndSort(rows: DashboardRow[], query: DashboardQuery): DashboardRow[] {
-  const kept = rows.filter((row) => (query.state === null || row.state === query.state) && (query.band === null || row.band === query.band));
+  const kept = rows.filter(
+    (row) => (query.state === null || row.state === query.state) && (query.band === null || row.band === query.band),
+  );
   const value = (row: DashboardRow): string | number | null => {
     switch (query.sort) {
       case 'similarity':

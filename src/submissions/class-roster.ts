@@ -18,12 +18,24 @@ export async function classRoster(
   launch: Pick<Launch, 'issuer' | 'clientId' | 'membershipsUrl'>,
 ): Promise<ClassRoster> {
   const url = assignment.membershipsUrl ?? launch.membershipsUrl;
-  if (!url) return { members: [], problem: 'The LMS does not share the class list with the tool, so students who have not submitted are not listed.' };
+  if (!url)
+    return {
+      members: [],
+      problem:
+        'The LMS does not share the class list with the tool, so students who have not submitted are not listed.',
+    };
   try {
-    return { members: await fetchRoster(deps.provider, { issuer: launch.issuer, clientId: launch.clientId }, url), problem: null };
+    return {
+      members: await fetchRoster(deps.provider, { issuer: launch.issuer, clientId: launch.clientId }, url),
+      problem: null,
+    };
   } catch (error) {
     if (!(error instanceof RosterUnavailable)) throw error;
     deps.logger.warn({ reason: error.message }, 'Roster not available');
-    return { members: [], problem: 'The class list could not be read from the LMS just now; students who have not submitted are not listed.' };
+    return {
+      members: [],
+      problem:
+        'The class list could not be read from the LMS just now; students who have not submitted are not listed.',
+    };
   }
 }

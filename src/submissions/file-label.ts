@@ -13,6 +13,9 @@ export function fileLabel(original: string | undefined, type: FileType): string 
     .trim()
     .replace(/^\.+/, '');
   const extension = FILE_EXTENSIONS[type];
-  const stem = cleaned.replace(/\.[^.]{1,10}$/, '').slice(0, MAX_LABEL - extension.length - 1).trim();
+  const stem = cleaned
+    .replace(/\.[^.]{1,10}$/, '')
+    .slice(0, MAX_LABEL - extension.length - 1)
+    .trim();
   return `${stem.length > 0 ? stem : 'paper'}.${extension}`;
 }

@@ -31,7 +31,12 @@ export function detectFileType(head: Buffer): FileType | null {
     return null;
   }
   if (!looksLikeText(head)) return null;
-  const start = head.toString('utf8').replace(/^\uFEFF/, '').trimStart().slice(0, 200).toLowerCase();
+  const start = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 200)
+    .toLowerCase();
   if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'html';
   return 'txt';
 }

@@ -42,7 +42,10 @@ function tooLarge(maxBytes: number): IntakeError {
 /** A body that sends nothing for this long is taken as abandoned (a stalled client, or one holding the socket). */
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
-export async function receiveUpload(req: IncomingMessage, options: { maxBytes: number; tempDir: string; idleTimeoutMs?: number }): Promise<ReceivedFile> {
+export async function receiveUpload(
+  req: IncomingMessage,
+  options: { maxBytes: number; tempDir: string; idleTimeoutMs?: number },
+): Promise<ReceivedFile> {
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
     throw new IntakeError(415, { key: 'upload.notMultipart' });
   }
@@ -53,7 +56,11 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
     let parser: busboy.Busboy;
     try {
       // Browsers send file names in UTF-8; busboy reads them as Latin-1 unless told.
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 },
+      });
     } catch {
       reject(new IntakeError(400, { key: 'upload.unreadable' }));
       return;
@@ -84,7 +91,8 @@ export async function receiveUpload(req: IncomingMessage, options: { maxBytes: n
       // The temporary file is removed only once its stream has closed: removed earlier, a stream still opening
       // would create it again. (The stream may fail first, as the body it was fed was cut: its close still comes.)
       const file = writer;
-      const closed = file && !file.closed ? new Promise<void>((resolve) => file.once('close', () => resolve())) : Promise.resolve();
+      const closed =
+        file && !file.closed ? new Promise<void>((resolve) => file.once('close', () => resolve())) : Promise.resolve();
       const cleanup = closed.then(() => (tempPath ? rm(tempPath, { force: true }) : undefined));
       cleanup.finally(() => reject(error));
     };

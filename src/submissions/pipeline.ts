@@ -43,7 +43,11 @@ async function authorName(db: Kysely<DatabaseSchema>, userId: string): Promise<s
 }
 
 async function schedulePoll(deps: PipelineDeps, submissionId: string, round: number): Promise<void> {
-  await deps.jobs.send(QUEUES.poll, { submissionId, round }, { key: submissionId, startAfterSeconds: pollDelay(deps.pollScheduleSeconds, round) });
+  await deps.jobs.send(
+    QUEUES.poll,
+    { submissionId, round },
+    { key: submissionId, startAfterSeconds: pollDelay(deps.pollScheduleSeconds, round) },
+  );
 }
 
 async function forgetFile(submission: Submission): Promise<void> {
@@ -55,22 +59,34 @@ export class SendInProgress extends Error {}
 
 /** The states in which a paper still waits to be sent (an upload that lost its answer stays `uploading`). */
 const AWAITING_UPLOAD: readonly SubmissionState[] = ['received', 'uploading'];
-const awaitingUpload = (submission: Submission | null): submission is Submission => submission !== null && AWAITING_UPLOAD.includes(submission.state);
+const awaitingUpload = (submission: Submission | null): submission is Submission =>
+  submission !== null && AWAITING_UPLOAD.includes(submission.state);
 
 /** The upload job. Throws to be retried (rate limits, outages, lost answers); records refusals. */
 export async function uploadSubmission(deps: PipelineDeps, submissionId: string, jobAttempt: number): Promise<void> {
   // The lease is taken only while the paper still waits to be sent, and gives the submission as it is under the
   // lease (a move made while this job waited for it is seen).
-  const taken = await takeSendLease(deps.db, submissionId, AWAITING_UPLOAD, deps.sendLeaseSeconds, (error) => deps.logger.warn({ err: error, submissionId }, 'Could not renew the lease on sending a paper'));
+  const taken = await takeSendLease(deps.db, submissionId, AWAITING_UPLOAD, deps.sendLeaseSeconds, (error) =>
+    deps.logger.warn({ err: error, submissionId }, 'Could not renew the lease on sending a paper'),
+  );
   if (!taken) {
     if (!awaitingUpload(await getSubmission(deps.db, submissionId))) return; // sent already, settled or gone
-    throw new SendInProgress('Another attempt is sending this paper to the checking service; this one looks again later.');
+    throw new SendInProgress(
+      'Another attempt is sending this paper to the checking service; this one looks again later.',
+    );
   }
   const { lease } = taken;
   try {
     await sendPaper(deps, toSubmission(taken.row), lease, jobAttempt);
   } finally {
-    await lease.release().catch((error: unknown) => deps.logger.warn({ err: error, submissionId }, 'Could not give up the lease on sending a paper; it lapses by itself'));
+    await lease
+      .release()
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: error, submissionId },
+          'Could not give up the lease on sending a paper; it lapses by itself',
+        ),
+      );
   }
 }
 
@@ -80,7 +96,12 @@ export async function uploadSubmission(deps: PipelineDeps, submissionId: string,
  * lost meanwhile. A lost lease ends the run with LeaseLost, nothing sent or recorded after it: the job runs again
  * and finds the paper where the other sender left it.
  */
-async function sendPaper(deps: PipelineDeps, submission: Submission, lease: SendLease, jobAttempt: number): Promise<void> {
+async function sendPaper(
+  deps: PipelineDeps,
+  submission: Submission,
+  lease: SendLease,
+  jobAttempt: number,
+): Promise<void> {
   const submissionId = submission.id;
   const assignment = await getAssignment(deps.db, submission.assignmentId);
   if (!assignment) return;
@@ -94,11 +115,24 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
     // An earlier attempt sent the file and lost the answer (or died): the service may already have it.
     const found = await service.findPaper(folderId, fileName);
     if (found !== null) {
-      await accepted(deps, submission, { accountId, paperId: found }, lease, jobAttempt, 'Found at the service after an interrupted upload');
+      await accepted(
+        deps,
+        submission,
+        { accountId, paperId: found },
+        lease,
+        jobAttempt,
+        'Found at the service after an interrupted upload',
+      );
       return;
     }
   } else {
-    await transition(deps.db, { submissionId, to: 'uploading', reason: 'Sending the file to the checking service', jobAttempt, lease: lease.token });
+    await transition(deps.db, {
+      submissionId,
+      to: 'uploading',
+      reason: 'Sending the file to the checking service',
+      jobAttempt,
+      lease: lease.token,
+    });
   }
   if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
   const { settings } = assignment;
@@ -123,7 +157,14 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
     if (lease.lost.aborted) throw lease.lost.reason; // the request was cut off because the lease was lost
     const failure = failureOf(error);
     if (failure.kind === 'refused') {
-      const moved = await transition(deps.db, { submissionId, to: 'rejected', reason: failure.message, jobAttempt, lease: lease.token, changes: { failure_reason: failure.message, stored_path: null } });
+      const moved = await transition(deps.db, {
+        submissionId,
+        to: 'rejected',
+        reason: failure.message,
+        jobAttempt,
+        lease: lease.token,
+        changes: { failure_reason: failure.message, stored_path: null },
+      });
       await forgetFile(submission);
       if (moved !== null) await deps.sink.ended(submissionId);
       return;
@@ -131,17 +172,44 @@ async function sendPaper(deps: PipelineDeps, submission: Submission, lease: Send
     if (failure.kind === 'transient') {
       // Refused for now (a rate limit, an outage): the service has no paper, so the next attempt sends without
       // first listing the folder, which for a large folder is many more requests into the same limit.
-      await transition(deps.db, { submissionId, to: 'received', reason: failure.message, jobAttempt, lease: lease.token });
+      await transition(deps.db, {
+        submissionId,
+        to: 'received',
+        reason: failure.message,
+        jobAttempt,
+        lease: lease.token,
+      });
     }
     throw error; // transient and lost: retried with backoff, and a lost one is looked up first (above)
   }
-  await accepted(deps, submission, { accountId, paperId }, lease, jobAttempt, 'Accepted by the checking service; analysis running');
+  await accepted(
+    deps,
+    submission,
+    { accountId, paperId },
+    lease,
+    jobAttempt,
+    'Accepted by the checking service; analysis running',
+  );
 }
 
-async function accepted(deps: PipelineDeps, submission: Submission, paper: { accountId: string | null; paperId: number }, lease: SendLease, jobAttempt: number, reason: string): Promise<void> {
+async function accepted(
+  deps: PipelineDeps,
+  submission: Submission,
+  paper: { accountId: string | null; paperId: number },
+  lease: SendLease,
+  jobAttempt: number,
+  reason: string,
+): Promise<void> {
   // Recorded only while the lease is still this sender's (in the same transaction): a sender that lost it leaves
   // the submission uploading, and whoever holds the lease next finds this paper by its name before sending.
-  const moved = await transition(deps.db, { submissionId: submission.id, to: 'processing', reason, jobAttempt, lease: lease.token, changes: { paper_id: paper.paperId, paper_account_id: paper.accountId, stored_path: null } });
+  const moved = await transition(deps.db, {
+    submissionId: submission.id,
+    to: 'processing',
+    reason,
+    jobAttempt,
+    lease: lease.token,
+    changes: { paper_id: paper.paperId, paper_account_id: paper.accountId, stored_path: null },
+  });
   if (moved === null) return;
   await forgetFile(submission); // the service has it now; only hash, size and label stay here
   await schedulePoll(deps, submission.id, 0);
@@ -152,7 +220,11 @@ async function accepted(deps: PipelineDeps, submission: Submission, paper: { acc
  * Reads the paper back and stores its result when the analysis is done. Returns whether it is still running.
  * The callback's own body is never trusted: this read is what scores a submission.
  */
-export async function readResult(deps: PipelineDeps, submissionId: string, reason: string): Promise<'pending' | 'settled'> {
+export async function readResult(
+  deps: PipelineDeps,
+  submissionId: string,
+  reason: string,
+): Promise<'pending' | 'settled'> {
   const found = await getSubmissionInFolder(deps.db, submissionId);
   if (!found) return 'settled';
   const { submission, folderId } = found;
@@ -162,7 +234,12 @@ export async function readResult(deps: PipelineDeps, submissionId: string, reaso
   const result = await service.result(folderId, submission.paperId);
   if (result.state === 'pending') return 'pending';
   if (result.state === 'error') {
-    const moved = await transition(deps.db, { submissionId, to: 'failed', reason: result.reason, changes: { failure_reason: result.reason } });
+    const moved = await transition(deps.db, {
+      submissionId,
+      to: 'failed',
+      reason: result.reason,
+      changes: { failure_reason: result.reason },
+    });
     if (moved !== null) await deps.sink.ended(submissionId);
     return 'settled';
   }

@@ -6,7 +6,11 @@ import { toSubmission, type Submission } from './store.js';
 
 /** How the pages name a student: their name, else their e-mail, else the LMS's id for them. */
 export async function studentName(db: Kysely<DatabaseSchema>, userId: string): Promise<string> {
-  const user = await db.selectFrom('lti_user').select(['name', 'email', 'subject']).where('id', '=', userId).executeTakeFirst();
+  const user = await db
+    .selectFrom('lti_user')
+    .select(['name', 'email', 'subject'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
   return user?.name ?? user?.email ?? user?.subject ?? 'The student';
 }
 
@@ -14,8 +18,15 @@ export async function studentName(db: Kysely<DatabaseSchema>, userId: string): P
  * A user of one platform, by the tool's id or the LMS's (`sub`), with the name the pages show; null when the
  * platform has no such user. A user of another platform is never found, so no page names them.
  */
-export async function platformUser(db: Kysely<DatabaseSchema>, platformId: string, by: { id: string } | { subject: string }): Promise<{ id: string; name: string } | null> {
-  let query = db.selectFrom('lti_user').select(['id', 'name', 'email', 'subject']).where('platform_id', '=', platformId);
+export async function platformUser(
+  db: Kysely<DatabaseSchema>,
+  platformId: string,
+  by: { id: string } | { subject: string },
+): Promise<{ id: string; name: string } | null> {
+  let query = db
+    .selectFrom('lti_user')
+    .select(['id', 'name', 'email', 'subject'])
+    .where('platform_id', '=', platformId);
   query = 'id' in by ? query.where('id', '=', by.id) : query.where('subject', '=', by.subject);
   const user = await query.executeTakeFirst();
   return user ? { id: user.id, name: user.name ?? user.email ?? user.subject } : null;
@@ -36,7 +47,13 @@ export async function eventsOf(db: Kysely<DatabaseSchema>, submissionId: string)
     .where('submission_id', '=', submissionId)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({ at: row.at, from: row.from_state, to: row.to_state, reason: row.reason, jobAttempt: row.job_attempt }));
+  return rows.map((row) => ({
+    at: row.at,
+    from: row.from_state,
+    to: row.to_state,
+    reason: row.reason,
+    jobAttempt: row.job_attempt,
+  }));
 }
 
 export interface ClassRow {

@@ -36,12 +36,22 @@ export class FileDigest {
 
   /** Once the stream has ended. */
   finish(tempPath: string, originalName: string): ReceivedFile {
-    return { tempPath, size: this.size, sha256: this.#hash.digest('hex'), head: Buffer.concat(this.#head), originalName };
+    return {
+      tempPath,
+      size: this.size,
+      sha256: this.#hash.digest('hex'),
+      head: Buffer.concat(this.#head),
+      originalName,
+    };
   }
 }
 
 /** Writes a stream to a new file under `tempDir`, synced to disk; a stream that fails leaves no file behind. */
-export async function writeReceivedFile(source: AsyncIterable<Buffer> | Iterable<Buffer>, tempDir: string, originalName: string): Promise<ReceivedFile> {
+export async function writeReceivedFile(
+  source: AsyncIterable<Buffer> | Iterable<Buffer>,
+  tempDir: string,
+  originalName: string,
+): Promise<ReceivedFile> {
   await mkdir(tempDir, { recursive: true });
   const path = join(tempDir, `${randomUUID()}.part`);
   const digest = new FileDigest();

@@ -27,17 +27,32 @@ export async function deletePaperAtService(
   }
 }
 
-export async function removeSubmission(db: Kysely<DatabaseSchema>, services: Pick<ServiceConnections, 'forAssignment'>, submissionId: string): Promise<Removal> {
+export async function removeSubmission(
+  db: Kysely<DatabaseSchema>,
+  services: Pick<ServiceConnections, 'forAssignment'>,
+  submissionId: string,
+): Promise<Removal> {
   const submission = await getSubmission(db, submissionId);
   if (!submission) return { removed: true };
   if (submission.state === 'received' || submission.state === 'uploading') {
-    return { removed: false, reason: 'This paper is on its way to the checking service; delete it once it has arrived there.' };
+    return {
+      removed: false,
+      reason: 'This paper is on its way to the checking service; delete it once it has arrived there.',
+    };
   }
   if (submission.paperId !== null) {
-    const assignment = await db.selectFrom('assignment').select('folder_id').where('id', '=', submission.assignmentId).executeTakeFirst();
+    const assignment = await db
+      .selectFrom('assignment')
+      .select('folder_id')
+      .where('id', '=', submission.assignmentId)
+      .executeTakeFirst();
     if (assignment?.folder_id) {
-      const outcome = await deletePaperAtService(() => services.forAssignment(submission.assignmentId), { folderId: Number(assignment.folder_id), paperId: submission.paperId });
-      if (typeof outcome === 'object') return { removed: false, reason: `The checking service did not delete the paper: ${outcome.refused}` };
+      const outcome = await deletePaperAtService(() => services.forAssignment(submission.assignmentId), {
+        folderId: Number(assignment.folder_id),
+        paperId: submission.paperId,
+      });
+      if (typeof outcome === 'object')
+        return { removed: false, reason: `The checking service did not delete the paper: ${outcome.refused}` };
     }
   }
   if (submission.storedPath) await rm(submission.storedPath, { force: true });

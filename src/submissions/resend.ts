@@ -6,7 +6,11 @@ import type { ResultSink } from './result-sink.js';
 import type { Submission } from './store.js';
 
 /** The step a submission on its way to a result waits for in each state: its upload, or reading its result. */
-const WAITING_FOR: Partial<Record<SubmissionState, 'upload' | 'result'>> = { received: 'upload', uploading: 'upload', processing: 'result' };
+const WAITING_FOR: Partial<Record<SubmissionState, 'upload' | 'result'>> = {
+  received: 'upload',
+  uploading: 'upload',
+  processing: 'result',
+};
 
 /** A checked paper has a score for the gradebook. */
 const HAS_SCORE: readonly SubmissionState[] = ['scored', 'graded'];
@@ -28,7 +32,10 @@ export async function sendPaperAgain(jobs: Jobs, submission: Submission): Promis
 }
 
 /** "Resend grade": a checked paper's score posted to the gradebook again. */
-export async function sendGradeAgain(deps: { sink: Pick<ResultSink, 'resend'> }, submission: Submission): Promise<SendAgain> {
+export async function sendGradeAgain(
+  deps: { sink: Pick<ResultSink, 'resend'> },
+  submission: Submission,
+): Promise<SendAgain> {
   if (!HAS_SCORE.includes(submission.state)) return { outcome: 'nothing-to-send' };
   const queued = await deps.sink.resend(submission.id);
   return { outcome: queued ? 'queued' : 'already-queued', step: 'grade' };

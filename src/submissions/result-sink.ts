@@ -35,7 +35,10 @@ const KINDS_KEPT = 10_000;
  * is created and never changes, nor does a submission's assignment, so a submission's kind is read once and kept:
  * a paper's later steps (scored after accepted) ask no query.
  */
-export function sinkByAssignmentKind(db: Kysely<DatabaseSchema>, sinks: Record<AssignmentKind, ResultSink>): ResultSink {
+export function sinkByAssignmentKind(
+  db: Kysely<DatabaseSchema>,
+  sinks: Record<AssignmentKind, ResultSink>,
+): ResultSink {
   const kindOfSubmission = new Map<string, AssignmentKind>();
   const ofAssignment = async (assignmentId: string) => {
     const row = await db.selectFrom('assignment').select('kind').where('id', '=', assignmentId).executeTakeFirst();
@@ -44,7 +47,12 @@ export function sinkByAssignmentKind(db: Kysely<DatabaseSchema>, sinks: Record<A
   const ofSubmission = async (submissionId: string) => {
     let kind = kindOfSubmission.get(submissionId);
     if (kind === undefined) {
-      const row = await db.selectFrom('submission as s').innerJoin('assignment as a', 'a.id', 's.assignment_id').select('a.kind').where('s.id', '=', submissionId).executeTakeFirst();
+      const row = await db
+        .selectFrom('submission as s')
+        .innerJoin('assignment as a', 'a.id', 's.assignment_id')
+        .select('a.kind')
+        .where('s.id', '=', submissionId)
+        .executeTakeFirst();
       if (!row) return null;
       kind = row.kind;
       if (kindOfSubmission.size >= KINDS_KEPT) kindOfSubmission.delete(kindOfSubmission.keys().next().value!);
@@ -58,6 +66,7 @@ export function sinkByAssignmentKind(db: Kysely<DatabaseSchema>, sinks: Record<A
     ended: async (submissionId) => (await ofSubmission(submissionId))?.ended(submissionId),
     removed: async (student) => (await ofAssignment(student.assignmentId))?.removed(student),
     resend: async (submissionId) => (await (await ofSubmission(submissionId))?.resend(submissionId)) ?? false,
-    settingsChanged: async (assignmentId, before, after) => (await ofAssignment(assignmentId))?.settingsChanged(assignmentId, before, after),
+    settingsChanged: async (assignmentId, before, after) =>
+      (await ofAssignment(assignmentId))?.settingsChanged(assignmentId, before, after),
   };
 }

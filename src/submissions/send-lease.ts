@@ -64,7 +64,12 @@ export async function takeSendLease(
   const lost = new AbortController();
   const extend = async (): Promise<boolean> => {
     const asked = Date.now();
-    const extended = await db.updateTable('submission').set({ send_lease_until: until }).where('id', '=', submissionId).where('send_lease', '=', token).executeTakeFirst();
+    const extended = await db
+      .updateTable('submission')
+      .set({ send_lease_until: until })
+      .where('id', '=', submissionId)
+      .where('send_lease', '=', token)
+      .executeTakeFirst();
     if (Number(extended.numUpdatedRows) === 0) {
       lost.abort(new LeaseLost('Another worker took over sending this paper.'));
       return false;
@@ -75,7 +80,8 @@ export async function takeSendLease(
   const tickMs = termMs / 3;
   const renewal = setInterval(() => {
     // Renewals that cannot reach the database leave the lease to lapse: stop the send while it still holds.
-    if (Date.now() + tickMs >= heldUntil) lost.abort(new LeaseLost('The lease on sending this paper could not be renewed in time.'));
+    if (Date.now() + tickMs >= heldUntil)
+      lost.abort(new LeaseLost('The lease on sending this paper could not be renewed in time.'));
     if (lost.signal.aborted) return void clearInterval(renewal);
     extend().catch(onRenewalError);
   }, tickMs);
@@ -84,11 +90,17 @@ export async function takeSendLease(
     token,
     lost: lost.signal,
     confirm: async () => {
-      if (lost.signal.aborted || !(await extend())) throw new LeaseLost('Another worker took over sending this paper; this one does not send it.');
+      if (lost.signal.aborted || !(await extend()))
+        throw new LeaseLost('Another worker took over sending this paper; this one does not send it.');
     },
     release: async () => {
       clearInterval(renewal);
-      await db.updateTable('submission').set({ send_lease: null, send_lease_until: null }).where('id', '=', submissionId).where('send_lease', '=', token).execute();
+      await db
+        .updateTable('submission')
+        .set({ send_lease: null, send_lease_until: null })
+        .where('id', '=', submissionId)
+        .where('send_lease', '=', token)
+        .execute();
     },
   };
   return { lease, row: taken };

@@ -56,7 +56,8 @@ export interface Transition {
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 /** The states a move to `to` may start from. */
-const statesBefore = (to: SubmissionState): SubmissionState[] => (Object.keys(NEXT_STATES) as SubmissionState[]).filter((from) => NEXT_STATES[from].includes(to));
+const statesBefore = (to: SubmissionState): SubmissionState[] =>
+  (Object.keys(NEXT_STATES) as SubmissionState[]).filter((from) => NEXT_STATES[from].includes(to));
 
 /**
  * Moves a submission to `to` if its current state allows it, with its changes and event row.
@@ -83,8 +84,11 @@ export async function transition(db: Db, move: Transition): Promise<SubmissionSt
       INSERT INTO submission_event (submission_id, from_state, to_state, reason, job_attempt)
       SELECT id, from_state, ${move.to}, ${move.reason}, ${move.jobAttempt ?? null}::integer FROM moved
     )
-    SELECT current.state, current.send_lease, moved.from_state AS moved_from FROM current LEFT JOIN moved ON TRUE`.execute(db);
+    SELECT current.state, current.send_lease, moved.from_state AS moved_from FROM current LEFT JOIN moved ON TRUE`.execute(
+    db,
+  );
   const row = rows[0];
-  if (row && move.lease !== undefined && row.send_lease !== move.lease) throw new LeaseLost('Another worker took over sending this paper; this one records nothing.');
+  if (row && move.lease !== undefined && row.send_lease !== move.lease)
+    throw new LeaseLost('Another worker took over sending this paper; this one records nothing.');
   return row?.moved_from ?? null;
 }

@@ -81,8 +81,17 @@ export function receiptOf(submission: Submission): Receipt {
 }
 
 /** A student's attempts, newest first; `counted` leaves out files the service refused for good (never really submitted). */
-export async function attemptsOf(db: Kysely<DatabaseSchema>, assignmentId: string, userId: string, which: 'all' | 'counted' = 'all'): Promise<Submission[]> {
-  let query = db.selectFrom('submission').selectAll().where('assignment_id', '=', assignmentId).where('user_id', '=', userId);
+export async function attemptsOf(
+  db: Kysely<DatabaseSchema>,
+  assignmentId: string,
+  userId: string,
+  which: 'all' | 'counted' = 'all',
+): Promise<Submission[]> {
+  let query = db
+    .selectFrom('submission')
+    .selectAll()
+    .where('assignment_id', '=', assignmentId)
+    .where('user_id', '=', userId);
   if (which === 'counted') query = query.where('state', '!=', NOT_COUNTED);
   const rows = await query.orderBy('attempt', 'desc').execute();
   return rows.map(toSubmission);
@@ -94,16 +103,23 @@ export function counted(attempts: Submission[]): Submission[] {
 }
 
 /** Why a student may not submit (`why`), and the sentence that says it (in the reader's language on a page). */
-export type SubmitDecision = { allowed: true; late: boolean } | { allowed: false; why: 'one-submission' | 'attempts-used' | 'closed'; reason: Sentence };
+export type SubmitDecision =
+  | { allowed: true; late: boolean }
+  | { allowed: false; why: 'one-submission' | 'attempts-used' | 'closed'; reason: Sentence };
 
 /** Whether a student may submit now, from the assignment's resubmission policy, attempt limit and due date. */
 export function canSubmit(settings: AssignmentSettings, previous: Submission[], now: Date): SubmitDecision {
   const due = settings.dueAt ? new Date(settings.dueAt) : null;
   const late = due !== null && now > due;
   if (previous.length === 0) return { allowed: true, late };
-  if (settings.resubmission === 'none') return { allowed: false, why: 'one-submission', reason: { key: 'student.refused.oneSubmission' } };
+  if (settings.resubmission === 'none')
+    return { allowed: false, why: 'one-submission', reason: { key: 'student.refused.oneSubmission' } };
   if (previous.length >= settings.maxAttempts) {
-    return { allowed: false, why: 'attempts-used', reason: { key: 'student.refused.attemptsUsed', params: { count: settings.maxAttempts } } };
+    return {
+      allowed: false,
+      why: 'attempts-used',
+      reason: { key: 'student.refused.attemptsUsed', params: { count: settings.maxAttempts } },
+    };
   }
   if (settings.resubmission === 'until-due' && late) {
     return { allowed: false, why: 'closed', reason: { key: 'student.refused.closed' } };
@@ -140,12 +156,27 @@ export type AttemptCheck = (countedAttempts: Submission[]) => Submission | undef
 export async function recordSubmission(
   db: Kysely<DatabaseSchema>,
   input: NewSubmission,
-  options: { check?: AttemptCheck; /** What commits with the new submission, or not at all (its upload job). */ inSameCommit?: (trx: Transaction<DatabaseSchema>) => Promise<unknown> } = {},
+  options: {
+    check?: AttemptCheck;
+    /** What commits with the new submission, or not at all (its upload job). */ inSameCommit?: (
+      trx: Transaction<DatabaseSchema>,
+    ) => Promise<unknown>;
+  } = {},
 ): Promise<{ submission: Submission; duplicate: boolean }> {
   const check = options.check ?? (() => undefined);
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`submission:${input.assignmentId}:${input.userId}`}, 0))`.execute(trx);
-    const attempts = (await trx.selectFrom('submission').selectAll().where('assignment_id', '=', input.assignmentId).where('user_id', '=', input.userId).orderBy('attempt', 'desc').execute()).map(toSubmission);
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`submission:${input.assignmentId}:${input.userId}`}, 0))`.execute(
+      trx,
+    );
+    const attempts = (
+      await trx
+        .selectFrom('submission')
+        .selectAll()
+        .where('assignment_id', '=', input.assignmentId)
+        .where('user_id', '=', input.userId)
+        .orderBy('attempt', 'desc')
+        .execute()
+    ).map(toSubmission);
     const standing = check(counted(attempts));
     if (standing) return { submission: standing, duplicate: true };
     // The submission and its first event in one statement.
@@ -172,7 +203,15 @@ export async function recordSubmission(
         db
           .insertInto('submission_event')
           .columns(['submission_id', 'to_state', 'reason'])
-          .expression((eb) => eb.selectFrom('received').select(['received.id', sql.lit('received').as('to_state'), sql.lit('File received and stored').as('reason')])),
+          .expression((eb) =>
+            eb
+              .selectFrom('received')
+              .select([
+                'received.id',
+                sql.lit('received').as('to_state'),
+                sql.lit('File received and stored').as('reason'),
+              ]),
+          ),
       )
       .selectFrom('received')
       .selectAll()
@@ -188,13 +227,28 @@ export async function getSubmission(db: Kysely<DatabaseSchema>, id: string): Pro
 }
 
 /** A submission with the service folder its assignment maps to (null: none yet), in one round trip. */
-export async function getSubmissionInFolder(db: Kysely<DatabaseSchema>, id: string): Promise<{ submission: Submission; folderId: number | null } | null> {
-  const row = await db.selectFrom('submission').innerJoin('assignment', 'assignment.id', 'submission.assignment_id').selectAll('submission').select('assignment.folder_id').where('submission.id', '=', id).executeTakeFirst();
-  return row ? { submission: toSubmission(row), folderId: row.folder_id === null ? null : Number(row.folder_id) } : null;
+export async function getSubmissionInFolder(
+  db: Kysely<DatabaseSchema>,
+  id: string,
+): Promise<{ submission: Submission; folderId: number | null } | null> {
+  const row = await db
+    .selectFrom('submission')
+    .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
+    .selectAll('submission')
+    .select('assignment.folder_id')
+    .where('submission.id', '=', id)
+    .executeTakeFirst();
+  return row
+    ? { submission: toSubmission(row), folderId: row.folder_id === null ? null : Number(row.folder_id) }
+    : null;
 }
 
 /** The submission, if it is one of this assignment's (an id from a page is checked against the assignment it came with). */
-export async function submissionOfAssignment(db: Kysely<DatabaseSchema>, assignmentId: string, id: string): Promise<Submission | null> {
+export async function submissionOfAssignment(
+  db: Kysely<DatabaseSchema>,
+  assignmentId: string,
+  id: string,
+): Promise<Submission | null> {
   const submission = await getSubmission(db, id);
   return submission?.assignmentId === assignmentId ? submission : null;
 }

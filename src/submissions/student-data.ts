@@ -22,12 +22,15 @@ type Db = Kysely<DatabaseSchema>;
 async function findStudent(db: Db, ref: StudentRef) {
   const platforms = await db.selectFrom('platform').select(['id', 'name']).where('issuer', '=', ref.issuer).execute();
   const platformIds = platforms.map((p) => p.id);
-  const users = platformIds.length === 0 ? [] : await db
-    .selectFrom('lti_user')
-    .select(['id', 'subject', 'name', 'email', 'updated_at'])
-    .where('platform_id', 'in', platformIds)
-    .where('subject', '=', ref.subject)
-    .execute();
+  const users =
+    platformIds.length === 0
+      ? []
+      : await db
+          .selectFrom('lti_user')
+          .select(['id', 'subject', 'name', 'email', 'updated_at'])
+          .where('platform_id', 'in', platformIds)
+          .where('subject', '=', ref.subject)
+          .execute();
   return { platforms, platformIds, userIds: users.map((u) => u.id), users };
 }
 
@@ -40,8 +43,15 @@ function ltijsRecords(db: Db, ref: StudentRef) {
     .selectFrom('lti_record')
     .where((eb) =>
       eb.or([
-        eb.and([eb('collection', '=', 'idtoken'), sql<boolean>`doc @> ${JSON.stringify({ iss: ref.issuer, user: ref.subject })}::jsonb`]),
-        eb.and([eb('collection', '=', 'contexttoken'), sql<boolean>`doc @> ${JSON.stringify({ user: ref.subject })}::jsonb`, sql<boolean>`starts_with(doc->>'contextId', ${contextPrefix})`]),
+        eb.and([
+          eb('collection', '=', 'idtoken'),
+          sql<boolean>`doc @> ${JSON.stringify({ iss: ref.issuer, user: ref.subject })}::jsonb`,
+        ]),
+        eb.and([
+          eb('collection', '=', 'contexttoken'),
+          sql<boolean>`doc @> ${JSON.stringify({ user: ref.subject })}::jsonb`,
+          sql<boolean>`starts_with(doc->>'contextId', ${contextPrefix})`,
+        ]),
       ]),
     );
 }
@@ -59,50 +69,125 @@ function lmsFiles(db: Db, platformIds: string[], subject: string) {
 export async function exportStudent(db: Db, ref: StudentRef): Promise<object | null> {
   const { platforms, platformIds, userIds, users } = await findStudent(db, ref);
   if (platformIds.length === 0) return null;
-  const courses = userIds.length === 0 ? [] : await db
-    .selectFrom('course_member')
-    .innerJoin('course', 'course.id', 'course_member.course_id')
-    .select(['course.context_id', 'course.title', 'course_member.roles', 'course_member.updated_at'])
-    .where('course_member.user_id', 'in', userIds)
-    .execute();
-  const submissions = userIds.length === 0 ? [] : await db
-    .selectFrom('submission')
-    .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
-    .select([
-      'submission.id', 'assignment.title as assignment', 'submission.attempt', 'submission.state', 'submission.file_label', 'submission.file_type',
-      'submission.file_size', 'submission.sha256', 'submission.submitted_at', 'submission.late', 'submission.paper_id', 'submission.similarity',
-      'submission.ai_score', 'submission.grammar_score', 'submission.failure_reason', 'submission.grade_state',
-    ])
-    .where('submission.user_id', 'in', userIds)
-    .orderBy('submission.submitted_at')
-    .execute();
-  const events = submissions.length === 0 ? [] : await db
-    .selectFrom('submission_event')
-    .select(['submission_id', 'at', 'from_state', 'to_state', 'reason'])
-    .where('submission_id', 'in', submissions.map((s) => s.id))
-    .orderBy('id')
-    .execute();
+  const courses =
+    userIds.length === 0
+      ? []
+      : await db
+          .selectFrom('course_member')
+          .innerJoin('course', 'course.id', 'course_member.course_id')
+          .select(['course.context_id', 'course.title', 'course_member.roles', 'course_member.updated_at'])
+          .where('course_member.user_id', 'in', userIds)
+          .execute();
+  const submissions =
+    userIds.length === 0
+      ? []
+      : await db
+          .selectFrom('submission')
+          .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
+          .select([
+            'submission.id',
+            'assignment.title as assignment',
+            'submission.attempt',
+            'submission.state',
+            'submission.file_label',
+            'submission.file_type',
+            'submission.file_size',
+            'submission.sha256',
+            'submission.submitted_at',
+            'submission.late',
+            'submission.paper_id',
+            'submission.similarity',
+            'submission.ai_score',
+            'submission.grammar_score',
+            'submission.failure_reason',
+            'submission.grade_state',
+          ])
+          .where('submission.user_id', 'in', userIds)
+          .orderBy('submission.submitted_at')
+          .execute();
+  const events =
+    submissions.length === 0
+      ? []
+      : await db
+          .selectFrom('submission_event')
+          .select(['submission_id', 'at', 'from_state', 'to_state', 'reason'])
+          .where(
+            'submission_id',
+            'in',
+            submissions.map((s) => s.id),
+          )
+          .orderBy('id')
+          .execute();
   const files = await lmsFiles(db, platformIds, ref.subject)
     .select([
-      'assignment.title as assignment', 'lms_asset.lms_submission_id', 'lms_asset.asset_id', 'lms_asset.title', 'lms_asset.filename', 'lms_asset.content_type',
-      'lms_asset.size', 'lms_asset.checksum', 'lms_asset.url', 'lms_asset.state', 'lms_asset.received_at', 'lms_asset.submission_id', 'lms_asset.error_code', 'lms_asset.error_comment',
+      'assignment.title as assignment',
+      'lms_asset.lms_submission_id',
+      'lms_asset.asset_id',
+      'lms_asset.title',
+      'lms_asset.filename',
+      'lms_asset.content_type',
+      'lms_asset.size',
+      'lms_asset.checksum',
+      'lms_asset.url',
+      'lms_asset.state',
+      'lms_asset.received_at',
+      'lms_asset.submission_id',
+      'lms_asset.error_code',
+      'lms_asset.error_comment',
     ])
     .orderBy('lms_asset.received_at')
     .execute();
-  const termsAccepted = await db.selectFrom('eula_acceptance').select(['deployment_id', 'accepted_at']).where('platform_id', 'in', platformIds).where('lms_user_id', '=', ref.subject).execute();
-  const gradePosts = await db.selectFrom('score_clock').select(['line_item_url', 'last_timestamp']).where('platform_id', 'in', platformIds).where('user_subject', '=', ref.subject).execute();
-  const sessions = await ltijsRecords(db, ref).select(['collection', 'doc', 'created_at', 'expires_at']).orderBy('id').execute();
-  if (users.length === 0 && files.length === 0 && termsAccepted.length === 0 && gradePosts.length === 0 && sessions.length === 0) return null;
+  const termsAccepted = await db
+    .selectFrom('eula_acceptance')
+    .select(['deployment_id', 'accepted_at'])
+    .where('platform_id', 'in', platformIds)
+    .where('lms_user_id', '=', ref.subject)
+    .execute();
+  const gradePosts = await db
+    .selectFrom('score_clock')
+    .select(['line_item_url', 'last_timestamp'])
+    .where('platform_id', 'in', platformIds)
+    .where('user_subject', '=', ref.subject)
+    .execute();
+  const sessions = await ltijsRecords(db, ref)
+    .select(['collection', 'doc', 'created_at', 'expires_at'])
+    .orderBy('id')
+    .execute();
+  if (
+    users.length === 0 &&
+    files.length === 0 &&
+    termsAccepted.length === 0 &&
+    gradePosts.length === 0 &&
+    sessions.length === 0
+  )
+    return null;
   return {
     exportedAt: new Date().toISOString(),
     platform: { issuer: ref.issuer, names: platforms.map((p) => p.name) },
-    user: { subject: ref.subject, name: users.find((u) => u.name)?.name ?? null, email: users.find((u) => u.email)?.email ?? null, lastSeen: users.map((u) => u.updated_at).sort().at(-1) ?? null },
+    user: {
+      subject: ref.subject,
+      name: users.find((u) => u.name)?.name ?? null,
+      email: users.find((u) => u.email)?.email ?? null,
+      lastSeen:
+        users
+          .map((u) => u.updated_at)
+          .sort()
+          .at(-1) ?? null,
+    },
     courses: courses.map((c) => ({ contextId: c.context_id, title: c.title, roles: c.roles, lastSeen: c.updated_at })),
-    submissions: submissions.map((s) => ({ ...s, history: events.filter((e) => e.submission_id === s.id).map(({ submission_id: _id, ...e }) => e) })),
+    submissions: submissions.map((s) => ({
+      ...s,
+      history: events.filter((e) => e.submission_id === s.id).map(({ submission_id: _id, ...e }) => e),
+    })),
     filesFromTheLms: files,
     termsAccepted: termsAccepted.map((t) => ({ deploymentId: t.deployment_id, acceptedAt: t.accepted_at })),
     gradePosts: gradePosts.map((g) => ({ lineItemUrl: g.line_item_url, lastTimestamp: g.last_timestamp })),
-    sessions: sessions.map((s) => ({ kind: s.collection, record: s.doc, createdAt: s.created_at, expiresAt: s.expires_at })),
+    sessions: sessions.map((s) => ({
+      kind: s.collection,
+      record: s.doc,
+      createdAt: s.created_at,
+      expiresAt: s.expires_at,
+    })),
   };
 }
 
@@ -123,17 +208,39 @@ export interface ErasureReport {
  * store at the service, where no erasure would find it. So is a file the LMS announced that is still being fetched
  * (its job would make a submission of it), and the record of a file whose submission is kept.
  */
-export async function eraseStudent(db: Db, services: ServiceConnections, ref: StudentRef): Promise<ErasureReport | null> {
+export async function eraseStudent(
+  db: Db,
+  services: ServiceConnections,
+  ref: StudentRef,
+): Promise<ErasureReport | null> {
   const { platformIds, userIds } = await findStudent(db, ref);
   if (platformIds.length === 0 || !(await exportStudent(db, ref))) return null;
-  const submissions = userIds.length === 0 ? [] : await db
-    .selectFrom('submission')
-    .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
-    .select(['submission.id', 'submission.state', 'submission.paper_id', 'submission.stored_path', 'assignment.folder_id', 'assignment.checker_account_id'])
-    .where('submission.user_id', 'in', userIds)
+  const submissions =
+    userIds.length === 0
+      ? []
+      : await db
+          .selectFrom('submission')
+          .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
+          .select([
+            'submission.id',
+            'submission.state',
+            'submission.paper_id',
+            'submission.stored_path',
+            'assignment.folder_id',
+            'assignment.checker_account_id',
+          ])
+          .where('submission.user_id', 'in', userIds)
+          .execute();
+  const files = await lmsFiles(db, platformIds, ref.subject)
+    .select(['lms_asset.id', 'lms_asset.state', 'lms_asset.submission_id'])
     .execute();
-  const files = await lmsFiles(db, platformIds, ref.subject).select(['lms_asset.id', 'lms_asset.state', 'lms_asset.submission_id']).execute();
-  const report: ErasureReport = { submissions: submissions.length, papersDeletedAtService: 0, papersNotDeleted: [], onTheirWay: 0, lmsFiles: 0 };
+  const report: ErasureReport = {
+    submissions: submissions.length,
+    papersDeletedAtService: 0,
+    papersNotDeleted: [],
+    onTheirWay: 0,
+    lmsFiles: 0,
+  };
   const keep = new Set<string>();
   for (const submission of submissions) {
     if (submission.paper_id === null && (submission.state === 'received' || submission.state === 'uploading')) {
@@ -142,7 +249,10 @@ export async function eraseStudent(db: Db, services: ServiceConnections, ref: St
       continue;
     }
     if (submission.paper_id === null || submission.folder_id === null) continue;
-    const outcome = await deletePaperAtService(() => services.forAccount(submission.checker_account_id), { folderId: Number(submission.folder_id), paperId: Number(submission.paper_id) });
+    const outcome = await deletePaperAtService(() => services.forAccount(submission.checker_account_id), {
+      folderId: Number(submission.folder_id),
+      paperId: Number(submission.paper_id),
+    });
     if (outcome === 'deleted') report.papersDeletedAtService += 1;
     else if (typeof outcome === 'object') {
       report.papersNotDeleted.push({ paperId: Number(submission.paper_id), reason: outcome.refused });
@@ -151,9 +261,12 @@ export async function eraseStudent(db: Db, services: ServiceConnections, ref: St
   }
   const fetching = files.filter((file) => file.state === 'received');
   report.onTheirWay += fetching.length;
-  const goneFiles = files.filter((file) => file.state !== 'received' && !(file.submission_id !== null && keep.has(file.submission_id))).map((file) => file.id);
+  const goneFiles = files
+    .filter((file) => file.state !== 'received' && !(file.submission_id !== null && keep.has(file.submission_id)))
+    .map((file) => file.id);
   report.lmsFiles = goneFiles.length;
-  for (const submission of submissions) if (!keep.has(submission.id) && submission.stored_path) await rm(submission.stored_path, { force: true });
+  for (const submission of submissions)
+    if (!keep.has(submission.id) && submission.stored_path) await rm(submission.stored_path, { force: true });
   const everythingGoes = keep.size === 0 && fetching.length === 0;
   await db.transaction().execute(async (trx) => {
     // An asset's reports cascade with it.
@@ -165,8 +278,16 @@ export async function eraseStudent(db: Db, services: ServiceConnections, ref: St
       const gone = submissions.map((s) => s.id).filter((id) => !keep.has(id));
       if (gone.length > 0) await trx.deleteFrom('submission').where('id', 'in', gone).execute();
     }
-    await trx.deleteFrom('eula_acceptance').where('platform_id', 'in', platformIds).where('lms_user_id', '=', ref.subject).execute();
-    await trx.deleteFrom('score_clock').where('platform_id', 'in', platformIds).where('user_subject', '=', ref.subject).execute();
+    await trx
+      .deleteFrom('eula_acceptance')
+      .where('platform_id', 'in', platformIds)
+      .where('lms_user_id', '=', ref.subject)
+      .execute();
+    await trx
+      .deleteFrom('score_clock')
+      .where('platform_id', 'in', platformIds)
+      .where('user_subject', '=', ref.subject)
+      .execute();
     await trx.deleteFrom('lti_record').where('id', 'in', ltijsRecords(trx, ref).select('id')).execute();
   });
   return report;

@@ -29,7 +29,12 @@ export function ownPageRefusal(assignment: Assignment): Sentence | null {
  * The tool's own upload page as a door: the assignment's rules, then the file received from the request, then the
  * same admission every door uses (admit.ts).
  */
-export async function submitPaper(deps: SubmitDeps, assignment: Assignment, userId: string, req: IncomingMessage): Promise<SubmitResult> {
+export async function submitPaper(
+  deps: SubmitDeps,
+  assignment: Assignment,
+  userId: string,
+  req: IncomingMessage,
+): Promise<SubmitResult> {
   const closed = ownPageRefusal(assignment);
   if (closed) throw new SubmitRefused(403, closed);
   const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date());
@@ -38,7 +43,11 @@ export async function submitPaper(deps: SubmitDeps, assignment: Assignment, user
   if (!decision.allowed) throw new SubmitRefused(409, decision.reason);
   let file;
   try {
-    file = await receiveUpload(req, { maxBytes: maxFileBytes(assignment.settings), tempDir: join(deps.uploadDir, 'incoming'), ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}) });
+    file = await receiveUpload(req, {
+      maxBytes: maxFileBytes(assignment.settings),
+      tempDir: join(deps.uploadDir, 'incoming'),
+      ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}),
+    });
   } catch (error) {
     if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.sentence);
     throw error;

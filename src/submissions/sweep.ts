@@ -15,7 +15,11 @@ const BATCH = 500;
  * failed: a job that used up its retries waits for someone to press retry, it is not restarted in a loop).
  * A checked paper waits for its grade post, unless the gradebook refused it or a later attempt owns the cell.
  */
-async function waitingWithoutJob(db: Kysely<DatabaseSchema>, state: 'received' | 'uploading' | 'processing' | 'scored', queue: QueueName): Promise<string[]> {
+async function waitingWithoutJob(
+  db: Kysely<DatabaseSchema>,
+  state: 'received' | 'uploading' | 'processing' | 'scored',
+  queue: QueueName,
+): Promise<string[]> {
   const rows = await db
     .selectFrom('submission')
     .select('id')
@@ -35,7 +39,11 @@ async function waitingWithoutJob(db: Kysely<DatabaseSchema>, state: 'received' |
 }
 
 /** Queues the job each forgotten submission waits for; gives how many were queued. */
-export async function sweepForgottenWork(deps: { db: Kysely<DatabaseSchema>; jobs: Jobs; logger: { info(details: object, message: string): void } }): Promise<number> {
+export async function sweepForgottenWork(deps: {
+  db: Kysely<DatabaseSchema>;
+  jobs: Jobs;
+  logger: { info(details: object, message: string): void };
+}): Promise<number> {
   let requeued = 0;
   for (const state of ['received', 'uploading'] as const) {
     for (const id of await waitingWithoutJob(deps.db, state, QUEUES.upload)) {

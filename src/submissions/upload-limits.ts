@@ -13,7 +13,9 @@ export interface UploadLimits {
 }
 
 export function uploadLimits(settings: Pick<AssignmentSettings, 'maxFileMb' | 'allowedFileTypes'>): UploadLimits {
-  const extensions = settings.allowedFileTypes.flatMap((type) => (type === 'html' ? ['.html', '.htm'] : [`.${FILE_EXTENSIONS[type]}`]));
+  const extensions = settings.allowedFileTypes.flatMap((type) =>
+    type === 'html' ? ['.html', '.htm'] : [`.${FILE_EXTENSIONS[type]}`],
+  );
   return {
     maxBytes: maxFileBytes(settings),
     maxMb: settings.maxFileMb,

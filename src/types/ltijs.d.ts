@@ -6,10 +6,30 @@ declare module 'ltijs' {
   export interface LtiDatabasePlugin {
     setup(): Promise<true>;
     Close(): Promise<true>;
-    Get(encryptionKey: string | false, collection: string, query?: Record<string, unknown>): Promise<Record<string, unknown>[] | false>;
-    Insert(encryptionKey: string | false, collection: string, item: Record<string, unknown>, index?: Record<string, unknown>): Promise<true>;
-    Replace(encryptionKey: string | false, collection: string, query: Record<string, unknown>, item: Record<string, unknown>, index?: Record<string, unknown>): Promise<true>;
-    Modify(encryptionKey: string | false, collection: string, query: Record<string, unknown>, modification: Record<string, unknown>): Promise<true>;
+    Get(
+      encryptionKey: string | false,
+      collection: string,
+      query?: Record<string, unknown>,
+    ): Promise<Record<string, unknown>[] | false>;
+    Insert(
+      encryptionKey: string | false,
+      collection: string,
+      item: Record<string, unknown>,
+      index?: Record<string, unknown>,
+    ): Promise<true>;
+    Replace(
+      encryptionKey: string | false,
+      collection: string,
+      query: Record<string, unknown>,
+      item: Record<string, unknown>,
+      index?: Record<string, unknown>,
+    ): Promise<true>;
+    Modify(
+      encryptionKey: string | false,
+      collection: string,
+      query: Record<string, unknown>,
+      modification: Record<string, unknown>,
+    ): Promise<true>;
     Delete(collection: string, query: Record<string, unknown>): Promise<true>;
     Encrypt(data: string, secret: string): Promise<{ iv: string; data: string }>;
     Decrypt(data: string, iv: string, secret: string): Promise<string>;
@@ -51,7 +71,9 @@ declare module 'ltijs' {
     platformKid(): Promise<string>;
     platformActive(active?: boolean): Promise<boolean>;
     platformPublicKey(): Promise<string | false>;
-    platformAccessToken(scopes: string): Promise<{ access_token: string; token_type: string; expires_in: number; scope?: string }>;
+    platformAccessToken(
+      scopes: string,
+    ): Promise<{ access_token: string; token_type: string; expires_in: number; scope?: string }>;
     platformPrivateKey(): Promise<string>;
     platformAuthorizationServer(): Promise<string>;
     platformAccessTokenEndpoint(): Promise<string>;
@@ -79,19 +101,46 @@ declare module 'ltijs' {
   export interface Provider {
     app: Express;
     Grade: {
-      getLineItems(idtoken: unknown, options?: Record<string, unknown>, accessToken?: unknown): Promise<{ lineItems: Record<string, unknown>[]; next?: string }>;
-      createLineItem(idtoken: unknown, lineItem: Record<string, unknown>, options?: Record<string, unknown>): Promise<Record<string, unknown>>;
-      submitScore(idtoken: unknown, lineItemId: string, score: Record<string, unknown>): Promise<Record<string, unknown>>;
+      getLineItems(
+        idtoken: unknown,
+        options?: Record<string, unknown>,
+        accessToken?: unknown,
+      ): Promise<{ lineItems: Record<string, unknown>[]; next?: string }>;
+      createLineItem(
+        idtoken: unknown,
+        lineItem: Record<string, unknown>,
+        options?: Record<string, unknown>,
+      ): Promise<Record<string, unknown>>;
+      submitScore(
+        idtoken: unknown,
+        lineItemId: string,
+        score: Record<string, unknown>,
+      ): Promise<Record<string, unknown>>;
     };
     DeepLinking: {
-      createDeepLinkingForm(idtoken: IdToken, contentItems: ContentItem[], options?: { message?: string; errMessage?: string; log?: string; errLog?: string }): Promise<string>;
-      createDeepLinkingMessage(idtoken: IdToken, contentItems: ContentItem[], options?: { message?: string; errMessage?: string; log?: string; errLog?: string }): Promise<string>;
+      createDeepLinkingForm(
+        idtoken: IdToken,
+        contentItems: ContentItem[],
+        options?: { message?: string; errMessage?: string; log?: string; errLog?: string },
+      ): Promise<string>;
+      createDeepLinkingMessage(
+        idtoken: IdToken,
+        contentItems: ContentItem[],
+        options?: { message?: string; errMessage?: string; log?: string; errLog?: string },
+      ): Promise<string>;
     };
     NamesAndRoles: {
-      getMembers(idtoken: unknown, options?: { role?: string; limit?: number; pages?: number; url?: string; resourceLinkId?: boolean }): Promise<{ members: Record<string, unknown>[]; next?: string }>;
+      getMembers(
+        idtoken: unknown,
+        options?: { role?: string; limit?: number; pages?: number; url?: string; resourceLinkId?: boolean },
+      ): Promise<{ members: Record<string, unknown>[]; next?: string }>;
     };
     DynamicRegistration?: {
-      register(openidConfiguration: string, registrationToken?: string, options?: Record<string, unknown>): Promise<string>;
+      register(
+        openidConfiguration: string,
+        registrationToken?: string,
+        options?: Record<string, unknown>,
+      ): Promise<string>;
     };
     setup(encryptionKey: string, database: { plugin: LtiDatabasePlugin }, options?: ProviderOptions): Provider;
     deploy(options?: { serverless?: boolean; silent?: boolean; port?: number }): Promise<true>;
@@ -110,7 +159,11 @@ declare module 'ltijs' {
     getPlatformById(id: string): Promise<Platform | false>;
     getAllPlatforms(): Promise<Platform[]>;
     deletePlatform(url: string, clientId: string): Promise<true>;
-    redirect(res: Response, path: string, options?: { newResource?: boolean; query?: Record<string, string> }): Promise<void>;
+    redirect(
+      res: Response,
+      path: string,
+      options?: { newResource?: boolean; query?: Record<string, string> },
+    ): Promise<void>;
   }
 
   export const Provider: Provider;

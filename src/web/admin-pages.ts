@@ -6,11 +6,25 @@
 import { failureOf } from '../checker/index.js';
 import express, { type Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { accountInput, accountOfEachPlatform, assignAccount, holdsOtherPlatformsFolders, listAccounts, removeAccount, saveAccount } from '../accounts/store.js';
+import {
+  accountInput,
+  accountOfEachPlatform,
+  assignAccount,
+  holdsOtherPlatformsFolders,
+  listAccounts,
+  removeAccount,
+  saveAccount,
+} from '../accounts/store.js';
 import { QUEUE_NAMES } from '../jobs/index.js';
 import { sameSecret } from '../secrets.js';
 import { queueGradeResync } from '../grades/resync.js';
-import { listRegistrations, registrationInput, removeRegistration, saveRegistration, setRegistrationActive } from '../lti/registrations.js';
+import {
+  listRegistrations,
+  registrationInput,
+  removeRegistration,
+  saveRegistration,
+  setRegistrationActive,
+} from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
 import type { PlatformStore } from '../lti/platform.js';
 import type { InstructorDeps } from './instructor-pages.js';
@@ -42,7 +56,11 @@ const platformOf = (scope: AdminScope): string | null => (scope === 'installatio
 function requireAdmin(deps: AdminDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization ?? '';
-    const token = header.startsWith('AdminToken ') ? header.slice(11) : typeof req.body?.adminToken === 'string' ? req.body.adminToken : null;
+    const token = header.startsWith('AdminToken ')
+      ? header.slice(11)
+      : typeof req.body?.adminToken === 'string'
+        ? req.body.adminToken
+        : null;
     if (deps.adminToken && token && sameSecret(token, deps.adminToken)) {
       res.locals.adminCredential = { field: 'adminToken', value: token };
       res.locals.adminScope = 'installation' satisfies AdminScope;
@@ -71,7 +89,8 @@ export function adminRoutes(deps: AdminDeps): Router {
   const admin = requireAdmin(deps);
 
   /** The registrations an administrator may see and act on. */
-  const registrationsIn = async (scope: AdminScope) => (await listRegistrations(deps.db)).filter((r) => scope === 'installation' || r.id === scope.platformId);
+  const registrationsIn = async (scope: AdminScope) =>
+    (await listRegistrations(deps.db)).filter((r) => scope === 'installation' || r.id === scope.platformId);
   /** The service accounts an administrator may see, test and choose: all, or the one their platform uses. */
   const accountsIn = async (scope: AdminScope) => {
     const accounts = await listAccounts(deps.db);
@@ -86,47 +105,76 @@ export function adminRoutes(deps: AdminDeps): Router {
    * "test login" shows) takes the installation's administrator.
    */
   const serviceAddresses = async (): Promise<string[]> => {
-    const known = [...(deps.defaultServiceUrl ? [deps.defaultServiceUrl.replace(/\/+$/, '')] : []), ...(await listAccounts(deps.db)).map((account) => account.baseUrl)];
+    const known = [
+      ...(deps.defaultServiceUrl ? [deps.defaultServiceUrl.replace(/\/+$/, '')] : []),
+      ...(await listAccounts(deps.db)).map((account) => account.baseUrl),
+    ];
     return [...new Set(known)];
   };
 
-  const page = async (_req: Request, res: Response, message: { text: string; tone: 'ok' | 'error' } | null = null, status = 200) => {
+  const page = async (
+    _req: Request,
+    res: Response,
+    message: { text: string; tone: 'ok' | 'error' } | null = null,
+    status = 200,
+  ) => {
     const scope = scopeOf(res);
     const registrations = await registrationsIn(scope);
     res.status(status).send(
-      render('admin', {
-        installation: scope === 'installation',
-        registrations,
-        accounts: await accountsIn(scope),
-        accountOf: Object.fromEntries([...(await accountOfEachPlatform(deps.db))].filter(([platformId]) => registrations.some((r) => r.id === platformId))),
-        defaultAccount: deps.defaultAccount,
-        serviceAddresses: await serviceAddresses(),
-        queues: await deps.jobs.queueHealth(),
-        failed: await deps.jobs.failedJobs({ platformId: platformOf(scope) }),
-        // The callback's secret is the installation's, for the service operator.
-        callbackUrl: scope === 'installation' ? `${deps.publicUrl}/checker/callback/${deps.callbackSecret}` : null,
-        toolUrls: deps.toolUrls,
-        credential: res.locals.adminCredential,
-        message,
-      }, wordsOf(res)),
+      render(
+        'admin',
+        {
+          installation: scope === 'installation',
+          registrations,
+          accounts: await accountsIn(scope),
+          accountOf: Object.fromEntries(
+            [...(await accountOfEachPlatform(deps.db))].filter(([platformId]) =>
+              registrations.some((r) => r.id === platformId),
+            ),
+          ),
+          defaultAccount: deps.defaultAccount,
+          serviceAddresses: await serviceAddresses(),
+          queues: await deps.jobs.queueHealth(),
+          failed: await deps.jobs.failedJobs({ platformId: platformOf(scope) }),
+          // The callback's secret is the installation's, for the service operator.
+          callbackUrl: scope === 'installation' ? `${deps.publicUrl}/checker/callback/${deps.callbackSecret}` : null,
+          toolUrls: deps.toolUrls,
+          credential: res.locals.adminCredential,
+          message,
+        },
+        wordsOf(res),
+      ),
     );
   };
   const installationOnly = (what: string) => (req: Request, res: Response, next: NextFunction) =>
-    scopeOf(res) === 'installation' ? next() : page(req, res, { text: `Only the installation's administrator (with ADMIN_TOKEN) can ${what}.`, tone: 'error' }, 403);
+    scopeOf(res) === 'installation'
+      ? next()
+      : page(
+          req,
+          res,
+          { text: `Only the installation's administrator (with ADMIN_TOKEN) can ${what}.`, tone: 'error' },
+          403,
+        );
 
   router.get('/admin', admin, (req, res) => page(req, res));
   router.post('/admin', form, admin, (req, res) => page(req, res));
 
-  router.post('/admin/registrations', form, admin, installationOnly('add or change a registration'), async (req, res) => {
-    const input = registrationInput.safeParse(req.body);
-    if (!input.success) {
-      const issue = input.error.issues[0]!;
-      return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);
-    }
-    // Only the installation's administrator comes here (ADMIN_TOKEN): a change of the platform's URLs is logged as theirs.
-    await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin', { audit: deps.logger });
-    await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
-  });
+  router.post(
+    '/admin/registrations',
+    form,
+    admin,
+    installationOnly('add or change a registration'),
+    async (req, res) => {
+      const input = registrationInput.safeParse(req.body);
+      if (!input.success) {
+        const issue = input.error.issues[0]!;
+        return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);
+      }
+      // Only the installation's administrator comes here (ADMIN_TOKEN): a change of the platform's URLs is logged as theirs.
+      await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin', { audit: deps.logger });
+      await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
+    },
+  );
 
   router.post('/admin/registrations/:id/account', form, admin, async (req, res) => {
     const scope = scopeOf(res);
@@ -134,18 +182,27 @@ export function adminRoutes(deps: AdminDeps): Router {
     const choice = z.union([z.literal('default'), z.string().uuid()]).safeParse(req.body?.accountId);
     const accountId = choice.success && choice.data !== 'default' ? choice.data : null;
     const known = platformId.success && (await registrationsIn(scope)).some((r) => r.id === platformId.data);
-    if (!known || !choice.success || (accountId && !(await accountsIn(scope)).some((account) => account.id === accountId))) {
+    if (
+      !known ||
+      !choice.success ||
+      (accountId && !(await accountsIn(scope)).some((account) => account.id === accountId))
+    ) {
       return page(req, res, { text: 'Unknown registration or service account.', tone: 'error' }, 404);
     }
-    if (!(await assignAccount(deps.db, platformId.data!, accountId))) return page(req, res, { text: 'Unknown registration.', tone: 'error' }, 404);
-    await page(req, res, { text: 'Saved. The platform\'s new assignments use that account; existing ones keep theirs.', tone: 'ok' });
+    if (!(await assignAccount(deps.db, platformId.data!, accountId)))
+      return page(req, res, { text: 'Unknown registration.', tone: 'error' }, 404);
+    await page(req, res, {
+      text: "Saved. The platform's new assignments use that account; existing ones keep theirs.",
+      tone: 'ok',
+    });
   });
 
   router.post('/admin/registrations/:id/:action', form, admin, async (req, res) => {
     const id = z.string().uuid().safeParse(req.params.id);
     const action = req.params.action;
     const registration = id.success ? (await registrationsIn(scopeOf(res))).find((r) => r.id === id.data) : undefined;
-    if (!id.success || !['activate', 'deactivate', 'remove', 'resync-grades'].includes(String(action))) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
+    if (!id.success || !['activate', 'deactivate', 'remove', 'resync-grades'].includes(String(action)))
+      return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
     if (action === 'remove') {
       if (registration) await removeRegistration({ db: deps.db, provider: deps.provider }, registration);
       return page(req, res, { text: registration ? `Removed ${registration.name}.` : 'Already removed.', tone: 'ok' });
@@ -153,7 +210,10 @@ export function adminRoutes(deps: AdminDeps): Router {
     if (!registration) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
     if (action === 'resync-grades') {
       const queued = await queueGradeResync(deps.db, deps.jobs, { platformId: registration.id });
-      return page(req, res, { text: `${queued} score${queued === 1 ? '' : 's'} queued for the gradebook again.`, tone: 'ok' });
+      return page(req, res, {
+        text: `${queued} score${queued === 1 ? '' : 's'} queued for the gradebook again.`,
+        tone: 'ok',
+      });
     }
     await setRegistrationActive(deps.db, registration.id, action === 'activate');
     await page(req, res, { text: action === 'activate' ? 'Switched on.' : 'Switched off.', tone: 'ok' });
@@ -162,25 +222,47 @@ export function adminRoutes(deps: AdminDeps): Router {
   router.post('/admin/accounts', form, admin, async (req, res) => {
     const scope = scopeOf(res);
     const input = accountInput.safeParse(req.body);
-    if (!input.success) return page(req, res, { text: `Not saved: ${input.error.issues[0]!.message}`, tone: 'error' }, 400);
+    if (!input.success)
+      return page(req, res, { text: `Not saved: ${input.error.issues[0]!.message}`, tone: 'error' }, 400);
     const platformId = platformOf(scope);
     if (platformId && !(await serviceAddresses()).includes(input.data.baseUrl)) {
-      return page(req, res, { text: 'Not saved: your platform\'s account must be at the checking service this installation uses. Another address takes the installation\'s administrator.', tone: 'error' }, 403);
+      return page(
+        req,
+        res,
+        {
+          text: "Not saved: your platform's account must be at the checking service this installation uses. Another address takes the installation's administrator.",
+          tone: 'error',
+        },
+        403,
+      );
     }
     // Saving an account with a known address and username replaces its password: a platform's administrator
     // may do that only to their own platform's account, and only while no other platform depends on it.
-    const existing = (await listAccounts(deps.db)).find((account) => account.baseUrl === input.data.baseUrl && account.username === input.data.username);
+    const existing = (await listAccounts(deps.db)).find(
+      (account) => account.baseUrl === input.data.baseUrl && account.username === input.data.username,
+    );
     if (existing && platformId) {
       const own = (await accountsIn(scope)).some((account) => account.id === existing.id);
       if (!own || existing.platforms > 1 || (await holdsOtherPlatformsFolders(deps.db, existing.id, platformId))) {
-        return page(req, res, { text: 'Not saved: that username at that service is an account other platforms use too. Ask the installation\'s administrator.', tone: 'error' }, 403);
+        return page(
+          req,
+          res,
+          {
+            text: "Not saved: that username at that service is an account other platforms use too. Ask the installation's administrator.",
+            tone: 'error',
+          },
+          403,
+        );
       }
     }
     const account = await saveAccount(deps.db, deps.encryptionKey, input.data);
     if (platformId) await assignAccount(deps.db, platformId, account.id);
     deps.logger.info({ accountId: account.id, platformId }, 'Service account saved by an administrator');
-    const usedBy = platformId ? ' Your platform\'s new assignments use it.' : '';
-    await page(req, res, { text: `Saved the service account ${account.name}.${usedBy} Test its login below.`, tone: 'ok' });
+    const usedBy = platformId ? " Your platform's new assignments use it." : '';
+    await page(req, res, {
+      text: `Saved the service account ${account.name}.${usedBy} Test its login below.`,
+      tone: 'ok',
+    });
   });
 
   // Test login (an account's id, or "default") and remove.
@@ -193,9 +275,14 @@ export function adminRoutes(deps: AdminDeps): Router {
       return page(req, res, { text: 'Unknown service account or action.', tone: 'error' }, 404);
     }
     if (action === 'remove') {
-      if (scope !== 'installation' && account!.platforms > 1) return page(req, res, { text: 'Not removed: other platforms use this account too.', tone: 'error' }, 409);
+      if (scope !== 'installation' && account!.platforms > 1)
+        return page(req, res, { text: 'Not removed: other platforms use this account too.', tone: 'error' }, 409);
       const outcome = await removeAccount(deps.db, id!);
-      const text = { removed: 'Removed. Platforms that used it now use the default account.', missing: 'Already removed.', 'in-use': 'Not removed: assignments keep their folders in this account.' }[outcome];
+      const text = {
+        removed: 'Removed. Platforms that used it now use the default account.',
+        missing: 'Already removed.',
+        'in-use': 'Not removed: assignments keep their folders in this account.',
+      }[outcome];
       return page(req, res, { text, tone: outcome === 'in-use' ? 'error' : 'ok' }, outcome === 'in-use' ? 409 : 200);
     }
     try {
@@ -209,7 +296,8 @@ export function adminRoutes(deps: AdminDeps): Router {
   router.post('/admin/jobs/retry', form, admin, async (req, res) => {
     const input = jobRetry.safeParse(req.body);
     if (!input.success) return page(req, res, { text: 'Unknown job.', tone: 'error' }, 400);
-    if ((await deps.jobs.failedJobs({ platformId: platformOf(scopeOf(res)), jobId: input.data.id })).length === 0) return page(req, res, { text: 'No such failed job.', tone: 'error' }, 404);
+    if ((await deps.jobs.failedJobs({ platformId: platformOf(scopeOf(res)), jobId: input.data.id })).length === 0)
+      return page(req, res, { text: 'No such failed job.', tone: 'error' }, 404);
     await deps.jobs.retryFailed(input.data.queue, input.data.id);
     deps.logger.info({ queue: input.data.queue, jobId: input.data.id }, 'Failed job retried by an administrator');
     await page(req, res, { text: 'The job is queued again.', tone: 'ok' });

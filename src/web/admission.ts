@@ -17,7 +17,14 @@ export type AdmissionLimits = Record<RouteClass, number>;
 export const RETRY_AFTER_SECONDS = 2;
 
 const LAUNCH_PATHS = new Set([`${LTI_MOUNT_PATH}${LTI_ROUTES.login}`, `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`]);
-const PAGE_ROOTS = ['/assignments', '/reports', '/admin', '/deep-linking', '/asset-processor/eula', '/asset-processor/attach'];
+const PAGE_ROOTS = [
+  '/assignments',
+  '/reports',
+  '/admin',
+  '/deep-linking',
+  '/asset-processor/eula',
+  '/asset-processor/attach',
+];
 const UPLOAD_PATH = /^\/assignments\/[^/]+\/submissions\/?$/;
 /** The checking service's callback; the rest of its path is the secret (the request log redacts it). */
 export const CALLBACK_PREFIX = '/checker/callback/';
@@ -35,7 +42,10 @@ export function routeClassOf(req: Request): RouteClass | null {
 }
 
 /** The checking service's callback and an LMS's notices are answered in English, a machine's; people's in their language. */
-const MACHINE_BUSY = { callback: 'Busy: send the callback again later.', notices: 'Busy: send the notices again later.' } as const;
+const MACHINE_BUSY = {
+  callback: 'Busy: send the callback again later.',
+  notices: 'Busy: send the notices again later.',
+} as const;
 const BUSY = { launch: 'busy.launch', upload: 'busy.upload', pages: 'busy.pages' } as const;
 
 export interface Admission {
@@ -58,7 +68,10 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
       refused[routeClass] += 1;
       if (Date.now() - lastWarning > 10_000) {
         lastWarning = Date.now();
-        logger.warn({ routeClass, limit: limits[routeClass], refused: refused[routeClass] }, 'Busy: requests past the concurrency limit are answered 503');
+        logger.warn(
+          { routeClass, limit: limits[routeClass], refused: refused[routeClass] },
+          'Busy: requests past the concurrency limit are answered 503',
+        );
       }
       // A refused upload's body is read and dropped, so that the client gets the answer rather than a reset.
       req.resume();

@@ -93,7 +93,10 @@ function requestLog(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.debug({ method: req.method, path: loggablePath(req), status: res.statusCode, ms: Math.round(ms) }, 'request');
+      logger.debug(
+        { method: req.method, path: loggablePath(req), status: res.statusCode, ms: Math.round(ms) },
+        'request',
+      );
     });
     next();
   };
@@ -124,7 +127,13 @@ export function createWebApp(deps: WebDependencies): express.Express {
       LTI_MOUNT_PATH,
       registrationRoutes({
         store: { db, provider },
-        tool: { name: settings.toolName, description: 'Similarity and AI-content checks for submitted papers', urls, assetProcessor: settings.assetProcessor, assetProcessorEula: settings.assetProcessorEula !== null },
+        tool: {
+          name: settings.toolName,
+          description: 'Similarity and AI-content checks for submitted papers',
+          urls,
+          assetProcessor: settings.assetProcessor,
+          assetProcessorEula: settings.assetProcessorEula !== null,
+        },
         mode: settings.dynamicRegistration,
         perAddress: settings.registrationsPerAddress,
         production: settings.production,
@@ -132,12 +141,27 @@ export function createWebApp(deps: WebDependencies): express.Express {
         logger,
       }),
     );
-    app.use(LTI_MOUNT_PATH, ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }));
+    app.use(
+      LTI_MOUNT_PATH,
+      ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }),
+    );
     // The launches ltijs refuses (submission review; the Asset Processor's, when it is on) are verified and answered
     // by the tool before ltijs.
-    app.use(LTI_MOUNT_PATH, assetProcessorLaunchRoutes({ ...session, logger, eula: settings.assetProcessorEula, assetProcessor: settings.assetProcessor, ...(deps.jobs ? { jobs: deps.jobs } : {}) }));
+    app.use(
+      LTI_MOUNT_PATH,
+      assetProcessorLaunchRoutes({
+        ...session,
+        logger,
+        eula: settings.assetProcessorEula,
+        assetProcessor: settings.assetProcessor,
+        ...(deps.jobs ? { jobs: deps.jobs } : {}),
+      }),
+    );
     app.use(LTI_MOUNT_PATH, routes);
-    app.use(['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'], refuseCrossSiteForms(settings.publicUrl));
+    app.use(
+      ['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'],
+      refuseCrossSiteForms(settings.publicUrl),
+    );
     app.use(deepLinkingRoutes({ ...session, signDeepLinking, launchUrl: urls.launch }));
     app.use(assignmentPages(session));
     app.use(studentRoutes(session));
@@ -145,12 +169,40 @@ export function createWebApp(deps: WebDependencies): express.Express {
       app.use(reportRoutes({ ...session, services: deps.services, logger }));
       if (settings.assetProcessor) {
         app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
-        app.use(assetProcessorEulaRoutes({ ...session, provider, logger, eula: settings.assetProcessorEula, assetProcessor: true }));
-        app.use(assetProcessorAttachRoutes({ ...session, provider, signDeepLinking, jobs: deps.jobs, publicUrl: settings.publicUrl, launchUrl: urls.launch, logger }));
+        app.use(
+          assetProcessorEulaRoutes({
+            ...session,
+            provider,
+            logger,
+            eula: settings.assetProcessorEula,
+            assetProcessor: true,
+          }),
+        );
+        app.use(
+          assetProcessorAttachRoutes({
+            ...session,
+            provider,
+            signDeepLinking,
+            jobs: deps.jobs,
+            publicUrl: settings.publicUrl,
+            launchUrl: urls.launch,
+            logger,
+          }),
+        );
       }
       app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
-      app.use(submissionRoutes({ ...session, jobs: deps.jobs, uploadDir: deps.uploadDir, uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs, metrics: deps.metrics }));
-      app.use(instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }));
+      app.use(
+        submissionRoutes({
+          ...session,
+          jobs: deps.jobs,
+          uploadDir: deps.uploadDir,
+          uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs,
+          metrics: deps.metrics,
+        }),
+      );
+      app.use(
+        instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }),
+      );
       app.use(
         adminRoutes({
           ...session,
@@ -162,7 +214,9 @@ export function createWebApp(deps: WebDependencies): express.Express {
           adminToken: settings.adminToken,
           publicUrl: settings.publicUrl,
           callbackSecret: settings.callbackSecret,
-          defaultAccount: settings.checker.url ? `${settings.checker.username ?? ''} at ${settings.checker.url}` : 'the built-in sandbox (no CHECKER_URL is set)',
+          defaultAccount: settings.checker.url
+            ? `${settings.checker.username ?? ''} at ${settings.checker.url}`
+            : 'the built-in sandbox (no CHECKER_URL is set)',
           defaultServiceUrl: settings.checker.url,
           encryptionKey: settings.encryptionKey,
           toolUrls: urls,
@@ -184,17 +238,32 @@ export function createWebApp(deps: WebDependencies): express.Express {
     // A client that cut its body off is gone: nothing to answer, nothing to warn of.
     if (fault?.aborted) return void logger.debug({ path: loggablePath(req) }, 'Request body cut off by the client');
     if (fault) {
-      logger.warn({ path: loggablePath(req), status: fault.status, reason: fault.reason }, 'Request with an unreadable body refused');
+      logger.warn(
+        { path: loggablePath(req), status: fault.status, reason: fault.reason },
+        'Request with an unreadable body refused',
+      );
       if (res.headersSent) return;
       const words = wordsOf(res);
       return sendMessage(res, fault.status, words.t('error.title'), fault.say(words));
     }
     const unstorable = isUnstorableText(error);
-    const status = unstorable ? 400 : typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    const status = unstorable
+      ? 400
+      : typeof (error as { status?: unknown }).status === 'number'
+        ? (error as { status: number }).status
+        : 500;
     if (status >= 500) logger.error({ err: error, path: loggablePath(req) }, 'Request failed');
     if (res.headersSent) return;
     const { t } = wordsOf(res);
-    const message = t(unstorable ? 'error.unstorable' : status === 400 ? 'error.unreadable' : status === 413 ? 'error.tooLarge' : 'error.ours');
+    const message = t(
+      unstorable
+        ? 'error.unstorable'
+        : status === 400
+          ? 'error.unreadable'
+          : status === 413
+            ? 'error.tooLarge'
+            : 'error.ours',
+    );
     sendMessage(res, status >= 400 && status < 600 ? status : 500, t('error.title'), message);
   };
   app.use(onError);

@@ -19,18 +19,26 @@ import { toolRouter } from './routing.js';
 const title = z.string().trim().min(1).max(200);
 
 /** Whether a deep-linking launch asks for an Asset Processor (and so gets this page, not the assignment picker). */
-export const wantsAssetProcessor = (launch: Launch) => launch.deepLinking?.acceptTypes.includes(ASSET_PROCESSOR_ITEM) ?? false;
+export const wantsAssetProcessor = (launch: Launch) =>
+  launch.deepLinking?.acceptTypes.includes(ASSET_PROCESSOR_ITEM) ?? false;
 
-export function assetProcessorAttachPage(view: { ltik: string; launch: Launch; title?: string; settings?: AssignmentSettings; error?: string | null }, words: Words): string {
+export function assetProcessorAttachPage(
+  view: { ltik: string; launch: Launch; title?: string; settings?: AssignmentSettings; error?: string | null },
+  words: Words,
+): string {
   const activityTitle = view.launch.assetProcessor?.activityTitle ?? null;
-  return render('asset-processor-attach', {
-    ltik: view.ltik,
-    title: view.title ?? activityTitle ?? words.t('deepLink.defaultTitle'),
-    activityTitle,
-    settings: view.settings ?? defaultSettings(),
-    documentTypes: DOCUMENT_TYPES,
-    error: view.error ?? null,
-  }, words);
+  return render(
+    'asset-processor-attach',
+    {
+      ltik: view.ltik,
+      title: view.title ?? activityTitle ?? words.t('deepLink.defaultTitle'),
+      activityTitle,
+      settings: view.settings ?? defaultSettings(),
+      documentTypes: DOCUMENT_TYPES,
+      error: view.error ?? null,
+    },
+    words,
+  );
 }
 
 /** The settings this page does not show (the LMS owns submissions and grades): their defaults, as form fields. */
@@ -50,56 +58,94 @@ function fieldsNotShown(): Record<string, unknown> {
   };
 }
 
-export function assetProcessorAttachRoutes(deps: SessionDeps & { provider: PlatformLookup; signDeepLinking: SignDeepLinkingResponse; jobs: Jobs; publicUrl: string; launchUrl: string; logger: Logger }): Router {
+export function assetProcessorAttachRoutes(
+  deps: SessionDeps & {
+    provider: PlatformLookup;
+    signDeepLinking: SignDeepLinkingResponse;
+    jobs: Jobs;
+    publicUrl: string;
+    launchUrl: string;
+    logger: Logger;
+  },
+): Router {
   const router = toolRouter();
-  router.post('/asset-processor/attach', express.urlencoded({ extended: false, limit: '32kb' }), requireSession(deps), async (req, res) => {
-    const session = sessionOf(res);
-    const { launch } = session;
-    const words = wordsOf(res);
-    const { t } = words;
-    if (!launch.deepLinking || launch.audience !== 'instructor' || !session.courseId) {
-      sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
-      return;
-    }
-    if (!wantsAssetProcessor(launch)) {
-      sendMessage(res, 400, t('attach.notHereTitle'), t('attach.notHere'));
-      return;
-    }
-    const serviceUrl = launch.assetProcessor?.noticeServiceUrl;
-    if (!serviceUrl) {
-      sendMessage(res, 400, t('attach.cannotTitle'), t('attach.noNoticeService'));
-      return;
-    }
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const named = title.safeParse(body.title);
-    const read = readSettings({ ...body, ...fieldsNotShown() }, words);
-    if (!named.success || 'error' in read) {
-      const error = !named.success ? t(named.error.issues[0]!.code === 'too_big' ? 'deepLink.titleTooLong' : 'attach.titleMissing') : (read as { error: string }).error;
-      const entered = 'entered' in read ? read.entered : undefined;
-      res.status(400).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: String(body.title ?? ''), ...(entered ? { settings: entered } : {}), error }, words));
-      return;
-    }
-    let assignment;
-    try {
-      assignment = await attachProcessor(deps, {
-        platform: { id: session.platformId, issuer: launch.issuer, clientId: launch.clientId },
-        courseId: session.courseId,
-        createdBy: session.userId,
-        title: named.data,
-        settings: read.settings,
-        noticeServiceUrl: serviceUrl,
-        activityId: launch.assetProcessor?.activityId ?? null,
-        reportAddress: launch.assetProcessor?.reportAddress ?? null,
+  router.post(
+    '/asset-processor/attach',
+    express.urlencoded({ extended: false, limit: '32kb' }),
+    requireSession(deps),
+    async (req, res) => {
+      const session = sessionOf(res);
+      const { launch } = session;
+      const words = wordsOf(res);
+      const { t } = words;
+      if (!launch.deepLinking || launch.audience !== 'instructor' || !session.courseId) {
+        sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
+        return;
+      }
+      if (!wantsAssetProcessor(launch)) {
+        sendMessage(res, 400, t('attach.notHereTitle'), t('attach.notHere'));
+        return;
+      }
+      const serviceUrl = launch.assetProcessor?.noticeServiceUrl;
+      if (!serviceUrl) {
+        sendMessage(res, 400, t('attach.cannotTitle'), t('attach.noNoticeService'));
+        return;
+      }
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const named = title.safeParse(body.title);
+      const read = readSettings({ ...body, ...fieldsNotShown() }, words);
+      if (!named.success || 'error' in read) {
+        const error = !named.success
+          ? t(named.error.issues[0]!.code === 'too_big' ? 'deepLink.titleTooLong' : 'attach.titleMissing')
+          : (read as { error: string }).error;
+        const entered = 'entered' in read ? read.entered : undefined;
+        res.status(400).send(
+          assetProcessorAttachPage(
+            {
+              ltik: session.ltik,
+              launch,
+              title: String(body.title ?? ''),
+              ...(entered ? { settings: entered } : {}),
+              error,
+            },
+            words,
+          ),
+        );
+        return;
+      }
+      let assignment;
+      try {
+        assignment = await attachProcessor(deps, {
+          platform: { id: session.platformId, issuer: launch.issuer, clientId: launch.clientId },
+          courseId: session.courseId,
+          createdBy: session.userId,
+          title: named.data,
+          settings: read.settings,
+          noticeServiceUrl: serviceUrl,
+          activityId: launch.assetProcessor?.activityId ?? null,
+          reportAddress: launch.assetProcessor?.reportAddress ?? null,
+        });
+      } catch (error) {
+        if (!(error instanceof NoticeHandlerRefused)) throw error;
+        deps.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
+        res
+          .status(502)
+          .send(
+            assetProcessorAttachPage(
+              { ltik: session.ltik, launch, title: named.data, settings: read.settings, error: error.message },
+              words,
+            ),
+          );
+        return;
+      }
+      deps.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
+      const jwt = await deps.signDeepLinking(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], {
+        message: t('attach.attached', { title: assignment.title }),
       });
-    } catch (error) {
-      if (!(error instanceof NoticeHandlerRefused)) throw error;
-      deps.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
-      res.status(502).send(assetProcessorAttachPage({ ltik: session.ltik, launch, title: named.data, settings: read.settings, error: error.message }, words));
-      return;
-    }
-    deps.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
-    const jwt = await deps.signDeepLinking(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], { message: t('attach.attached', { title: assignment.title }) });
-    res.send(render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }, words));
-  });
+      res.send(
+        render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }, words),
+      );
+    },
+  );
   return router;
 }

@@ -34,7 +34,6 @@ import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM, reportAddressOf } from '../lti/claims.js';
 import { toolRouter } from './routing.js';
 
-
 export interface AssetProcessorLaunchDeps extends MessageSessionDeps {
   logger: Logger;
   /** To send the reports that waited for an address a launch now names (report-address.ts); absent: not kept. */
@@ -58,7 +57,11 @@ function ownClaims(verified: VerifiedMessage): Record<string, unknown> | null {
 }
 
 /** The terms with Accept; once accepted, a page that asks the LMS to close it. A refusal by the LMS is a 502. */
-function eulaPage(res: Response, terms: EulaTerms | null, view: { ltik: string; accepted: boolean; error: string | null }): void {
+function eulaPage(
+  res: Response,
+  terms: EulaTerms | null,
+  view: { ltik: string; accepted: boolean; error: string | null },
+): void {
   res.status(view.error ? 502 : 200).send(render('asset-processor-eula', { terms, ...view }, wordsOf(res)));
 }
 
@@ -66,7 +69,12 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
   const { logger } = deps;
   const router = toolRouter();
 
-  async function answer(res: Response, verified: VerifiedMessage, own: Record<string, unknown>, recorded: RecordedMessageLaunch): Promise<void> {
+  async function answer(
+    res: Response,
+    verified: VerifiedMessage,
+    own: Record<string, unknown>,
+    recorded: RecordedMessageLaunch,
+  ): Promise<void> {
     const { launch, ltik } = recorded;
     if (verified.messageType === SUBMISSION_REVIEW_MESSAGE) return answerSubmissionReview(deps, res, own, recorded);
     const { t } = wordsOf(res, launch.locale);
@@ -82,13 +90,28 @@ export function assetProcessorLaunchRoutes(deps: AssetProcessorLaunchDeps): Rout
         reportType: claims[CLAIM.assetReportType],
         viewer: { subject: launch.subject, userId: recorded.userId, audience: launch.audience },
       });
-      if (outcome.kind === 'open') return void res.redirect(303, withLtik(`/reports/${outcome.submissionId}/${outcome.reportKind}/view`));
-      if (outcome.kind === 'refused') return sendMessage(res, outcome.status, t('apLaunch.reportUnavailable'), wordsOf(res, launch.locale).say(outcome.sentence));
-      if (outcome.kind === 'checking') return sendMessage(res, 200, t('apLaunch.checkingTitle'), t('apLaunch.checking', { state: outcome.state }), 'info');
+      if (outcome.kind === 'open')
+        return void res.redirect(303, withLtik(`/reports/${outcome.submissionId}/${outcome.reportKind}/view`));
+      if (outcome.kind === 'refused')
+        return sendMessage(
+          res,
+          outcome.status,
+          t('apLaunch.reportUnavailable'),
+          wordsOf(res, launch.locale).say(outcome.sentence),
+        );
+      if (outcome.kind === 'checking')
+        return sendMessage(
+          res,
+          200,
+          t('apLaunch.checkingTitle'),
+          t('apLaunch.checking', { state: outcome.state }),
+          'info',
+        );
       return sendMessage(res, 200, t('apLaunch.failedTitle'), outcome.comment);
     }
     if (verified.messageType === ASSET_PROCESSOR_MESSAGES.settings) {
-      if (launch.audience !== 'instructor') return sendMessage(res, 403, t('apLaunch.notForRoleTitle'), t('apLaunch.settingsInstructorsOnly'));
+      if (launch.audience !== 'instructor')
+        return sendMessage(res, 403, t('apLaunch.notForRoleTitle'), t('apLaunch.settingsInstructorsOnly'));
       if (recorded.courseId === null) return sendMessage(res, 400, t('apLaunch.couldNotOpen'), t('apLaunch.noCourse'));
       const claims = settingsLaunchClaims.parse(own);
       const assignmentId = await processorAssignmentFor(deps.db, {
@@ -157,7 +180,8 @@ export function assetProcessorEulaRoutes(deps: AssetProcessorLaunchDeps & { prov
       return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.termsFromLms'));
     }
     const platform = await deps.provider.getPlatform(session.launch.issuer, session.launch.clientId);
-    if (!platform || Array.isArray(platform)) return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.lmsGone'));
+    if (!platform || Array.isArray(platform))
+      return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.lmsGone'));
     try {
       await acceptTerms({ db: deps.db, platform }, service.data[CLAIM.eulaService].url, {
         platformId: session.platformId,

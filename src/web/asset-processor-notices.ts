@@ -14,7 +14,19 @@ import { toolRouter } from './routing.js';
 import { bodyFault } from './body-faults.js';
 import { answersJson } from './views.js';
 
-const body = z.object({ notices: z.array(z.object({ jwt: z.string().min(1).max(64 * 1024) })).min(1).max(MAX_NOTICES) });
+const body = z.object({
+  notices: z
+    .array(
+      z.object({
+        jwt: z
+          .string()
+          .min(1)
+          .max(64 * 1024),
+      }),
+    )
+    .min(1)
+    .max(MAX_NOTICES),
+});
 
 export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { jobs: Jobs; logger: Logger }): Router {
   const router = toolRouter();
@@ -22,11 +34,18 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
     const parsed = body.safeParse(req.body);
     if (!parsed.success) {
       deps.logger.warn({ reason: parsed.error.issues[0]!.path.join('.') }, 'Notices with an unreadable body refused');
-      res.status(400).json({ error: `The body must be JSON: {"notices":[{"jwt":"..."}]}, with 1 to ${MAX_NOTICES} notices.` });
+      res
+        .status(400)
+        .json({ error: `The body must be JSON: {"notices":[{"jwt":"..."}]}, with 1 to ${MAX_NOTICES} notices.` });
       return;
     }
     try {
-      const received = await receiveNotices(deps.db, deps.jobs, parsed.data.notices.map((notice) => notice.jwt), deps.logger);
+      const received = await receiveNotices(
+        deps.db,
+        deps.jobs,
+        parsed.data.notices.map((notice) => notice.jwt),
+        deps.logger,
+      );
       deps.logger.info(received, 'Notices received');
       res.status(200).json({ received: received.notices });
     } catch (error) {
@@ -40,11 +59,19 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
     if (res.headersSent || bodyFault(error)) return next(error);
     // The notices are kept in one transaction and answered only once it is committed: whatever failed, nothing is
     // kept, and the LMS may send them again as they are (a notice kept twice is kept once).
-    if (isUnstorableText(error)) return void res.status(400).json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });
+    if (isUnstorableText(error))
+      return void res
+        .status(400)
+        .json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });
     const unreachable = isDatabaseUnreachable(error);
-    deps.logger.error({ err: error }, unreachable ? 'Notices not kept: the database did not answer' : 'Notices not kept');
+    deps.logger.error(
+      { err: error },
+      unreachable ? 'Notices not kept: the database did not answer' : 'Notices not kept',
+    );
     res.status(unreachable ? 503 : 500).json({
-      error: unreachable ? 'The tool could not reach its database, so nothing was kept. Send the notices again in a moment.' : 'Something went wrong on the tool\'s side, so nothing was kept. Send the notices again in a moment.',
+      error: unreachable
+        ? 'The tool could not reach its database, so nothing was kept. Send the notices again in a moment.'
+        : "Something went wrong on the tool's side, so nothing was kept. Send the notices again in a moment.",
     });
   }) as express.ErrorRequestHandler);
   return router;

@@ -7,7 +7,12 @@ import type { Words } from '../messages/index.js';
 
 export type BodyFault =
   | { aborted: true }
-  | { aborted: false; status: number; /** For the log: body-parser's type, or zlib's code. */ reason: string; say(words: Words): string };
+  | {
+      aborted: false;
+      status: number;
+      /** For the log: body-parser's type, or zlib's code. */ reason: string;
+      say(words: Words): string;
+    };
 
 interface ParserError {
   status?: unknown;
@@ -35,13 +40,16 @@ export function bodyFault(error: unknown): BodyFault | null {
     case 'entity.parse.failed':
       return fault(type, (words) => words.t('error.bodyNotJson'));
     case 'entity.too.large':
-      return fault(type, (words) => words.t('error.bodyTooLarge', { size: typeof limit === 'number' ? words.fileSize(limit) : '?' }));
+      return fault(type, (words) =>
+        words.t('error.bodyTooLarge', { size: typeof limit === 'number' ? words.fileSize(limit) : '?' }),
+      );
     case 'request.size.invalid':
     case 'entity.verify.failed':
     case 'parameters.too.many':
     case 'stream.encoding.set':
       return fault(type, (words) => words.t('error.unreadable'));
   }
-  if (typeof code === 'string' && code.startsWith('Z_')) return fault(code, (words) => words.t('error.bodyUndecodable'));
+  if (typeof code === 'string' && code.startsWith('Z_'))
+    return fault(code, (words) => words.t('error.bodyUndecodable'));
   return null;
 }

@@ -12,33 +12,46 @@ import { toolRouter } from './routing.js';
 import { bodyFault } from './body-faults.js';
 import { answersJson } from './views.js';
 
-export function callbackRoutes(deps: ResultReadBackDeps & { secret: string; logger: Logger; metrics: ToolMetrics }): Router {
+export function callbackRoutes(
+  deps: ResultReadBackDeps & { secret: string; logger: Logger; metrics: ToolMetrics },
+): Router {
   const router = toolRouter();
   const announcements = new ResultAnnouncements(deps);
-  router.put('/checker/callback/:secret', answersJson, (req, res, next) => {
-    if (!sameSecret(String(req.params.secret), deps.secret)) {
-      deps.logger.warn({ from: req.ip }, 'Callback with a wrong secret refused');
-      deps.metrics.callbacks.inc({ outcome: 'wrong-secret' });
-      res.status(404).json({ error: 'Not found.' });
-      return;
-    }
-    next();
-  }, express.json({ limit: '16kb', type: () => true }), async (req, res) => {
-    let callback: CompletionCallback;
-    try {
-      callback = parseCallback(req.body);
-    } catch (error) {
-      if (!(error instanceof CheckerError)) throw error;
-      deps.logger.warn({ reason: error.message }, 'Callback with an unreadable body refused');
-      deps.metrics.callbacks.inc({ outcome: 'unreadable' });
-      res.status(400).json({ error: 'The body must be JSON with an integer paper_id (and similarity, download_url, flag).' });
-      return;
-    }
-    const known = await announcements.announce(callback.paperId);
-    deps.logger.info({ paperId: callback.paperId, failed: callback.failed, known }, 'Callback received; result read-back queued');
-    deps.metrics.callbacks.inc({ outcome: 'accepted' });
-    res.status(200).json({ received: true });
-  });
+  router.put(
+    '/checker/callback/:secret',
+    answersJson,
+    (req, res, next) => {
+      if (!sameSecret(String(req.params.secret), deps.secret)) {
+        deps.logger.warn({ from: req.ip }, 'Callback with a wrong secret refused');
+        deps.metrics.callbacks.inc({ outcome: 'wrong-secret' });
+        res.status(404).json({ error: 'Not found.' });
+        return;
+      }
+      next();
+    },
+    express.json({ limit: '16kb', type: () => true }),
+    async (req, res) => {
+      let callback: CompletionCallback;
+      try {
+        callback = parseCallback(req.body);
+      } catch (error) {
+        if (!(error instanceof CheckerError)) throw error;
+        deps.logger.warn({ reason: error.message }, 'Callback with an unreadable body refused');
+        deps.metrics.callbacks.inc({ outcome: 'unreadable' });
+        res
+          .status(400)
+          .json({ error: 'The body must be JSON with an integer paper_id (and similarity, download_url, flag).' });
+        return;
+      }
+      const known = await announcements.announce(callback.paperId);
+      deps.logger.info(
+        { paperId: callback.paperId, failed: callback.failed, known },
+        'Callback received; result read-back queued',
+      );
+      deps.metrics.callbacks.inc({ outcome: 'accepted' });
+      res.status(200).json({ received: true });
+    },
+  );
   // A body the parser could not take is counted here, and answered (JSON) by the app's one handler (body-faults.ts).
   router.use('/checker/callback', ((error, _req, _res, next) => {
     const fault = bodyFault(error);

@@ -15,51 +15,73 @@ import { toolRouter } from './routing.js';
 
 const choice = z.object({ title: z.string().trim().min(1).max(200) });
 
-export function deepLinkingRoutes(deps: SessionDeps & { signDeepLinking: SignDeepLinkingResponse; launchUrl: string }): Router {
+export function deepLinkingRoutes(
+  deps: SessionDeps & { signDeepLinking: SignDeepLinkingResponse; launchUrl: string },
+): Router {
   const router = toolRouter();
-  router.post('/deep-linking', express.urlencoded({ extended: false, limit: '16kb' }), requireSession(deps), async (req, res) => {
-    const session = sessionOf(res);
-    const deepLinking = session.launch.deepLinking;
-    const words = wordsOf(res);
-    const { t } = words;
-    if (!deepLinking || session.launch.audience !== 'instructor' || !session.courseId) {
-      sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
-      return;
-    }
-    if (!deepLinking.acceptTypes.includes('ltiResourceLink')) {
-      sendMessage(res, 400, t('deepLink.notHereTitle'), t('deepLink.notHere'));
-      return;
-    }
-    const input = choice.safeParse(req.body);
-    if (!input.success) {
-      res.status(400).send(render('deep-link', { ltik: session.ltik, title: String(req.body?.title ?? ''), error: t(input.error.issues[0]!.code === 'too_big' ? 'deepLink.titleTooLong' : 'deepLink.titleMissing'), courseTitle: session.launch.context?.title ?? '' }, words));
-      return;
-    }
-    const assignment = await createAssignment(deps.db, {
-      platformId: session.platformId,
-      courseId: session.courseId,
-      resourceLinkId: null,
-      title: input.data.title,
-      createdBy: session.userId,
-      lineItemsUrl: session.launch.lineItemsUrl,
-      membershipsUrl: session.launch.membershipsUrl,
-    });
-    const jwt = await deps.signDeepLinking(session.idToken, [
-      {
-        type: 'ltiResourceLink',
-        title: assignment.title,
-        url: deps.launchUrl,
-        custom: { [ASSIGNMENT_PARAMETER]: assignment.id },
-        lineItem: {
-          scoreMaximum: 100,
-          label: assignment.title,
-          resourceId: assignment.id,
-          tag: SIMILARITY_TAG,
-          submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: assignment.id }, deps.launchUrl),
-        },
-      },
-    ], { message: t('deepLink.added', { title: assignment.title }) });
-    res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }, words));
-  });
+  router.post(
+    '/deep-linking',
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    requireSession(deps),
+    async (req, res) => {
+      const session = sessionOf(res);
+      const deepLinking = session.launch.deepLinking;
+      const words = wordsOf(res);
+      const { t } = words;
+      if (!deepLinking || session.launch.audience !== 'instructor' || !session.courseId) {
+        sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
+        return;
+      }
+      if (!deepLinking.acceptTypes.includes('ltiResourceLink')) {
+        sendMessage(res, 400, t('deepLink.notHereTitle'), t('deepLink.notHere'));
+        return;
+      }
+      const input = choice.safeParse(req.body);
+      if (!input.success) {
+        res.status(400).send(
+          render(
+            'deep-link',
+            {
+              ltik: session.ltik,
+              title: String(req.body?.title ?? ''),
+              error: t(input.error.issues[0]!.code === 'too_big' ? 'deepLink.titleTooLong' : 'deepLink.titleMissing'),
+              courseTitle: session.launch.context?.title ?? '',
+            },
+            words,
+          ),
+        );
+        return;
+      }
+      const assignment = await createAssignment(deps.db, {
+        platformId: session.platformId,
+        courseId: session.courseId,
+        resourceLinkId: null,
+        title: input.data.title,
+        createdBy: session.userId,
+        lineItemsUrl: session.launch.lineItemsUrl,
+        membershipsUrl: session.launch.membershipsUrl,
+      });
+      const jwt = await deps.signDeepLinking(
+        session.idToken,
+        [
+          {
+            type: 'ltiResourceLink',
+            title: assignment.title,
+            url: deps.launchUrl,
+            custom: { [ASSIGNMENT_PARAMETER]: assignment.id },
+            lineItem: {
+              scoreMaximum: 100,
+              label: assignment.title,
+              resourceId: assignment.id,
+              tag: SIMILARITY_TAG,
+              submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: assignment.id }, deps.launchUrl),
+            },
+          },
+        ],
+        { message: t('deepLink.added', { title: assignment.title }) },
+      );
+      res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }, words));
+    },
+  );
   return router;
 }

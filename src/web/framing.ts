@@ -66,7 +66,11 @@ export function framingFrom(db: Kysely<DatabaseSchema>): RequestHandler {
 }
 
 /** The session's own platform may frame the page, with the host its launch came from; no other platform may. */
-export async function frameForSession(deps: { db: Kysely<DatabaseSchema> }, res: Response, session: Pick<Session, 'platformId' | 'launch'>): Promise<void> {
+export async function frameForSession(
+  deps: { db: Kysely<DatabaseSchema> },
+  res: Response,
+  session: Pick<Session, 'platformId' | 'launch'>,
+): Promise<void> {
   const frame = await platformFrame(deps.db, session.platformId);
   allowFramingBy(res, session.launch.frameOrigin ? [...frame.origins, session.launch.frameOrigin] : frame.origins);
   Object.assign(locals(res), { framedForSession: true, lmsFamily: frame.productFamily });

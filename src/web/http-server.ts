@@ -71,7 +71,10 @@ function urlHost(address: string): string {
  * Listens on every host, on one port. With PORT=0 the first host picks the port and the others follow; should
  * another program hold that port on a later host, the whole set is tried again on a new one.
  */
-export async function listenOnHosts(app: RequestListener, options: { hosts: string[]; port: number; limits: ServerLimits; logger: Logger }): Promise<Listening> {
+export async function listenOnHosts(
+  app: RequestListener,
+  options: { hosts: string[]; port: number; limits: ServerLimits; logger: Logger },
+): Promise<Listening> {
   const { hosts, limits, logger } = options;
   for (let attempt = 0; ; attempt += 1) {
     const servers: Server[] = [];
@@ -96,7 +99,11 @@ export async function listenOnHosts(app: RequestListener, options: { hosts: stri
       return { servers, port, localUrl: `http://${urlHost(hosts[0]!)}:${port}` };
     } catch (error) {
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-      const retry = options.port === 0 && servers.length > 0 && (error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5;
+      const retry =
+        options.port === 0 &&
+        servers.length > 0 &&
+        (error as NodeJS.ErrnoException).code === 'EADDRINUSE' &&
+        attempt < 5;
       if (!retry) throw error;
     }
   }

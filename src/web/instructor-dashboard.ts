@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { BAND_COLOUR, type AssignmentSettings, type Band } from '../assignments/settings.js';
 import { reportsOffered } from '../reports/kinds.js';
 import type { Words } from '../messages/index.js';
-import { BANDS, DESCENDING_FIRST, SORT_KEYS, type DashboardQuery, type DashboardRow } from '../submissions/class-overview.js';
+import {
+  BANDS,
+  DESCENDING_FIRST,
+  SORT_KEYS,
+  type DashboardQuery,
+  type DashboardRow,
+} from '../submissions/class-overview.js';
 
 /**
  * The query string's sort and filters; anything unreadable falls back to no filter, the highest similarity first
@@ -14,7 +20,12 @@ import { BANDS, DESCENDING_FIRST, SORT_KEYS, type DashboardQuery, type Dashboard
 const dashboardQuery = z.object({
   sort: z.enum(SORT_KEYS).catch('similarity'),
   dir: z.enum(['asc', 'desc']).optional().catch(undefined),
-  state: z.string().regex(/^[a-z-]{1,20}$/).nullable().catch(null).default(null),
+  state: z
+    .string()
+    .regex(/^[a-z-]{1,20}$/)
+    .nullable()
+    .catch(null)
+    .default(null),
   band: z.enum(BANDS).nullable().catch(null).default(null),
 });
 
@@ -50,7 +61,10 @@ export function histogramSvg(rows: DashboardRow[], { t }: Words): { svg: string;
   const y = (count: number) => bottom - ((bottom - top) * count) / max;
   const ticks = [...new Set([0, Math.round(max / 2), max])];
   const axis = ticks
-    .map((tick) => `<line x1="9%" x2="100%" y1="${y(tick)}" y2="${y(tick)}" class="histogram-grid"/><text class="histogram-count" x="7%" y="${y(tick) + 4}" text-anchor="end">${tick}</text>`)
+    .map(
+      (tick) =>
+        `<line x1="9%" x2="100%" y1="${y(tick)}" y2="${y(tick)}" class="histogram-grid"/><text class="histogram-count" x="7%" y="${y(tick) + 4}" text-anchor="end">${tick}</text>`,
+    )
     .join('');
   const bars = BINS.map(({ from, to }, i) => {
     let base = 0;
@@ -62,9 +76,20 @@ export function histogramSvg(rows: DashboardRow[], { t }: Words): { svg: string;
     });
     return `<g><title>${t('dashboard.histogram.barTitle', { from, to, count: totals[i]! })}</title>${segments.join('')}</g>`;
   }).join('');
-  const labels = Array.from({ length: 11 }, (_, i) => `<text x="${i * 10}%" y="${bottom + 18}" text-anchor="${i === 0 ? 'start' : i === 10 ? 'end' : 'middle'}">${i * 10}</text>`).join('');
+  const labels = Array.from(
+    { length: 11 },
+    (_, i) =>
+      `<text x="${i * 10}%" y="${bottom + 18}" text-anchor="${i === 0 ? 'start' : i === 10 ? 'end' : 'middle'}">${i * 10}</text>`,
+  ).join('');
   const total = totals.reduce((a, b) => a + b, 0);
-  const summary = total === 0 ? t('dashboard.histogram.none') : BINS.map(({ from, to }, i) => (totals[i]! > 0 ? t('dashboard.histogram.bar', { count: totals[i]!, from, to }) : '')).filter(Boolean).join('; ');
+  const summary =
+    total === 0
+      ? t('dashboard.histogram.none')
+      : BINS.map(({ from, to }, i) =>
+          totals[i]! > 0 ? t('dashboard.histogram.bar', { count: totals[i]!, from, to }) : '',
+        )
+          .filter(Boolean)
+          .join('; ');
   const svg =
     `<svg class="histogram" width="100%" height="${bottom + 24}" role="img" aria-label="${t('dashboard.histogram.label', { count: total })}">` +
     `${axis}<svg x="9%" width="91%" overflow="visible">${bars}${labels}<line x1="0" x2="100%" y1="${bottom}" y2="${bottom}" class="histogram-axis"/></svg></svg>`;
@@ -79,9 +104,35 @@ function csvCell(value: string | number | boolean | null): string {
 }
 
 export function toCsv(rows: DashboardRow[]): string {
-  const header = ['name', 'email', 'status', 'similarity', 'band', 'ai', 'grammar', 'submitted_at', 'late', 'attempts', 'grade_sync'];
+  const header = [
+    'name',
+    'email',
+    'status',
+    'similarity',
+    'band',
+    'ai',
+    'grammar',
+    'submitted_at',
+    'late',
+    'attempts',
+    'grade_sync',
+  ];
   const lines = rows.map((row) =>
-    [row.name, row.email, row.state, row.similarity, row.bandText, row.aiScore, row.grammarScore, row.submittedAt, row.late, row.attempts, row.gradeState].map(csvCell).join(','),
+    [
+      row.name,
+      row.email,
+      row.state,
+      row.similarity,
+      row.bandText,
+      row.aiScore,
+      row.grammarScore,
+      row.submittedAt,
+      row.late,
+      row.attempts,
+      row.gradeState,
+    ]
+      .map(csvCell)
+      .join(','),
   );
   return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }

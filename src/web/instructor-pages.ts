@@ -15,7 +15,14 @@ import { queueGradeResync } from '../grades/resync.js';
 import type { Jobs } from '../jobs/index.js';
 import type { Session } from '../lti/session.js';
 import type { Logger } from '../logger.js';
-import { BANDS, DESCENDING_FIRST, ROW_STATES, classOverview, classSummary, filterAndSort } from '../submissions/class-overview.js';
+import {
+  BANDS,
+  DESCENDING_FIRST,
+  ROW_STATES,
+  classOverview,
+  classSummary,
+  filterAndSort,
+} from '../submissions/class-overview.js';
 import { eventsOf, platformUser, studentName } from '../submissions/read-models.js';
 import { deleteAttempt } from '../submissions/remove.js';
 import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/resend.js';
@@ -64,7 +71,6 @@ export function studentSubmissionsPath(assignmentId: string, userId: string, lti
 }
 const rowAction = submissionParams.extend({ action: z.enum(['resend', 'resync-grade', 'delete']) });
 
-
 function backToDashboard(res: Response, found: Found, notice: string, tone: 'ok' | 'error' = 'ok'): void {
   // The dashboard shows notices of up to 500 characters (a long name and a service's reason can make more).
   const shown = notice.length > 500 ? `${notice.slice(0, 499)}…` : notice;
@@ -73,7 +79,13 @@ function backToDashboard(res: Response, found: Found, notice: string, tone: 'ok'
 }
 
 /** The notice after "send again" or "resend grade". */
-function sentAgainNotice({ t }: Words, sent: SendAgain, action: 'resend' | 'resync-grade', name: string, submission: Submission): { notice: string; tone: 'ok' | 'error' } {
+function sentAgainNotice(
+  { t }: Words,
+  sent: SendAgain,
+  action: 'resend' | 'resync-grade',
+  name: string,
+  submission: Submission,
+): { notice: string; tone: 'ok' | 'error' } {
   switch (sent.outcome) {
     case 'nothing-to-send': {
       const key = action === 'resync-grade' ? 'dashboard.notice.noScoreToSend' : 'dashboard.notice.notOnItsWay';
@@ -101,21 +113,25 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const overview = await classOverview(deps, assignment, s.launch);
     const notice = dashboardNotice.safeParse(req.query);
     res.send(
-      render('instructor-dashboard', {
-        assignment,
-        rows: withReportLinks(filterAndSort(overview.rows, query), assignment.settings),
-        query,
-        histogram: histogramSvg(overview.rows, found.words),
-        summary: classSummary(assignment, overview.rows),
-        states: ROW_STATES,
-        bands: BANDS,
-        descendingFirst: DESCENDING_FIRST,
-        rosterProblem: overview.rosterProblem,
-        ltik: s.ltik,
-        total: overview.rows.length,
-        notice: notice.success ? notice.data : null,
-        defaultsInUse: defaultsInUse(assignment),
-      }, found.words),
+      render(
+        'instructor-dashboard',
+        {
+          assignment,
+          rows: withReportLinks(filterAndSort(overview.rows, query), assignment.settings),
+          query,
+          histogram: histogramSvg(overview.rows, found.words),
+          summary: classSummary(assignment, overview.rows),
+          states: ROW_STATES,
+          bands: BANDS,
+          descendingFirst: DESCENDING_FIRST,
+          rosterProblem: overview.rosterProblem,
+          ltik: s.ltik,
+          total: overview.rows.length,
+          notice: notice.success ? notice.data : null,
+          defaultsInUse: defaultsInUse(assignment),
+        },
+        found.words,
+      ),
     );
   });
 
@@ -124,27 +140,39 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     if (!found) return;
     const overview = await classOverview(deps, found.assignment, found.session.launch);
     const rows = filterAndSort(overview.rows, readDashboardQuery(req.query));
-    const name = found.assignment.title.replace(/[^A-Za-z0-9 _-]/g, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'assignment';
+    const name =
+      found.assignment.title
+        .replace(/[^A-Za-z0-9 _-]/g, '')
+        .trim()
+        .replace(/\s+/g, '-')
+        .slice(0, 60) || 'assignment';
     res.setHeader('Content-Disposition', `attachment; filename="${name}-similarity.csv"`);
     res.type('text/csv; charset=utf-8').send(toCsv(rows));
   });
 
-  const settingsPage = (found: Found, view: { error: string | null; field?: string; saved: boolean; settings?: AssignmentSettings }) =>
-    render('instructor-settings', {
-      assignment: found.assignment,
-      settings: view.settings ?? found.assignment.settings,
-      ltik: found.session.ltik,
-      fileTypes: FILE_TYPES,
-      documentTypes: DOCUMENT_TYPES,
-      canCreateColumns: found.assignment.lineItemsUrl !== null,
-      error: view.error,
-      // The comparison options stay folded under "Advanced" unless the error to correct is among them.
-      advancedOpen: view.field !== undefined && ADVANCED_FIELDS.has(view.field),
-      saved: view.saved,
-      folder: folderStatus(found.assignment, view.saved),
-      defaultsInUse: defaultsInUse(found.assignment),
-      statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
-    }, found.words);
+  const settingsPage = (
+    found: Found,
+    view: { error: string | null; field?: string; saved: boolean; settings?: AssignmentSettings },
+  ) =>
+    render(
+      'instructor-settings',
+      {
+        assignment: found.assignment,
+        settings: view.settings ?? found.assignment.settings,
+        ltik: found.session.ltik,
+        fileTypes: FILE_TYPES,
+        documentTypes: DOCUMENT_TYPES,
+        canCreateColumns: found.assignment.lineItemsUrl !== null,
+        error: view.error,
+        // The comparison options stay folded under "Advanced" unless the error to correct is among them.
+        advancedOpen: view.field !== undefined && ADVANCED_FIELDS.has(view.field),
+        saved: view.saved,
+        folder: folderStatus(found.assignment, view.saved),
+        defaultsInUse: defaultsInUse(found.assignment),
+        statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
+      },
+      found.words,
+    );
 
   router.get('/assignments/:id/settings', session, async (req, res) => {
     const found = await instructorAssignment(deps, req, res);
@@ -157,12 +185,22 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     if (!found) return;
     const result = readSettings(req.body, found.words);
     if ('error' in result) {
-      res.status(400).send(settingsPage(found, { error: result.error, field: result.field, saved: false, ...(result.entered ? { settings: result.entered } : {}) }));
+      res.status(400).send(
+        settingsPage(found, {
+          error: result.error,
+          field: result.field,
+          saved: false,
+          ...(result.entered ? { settings: result.entered } : {}),
+        }),
+      );
       return;
     }
     await changeSettings(deps, found.assignment, result.settings);
     await deps.sink.settingsChanged(found.assignment.id, found.assignment.settings, result.settings);
-    res.redirect(303, `/assignments/${found.assignment.id}/settings?saved=1&ltik=${encodeURIComponent(found.session.ltik)}`);
+    res.redirect(
+      303,
+      `/assignments/${found.assignment.id}/settings?saved=1&ltik=${encodeURIComponent(found.session.ltik)}`,
+    );
   });
 
   // Whether the checking service has the settings yet: the settings page asks until it knows.
@@ -178,12 +216,25 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
     const input = submissionParams.safeParse(req.params);
-    const submission = input.success ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId) : null;
+    const submission = input.success
+      ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId)
+      : null;
     if (!submission) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('refused.noSuchSubmission'));
       return;
     }
-    res.send(render('submission-history', { assignment: found.assignment, submission, events: await eventsOf(deps.db, submission.id), ltik: found.session.ltik }, found.words));
+    res.send(
+      render(
+        'submission-history',
+        {
+          assignment: found.assignment,
+          submission,
+          events: await eventsOf(deps.db, submission.id),
+          ltik: found.session.ltik,
+        },
+        found.words,
+      ),
+    );
   });
 
   // One student's attempts, scores and reports: where the LMS's gradebook opens a student's submission (submission review).
@@ -191,7 +242,9 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
     const input = studentParams.safeParse(req.params);
-    const student = input.success ? await platformUser(deps.db, found.assignment.platformId, { id: input.data.userId }) : null;
+    const student = input.success
+      ? await platformUser(deps.db, found.assignment.platformId, { id: input.data.userId })
+      : null;
     if (!student) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('review.noSuchStudent'));
       return;
@@ -202,7 +255,13 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       band: attempt.similarity === null ? null : bandOf(attempt.similarity, settings.similarityBands),
       reports: attempt.reportKey === null ? [] : reportsOffered('instructor', settings, attempt),
     }));
-    res.send(render('student-submissions', { assignment: found.assignment, student, attempts, ltik: found.session.ltik }, found.words));
+    res.send(
+      render(
+        'student-submissions',
+        { assignment: found.assignment, student, attempts, ltik: found.session.ltik },
+        found.words,
+      ),
+    );
   });
 
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {
@@ -216,7 +275,9 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const found = await instructorAssignment(deps, req, res);
     if (!found) return;
     const input = rowAction.safeParse(req.params);
-    const submission = input.success ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId) : null;
+    const submission = input.success
+      ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId)
+      : null;
     if (!input.success || !submission) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('refused.noSuchSubmission'));
       return;
@@ -225,11 +286,25 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     const { action } = input.data;
     if (action === 'delete') {
       const removal = await deleteAttempt(deps, submission);
-      if (!removal.removed) return backToDashboard(res, found, found.words.t('dashboard.notice.notDeleted', { name, reason: removal.reason }), 'error');
-      deps.logger.info({ assignmentId: found.assignment.id, submissionId: submission.id }, 'Submission deleted by an instructor');
-      return backToDashboard(res, found, found.words.t('dashboard.notice.deleted', { name, attempt: submission.attempt }));
+      if (!removal.removed)
+        return backToDashboard(
+          res,
+          found,
+          found.words.t('dashboard.notice.notDeleted', { name, reason: removal.reason }),
+          'error',
+        );
+      deps.logger.info(
+        { assignmentId: found.assignment.id, submissionId: submission.id },
+        'Submission deleted by an instructor',
+      );
+      return backToDashboard(
+        res,
+        found,
+        found.words.t('dashboard.notice.deleted', { name, attempt: submission.attempt }),
+      );
     }
-    const sent = action === 'resync-grade' ? await sendGradeAgain(deps, submission) : await sendPaperAgain(deps.jobs, submission);
+    const sent =
+      action === 'resync-grade' ? await sendGradeAgain(deps, submission) : await sendPaperAgain(deps.jobs, submission);
     const { notice, tone } = sentAgainNotice(found.words, sent, action, name, submission);
     backToDashboard(res, found, notice, tone);
   });

@@ -29,7 +29,9 @@ function page(words: Words, title: string, message: string): string {
   return render('message', { title, message, tone: 'error' }, words);
 }
 
-export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics; assetProcessor: boolean }) {
+export function launchHandlers(
+  deps: Pick<SessionDeps, 'db'> & { logger: Logger; metrics: ToolMetrics; assetProcessor: boolean },
+) {
   const { db, logger } = deps;
   // With ASSET_PROCESSOR off, a launch that would take a processor gets the ordinary picker.
   const wantsProcessor = (launch: Launch) => deps.assetProcessor && wantsAssetProcessor(launch);
@@ -41,10 +43,20 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
       const words = wordsOf(res, launch.locale);
       const { t } = words;
       // ltijs has validated the posted token: what it does not keep of an Asset Processor's launch is kept here.
-      if (wantsProcessor(launch)) launch = { ...launch, assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')) };
-      deps.metrics.launches.inc({ kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link' });
+      if (wantsProcessor(launch))
+        launch = {
+          ...launch,
+          assetProcessor: keepAssetProcessorContext(String((req.body as { id_token?: unknown }).id_token ?? '')),
+        };
+      deps.metrics.launches.inc({
+        kind: launch.messageType === 'LtiDeepLinkingRequest' ? 'deep-linking' : 'resource-link',
+      });
       // A resource-link launch's assignment is read in the statement that records the launch.
-      const identity = await recordLaunch(db, launch, launch.messageType === 'LtiResourceLinkRequest' ? linkedAssignmentAlongside(launch) : null);
+      const identity = await recordLaunch(
+        db,
+        launch,
+        launch.messageType === 'LtiResourceLinkRequest' ? linkedAssignmentAlongside(launch) : null,
+      );
       await frameForSession(deps, res, { platformId: identity.platformId, launch });
       if (launch.audience === 'none') {
         res.status(403).send(page(words, t('refused.notForYourRole'), t('launch.roleNoAccess')));
@@ -59,7 +71,17 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
           res.send(assetProcessorAttachPage({ ltik, launch }, words));
           return;
         }
-        res.send(render('deep-link', { ltik, title: launch.resourceLink?.title ?? t('deepLink.defaultTitle'), courseTitle: launch.context?.title ?? '' }, words));
+        res.send(
+          render(
+            'deep-link',
+            {
+              ltik,
+              title: launch.resourceLink?.title ?? t('deepLink.defaultTitle'),
+              courseTitle: launch.context?.title ?? '',
+            },
+            words,
+          ),
+        );
         return;
       }
       if (!launch.context || !launch.resourceLink || !identity.courseId) {
@@ -67,7 +89,11 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
         return;
       }
       const placement = await placeLaunch(db, launch, { ...identity, courseId: identity.courseId });
-      if (placement.created) logger.info({ assignmentId: placement.assignment.id, audience: launch.audience }, 'Assignment created on its first launch');
+      if (placement.created)
+        logger.info(
+          { assignmentId: placement.assignment.id, audience: launch.audience },
+          'Assignment created on its first launch',
+        );
       res.redirect(303, assignmentPath(placement.assignment.id, ltik));
     } catch (error) {
       // One sentence, which the platform the launch names may frame (the guard named it; framing.ts).
@@ -98,7 +124,12 @@ export function launchHandlers(deps: Pick<SessionDeps, 'db'> & { logger: Logger;
     const ended = ['Session not found.', 'IDTOKEN_NOT_FOUND_DB', 'CONTEXTTOKEN_NOT_FOUND_DB'].includes(code);
     // ltijs's word for a message type it does not take (one of the Asset Processor's with ASSET_PROCESSOR off, say).
     const notOffered = code === 'NO_MESSAGE_TYPE_CLAIM';
-    sendMessage(res, 401, t('launch.couldNotOpen'), t(ended ? 'session.ended' : notOffered ? 'launch.notOffered' : 'launch.notVerified'));
+    sendMessage(
+      res,
+      401,
+      t('launch.couldNotOpen'),
+      t(ended ? 'session.ended' : notOffered ? 'launch.notOffered' : 'launch.notVerified'),
+    );
   };
 
   return { onLaunch, onDeepLinking: onLaunch, onRejectedLaunch };

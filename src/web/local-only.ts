@@ -12,7 +12,16 @@ import type { Request, RequestHandler } from 'express';
 import { isLoopbackAddress, isLoopbackName } from '../loopback.js';
 import { sendMessage } from './views.js';
 
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via', 'true-client-ip', 'cf-connecting-ip'];
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'via',
+  'true-client-ip',
+  'cf-connecting-ip',
+];
 
 /** The host name of a Host header, without its port (and without the brackets of an IPv6 literal). */
 function hostName(header: string | undefined): string | null {
@@ -35,6 +44,11 @@ export function localClientsOnly(options: { publicUrl: string; what: string; swi
   const publicHost = new URL(options.publicUrl).hostname.replace(/^\[|\]$/g, '');
   return (req, res, next) => {
     if (notLocal(req, publicHost) === null) return next();
-    sendMessage(res, 403, 'Only on this machine', `${options.what} answers only to a browser on the machine the tool runs on. To open it to the network, start the tool with ${options.switchName}.`);
+    sendMessage(
+      res,
+      403,
+      'Only on this machine',
+      `${options.what} answers only to a browser on the machine the tool runs on. To open it to the network, start the tool with ${options.switchName}.`,
+    );
   };
 }

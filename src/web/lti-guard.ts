@@ -68,7 +68,11 @@ export function launchClaims(idToken: string): { issuer: string; clientId: strin
   const claims = idTokenClaims.safeParse(peekPart(idToken, 1));
   if (!claims.success) return null;
   const { iss, aud, azp } = claims.data;
-  return { issuer: iss, clientId: Array.isArray(aud) ? (azp ?? aud[0]!) : aud, deploymentId: claims.data[CLAIM.deploymentId] };
+  return {
+    issuer: iss,
+    clientId: Array.isArray(aud) ? (azp ?? aud[0]!) : aud,
+    deploymentId: claims.data[CLAIM.deploymentId],
+  };
 }
 
 /** cookie-parser's signed form ("s:" + value + "." + HMAC-SHA256), so ltijs reads it as its own cookie. */
@@ -80,7 +84,12 @@ function signedCookie(value: string, secret: string): string {
 /** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet). */
 function refuse(res: Response, status: number, message: PlainKey | ((words: Words) => string)): void {
   const words = wordsOf(res);
-  sendMessage(res, status, words.t('launch.couldNotOpen'), typeof message === 'function' ? message(words) : words.t(message));
+  sendMessage(
+    res,
+    status,
+    words.t('launch.couldNotOpen'),
+    typeof message === 'function' ? message(words) : words.t(message),
+  );
 }
 
 export interface GuardOptions extends Pick<SessionDeps, 'db' | 'encryptionKey'> {
@@ -112,54 +121,86 @@ export function ltiGuard(options: GuardOptions): Router {
     next();
   });
 
-  router.all(LTI_ROUTES.login, express.urlencoded({ extended: false, limit: MAX_LOGIN_BODY }), (req: Request, res: Response, next: NextFunction) => {
-    // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
-    if (req.body !== undefined) (req as Request & { _body?: boolean })._body = true;
-    const params = { ...(req.query as Record<string, unknown>), ...((req.body as Record<string, unknown> | undefined) ?? {}) };
-    // A refusal of the sign-in is one sentence that the platform it names may frame (framing.ts).
-    if (typeof params.iss === 'string' && typeof params.client_id === 'string') namePlatform(res, { issuer: params.iss, clientId: params.client_id });
-    const storageTarget = typeof params.lti_storage_target === 'string' && STORAGE_TARGET.test(params.lti_storage_target) ? params.lti_storage_target : null;
-    // ltijs names its state cookie "state<state>" and redirects right after; hold the redirect until stored.
-    let issued: { state: string; issuer: string } | null = null;
-    const setCookie = res.cookie.bind(res);
-    res.cookie = ((name: string, value: unknown, cookieOptions?: express.CookieOptions) => {
-      if (name.startsWith('state') && typeof value === 'string') issued = { state: name.slice('state'.length), issuer: value };
-      return cookieOptions ? setCookie(name, value, cookieOptions) : setCookie(name, value);
-    }) as Response['cookie'];
-    const redirect = res.redirect.bind(res) as (url: string) => void;
-    res.redirect = ((url: string) => {
-      const state = issued as { state: string; issuer: string } | null;
-      // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
-      const storage = state && storageTarget && URL.canParse(url) ? { target: storageTarget, origin: new URL(url).origin } : null;
-      const stored = state ? recordState(db, state.state, state.issuer, storage) : Promise.resolve();
-      // After the answer deadline the guard above has answered already: nothing more is sent.
-      stored
-        .then(
-          () => {
-            if (res.headersSent) return;
-            if (!storage || !state) return redirect(url);
-            // This page runs in the LMS's iframe: the platform the login names may frame it.
-            const claim = { issuer: state.issuer, clientId: typeof params.client_id === 'string' ? params.client_id : '' };
-            return claimedPlatformFrameOrigins(db, claim).then((origins) => {
+  router.all(
+    LTI_ROUTES.login,
+    express.urlencoded({ extended: false, limit: MAX_LOGIN_BODY }),
+    (req: Request, res: Response, next: NextFunction) => {
+      // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
+      if (req.body !== undefined) (req as Request & { _body?: boolean })._body = true;
+      const params = {
+        ...(req.query as Record<string, unknown>),
+        ...((req.body as Record<string, unknown> | undefined) ?? {}),
+      };
+      // A refusal of the sign-in is one sentence that the platform it names may frame (framing.ts).
+      if (typeof params.iss === 'string' && typeof params.client_id === 'string')
+        namePlatform(res, { issuer: params.iss, clientId: params.client_id });
+      const storageTarget =
+        typeof params.lti_storage_target === 'string' && STORAGE_TARGET.test(params.lti_storage_target)
+          ? params.lti_storage_target
+          : null;
+      // ltijs names its state cookie "state<state>" and redirects right after; hold the redirect until stored.
+      let issued: { state: string; issuer: string } | null = null;
+      const setCookie = res.cookie.bind(res);
+      res.cookie = ((name: string, value: unknown, cookieOptions?: express.CookieOptions) => {
+        if (name.startsWith('state') && typeof value === 'string')
+          issued = { state: name.slice('state'.length), issuer: value };
+        return cookieOptions ? setCookie(name, value, cookieOptions) : setCookie(name, value);
+      }) as Response['cookie'];
+      const redirect = res.redirect.bind(res) as (url: string) => void;
+      res.redirect = ((url: string) => {
+        const state = issued as { state: string; issuer: string } | null;
+        // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
+        const storage =
+          state && storageTarget && URL.canParse(url) ? { target: storageTarget, origin: new URL(url).origin } : null;
+        const stored = state ? recordState(db, state.state, state.issuer, storage) : Promise.resolve();
+        // After the answer deadline the guard above has answered already: nothing more is sent.
+        stored
+          .then(
+            () => {
               if (res.headersSent) return;
-              allowFramingBy(res, origins);
-              res.send(render('platform-storage', { mode: 'put', target: storage.target, origin: storage.origin, key: storageKey(state.state), value: state.state, next: url }, wordsOf(res)));
-            });
-          },
-          (error: unknown) => {
-            logger.error({ err: error }, 'Could not store the OIDC state');
-            if (!res.headersSent) refuse(res, 503, 'launch.signInNotNow');
-          },
-        )
-        .catch((error: unknown) => logger.error({ err: error }, 'Could not answer the sign-in'));
-    }) as Response['redirect'];
-    next();
-  });
+              if (!storage || !state) return redirect(url);
+              // This page runs in the LMS's iframe: the platform the login names may frame it.
+              const claim = {
+                issuer: state.issuer,
+                clientId: typeof params.client_id === 'string' ? params.client_id : '',
+              };
+              return claimedPlatformFrameOrigins(db, claim).then((origins) => {
+                if (res.headersSent) return;
+                allowFramingBy(res, origins);
+                res.send(
+                  render(
+                    'platform-storage',
+                    {
+                      mode: 'put',
+                      target: storage.target,
+                      origin: storage.origin,
+                      key: storageKey(state.state),
+                      value: state.state,
+                      next: url,
+                    },
+                    wordsOf(res),
+                  ),
+                );
+              });
+            },
+            (error: unknown) => {
+              logger.error({ err: error }, 'Could not store the OIDC state');
+              if (!res.headersSent) refuse(res, 503, 'launch.signInNotNow');
+            },
+          )
+          .catch((error: unknown) => logger.error({ err: error }, 'Could not answer the sign-in'));
+      }) as Response['redirect'];
+      next();
+    },
+  );
 
   // ltijs takes an id_token posted to any of its paths, as a form or as JSON, and there validates it past these
   // checks and fetches the platform's keys itself. Launches come as a form post (OIDC form_post response mode) to
   // the launch address (the redirect URI registered with the LMS), and nowhere else.
-  const parsers = { form: express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }), json: express.json({ limit: MAX_LAUNCH_BODY }) };
+  const parsers = {
+    form: express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }),
+    json: express.json({ limit: MAX_LAUNCH_BODY }),
+  };
   router.post(/.*/, (req, res, next) => {
     if (req.path === LTI_ROUTES.login) return next();
     const kind = req.is('application/x-www-form-urlencoded') ? 'form' : req.is('application/json') ? 'json' : null;
@@ -177,104 +218,122 @@ export function ltiGuard(options: GuardOptions): Router {
     });
   });
 
-  router.post(LTI_ROUTES.launch, express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }), async (req, res, next) => {
-    // Requests that carry an ltik instead of an id_token are ltijs's to judge.
-    if (req.body?.id_token === undefined) return next();
-    const body = launchBody.safeParse(req.body);
-    if (!body.success) {
-      logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
-      return refuse(res, 400, 'launch.bodyIncomplete');
-    }
-    const claims = launchClaims(body.data.id_token);
-    if (!claims) {
-      logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
-      return refuse(res, 401, 'launch.unreadable');
-    }
-    const { issuer: iss, clientId, deploymentId } = claims;
-    // A refusal from here on is one sentence that the platform the token names may frame (framing.ts), so that its
-    // iframe shows the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
-    namePlatform(res, { issuer: iss, clientId });
-    const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
-    // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
-    // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
-    const issued = await readState(db, body.data.state);
-    const storage = issued?.storage;
-    if (storage && !body.data.lti_storage_checked) {
-      // This page runs in the LMS's iframe, before anything is verified: the platform the token names may frame it.
-      allowFramingBy(res, await framers());
-      res.send(
-        render('platform-storage', {
-          mode: 'get',
-          target: storage.target,
-          origin: storage.origin,
-          key: storageKey(body.data.state),
-          value: body.data.state,
-          launch: { action: `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`, idToken: body.data.id_token, state: body.data.state },
-        }, wordsOf(res)),
-      );
-      return;
-    }
-    // The tool's pages send no Referer, so browsers send `Origin: null` on their posts; Sec-Fetch-Site says
-    // same-origin all the same. Without it (older browsers), the Origin must be the tool's own.
-    const fetchSite = req.headers['sec-fetch-site'];
-    const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
-    if (storage && !fromToolPage) {
-      logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
-      return refuse(res, 403, 'launch.otherBrowser');
-    }
-    if (!issued) {
-      logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
-      return refuse(res, 401, 'launch.stateUsed');
-    }
-    if (issued.issuer !== iss) {
-      logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
-      return refuse(res, 401, 'launch.issuerDiffers');
-    }
-    const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
-    if (!deployment) {
-      logger.warn({ issuer: iss, clientId, deploymentId, reason: 'unregistered issuer, client or deployment' }, 'LTI launch refused');
-      return refuse(res, 403, 'launch.deploymentUnregistered');
-    }
-    if (!deployment.active) {
-      return refuse(res, 403, 'launch.switchedOff');
-    }
-    // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
-    // ltijs verifies the token with it.
-    const kid = z.object({ kid: z.string().min(1).max(500) }).safeParse(peekPart(body.data.id_token, 0));
-    const jwksUrl = await keysUrlOf(db, deployment.platformId);
-    if (!kid.success || !jwksUrl) {
-      logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
-      return refuse(res, 401, 'launch.notVerified');
-    }
-    let key: Jwk | null;
-    try {
-      key = await platformKey(jwksUrl, kid.data.kid);
-    } catch (error) {
-      if (!(error instanceof PlatformKeysUnavailable)) throw error;
-      logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
-      return refuse(res, 503, ({ t }) => t('launch.keysUnreachable', { host: error.host }));
-    }
-    if (!key) {
-      logger.warn({ issuer: iss, reason: 'the platform has no key with the token\'s key id' }, 'LTI launch refused');
-      return refuse(res, 401, 'launch.notVerified');
-    }
-    const cookieName = `state${body.data.state}`;
-    const cookieHeader = req.headers.cookie ?? '';
-    const stateCookies = cookieHeader.split(/;\s*/).filter((pair) => pair.startsWith('state')).map((pair) => pair.split('=')[0]);
-    // Login CSRF: a browser that keeps the tool's state cookies but not this state's did not start this launch
-    // (someone else's login, posted here). A browser with none gets the stored state's word (iframes drop them).
-    if (stateCookies.length > 0 && !stateCookies.includes(cookieName)) {
-      logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
-      return refuse(res, 401, 'launch.otherBrowser');
-    }
-    if (!stateCookies.includes(cookieName)) {
-      const cookie = `${cookieName}=${encodeURIComponent(signedCookie(iss, options.encryptionKey))}`;
-      req.headers.cookie = cookieHeader ? `${cookieHeader}; ${cookie}` : cookie;
-    }
-    // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
-    (req as Request & { _body?: boolean })._body = true;
-    withLaunchKey({ issuer: iss, clientId, jwksUrl, key, state: issued }, () => next());
-  });
+  router.post(
+    LTI_ROUTES.launch,
+    express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }),
+    async (req, res, next) => {
+      // Requests that carry an ltik instead of an id_token are ltijs's to judge.
+      if (req.body?.id_token === undefined) return next();
+      const body = launchBody.safeParse(req.body);
+      if (!body.success) {
+        logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
+        return refuse(res, 400, 'launch.bodyIncomplete');
+      }
+      const claims = launchClaims(body.data.id_token);
+      if (!claims) {
+        logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
+        return refuse(res, 401, 'launch.unreadable');
+      }
+      const { issuer: iss, clientId, deploymentId } = claims;
+      // A refusal from here on is one sentence that the platform the token names may frame (framing.ts), so that its
+      // iframe shows the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
+      namePlatform(res, { issuer: iss, clientId });
+      const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
+      // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
+      // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
+      const issued = await readState(db, body.data.state);
+      const storage = issued?.storage;
+      if (storage && !body.data.lti_storage_checked) {
+        // This page runs in the LMS's iframe, before anything is verified: the platform the token names may frame it.
+        allowFramingBy(res, await framers());
+        res.send(
+          render(
+            'platform-storage',
+            {
+              mode: 'get',
+              target: storage.target,
+              origin: storage.origin,
+              key: storageKey(body.data.state),
+              value: body.data.state,
+              launch: {
+                action: `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`,
+                idToken: body.data.id_token,
+                state: body.data.state,
+              },
+            },
+            wordsOf(res),
+          ),
+        );
+        return;
+      }
+      // The tool's pages send no Referer, so browsers send `Origin: null` on their posts; Sec-Fetch-Site says
+      // same-origin all the same. Without it (older browsers), the Origin must be the tool's own.
+      const fetchSite = req.headers['sec-fetch-site'];
+      const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
+      if (storage && !fromToolPage) {
+        logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
+        return refuse(res, 403, 'launch.otherBrowser');
+      }
+      if (!issued) {
+        logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
+        return refuse(res, 401, 'launch.stateUsed');
+      }
+      if (issued.issuer !== iss) {
+        logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
+        return refuse(res, 401, 'launch.issuerDiffers');
+      }
+      const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
+      if (!deployment) {
+        logger.warn(
+          { issuer: iss, clientId, deploymentId, reason: 'unregistered issuer, client or deployment' },
+          'LTI launch refused',
+        );
+        return refuse(res, 403, 'launch.deploymentUnregistered');
+      }
+      if (!deployment.active) {
+        return refuse(res, 403, 'launch.switchedOff');
+      }
+      // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
+      // ltijs verifies the token with it.
+      const kid = z.object({ kid: z.string().min(1).max(500) }).safeParse(peekPart(body.data.id_token, 0));
+      const jwksUrl = await keysUrlOf(db, deployment.platformId);
+      if (!kid.success || !jwksUrl) {
+        logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
+        return refuse(res, 401, 'launch.notVerified');
+      }
+      let key: Jwk | null;
+      try {
+        key = await platformKey(jwksUrl, kid.data.kid);
+      } catch (error) {
+        if (!(error instanceof PlatformKeysUnavailable)) throw error;
+        logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
+        return refuse(res, 503, ({ t }) => t('launch.keysUnreachable', { host: error.host }));
+      }
+      if (!key) {
+        logger.warn({ issuer: iss, reason: "the platform has no key with the token's key id" }, 'LTI launch refused');
+        return refuse(res, 401, 'launch.notVerified');
+      }
+      const cookieName = `state${body.data.state}`;
+      const cookieHeader = req.headers.cookie ?? '';
+      const stateCookies = cookieHeader
+        .split(/;\s*/)
+        .filter((pair) => pair.startsWith('state'))
+        .map((pair) => pair.split('=')[0]);
+      // Login CSRF: a browser that keeps the tool's state cookies but not this state's did not start this launch
+      // (someone else's login, posted here). A browser with none gets the stored state's word (iframes drop them).
+      if (stateCookies.length > 0 && !stateCookies.includes(cookieName)) {
+        logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
+        return refuse(res, 401, 'launch.otherBrowser');
+      }
+      if (!stateCookies.includes(cookieName)) {
+        const cookie = `${cookieName}=${encodeURIComponent(signedCookie(iss, options.encryptionKey))}`;
+        req.headers.cookie = cookieHeader ? `${cookieHeader}; ${cookie}` : cookie;
+      }
+      // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
+      (req as Request & { _body?: boolean })._body = true;
+      withLaunchKey({ issuer: iss, clientId, jwksUrl, key, state: issued }, () => next());
+    },
+  );
 
   return router;
 }

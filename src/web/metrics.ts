@@ -16,15 +16,26 @@ export function metricsRoutes(deps: { metrics: ToolMetrics; token: string | null
   const publicHost = new URL(deps.publicUrl).hostname.replace(/^\[|\]$/g, '');
   router.get('/metrics', async (req, res) => {
     const bearer = BEARER.exec(req.headers.authorization ?? '')?.[1];
-    const allowed = notLocal(req, publicHost) === null || (deps.token !== null && bearer !== undefined && sameSecret(bearer, deps.token));
+    const allowed =
+      notLocal(req, publicHost) === null ||
+      (deps.token !== null && bearer !== undefined && sameSecret(bearer, deps.token));
     res.setHeader('Cache-Control', 'no-store');
     if (!allowed) {
       if (deps.token === null) {
-        res.status(403).type('text/plain').send('The metrics answer only to a scraper on the machine the tool runs on. To scrape them from elsewhere, start the tool with METRICS_TOKEN and send it as a bearer token.\n');
+        res
+          .status(403)
+          .type('text/plain')
+          .send(
+            'The metrics answer only to a scraper on the machine the tool runs on. To scrape them from elsewhere, start the tool with METRICS_TOKEN and send it as a bearer token.\n',
+          );
         return;
       }
       res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-      res.type('text/plain').send('The metrics need the bearer token METRICS_TOKEN (Authorization: Bearer <token>) from outside the machine the tool runs on.\n');
+      res
+        .type('text/plain')
+        .send(
+          'The metrics need the bearer token METRICS_TOKEN (Authorization: Bearer <token>) from outside the machine the tool runs on.\n',
+        );
       return;
     }
     res.type(deps.metrics.contentType).send(await deps.metrics.scrape());

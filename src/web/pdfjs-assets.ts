@@ -11,8 +11,12 @@ const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.
 export function pdfjsAssets(): Router {
   const router = toolRouter();
   const options = { index: false, maxAge: '1d', fallthrough: false } as const;
-  router.get('/static/pdfjs/pdf.min.mjs', (_req, res) => res.sendFile(join(root, 'legacy/build/pdf.min.mjs'), { maxAge: '1d' }));
-  router.get('/static/pdfjs/pdf.worker.min.mjs', (_req, res) => res.sendFile(join(root, 'legacy/build/pdf.worker.min.mjs'), { maxAge: '1d' }));
+  router.get('/static/pdfjs/pdf.min.mjs', (_req, res) =>
+    res.sendFile(join(root, 'legacy/build/pdf.min.mjs'), { maxAge: '1d' }),
+  );
+  router.get('/static/pdfjs/pdf.worker.min.mjs', (_req, res) =>
+    res.sendFile(join(root, 'legacy/build/pdf.worker.min.mjs'), { maxAge: '1d' }),
+  );
   router.use('/static/pdfjs/standard_fonts', express.static(join(root, 'standard_fonts'), options));
   return router;
 }

@@ -69,32 +69,61 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
   };
 
   router.get('/register', async (req: Request, res: Response) => {
-    if (deps.mode === 'off') return fail(res, 403, 'Dynamic registration is switched off for this tool. Ask its administrator to register your LMS by hand.');
+    if (deps.mode === 'off')
+      return fail(
+        res,
+        403,
+        'Dynamic registration is switched off for this tool. Ask its administrator to register your LMS by hand.',
+      );
     const query = registrationQuery.safeParse(req.query);
-    if (!query.success) return fail(res, 400, 'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.');
+    if (!query.success)
+      return fail(
+        res,
+        400,
+        'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.',
+      );
     if (!allowed(req.socket.remoteAddress ?? 'unknown')) {
-      deps.logger.warn({ address: req.socket.remoteAddress }, 'Dynamic registration refused: too many attempts from one address');
+      deps.logger.warn(
+        { address: req.socket.remoteAddress },
+        'Dynamic registration refused: too many attempts from one address',
+      );
       res.setHeader('Retry-After', String(Math.ceil(REGISTRATION_WINDOW_MS / 1000)));
-      return fail(res, 429, 'Too many registrations were started from your address in the last few minutes. Wait ten minutes, then start the registration again from your LMS.');
+      return fail(
+        res,
+        429,
+        'Too many registrations were started from your address in the last few minutes. Wait ten minutes, then start the registration again from your LMS.',
+      );
     }
     try {
       const { registration, productFamily } = await registerDynamically(
         deps.store,
         { ...deps.tool, requireApproval: deps.mode === 'approve' },
-        { openidConfiguration: query.data.openid_configuration, ...(query.data.registration_token ? { registrationToken: query.data.registration_token } : {}) },
+        {
+          openidConfiguration: query.data.openid_configuration,
+          ...(query.data.registration_token ? { registrationToken: query.data.registration_token } : {}),
+        },
         { production: deps.production },
       );
-      deps.logger.info({ issuer: registration.issuer, clientId: registration.clientId, active: registration.active }, 'Platform registered dynamically');
+      deps.logger.info(
+        { issuer: registration.issuer, clientId: registration.clientId, active: registration.active },
+        'Platform registered dynamically',
+      );
       allowFramingBy(res, [new URL(query.data.openid_configuration).origin]);
-      res.send(render('registration-done', { registration, productFamily, adminUrl: `${deps.publicUrl}/admin` }, wordsOf(res)));
+      res.send(
+        render('registration-done', { registration, productFamily, adminUrl: `${deps.publicUrl}/admin` }, wordsOf(res)),
+      );
     } catch (error) {
       if (error instanceof RegistrationFailed) {
         deps.logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');
         return fail(res, error.status, error.message, error.lmsOrigin);
       }
       // Still a page the panel can show, with its Close button, rather than the tool's general error page.
-      deps.logger.error({ err: error }, 'Dynamic registration failed on the tool\'s side');
-      return fail(res, 500, 'The tool could not finish the registration because of a problem on its side. Start the registration again from your LMS in a moment.');
+      deps.logger.error({ err: error }, "Dynamic registration failed on the tool's side");
+      return fail(
+        res,
+        500,
+        'The tool could not finish the registration because of a problem on its side. Start the registration again from your LMS in a moment.',
+      );
     }
   });
   return router;

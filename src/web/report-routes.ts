@@ -20,7 +20,10 @@ import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
-const signed = z.object({ expires: z.coerce.number().int().positive(), signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
+const signed = z.object({
+  expires: z.coerce.number().int().positive(),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+});
 
 const refuse = (res: Response, refusal: ReportRefusal) => {
   const words = wordsOf(res);
@@ -31,7 +34,10 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
   const router = toolRouter();
 
   /** The report the session asks for, once it may open it; otherwise the refusal has been sent and this is null. */
-  async function allowedReport(req: Request, res: Response): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | null> {
+  async function allowedReport(
+    req: Request,
+    res: Response,
+  ): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | null> {
     const found = await askedReport(req, res);
     if ('status' in found) {
       refuse(res, found);
@@ -40,7 +46,10 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     return found;
   }
 
-  async function askedReport(req: Request, res: Response): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | ReportRefusal> {
+  async function askedReport(
+    req: Request,
+    res: Response,
+  ): Promise<{ assignment: Assignment; submission: Submission; kind: ReportKind } | ReportRefusal> {
     const input = params.safeParse(req.params);
     if (!input.success) return NO_SUCH_REPORT;
     const session = sessionOf(res);
@@ -48,7 +57,12 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     if (!submission) return NO_SUCH_REPORT;
     const assignment = await assignmentFor(deps.db, session, submission.assignmentId);
     if (typeof assignment === 'number') return { status: 403, sentence: { key: 'report.otherCourse' } };
-    const refusal = reportRefusal({ audience: session.launch.audience, userId: session.userId }, assignment, submission, input.data.kind);
+    const refusal = reportRefusal(
+      { audience: session.launch.audience, userId: session.userId },
+      assignment,
+      submission,
+      input.data.kind,
+    );
     return refusal ?? { assignment, submission, kind: input.data.kind };
   }
 
@@ -70,19 +84,23 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     // The result in words above the PDF: a screen reader, a slow connection or a PDF that does not load still tell it.
     const scores = scoresShown({ audience: session.launch.audience, userId: session.userId }, assignment, submission);
     res.send(
-      render('report-viewer', {
-        // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
-        title: words.t(`report.student.${kind}`),
-        student: await studentName(deps.db, submission.userId),
-        fileLabel: submission.fileLabel,
-        checkedAt: submission.scoredAt?.toISOString() ?? null,
-        similarity: scores.similarity,
-        band: scores.similarity === null ? null : bandOf(scores.similarity, assignment.settings.similarityBands),
-        aiScore: scores.aiScore,
-        pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
-        downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
-        backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
-      }, words),
+      render(
+        'report-viewer',
+        {
+          // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
+          title: words.t(`report.student.${kind}`),
+          student: await studentName(deps.db, submission.userId),
+          fileLabel: submission.fileLabel,
+          checkedAt: submission.scoredAt?.toISOString() ?? null,
+          similarity: scores.similarity,
+          band: scores.similarity === null ? null : bandOf(scores.similarity, assignment.settings.similarityBands),
+          aiScore: scores.aiScore,
+          pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
+          downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
+          backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
+        },
+        words,
+      ),
     );
   });
 
@@ -99,7 +117,9 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     res.setHeader('Content-Disposition', `inline; filename="${report.fileName}"`);
     res.setHeader('Cache-Control', 'private, no-store');
     if (report.contentLength !== null) res.setHeader('Content-Length', String(report.contentLength));
-    await pipeline(report.stream, res).catch((error: unknown) => deps.logger.warn({ err: error, submissionId: input.data.submissionId }, 'Report stream interrupted'));
+    await pipeline(report.stream, res).catch((error: unknown) =>
+      deps.logger.warn({ err: error, submissionId: input.data.submissionId }, 'Report stream interrupted'),
+    );
   });
   return router;
 }

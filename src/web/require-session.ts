@@ -8,9 +8,12 @@ import { sendMessage, wordsOf } from './views.js';
 /** Where ltijs accepts an ltik too: the query, a form field, `Authorization: Bearer`, or its LTIK-AUTH-V1 scheme. */
 export function ltikOf(req: Request): string | null {
   const fromQuery = typeof req.query.ltik === 'string' ? req.query.ltik : null;
-  const fromBody = typeof (req.body as { ltik?: unknown } | undefined)?.ltik === 'string' ? (req.body as { ltik: string }).ltik : null;
+  const fromBody =
+    typeof (req.body as { ltik?: unknown } | undefined)?.ltik === 'string' ? (req.body as { ltik: string }).ltik : null;
   const header = req.headers.authorization ?? '';
-  const fromHeader = header.startsWith('Bearer ') ? header.slice(7) : (header.match(/LTIK-AUTH-V1 Token=([^,\s]+)/)?.[1] ?? null);
+  const fromHeader = header.startsWith('Bearer ')
+    ? header.slice(7)
+    : (header.match(/LTIK-AUTH-V1 Token=([^,\s]+)/)?.[1] ?? null);
   const ltik = fromHeader ?? fromBody ?? fromQuery;
   return ltik && ltik.length <= 4096 ? ltik : null;
 }
@@ -33,7 +36,12 @@ export function requireSession(deps: SessionDeps): RequestHandler {
       // The sentence shows in the frame of the LMS the key names (framing.ts).
       if (ltik) namePlatform(res, ltikPlatform(ltik));
       const { t } = wordsOf(res);
-      sendMessage(res, 401, t('session.openFromCourse'), t(result === 'expired' ? 'session.ended' : 'session.notOnItsOwn'));
+      sendMessage(
+        res,
+        401,
+        t('session.openFromCourse'),
+        t(result === 'expired' ? 'session.ended' : 'session.notOnItsOwn'),
+      );
       return;
     }
     (res.locals as { session?: Session }).session = result;

@@ -2,11 +2,21 @@
 // keeps the limits), or a sentence saying what to correct, with what was entered for the form to show again.
 import type { Words } from '../messages/index.js';
 import { z } from 'zod';
-import { DOCUMENT_TYPES, MAX_EXCLUDED_PHRASES, SERVICE_MAX_FILE_MB, assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
+import {
+  DOCUMENT_TYPES,
+  MAX_EXCLUDED_PHRASES,
+  SERVICE_MAX_FILE_MB,
+  assignmentSettings,
+  defaultSettings,
+  type AssignmentSettings,
+} from '../assignments/settings.js';
 
 const checkbox = z.preprocess((value) => value === 'on' || value === 'true' || value === true, z.boolean());
 /** An empty number field falls back to the setting's default. */
-const numberField = z.preprocess((value) => (value === '' || value === undefined ? undefined : Number(value)), z.number().optional());
+const numberField = z.preprocess(
+  (value) => (value === '' || value === undefined ? undefined : Number(value)),
+  z.number().optional(),
+);
 
 /** The settings form's fields, read into the settings schema (which keeps the limits). */
 const settingsForm = z.object({
@@ -14,13 +24,23 @@ const settingsForm = z.object({
   excludeQuotes: checkbox,
   excludeSmallSources: checkbox,
   excludeThresholdWords: numberField,
-  excludedPhrases: z.preprocess((value) => String(value ?? '').split('\n').map((line) => line.trim()).filter(Boolean), z.array(z.string())),
+  excludedPhrases: z.preprocess(
+    (value) =>
+      String(value ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    z.array(z.string()),
+  ),
   studentPapers: checkbox,
   publications: checkbox,
   internet: checkbox,
   institutionRepository: checkbox,
   grammarCheck: checkbox,
-  allowedFileTypes: z.preprocess((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]), z.array(z.string())),
+  allowedFileTypes: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(z.string()),
+  ),
   maxFileMb: numberField,
   resubmission: z.string(),
   maxAttempts: numberField,
@@ -28,7 +48,10 @@ const settingsForm = z.object({
   // dueAtZone, or the form is refused: a mistyped date silently read as "no due date" would reopen a closed assignment.
   dueAt: z.preprocess((value) => (value === undefined || value === '' ? null : value), z.string().nullable()),
   // The reader's time zone, which the page's script fills in from the browser; without the script, UTC (the page says so).
-  dueAtZone: z.preprocess((value) => (value === undefined || value === '' ? 'UTC' : value), z.string().max(64).refine(isTimeZone, 'not a time zone')),
+  dueAtZone: z.preprocess(
+    (value) => (value === undefined || value === '' ? 'UTC' : value),
+    z.string().max(64).refine(isTimeZone, 'not a time zone'),
+  ),
   resultsVisibleTo: z.string(),
   showAiScoreToStudents: checkbox,
   gradeColumn: z.string().default('assignment'),
@@ -42,7 +65,15 @@ const settingsForm = z.object({
 
 /** The settings that tune the checking service's comparison: the page keeps them under "Advanced". */
 export const ADVANCED_FIELDS: ReadonlySet<string> = new Set([
-  'excludeReferences', 'excludeQuotes', 'excludeSmallSources', 'excludeThresholdWords', 'excludedPhrases', 'databases', 'grammarCheck', 'language', 'documentType',
+  'excludeReferences',
+  'excludeQuotes',
+  'excludeSmallSources',
+  'excludeThresholdWords',
+  'excludedPhrases',
+  'databases',
+  'grammarCheck',
+  'language',
+  'documentType',
 ]);
 
 function isTimeZone(zone: string): boolean {
@@ -56,19 +87,44 @@ function isTimeZone(zone: string): boolean {
 
 /** How far the clocks of a time zone are ahead of UTC at an instant, in milliseconds. */
 function offsetAt(instant: number, timeZone: string): number {
-  const clock = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const clock = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   const part = Object.fromEntries(clock.formatToParts(instant).map(({ type, value }) => [type, Number(value)]));
-  return Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!) - Math.floor(instant / 1000) * 1000;
+  return (
+    Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!) -
+    Math.floor(instant / 1000) * 1000
+  );
 }
 
 /** A due date from the form's date field, a time on the clocks of `timeZone`, as an ISO time; undefined when it is not one. */
 function dueDate(value: string, timeZone: string): string | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const wall = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   // Date.UTC rolls 31 April over to 1 May: a date that does not come back as written does not exist.
-  const exists = wall.getUTCFullYear() === year && wall.getUTCMonth() === month - 1 && wall.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+  const exists =
+    wall.getUTCFullYear() === year &&
+    wall.getUTCMonth() === month - 1 &&
+    wall.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60;
   if (!exists) return undefined;
   // The zone's offset at the instant itself, not at the wall time read as UTC: the two differ near a clock change.
   const guess = wall.getTime() - offsetAt(wall.getTime(), timeZone);
@@ -76,16 +132,25 @@ function dueDate(value: string, timeZone: string): string | undefined {
 }
 
 /** What the instructor entered, shaped like the settings for the form to show again; an empty field stays empty. */
-function asEntered(entered: Record<string, unknown> & { similarityBands: Array<number | undefined> }): AssignmentSettings {
+function asEntered(
+  entered: Record<string, unknown> & { similarityBands: Array<number | undefined> },
+): AssignmentSettings {
   const given = Object.fromEntries(Object.entries(entered).filter(([, value]) => value !== undefined));
-  return { ...defaultSettings(), ...given, similarityBands: entered.similarityBands.map((band) => band ?? '') } as unknown as AssignmentSettings;
+  return {
+    ...defaultSettings(),
+    ...given,
+    similarityBands: entered.similarityBands.map((band) => band ?? ''),
+  } as unknown as AssignmentSettings;
 }
 
 /**
  * The settings from the form, or a sentence saying what to correct, with what was entered (shaped like the
  * settings, possibly out of bounds) so that the form shows it again.
  */
-export function readSettings(body: unknown, words: Words): { settings: AssignmentSettings } | { error: string; field: string; entered?: AssignmentSettings } {
+export function readSettings(
+  body: unknown,
+  words: Words,
+): { settings: AssignmentSettings } | { error: string; field: string; entered?: AssignmentSettings } {
   const form = settingsForm.safeParse(body ?? {});
   const { t } = words;
   if (!form.success) {
@@ -100,7 +165,12 @@ export function readSettings(body: unknown, words: Words): { settings: Assignmen
     excludeSmallSources: f.excludeSmallSources,
     excludeThresholdWords: f.excludeThresholdWords,
     excludedPhrases: f.excludedPhrases,
-    databases: { studentPapers: f.studentPapers, publications: f.publications, internet: f.internet, institutionRepository: f.institutionRepository },
+    databases: {
+      studentPapers: f.studentPapers,
+      publications: f.publications,
+      internet: f.internet,
+      institutionRepository: f.institutionRepository,
+    },
     grammarCheck: f.grammarCheck,
     allowedFileTypes: f.allowedFileTypes,
     maxFileMb: f.maxFileMb,
@@ -135,7 +205,11 @@ export function readSettings(body: unknown, words: Words): { settings: Assignmen
       gradeColumn: t('settings.error.gradeColumn'),
     };
     const top = field.split('.')[0]!;
-    return { error: messages[top] ?? t('settings.error.field', { field, problem: issue.message }), field: top, entered: asEntered(entered) };
+    return {
+      error: messages[top] ?? t('settings.error.field', { field, problem: issue.message }),
+      field: top,
+      entered: asEntered(entered),
+    };
   }
   return { settings: parsed.data };
 }

@@ -39,13 +39,24 @@ function resultCard(assignment: Assignment, attempts: StudentView[], ltik: strin
   const s = assignment.settings;
   return render(
     'student-result',
-    { latest, ltik, limit: s.resubmission === 'none' ? 1 : s.maxAttempts, dueAt: s.dueAt, resultsVisibleTo: s.resultsVisibleTo },
+    {
+      latest,
+      ltik,
+      limit: s.resubmission === 'none' ? 1 : s.maxAttempts,
+      dueAt: s.dueAt,
+      resultsVisibleTo: s.resultsVisibleTo,
+    },
     words,
   );
 }
 
 /** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
-export async function studentPage(deps: SessionDeps, session: Session, assignment: Assignment, words: Words): Promise<string> {
+export async function studentPage(
+  deps: SessionDeps,
+  session: Session,
+  assignment: Assignment,
+  words: Words,
+): Promise<string> {
   const attempts = await attemptsOf(deps.db, assignment.id, session.userId);
   const decision = canSubmit(assignment.settings, counted(attempts), new Date());
   const limits = uploadLimits(assignment.settings);
@@ -102,7 +113,12 @@ export function receiptText(assignmentTitle: string, submission: Submission, wor
     ['SHA-256', receipt.sha256],
   ];
   const width = Math.max(...fields.map(([label]) => label.length)) + 2;
-  return [t('receipt.title'), ...fields.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`), receipt.late ? t('receipt.late') : '', ''].join('\n');
+  return [
+    t('receipt.title'),
+    ...fields.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
+    receipt.late ? t('receipt.late') : '',
+    '',
+  ].join('\n');
 }
 
 export function studentRoutes(deps: SessionDeps): Router {
@@ -115,8 +131,14 @@ export function studentRoutes(deps: SessionDeps): Router {
     const assignment = await assignmentFor(deps.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).json({ error: 'Not available.' });
     const words = wordsOf(res);
-    const submissions = (await attemptsOf(deps.db, assignment.id, s.userId)).map((submission) => studentView(assignment, submission, words));
-    const html = render('student-attempts', { attempts: submissions, ltik: s.ltik, receiptBase: `/assignments/${assignment.id}/submissions` }, words);
+    const submissions = (await attemptsOf(deps.db, assignment.id, s.userId)).map((submission) =>
+      studentView(assignment, submission, words),
+    );
+    const html = render(
+      'student-attempts',
+      { attempts: submissions, ltik: s.ltik, receiptBase: `/assignments/${assignment.id}/submissions` },
+      words,
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.json({ submissions, html, card: resultCard(assignment, submissions, s.ltik, words) });
   });
@@ -125,7 +147,9 @@ export function studentRoutes(deps: SessionDeps): Router {
     const s = sessionOf(res);
     const assignment = await assignmentFor(deps.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).type('text/plain').send('Not available.\n');
-    const submission = (await attemptsOf(deps.db, assignment.id, s.userId)).find((a) => a.id === req.params.submissionId);
+    const submission = (await attemptsOf(deps.db, assignment.id, s.userId)).find(
+      (a) => a.id === req.params.submissionId,
+    );
     if (!submission) return void res.status(404).type('text/plain').send('There is no such submission of yours.\n');
     res.setHeader('Content-Disposition', `attachment; filename="receipt-${submission.id}.txt"`);
     res.type('text/plain').send(receiptText(assignment.title, submission, wordsOf(res)));

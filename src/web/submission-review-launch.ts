@@ -13,7 +13,12 @@ import { assignmentPath } from './launch-handlers.js';
 import { studentSubmissionsPath } from './instructor-pages.js';
 import { sendMessage, wordsOf } from './views.js';
 
-export async function answerSubmissionReview(deps: { db: Kysely<DatabaseSchema>; logger: Logger }, res: Response, own: Record<string, unknown>, recorded: RecordedMessageLaunch): Promise<void> {
+export async function answerSubmissionReview(
+  deps: { db: Kysely<DatabaseSchema>; logger: Logger },
+  res: Response,
+  own: Record<string, unknown>,
+  recorded: RecordedMessageLaunch,
+): Promise<void> {
   const { launch, ltik } = recorded;
   const { t } = wordsOf(res, launch.locale);
   const claims = submissionReviewClaims.parse(own);
@@ -21,19 +26,32 @@ export async function answerSubmissionReview(deps: { db: Kysely<DatabaseSchema>;
   // Who may see it is decided before anything is looked up, so a refusal tells nothing of the assignment.
   const reviewer = reviewerOf(launch, forUser);
   if (reviewer === 'refused') {
-    deps.logger.warn({ audience: launch.audience, reason: launch.audience === 'learner' ? 'a learner asked for another user\'s submission' : 'no role that may review' }, 'Submission review refused');
+    deps.logger.warn(
+      {
+        audience: launch.audience,
+        reason:
+          launch.audience === 'learner' ? "a learner asked for another user's submission" : 'no role that may review',
+      },
+      'Submission review refused',
+    );
     return sendMessage(res, 403, t('reviewLaunch.notYoursTitle'), t('reviewLaunch.notYours'));
   }
   if (recorded.courseId === null) return sendMessage(res, 400, t('apLaunch.couldNotOpen'), t('reviewLaunch.noCourse'));
-  const key = { platformId: recorded.platformId, courseId: recorded.courseId, resourceLinkId: claims[SUBMISSION_REVIEW_URIS.resourceLink].id };
+  const key = {
+    platformId: recorded.platformId,
+    courseId: recorded.courseId,
+    resourceLinkId: claims[SUBMISSION_REVIEW_URIS.resourceLink].id,
+  };
   const assignment = await placedAssignment(deps.db, key, launch.custom);
-  if (!assignment) return sendMessage(res, 404, t('reviewLaunch.noAssignmentTitle'), t('reviewLaunch.noAssignment'), 'info');
+  if (!assignment)
+    return sendMessage(res, 404, t('reviewLaunch.noAssignmentTitle'), t('reviewLaunch.noAssignment'), 'info');
   if (reviewer === 'self') return void res.redirect(303, assignmentPath(assignment.id, ltik));
   const student = await platformUser(deps.db, recorded.platformId, { subject: forUser });
   // A student the tool has never seen has no submissions: their page says so under the name the LMS gave.
   if (!student) {
     const named = claims[SUBMISSION_REVIEW_URIS.forUser];
-    const name = named.name ?? ([named.given_name, named.family_name].filter(Boolean).join(' ') || named.email || forUser);
+    const name =
+      named.name ?? ([named.given_name, named.family_name].filter(Boolean).join(' ') || named.email || forUser);
     return sendMessage(res, 200, t('review.title', { name }), t('review.none', { name }), 'info');
   }
   res.redirect(303, studentSubmissionsPath(assignment.id, student.id, ltik));

@@ -15,7 +15,8 @@ export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
     const assignment = await assignmentFor(deps.db, session, req.params.id);
     if (assignment === 404) return res.status(404).json({ error: 'There is no such assignment.' });
     if (assignment === 403) return res.status(403).json({ error: 'This assignment belongs to another course.' });
-    if (session.launch.audience !== 'learner') return res.status(403).json({ error: 'Only students of the course submit papers here.' });
+    if (session.launch.audience !== 'learner')
+      return res.status(403).json({ error: 'Only students of the course submit papers here.' });
     // A plain form post (no script in the page) gets pages back; the page's script asks for JSON.
     const wantsPage = req.accepts(['json', 'html']) === 'html';
     try {

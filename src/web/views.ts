@@ -31,7 +31,10 @@ const LMS_LOOKS: Record<string, PageLook['lms']> = { moodle: 'moodle', canvas: '
 
 export function lookOf(res: Response): PageLook {
   const dest = res.req.headers['sec-fetch-dest'];
-  return { framed: dest === 'iframe' || dest === 'frame', lms: LMS_LOOKS[lmsFamilyOf(res)?.toLowerCase() ?? ''] ?? null };
+  return {
+    framed: dest === 'iframe' || dest === 'frame',
+    lms: LMS_LOOKS[lmsFamilyOf(res)?.toLowerCase() ?? ''] ?? null,
+  };
 }
 
 /**
@@ -42,7 +45,10 @@ export function lookOf(res: Response): PageLook {
 export function wordsOf(res: Response, launchLocale?: string | null): Words & { look: PageLook } {
   const session = (res.locals as { session?: Session }).session;
   const locale = launchLocale ?? session?.launch.locale ?? null;
-  return { ...wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language']))), look: lookOf(res) };
+  return {
+    ...wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language']))),
+    look: lookOf(res),
+  };
 }
 
 /**
@@ -67,7 +73,13 @@ export function wantsJson(req: Request): boolean {
 }
 
 /** One sentence for the person: a refusal, an error, or a notice; a page, or `{ error }` to a JSON client. */
-export function sendMessage(res: Response, status: number, title: string, message: string, tone: 'error' | 'info' = 'error'): void {
+export function sendMessage(
+  res: Response,
+  status: number,
+  title: string,
+  message: string,
+  tone: 'error' | 'info' = 'error',
+): void {
   if (wantsJson(res.req)) {
     res.status(status).json(tone === 'error' ? { error: message } : { message });
     return;

@@ -28,19 +28,38 @@ async function admin(as: As, path: string, form?: Record<string, string>): Promi
   return { status: response.status, body: await response.text() };
 }
 
-const platformRow = (which: 'home' | 'other') => db().selectFrom('platform').select(['active', 'checker_account_id']).where('id', '=', platformId[which]).executeTakeFirstOrThrow();
-const account = { name: 'Home school', baseUrl: 'https://checker.example.edu', username: 'home@example.edu', password: 'home-password-1' };
+const platformRow = (which: 'home' | 'other') =>
+  db()
+    .selectFrom('platform')
+    .select(['active', 'checker_account_id'])
+    .where('id', '=', platformId[which])
+    .executeTakeFirstOrThrow();
+const account = {
+  name: 'Home school',
+  baseUrl: 'https://checker.example.edu',
+  username: 'home@example.edu',
+  password: 'home-password-1',
+};
 
 before(async () => {
   tool = await startTestTool({ ADMIN_TOKEN });
   home = await startTestPlatform(tool, { clientId: 'home-client' });
   other = await startTestPlatform(tool, { clientId: 'other-client' });
-  for (const [which, lms] of [['home', home], ['other', other]] as const) {
+  for (const [which, lms] of [
+    ['home', home],
+    ['other', other],
+  ] as const) {
     lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1' });
     const result = await launch(lms.platform, { userId: 'admin-1', resourceLinkId: 'essay-1' });
     assert.equal(result.status, 200, result.body);
     ltik[which] = result.ltik!;
-    platformId[which] = (await db().selectFrom('platform').select('id').where('client_id', '=', `${which}-client`).executeTakeFirstOrThrow()).id;
+    platformId[which] = (
+      await db()
+        .selectFrom('platform')
+        .select('id')
+        .where('client_id', '=', `${which}-client`)
+        .executeTakeFirstOrThrow()
+    ).id;
   }
 });
 after(async () => {
@@ -65,7 +84,11 @@ describe("a platform's administrator answers for their own platform", () => {
 
   test("the other school's registration cannot be switched off, resynced or given an account", async () => {
     for (const action of ['deactivate', 'resync-grades', 'account']) {
-      const answer = await admin('home', `/admin/registrations/${platformId.other}/${action}`, action === 'account' ? { accountId: 'default' } : {});
+      const answer = await admin(
+        'home',
+        `/admin/registrations/${platformId.other}/${action}`,
+        action === 'account' ? { accountId: 'default' } : {},
+      );
       assert.equal(answer.status, 404, `${action}: ${answer.body.slice(0, 200)}`);
     }
     assert.equal((await platformRow('other')).active, true);
@@ -74,7 +97,15 @@ describe("a platform's administrator answers for their own platform", () => {
   });
 
   test('adding a registration takes the installation administrator', async () => {
-    const registration = { name: 'Rogue', issuer: 'https://rogue.example.edu', clientId: 'rogue', deploymentId: '1', authUrl: 'https://rogue.example.edu/auth', tokenUrl: 'https://rogue.example.edu/token', jwksUrl: 'https://rogue.example.edu/jwks' };
+    const registration = {
+      name: 'Rogue',
+      issuer: 'https://rogue.example.edu',
+      clientId: 'rogue',
+      deploymentId: '1',
+      authUrl: 'https://rogue.example.edu/auth',
+      tokenUrl: 'https://rogue.example.edu/token',
+      jwksUrl: 'https://rogue.example.edu/jwks',
+    };
     const refused = await admin('home', '/admin/registrations', registration);
     assert.equal(refused.status, 403);
     assert.match(refused.body, /Only the installation&#39;s administrator|Only the installation's administrator/);
@@ -91,23 +122,39 @@ describe("a platform's administrator answers for their own platform", () => {
     }
     assert.equal(await count(), before);
     // The installation's administrator sets up the address (here with an account of the installation's own).
-    const installation = await admin('token', '/admin/accounts', { ...account, name: 'Installation', username: 'installation@example.edu' });
+    const installation = await admin('token', '/admin/accounts', {
+      ...account,
+      name: 'Installation',
+      username: 'installation@example.edu',
+    });
     assert.equal(installation.status, 200, installation.body.slice(0, 300));
     assert.match((await admin('home', '/admin')).body, new RegExp(`<option>${account.baseUrl}</option>`));
   });
 
-  test("an account one school adds is its own: the other school neither sees it nor can overwrite its password", async () => {
+  test('an account one school adds is its own: the other school neither sees it nor can overwrite its password', async () => {
     const saved = await admin('home', '/admin/accounts', account);
     assert.equal(saved.status, 200, saved.body.slice(0, 300));
     const home = await platformRow('home');
     assert.ok(home.checker_account_id, "the account is the home platform's now");
-    const stored = await db().selectFrom('checker_account').select(['id', 'password_encrypted']).where('id', '=', home.checker_account_id).executeTakeFirstOrThrow();
+    const stored = await db()
+      .selectFrom('checker_account')
+      .select(['id', 'password_encrypted'])
+      .where('id', '=', home.checker_account_id)
+      .executeTakeFirstOrThrow();
 
     const otherPage = await admin('other', '/admin');
     assert.doesNotMatch(otherPage.body, /home@example\.edu|Home school/);
-    const overwrite = await admin('other', '/admin/accounts', { ...account, name: 'Taken over', password: 'other-password-2' });
+    const overwrite = await admin('other', '/admin/accounts', {
+      ...account,
+      name: 'Taken over',
+      password: 'other-password-2',
+    });
     assert.equal(overwrite.status, 403);
-    const after = await db().selectFrom('checker_account').select(['name', 'password_encrypted']).where('id', '=', stored.id).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('checker_account')
+      .select(['name', 'password_encrypted'])
+      .where('id', '=', stored.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(after, { name: account.name, password_encrypted: stored.password_encrypted });
     assert.equal((await platformRow('other')).checker_account_id, null);
 
@@ -128,6 +175,13 @@ describe("a platform's administrator answers for their own platform", () => {
       assert.equal(change.status, 403, `${which}: ${change.body.slice(0, 200)}`);
       assert.match(change.body, /an account other platforms use too/);
     }
-    assert.deepEqual(await db().selectFrom('checker_account').select(['name', 'password_encrypted']).where('id', '=', stored.id).executeTakeFirstOrThrow(), { name: account.name, password_encrypted: stored.password_encrypted });
+    assert.deepEqual(
+      await db()
+        .selectFrom('checker_account')
+        .select(['name', 'password_encrypted'])
+        .where('id', '=', stored.id)
+        .executeTakeFirstOrThrow(),
+      { name: account.name, password_encrypted: stored.password_encrypted },
+    );
   });
 });

@@ -18,8 +18,17 @@ let courseB: TestCourse;
 let cliEnv: Record<string, string>;
 
 before(async () => {
-  tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
-  ownAccount = await startSandbox({ users: [UNIVERSITY], delayMs: 200, callbackUrl: `${tool.url}/checker/callback/${tool.config.callbackSecret}` });
+  tool = await startTestTool({
+    SANDBOX_DELAY_MS: '200',
+    POLL_SCHEDULE_SECONDS: '1',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+  });
+  ownAccount = await startSandbox({
+    users: [UNIVERSITY],
+    delayMs: 200,
+    callbackUrl: `${tool.url}/checker/callback/${tool.config.callbackSecret}`,
+  });
   cliEnv = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
 });
 after(async () => {
@@ -32,7 +41,11 @@ after(async () => {
 async function scored(id: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const row = await tool.tool.database.db.selectFrom('submission').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await tool.tool.database.db
+      .selectFrom('submission')
+      .select('state')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     if (row.state === 'scored' || row.state === 'graded') return;
     if (Date.now() > deadline) throw new Error(`submission ${id} stayed ${row.state}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -40,12 +53,20 @@ async function scored(id: string): Promise<void> {
 }
 
 test('a platform with its own account sends its papers there; the other platform uses the default account', async () => {
-  const added = await runToExit('cli/main.ts', ['account', 'add', '--name', 'University B', '--url', ownAccount.url, '--username', UNIVERSITY.email], cliEnv, { input: `${UNIVERSITY.password}\n` });
+  const added = await runToExit(
+    'cli/main.ts',
+    ['account', 'add', '--name', 'University B', '--url', ownAccount.url, '--username', UNIVERSITY.email],
+    cliEnv,
+    { input: `${UNIVERSITY.password}\n` },
+  );
   assert.equal(added.code, 0, added.stderr);
   const accountId = /id: +([0-9a-f-]{36})/.exec(added.stdout)?.[1];
   assert.ok(accountId, added.stdout);
   assert.doesNotMatch(added.stdout + added.stderr, /uni-b secret/, 'the password is never printed');
-  const stored = await tool.tool.database.db.selectFrom('checker_account').select('password_encrypted').executeTakeFirstOrThrow();
+  const stored = await tool.tool.database.db
+    .selectFrom('checker_account')
+    .select('password_encrypted')
+    .executeTakeFirstOrThrow();
   assert.doesNotMatch(stored.password_encrypted, /uni-b secret/, 'the password is stored sealed');
 
   const tested = await runToExit('cli/main.ts', ['account', 'test', accountId], cliEnv);
@@ -55,7 +76,9 @@ test('a platform with its own account sends its papers there; the other platform
   // The platform is registered first, then given its account; its assignment is created after that.
   courseA = await openCourse(tool, { clientId: 'uni-a' });
   const lmsB = await startTestPlatform(tool, { clientId: 'uni-b' });
-  const platformB = (await listRegistrations(tool.tool.database.db)).find((registration) => registration.issuer === lmsB.platform.registration().issuer)!;
+  const platformB = (await listRegistrations(tool.tool.database.db)).find(
+    (registration) => registration.issuer === lmsB.platform.registration().issuer,
+  )!;
   const used = await runToExit('cli/main.ts', ['account', 'use', accountId, '--platform', platformB.id], cliEnv);
   assert.equal(used.code, 0, used.stderr);
 
@@ -64,8 +87,8 @@ test('a platform with its own account sends its papers there; the other platform
   const fromA = await courseA.submit('student-1', 'Rivers carve valleys over long ages. '.repeat(30));
   const fromB = await courseB.submit('student-1', 'Glaciers grind mountains into plains. '.repeat(30));
   await Promise.all([scored(fromA), scored(fromB)]);
-  assert.equal(tool.tool.sandbox!.stats().papers - defaultBefore, 1, 'platform A\'s paper is in the default account');
-  assert.equal(ownAccount.stats().papers, 1, 'platform B\'s paper is in its own account');
+  assert.equal(tool.tool.sandbox!.stats().papers - defaultBefore, 1, "platform A's paper is in the default account");
+  assert.equal(ownAccount.stats().papers, 1, "platform B's paper is in its own account");
 
   const listed = await runToExit('cli/main.ts', ['account', 'list'], cliEnv);
   assert.match(listed.stdout, /used by: +1 platform\(s\), 1 assignment\(s\)/);
@@ -75,13 +98,23 @@ test('a platform with its own account sends its papers there; the other platform
 });
 
 test('a wrong password is named as such by "account test"; a missing password is refused', async () => {
-  const added = await runToExit('cli/main.ts', ['account', 'add', '--name', 'Mistyped', '--url', ownAccount.url, '--username', 'nobody@uni-b.example.edu'], cliEnv, { input: 'wrong\n' });
+  const added = await runToExit(
+    'cli/main.ts',
+    ['account', 'add', '--name', 'Mistyped', '--url', ownAccount.url, '--username', 'nobody@uni-b.example.edu'],
+    cliEnv,
+    { input: 'wrong\n' },
+  );
   assert.equal(added.code, 0, added.stderr);
   const accountId = /id: +([0-9a-f-]{36})/.exec(added.stdout)![1]!;
   const tested = await runToExit('cli/main.ts', ['account', 'test', accountId], cliEnv);
   assert.equal(tested.code, 1);
   assert.match(tested.stderr, /The login failed: .*(password|credentials|unauthori[sz]ed)/i);
-  const empty = await runToExit('cli/main.ts', ['account', 'add', '--name', 'Empty', '--url', ownAccount.url, '--username', 'x@uni-b.example.edu'], cliEnv, { input: '' });
+  const empty = await runToExit(
+    'cli/main.ts',
+    ['account', 'add', '--name', 'Empty', '--url', ownAccount.url, '--username', 'x@uni-b.example.edu'],
+    cliEnv,
+    { input: '' },
+  );
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /the password: Give the password/);
   const removed = await runToExit('cli/main.ts', ['account', 'remove', accountId], cliEnv);

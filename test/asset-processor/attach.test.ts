@@ -27,26 +27,43 @@ after(async () => {
   await tool.stop();
 });
 
-const processorAssignments = () => tool.tool.database.db.selectFrom('assignment').select(['id', 'title', 'kind', 'activity_id', 'settings', 'folder_state']).where('kind', '=', 'asset-processor').execute();
+const processorAssignments = () =>
+  tool.tool.database.db
+    .selectFrom('assignment')
+    .select(['id', 'title', 'kind', 'activity_id', 'settings', 'folder_state'])
+    .where('kind', '=', 'asset-processor')
+    .execute();
 
 const attach = (page: string) => postAttach(tool, page);
 
 describe('attaching the tool to an LMS assignment', () => {
   test('an instructor sees the usual settings with their defaults, attaches in one click, and the LMS gets one processor after the tool subscribed to its notices', async () => {
-    const page = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest', activity: ACTIVITY });
+    const page = await launch(lms.platform, {
+      userId: 'instructor-1',
+      messageType: 'LtiDeepLinkingRequest',
+      activity: ACTIVITY,
+    });
     assert.equal(page.status, 200, text(page.body));
     assert.match(text(page.body), /Check this assignment's submissions/);
     assert.match(text(page.body), /Essay on rivers/);
-    assert.equal(/name="excludeReferences" checked/.test(page.body), defaultSettings().excludeReferences, 'the default shows');
+    assert.equal(
+      /name="excludeReferences" checked/.test(page.body),
+      defaultSettings().excludeReferences,
+      'the default shows',
+    );
     assert.deepEqual(lms.platform.noticeHandlers(), {}, 'no subscription before the instructor attaches');
 
     const answer = await attach(page.body);
     const body = await answer.text();
     assert.equal(answer.status, 200, text(body));
     // The subscription is in place before the LMS hears of the processor.
-    assert.deepEqual(lms.platform.noticeHandlers(), { LtiAssetProcessorSubmissionNotice: `${tool.url}/asset-processor/notices` });
+    assert.deepEqual(lms.platform.noticeHandlers(), {
+      LtiAssetProcessorSubmissionNotice: `${tool.url}/asset-processor/notices`,
+    });
     const jwt = body.match(/name="JWT" value="([^"]+)"/)?.[1] ?? '';
-    const items = decodeJwt(jwt)['https://purl.imsglobal.org/spec/lti-dl/claim/content_items'] as Array<Record<string, unknown>>;
+    const items = decodeJwt(jwt)['https://purl.imsglobal.org/spec/lti-dl/claim/content_items'] as Array<
+      Record<string, unknown>
+    >;
     assert.equal(items.length, 1);
     assert.equal(items[0]!.type, 'ltiAssetProcessor');
     assert.equal(items[0]!.title, 'Originality check');
@@ -64,18 +81,30 @@ describe('attaching the tool to an LMS assignment', () => {
     assert.equal(assignment.activity_id, ACTIVITY.id);
     assert.deepEqual(assignment.settings, defaultSettings());
     assert.equal(attached?.custom.assignment_id, assignment.id);
-    await eventually(async () => (await processorAssignments())[0]?.folder_state === 'ready', 'the folder to be created', 30_000, 200);
+    await eventually(
+      async () => (await processorAssignments())[0]?.folder_state === 'ready',
+      'the folder to be created',
+      30_000,
+      200,
+    );
   });
 
   test('when the LMS refuses the subscription: a sentence, and nothing created', async () => {
     const before = (await processorAssignments()).length;
     lms.platform.setFaults({ noticeHandlersStatus: 500 });
     try {
-      const page = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest', activity: { id: 'f3b1c2d4-0000-4000-8000-000000000002', title: 'Lab report' } });
+      const page = await launch(lms.platform, {
+        userId: 'instructor-1',
+        messageType: 'LtiDeepLinkingRequest',
+        activity: { id: 'f3b1c2d4-0000-4000-8000-000000000002', title: 'Lab report' },
+      });
       const answer = await attach(page.body);
       const body = await answer.text();
       assert.equal(answer.status, 502);
-      assert.match(text(body), /did not let the tool subscribe to its submission notices, so the tool was not attached \(nothing was created\)/);
+      assert.match(
+        text(body),
+        /did not let the tool subscribe to its submission notices, so the tool was not attached \(nothing was created\)/,
+      );
       assert.doesNotMatch(body, /name="JWT"/);
       assert.equal((await processorAssignments()).length, before);
     } finally {
@@ -94,7 +123,11 @@ describe('attaching the tool to an LMS assignment', () => {
   });
 
   test('a student cannot attach the tool', async () => {
-    const page = await launch(lms.platform, { userId: 'student-1', messageType: 'LtiDeepLinkingRequest', activity: ACTIVITY });
+    const page = await launch(lms.platform, {
+      userId: 'student-1',
+      messageType: 'LtiDeepLinkingRequest',
+      activity: ACTIVITY,
+    });
     assert.equal(page.status, 403);
     assert.match(text(page.body), /Only instructors can add the tool/);
   });

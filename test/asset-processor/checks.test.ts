@@ -19,11 +19,26 @@ let first: Awaited<ReturnType<TestPlatform['platform']['submitToActivity']>>;
 const ACTIVITY = { id: 'b1d2e3f4-0000-4000-8000-000000000042', title: 'Essay on rivers' };
 
 const essay = (topic: string) =>
-  `${topic}\n` + Array.from({ length: 60 }, (_, i) => `Sentence ${i} about ${topic} explores a different angle with evidence number ${i * 7}.`).join(' ');
-const txt = (name: string, topic: string) => ({ content: Buffer.from(essay(topic)), filename: name, contentType: 'text/plain' });
+  `${topic}\n` +
+  Array.from(
+    { length: 60 },
+    (_, i) => `Sentence ${i} about ${topic} explores a different angle with evidence number ${i * 7}.`,
+  ).join(' ');
+const txt = (name: string, topic: string) => ({
+  content: Buffer.from(essay(topic)),
+  filename: name,
+  contentType: 'text/plain',
+});
 
 before(async () => {
-  tool = await startTestTool({ ASSET_PROCESSOR: 'on', SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', JOB_RETRY_LIMIT: '20' });
+  tool = await startTestTool({
+    ASSET_PROCESSOR: 'on',
+    SANDBOX_DELAY_MS: '300',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+    JOB_RETRY_LIMIT: '20',
+  });
   lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'ap-checks' });
   assignmentId = await attachToActivity(tool, lms, ACTIVITY);
 });
@@ -36,7 +51,12 @@ const db = () => tool.tool.database.db;
 type Report = ReturnType<TestPlatform['platform']['assetReports']>[number];
 
 /** Waits until each asset's report of the type reaches one of `progress`; returns them in the assets' order. */
-async function reportsOf(assetIds: string[], progress: string[], timeoutMs = 60_000, type = 'originality'): Promise<Report[]> {
+async function reportsOf(
+  assetIds: string[],
+  progress: string[],
+  timeoutMs = 60_000,
+  type = 'originality',
+): Promise<Report[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const latest = lms.platform.assetReports();
@@ -48,8 +68,16 @@ async function reportsOf(assetIds: string[], progress: string[], timeoutMs = 60_
 }
 
 const setSettings = async (change: Record<string, unknown>) => {
-  const row = await db().selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-  await db().updateTable('assignment').set({ settings: JSON.stringify({ ...(row.settings as object), ...change }) }).where('id', '=', assignmentId).execute();
+  const row = await db()
+    .selectFrom('assignment')
+    .select('settings')
+    .where('id', '=', assignmentId)
+    .executeTakeFirstOrThrow();
+  await db()
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...(row.settings as object), ...change }) })
+    .where('id', '=', assignmentId)
+    .execute();
 };
 
 describe('an LMS submission checked by the Asset Processor', () => {
@@ -84,40 +112,78 @@ describe('an LMS submission checked by the Asset Processor', () => {
     }
     // Each asset's Processing report came first, and every post was taken.
     const log = lms.platform.assetReportLog();
-    assert.ok(log.every((entry) => entry.status === 201), JSON.stringify(log.filter((entry) => entry.status !== 201)));
+    assert.ok(
+      log.every((entry) => entry.status === 201),
+      JSON.stringify(log.filter((entry) => entry.status !== 201)),
+    );
     for (const id of ids) {
-      const progress = log.map((entry) => entry.body as { assetId: string; type: string; processingProgress: string }).filter((body) => body.assetId === id && body.type === 'originality').map((body) => body.processingProgress);
+      const progress = log
+        .map((entry) => entry.body as { assetId: string; type: string; processingProgress: string })
+        .filter((body) => body.assetId === id && body.type === 'originality')
+        .map((body) => body.processingProgress);
       assert.equal(progress[0], 'Processing');
       assert.equal(progress.at(-1), 'Processed');
     }
     // The text entry was checked as its words: a text file, not the HTML.
-    const papers = await db().selectFrom('submission').select(['file_type', 'file_label']).where('assignment_id', '=', assignmentId).orderBy('attempt').execute();
+    const papers = await db()
+      .selectFrom('submission')
+      .select(['file_type', 'file_label'])
+      .where('assignment_id', '=', assignmentId)
+      .orderBy('attempt')
+      .execute();
     assert.deepEqual(papers.map((paper) => paper.file_type).sort(), ['txt', 'txt', 'txt']);
     assert.equal(lms.platform.scoreLog().length, 0, 'no AGS score is posted for an Asset Processor assignment');
   });
 
   test('the same notice again uploads nothing twice: the latest reports are sent again', async () => {
-    const papersBefore = await db().selectFrom('submission').select('id').where('assignment_id', '=', assignmentId).execute();
+    const papersBefore = await db()
+      .selectFrom('submission')
+      .select('id')
+      .where('assignment_id', '=', assignmentId)
+      .execute();
     const postsBefore = lms.platform.assetReportLog().length;
     // Canvas's resubmit rule refuses it for Processed reports; a platform may still send a notice twice.
     assert.equal((await lms.platform.resubmitAll(first.submissionId)).sent, false);
-    const notice = lms.platform.submissionNotice({ activityId: ACTIVITY.id, submissionId: first.submissionId, userId: 'student-1', assets: first.assets });
-    const answer = await fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(notice) }] }) });
+    const notice = lms.platform.submissionNotice({
+      activityId: ACTIVITY.id,
+      submissionId: first.submissionId,
+      userId: 'student-1',
+      assets: first.assets,
+    });
+    const answer = await fetch(`${tool.url}/asset-processor/notices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(notice) }] }),
+    });
     assert.equal(answer.status, 200, await answer.text());
     const deadline = Date.now() + 20_000;
-    while (lms.platform.assetReportLog().length < postsBefore + 6 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (lms.platform.assetReportLog().length < postsBefore + 6 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     const resent = lms.platform.assetReportLog().slice(postsBefore);
     // Originality and AI, for each of the three assets.
     assert.equal(resent.length, 6, 'the latest reports of each asset were sent again');
-    assert.ok(resent.every((entry) => entry.status === 201 && (entry.body as { processingProgress: string }).processingProgress === 'Processed'));
-    const papersAfter = await db().selectFrom('submission').select('id').where('assignment_id', '=', assignmentId).execute();
+    assert.ok(
+      resent.every(
+        (entry) =>
+          entry.status === 201 && (entry.body as { processingProgress: string }).processingProgress === 'Processed',
+      ),
+    );
+    const papersAfter = await db()
+      .selectFrom('submission')
+      .select('id')
+      .where('assignment_id', '=', assignmentId)
+      .execute();
     assert.equal(papersAfter.length, papersBefore.length, 'no second upload');
   });
 
   test('results shown after the due date: the report is hidden until then, and posted visible once the date has passed', async () => {
     await setSettings({ resultsVisibleTo: 'students-after-due', dueAt: new Date(Date.now() + 3600_000).toISOString() });
     try {
-      const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-5', files: [txt('estuaries.txt', 'estuaries')] });
+      const sent = await lms.platform.submitToActivity({
+        activityId: ACTIVITY.id,
+        userId: 'student-5',
+        files: [txt('estuaries.txt', 'estuaries')],
+      });
       const [hidden] = await reportsOf([sent.assets[0]!.asset_id], ['Processed']);
       assert.equal(hidden!.visibleToOwner, false);
       // The due date passes (nothing in the tool happens at that moment); the minute's sweep posts the report again.
@@ -130,10 +196,20 @@ describe('an LMS submission checked by the Asset Processor', () => {
         if (queued === 0) await new Promise((resolve) => setTimeout(resolve, 500));
       }
       assert.equal(queued, 1);
-      while (!lms.platform.assetReports().some((report) => report.assetId === sent.assets[0]!.asset_id && report.type === 'originality' && report.visibleToOwner) && Date.now() < deadline) {
+      while (
+        !lms.platform
+          .assetReports()
+          .some(
+            (report) =>
+              report.assetId === sent.assets[0]!.asset_id && report.type === 'originality' && report.visibleToOwner,
+          ) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      const shown = lms.platform.assetReports().find((report) => report.assetId === sent.assets[0]!.asset_id && report.type === 'originality');
+      const shown = lms.platform
+        .assetReports()
+        .find((report) => report.assetId === sent.assets[0]!.asset_id && report.type === 'originality');
       assert.equal(shown?.visibleToOwner, true);
       assert.equal(await sweepForgottenAssets({ db: db(), jobs: tool.tool.jobs }), 0, 'posted once');
     } finally {
@@ -144,7 +220,11 @@ describe('an LMS submission checked by the Asset Processor', () => {
   test('a file larger than the assignment takes ends Failed with ASSET_TOO_LARGE, without being downloaded', async () => {
     await setSettings({ maxFileMb: 1 });
     try {
-      const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-2', files: [{ content: Buffer.alloc(2 * 1024 * 1024, 'a'), filename: 'huge.txt', contentType: 'text/plain' }] });
+      const sent = await lms.platform.submitToActivity({
+        activityId: ACTIVITY.id,
+        userId: 'student-2',
+        files: [{ content: Buffer.alloc(2 * 1024 * 1024, 'a'), filename: 'huge.txt', contentType: 'text/plain' }],
+      });
       assert.equal(sent.status, 200, sent.body);
       const [report] = await reportsOf([sent.assets[0]!.asset_id], ['Failed']);
       assert.equal(report!.errorCode, 'ASSET_TOO_LARGE');
@@ -156,7 +236,11 @@ describe('an LMS submission checked by the Asset Processor', () => {
 
   test('a file of a type the service does not check ends Failed with UNSUPPORTED_ASSET_TYPE', async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2000, 1)]);
-    const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-2', files: [{ content: png, filename: 'photo.png', contentType: 'image/png' }] });
+    const sent = await lms.platform.submitToActivity({
+      activityId: ACTIVITY.id,
+      userId: 'student-2',
+      files: [{ content: png, filename: 'photo.png', contentType: 'image/png' }],
+    });
     const [report] = await reportsOf([sent.assets[0]!.asset_id], ['Failed']);
     assert.equal(report!.errorCode, 'UNSUPPORTED_ASSET_TYPE');
     assert.match(report!.comment ?? '', /This assignment takes/);
@@ -164,7 +248,11 @@ describe('an LMS submission checked by the Asset Processor', () => {
 
   test('a download that keeps failing ends DOWNLOAD_FAILED; "Resubmit all files" then checks it again', async () => {
     lms.platform.setFaults({ assetFailures: 1000 });
-    const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-3', files: [txt('tides.txt', 'tides')] });
+    const sent = await lms.platform.submitToActivity({
+      activityId: ACTIVITY.id,
+      userId: 'student-3',
+      files: [txt('tides.txt', 'tides')],
+    });
     const [failed] = await reportsOf([sent.assets[0]!.asset_id], ['Failed']);
     assert.equal(failed!.errorCode, 'DOWNLOAD_FAILED');
     assert.match(failed!.comment ?? '', /could not be fetched from the LMS/);
@@ -178,11 +266,20 @@ describe('an LMS submission checked by the Asset Processor', () => {
   test('a file whose bytes do not match the checksum the LMS announced is not checked', async () => {
     lms.platform.setFaults({ assetWrongBytes: true });
     try {
-      const sent = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-4', files: [txt('moraines.txt', 'moraines')] });
+      const sent = await lms.platform.submitToActivity({
+        activityId: ACTIVITY.id,
+        userId: 'student-4',
+        files: [txt('moraines.txt', 'moraines')],
+      });
       const [failed] = await reportsOf([sent.assets[0]!.asset_id], ['Failed']);
       assert.equal(failed!.errorCode, 'DOWNLOAD_FAILED');
       assert.match(failed!.comment ?? '', /does not match the SHA-256 checksum|bytes where the LMS announced/);
-      const papers = await db().selectFrom('submission as s').innerJoin('lti_user as u', 'u.id', 's.user_id').select('s.id').where('u.subject', '=', 'student-4').execute();
+      const papers = await db()
+        .selectFrom('submission as s')
+        .innerJoin('lti_user as u', 'u.id', 's.user_id')
+        .select('s.id')
+        .where('u.subject', '=', 'student-4')
+        .execute();
       assert.equal(papers.length, 0);
     } finally {
       lms.platform.setFaults({});

@@ -20,10 +20,25 @@ after(async () => {
   await tool.stop();
 });
 
-const sessions = () => tool.tool.database.db.selectFrom('lti_record').select('id').where('collection', 'in', ['idtoken', 'contexttoken']).execute();
+const sessions = () =>
+  tool.tool.database.db
+    .selectFrom('lti_record')
+    .select('id')
+    .where('collection', 'in', ['idtoken', 'contexttoken'])
+    .execute();
 
 for (const [what, assetProcessor] of [
-  ['report review', { messageType: 'LtiReportReviewRequest', activityId: 'a1', submissionId: 's1:1', assetId: 'x1', reportType: 'originality', forUserId: 'student-1' }],
+  [
+    'report review',
+    {
+      messageType: 'LtiReportReviewRequest',
+      activityId: 'a1',
+      submissionId: 's1:1',
+      assetId: 'x1',
+      reportType: 'originality',
+      forUserId: 'student-1',
+    },
+  ],
   ['settings', { messageType: 'LtiAssetProcessorSettingsRequest', activityId: 'a1' }],
   ['EULA', { messageType: 'LtiEulaRequest' }],
 ] as const) {
@@ -38,8 +53,28 @@ for (const [what, assetProcessor] of [
 
 test('the EULA setting: off by default; on needs the Asset Processor and its terms, given as text or as an address', () => {
   assert.equal(parseConfig({ ASSET_PROCESSOR: 'on' }).assetProcessorEula, null);
-  assert.throws(() => parseConfig({ ASSET_PROCESSOR_EULA: 'on', ASSET_PROCESSOR_EULA_TERMS: 'Terms.' }), (error: unknown) => error instanceof ConfigError && /needs ASSET_PROCESSOR=on/.test(error.message));
-  assert.throws(() => parseConfig({ ASSET_PROCESSOR: 'on', ASSET_PROCESSOR_EULA: 'on' }), (error: unknown) => error instanceof ConfigError && error.variable === 'ASSET_PROCESSOR_EULA_TERMS');
-  assert.deepEqual(parseConfig({ ASSET_PROCESSOR: 'on', ASSET_PROCESSOR_EULA: 'on', ASSET_PROCESSOR_EULA_TERMS: 'https://example.edu/terms' }).assetProcessorEula, { url: 'https://example.edu/terms' });
-  assert.deepEqual(parseConfig({ ASSET_PROCESSOR: 'on', ASSET_PROCESSOR_EULA: 'on', ASSET_PROCESSOR_EULA_TERMS: 'Your files are compared.' }).assetProcessorEula, { text: 'Your files are compared.' });
+  assert.throws(
+    () => parseConfig({ ASSET_PROCESSOR_EULA: 'on', ASSET_PROCESSOR_EULA_TERMS: 'Terms.' }),
+    (error: unknown) => error instanceof ConfigError && /needs ASSET_PROCESSOR=on/.test(error.message),
+  );
+  assert.throws(
+    () => parseConfig({ ASSET_PROCESSOR: 'on', ASSET_PROCESSOR_EULA: 'on' }),
+    (error: unknown) => error instanceof ConfigError && error.variable === 'ASSET_PROCESSOR_EULA_TERMS',
+  );
+  assert.deepEqual(
+    parseConfig({
+      ASSET_PROCESSOR: 'on',
+      ASSET_PROCESSOR_EULA: 'on',
+      ASSET_PROCESSOR_EULA_TERMS: 'https://example.edu/terms',
+    }).assetProcessorEula,
+    { url: 'https://example.edu/terms' },
+  );
+  assert.deepEqual(
+    parseConfig({
+      ASSET_PROCESSOR: 'on',
+      ASSET_PROCESSOR_EULA: 'on',
+      ASSET_PROCESSOR_EULA_TERMS: 'Your files are compared.',
+    }).assetProcessorEula,
+    { text: 'Your files are compared.' },
+  );
 });

@@ -18,7 +18,8 @@ import { startTestTool, type TestTool } from '../support/tool.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const ACTIVITY = { id: 'b81f0e2a-0000-4000-8000-000000000023', title: 'Essay on rivers' };
-const TERMS = 'You agree that your submitted files are compared with other papers.\n\nThe tool keeps a copy of each file.';
+const TERMS =
+  'You agree that your submitted files are compared with other papers.\n\nThe tool keeps a copy of each file.';
 
 let tool: TestTool;
 let lms: TestPlatform;
@@ -34,12 +35,23 @@ before(async () => {
   // What the asset fetch leaves behind (not built yet): student-1's file admitted as a checked submission, another
   // file still being fetched, and one that failed.
   const file = { subject: 'student-1', lmsSubmissionId: 'sub-1:1' };
-  checkedSubmission = await checkedAsset(tool, lms, assignmentId, { ...file, name: 'Sam Student', assetId: 'asset-checked', fileLabel: 'rivers.pdf', paperId: 5151 });
+  checkedSubmission = await checkedAsset(tool, lms, assignmentId, {
+    ...file,
+    name: 'Sam Student',
+    assetId: 'asset-checked',
+    fileLabel: 'rivers.pdf',
+    paperId: 5151,
+  });
   await db()
     .insertInto('lms_asset')
     .values([
       { ...lmsAsset(lms, assignmentId, { ...file, assetId: 'asset-fetching' }), state: 'received' },
-      { ...lmsAsset(lms, assignmentId, { ...file, assetId: 'asset-failed' }), state: 'failed', error_code: 'UNSUPPORTED_ASSET_TYPE', error_comment: 'The tool checks PDF, Word and plain-text files only; this file is an image.' },
+      {
+        ...lmsAsset(lms, assignmentId, { ...file, assetId: 'asset-failed' }),
+        state: 'failed',
+        error_code: 'UNSUPPORTED_ASSET_TYPE',
+        error_comment: 'The tool checks PDF, Word and plain-text files only; this file is an image.',
+      },
     ])
     .execute();
 });
@@ -57,21 +69,32 @@ const review = (assetId: string, reportType = 'originality'): AssetProcessorLaun
   forUserId: 'student-1',
 });
 
-const open = (userId: string, assetProcessor: AssetProcessorLaunch, extra: Partial<LaunchOptions> = {}) => launch(lms.platform, { userId, assetProcessor, ...extra });
+const open = (userId: string, assetProcessor: AssetProcessorLaunch, extra: Partial<LaunchOptions> = {}) =>
+  launch(lms.platform, { userId, assetProcessor, ...extra });
 
 async function showToStudents(visibleTo: AssignmentSettings['resultsVisibleTo']) {
-  await db().updateTable('assignment').set({ settings: JSON.stringify({ ...defaultSettings(), resultsVisibleTo: visibleTo }) }).where('id', '=', assignmentId).execute();
+  await db()
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...defaultSettings(), resultsVisibleTo: visibleTo }) })
+    .where('id', '=', assignmentId)
+    .execute();
 }
 
 /** What a launch writes: sessions, nonces, people, and the states it uses up. */
 async function written() {
-  const records = await db().selectFrom('lti_record').select(['collection', 'record_key']).where('collection', 'in', ['idtoken', 'contexttoken', 'nonce']).orderBy('collection').orderBy('record_key').execute();
+  const records = await db()
+    .selectFrom('lti_record')
+    .select(['collection', 'record_key'])
+    .where('collection', 'in', ['idtoken', 'contexttoken', 'nonce'])
+    .orderBy('collection')
+    .orderBy('record_key')
+    .execute();
   const people = await db().selectFrom('lti_user').select('subject').orderBy('subject').execute();
   return { records, people };
 }
 
 describe('report review', () => {
-  test('the instructor opens the report viewer of the file\'s checked paper', async () => {
+  test("the instructor opens the report viewer of the file's checked paper", async () => {
     const page = await open('instructor-1', review('asset-checked'));
     assert.equal(page.status, 200, pageText(page.body));
     assert.match(page.url, new RegExp(`/reports/${checkedSubmission}/similarity/view\\?ltik=`));
@@ -122,33 +145,72 @@ describe('report review', () => {
 });
 
 describe('launches the tool cannot trust are refused, and nothing is written', () => {
-  const resign = (change: (payload: Record<string, unknown>) => Record<string, unknown>, expiresInSeconds?: number) => async (idToken: string) =>
-    lms.platform.sign(change({ ...decodeJwt(idToken) }), expiresInSeconds === undefined ? {} : { expiresInSeconds });
+  const resign =
+    (change: (payload: Record<string, unknown>) => Record<string, unknown>, expiresInSeconds?: number) =>
+    async (idToken: string) =>
+      lms.platform.sign(change({ ...decodeJwt(idToken) }), expiresInSeconds === undefined ? {} : { expiresInSeconds });
   const cases: Array<[string, number, RegExp, Partial<LaunchOptions>]> = [
-    ['a bad signature', 401, /could not be verified/, {
-      replaceIdToken: (jwt) => {
-        const [head, body, signature] = jwt.split('.');
-        return `${head}.${body}.${signature!.slice(0, -6)}${signature!.slice(-6) === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA'}`;
+    [
+      'a bad signature',
+      401,
+      /could not be verified/,
+      {
+        replaceIdToken: (jwt) => {
+          const [head, body, signature] = jwt.split('.');
+          return `${head}.${body}.${signature!.slice(0, -6)}${signature!.slice(-6) === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA'}`;
+        },
       },
-    }],
-    ['a key the LMS does not publish', 401, /could not be verified/, {
-      replaceIdToken: async (jwt) => {
-        const { privateKey } = await generateKeyPair('RS256');
-        return new SignJWT({ ...decodeJwt(jwt) }).setProtectedHeader({ alg: 'RS256', kid: 'not-the-platforms' }).sign(privateKey);
+    ],
+    [
+      'a key the LMS does not publish',
+      401,
+      /could not be verified/,
+      {
+        replaceIdToken: async (jwt) => {
+          const { privateKey } = await generateKeyPair('RS256');
+          return new SignJWT({ ...decodeJwt(jwt) })
+            .setProtectedHeader({ alg: 'RS256', kid: 'not-the-platforms' })
+            .sign(privateKey);
+        },
       },
-    }],
-    ['a signature by another key under the LMS\'s key id', 401, /could not be verified/, {
-      replaceIdToken: async (jwt) => {
-        const { privateKey } = await generateKeyPair('RS256');
-        const kid = JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()).kid as string;
-        return new SignJWT({ ...decodeJwt(jwt) }).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
+    ],
+    [
+      "a signature by another key under the LMS's key id",
+      401,
+      /could not be verified/,
+      {
+        replaceIdToken: async (jwt) => {
+          const { privateKey } = await generateKeyPair('RS256');
+          const kid = JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()).kid as string;
+          return new SignJWT({ ...decodeJwt(jwt) }).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
+        },
       },
-    }],
-    ['another tool\'s audience', 403, /not registered/, { replaceIdToken: resign((p) => ({ ...p, aud: 'another-tool', azp: 'another-tool' })) }],
-    ['several audiences and no azp naming the tool', 401, /could not be verified/, { replaceIdToken: resign(({ azp: _azp, ...p }) => ({ ...p, aud: [String(p.aud), 'another-tool'] })) }],
+    ],
+    [
+      "another tool's audience",
+      403,
+      /not registered/,
+      { replaceIdToken: resign((p) => ({ ...p, aud: 'another-tool', azp: 'another-tool' })) },
+    ],
+    [
+      'several audiences and no azp naming the tool',
+      401,
+      /could not be verified/,
+      { replaceIdToken: resign(({ azp: _azp, ...p }) => ({ ...p, aud: [String(p.aud), 'another-tool'] })) },
+    ],
     ['an expired token', 401, /could not be verified/, { replaceIdToken: resign((p) => p, -60) }],
-    ['an unknown deployment', 403, /not registered/, { replaceIdToken: resign((p) => ({ ...p, [`${LTI_CLAIM}/deployment_id`]: 'no-such-deployment' })) }],
-    ['another LTI version', 400, /without information the tool needs/, { replaceIdToken: resign((p) => ({ ...p, [`${LTI_CLAIM}/version`]: '1.1' })) }],
+    [
+      'an unknown deployment',
+      403,
+      /not registered/,
+      { replaceIdToken: resign((p) => ({ ...p, [`${LTI_CLAIM}/deployment_id`]: 'no-such-deployment' })) },
+    ],
+    [
+      'another LTI version',
+      400,
+      /without information the tool needs/,
+      { replaceIdToken: resign((p) => ({ ...p, [`${LTI_CLAIM}/version`]: '1.1' })) },
+    ],
     ['no state', 400, /incomplete/, { editForm: ({ state: _state, ...fields }) => fields }],
   ];
   for (const [what, status, sentence, options] of cases) {
@@ -172,9 +234,12 @@ describe('launches the tool cannot trust are refused, and nothing is written', (
   });
 });
 
-describe('the processor\'s settings', () => {
+describe("the processor's settings", () => {
   test('the instructor gets the check settings form of the processor, and a change is saved', async () => {
-    const page = await open('instructor-1', { messageType: 'LtiAssetProcessorSettingsRequest', activityId: ACTIVITY.id });
+    const page = await open('instructor-1', {
+      messageType: 'LtiAssetProcessorSettingsRequest',
+      activityId: ACTIVITY.id,
+    });
     assert.equal(page.status, 200, pageText(page.body));
     assert.match(page.url, new RegExp(`/assignments/${assignmentId}/settings\\?ltik=`));
     const ltik = new URL(page.url).searchParams.get('ltik') ?? '';
@@ -183,7 +248,11 @@ describe('the processor\'s settings', () => {
     form.set('excludeThresholdWords', '12');
     const saved = await fetch(`${tool.url}/assignments/${assignmentId}/settings`, { method: 'POST', body: form });
     assert.equal(saved.status, 200, pageText(await saved.text()));
-    const row = await db().selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('assignment')
+      .select('settings')
+      .where('id', '=', assignmentId)
+      .executeTakeFirstOrThrow();
     const settings = row.settings as AssignmentSettings;
     assert.equal(settings.excludeQuotes, true);
     assert.equal(settings.excludeThresholdWords, 12);
@@ -192,19 +261,52 @@ describe('the processor\'s settings', () => {
   test('a processor attached to a draft (no activity id yet) is found by its assignment_id and bound to the activity', async () => {
     const draft = await db()
       .insertInto('assignment')
-      .columns(['platform_id', 'course_id', 'resource_link_id', 'title', 'settings', 'created_by', 'line_item_url', 'line_items_url', 'memberships_url', 'kind', 'activity_id'])
+      .columns([
+        'platform_id',
+        'course_id',
+        'resource_link_id',
+        'title',
+        'settings',
+        'created_by',
+        'line_item_url',
+        'line_items_url',
+        'memberships_url',
+        'kind',
+        'activity_id',
+      ])
       .expression((eb) =>
-        eb.selectFrom('assignment').select([
-          'platform_id', 'course_id', 'resource_link_id', eb.val('Draft essay').as('title'), 'settings', 'created_by', 'line_item_url', 'line_items_url', 'memberships_url', 'kind', eb.val(null).as('activity_id'),
-        ]).where('id', '=', assignmentId),
+        eb
+          .selectFrom('assignment')
+          .select([
+            'platform_id',
+            'course_id',
+            'resource_link_id',
+            eb.val('Draft essay').as('title'),
+            'settings',
+            'created_by',
+            'line_item_url',
+            'line_items_url',
+            'memberships_url',
+            'kind',
+            eb.val(null).as('activity_id'),
+          ])
+          .where('id', '=', assignmentId),
       )
       .returning('id')
       .executeTakeFirstOrThrow();
     const activityId = 'c0ffee00-0000-4000-8000-000000000023';
-    const page = await open('instructor-1', { messageType: 'LtiAssetProcessorSettingsRequest', activityId, custom: { assignment_id: draft.id } });
+    const page = await open('instructor-1', {
+      messageType: 'LtiAssetProcessorSettingsRequest',
+      activityId,
+      custom: { assignment_id: draft.id },
+    });
     assert.equal(page.status, 200, pageText(page.body));
     assert.match(page.url, new RegExp(`/assignments/${draft.id}/settings`));
-    const row = await db().selectFrom('assignment').select('activity_id').where('id', '=', draft.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('assignment')
+      .select('activity_id')
+      .where('id', '=', draft.id)
+      .executeTakeFirstOrThrow();
     assert.equal(row.activity_id, activityId);
   });
 
@@ -227,9 +329,16 @@ describe('the EULA', () => {
     assert.match(accepted.body, /data-close-at-once="true"/);
     assert.match(accepted.body, /eula-close\.js/);
     const told = lms.platform.eulaAcceptances();
-    assert.deepEqual(told.map((a) => [a.userId, a.accepted]), [['student-3', true]]);
+    assert.deepEqual(
+      told.map((a) => [a.userId, a.accepted]),
+      [['student-3', true]],
+    );
     assert.equal(await eulaRefuses(db(), { assignmentId, lmsUserId: 'student-3' }, true), false);
-    assert.equal(await eulaRefuses(db(), { assignmentId, lmsUserId: 'student-2' }, true), true, 'another student has not accepted');
+    assert.equal(
+      await eulaRefuses(db(), { assignmentId, lmsUserId: 'student-2' }, true),
+      true,
+      'another student has not accepted',
+    );
   });
 
   test('when the LMS does not take the acceptance, the student is told and the tool records nothing', async () => {
@@ -249,20 +358,41 @@ describe('the EULA', () => {
   });
 
   test('a file of a student who has not accepted is not checked (EULA_NOT_ACCEPTED); one who has is', async () => {
-    const file = (topic: string) => ({ content: Buffer.from(`${topic} `.repeat(200)), filename: `${topic}.txt`, contentType: 'text/plain' });
-    const refused = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-2', files: [file('tides')] });
-    const taken = await lms.platform.submitToActivity({ activityId: ACTIVITY.id, userId: 'student-3', files: [file('deltas')] });
+    const file = (topic: string) => ({
+      content: Buffer.from(`${topic} `.repeat(200)),
+      filename: `${topic}.txt`,
+      contentType: 'text/plain',
+    });
+    const refused = await lms.platform.submitToActivity({
+      activityId: ACTIVITY.id,
+      userId: 'student-2',
+      files: [file('tides')],
+    });
+    const taken = await lms.platform.submitToActivity({
+      activityId: ACTIVITY.id,
+      userId: 'student-3',
+      files: [file('deltas')],
+    });
     assert.equal(refused.status, 200, refused.body);
     assert.equal(taken.status, 200, taken.body);
-    const reportOf = (assetId: string) => lms.platform.assetReports().find((report) => report.assetId === assetId && report.type === 'originality');
+    const reportOf = (assetId: string) =>
+      lms.platform.assetReports().find((report) => report.assetId === assetId && report.type === 'originality');
     const deadline = Date.now() + 30_000;
     // Each file's first report says it is in hand (Processing); the refused one's then says why it was not checked.
-    while ((reportOf(refused.assets[0]!.asset_id)?.processingProgress !== 'Failed' || !reportOf(taken.assets[0]!.asset_id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (
+      (reportOf(refused.assets[0]!.asset_id)?.processingProgress !== 'Failed' ||
+        !reportOf(taken.assets[0]!.asset_id)) &&
+      Date.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 200));
     const notAccepted = reportOf(refused.assets[0]!.asset_id);
     assert.equal(notAccepted?.processingProgress, 'Failed');
     assert.equal(notAccepted?.errorCode, 'EULA_NOT_ACCEPTED');
     assert.match(notAccepted?.comment ?? '', /has not accepted/);
-    assert.ok(['Processing', 'Processed'].includes(reportOf(taken.assets[0]!.asset_id)?.processingProgress ?? ''), 'the file of a student who accepted is being checked');
+    assert.ok(
+      ['Processing', 'Processed'].includes(reportOf(taken.assets[0]!.asset_id)?.processingProgress ?? ''),
+      'the file of a student who accepted is being checked',
+    );
   });
 
   test('the EULA off: nobody is refused', async () => {
@@ -270,11 +400,17 @@ describe('the EULA', () => {
   });
 
   test('the Accept form refuses a session that is not an EULA launch', async () => {
-    const settings = await open('instructor-1', { messageType: 'LtiAssetProcessorSettingsRequest', activityId: ACTIVITY.id });
+    const settings = await open('instructor-1', {
+      messageType: 'LtiAssetProcessorSettingsRequest',
+      activityId: ACTIVITY.id,
+    });
     const ltik = new URL(settings.url).searchParams.get('ltik') ?? '';
     assert.notEqual(ltik, '');
     const before = lms.platform.eulaAcceptances().length;
-    const answer = await fetch(`${tool.url}/asset-processor/eula`, { method: 'POST', body: new URLSearchParams({ ltik }) });
+    const answer = await fetch(`${tool.url}/asset-processor/eula`, {
+      method: 'POST',
+      body: new URLSearchParams({ ltik }),
+    });
     assert.equal(answer.status, 403);
     assert.match(pageText(await answer.text()), /accepted from the page your LMS opens/);
     assert.equal(lms.platform.eulaAcceptances().length, before);
@@ -287,7 +423,9 @@ describe('the EULA', () => {
       assert.equal(page.status, 200, await page.text());
       const sent = other.platform.dynamicRegistrations()[0]!;
       assert.match(String(sent.scope), /scope\/eula\/user/);
-      const messages = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages;
+      const messages = (
+        sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }
+      ).messages;
       assert.ok(messages.some((m) => m.type === 'LtiEulaRequest'));
     } finally {
       await other.close();

@@ -53,9 +53,16 @@ before(async () => {
   webs.push(...(await Promise.all([startToolProcess(env), startToolProcess(env)])));
   balancer.setTargets(webs.map((web) => web.url));
   lms = await servePlatform(balancer.url, { rules: 'canvas' });
-  await registerWithCli({ DATABASE_URL: database.url!, DATA_DIR: database.dataDir, ENCRYPTION_KEY: env.ENCRYPTION_KEY! }, lms.platform.registration());
+  await registerWithCli(
+    { DATABASE_URL: database.url!, DATA_DIR: database.dataDir, ENCRYPTION_KEY: env.ENCRYPTION_KEY! },
+    lms.platform.registration(),
+  );
   // The instructor attaches the tool to the LMS's assignment, through the balancer.
-  const page = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest', activity: ACTIVITY });
+  const page = await launch(lms.platform, {
+    userId: 'instructor-1',
+    messageType: 'LtiDeepLinkingRequest',
+    activity: ACTIVITY,
+  });
   assert.equal(page.status, 200, page.body);
   const attached = await postAttach({ url: balancer.url }, page.body);
   const form = await attached.text();
@@ -81,13 +88,25 @@ async function noticeBody(i: number): Promise<string> {
     activityId: ACTIVITY.id,
     submissionId: `restart-${i}`,
     userId: `student-${i}`,
-    assets: [{ asset_id: `restart-asset-${i}`, url: `${lms.url}/files/${i}`, title: 'essay.txt', filename: 'essay.txt', content_type: 'text/plain' }],
+    assets: [
+      {
+        asset_id: `restart-asset-${i}`,
+        url: `${lms.url}/files/${i}`,
+        title: 'essay.txt',
+        filename: 'essay.txt',
+        content_type: 'text/plain',
+      },
+    ],
   });
   return JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] });
 }
 
 async function sendNotice(i: number): Promise<number> {
-  const answer = await fetch(`${balancer.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await noticeBody(i) });
+  const answer = await fetch(`${balancer.url}/asset-processor/notices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: await noticeBody(i),
+  });
   await answer.arrayBuffer();
   return answer.status;
 }
@@ -95,7 +114,10 @@ async function sendNotice(i: number): Promise<number> {
 /** Starts notice i straight to a process, its body half sent; `finish` sends the rest and gives the answer's status. */
 async function halfSent(web: ToolProcess, i: number): Promise<{ finish(): Promise<number> }> {
   const body = Buffer.from(await noticeBody(i));
-  const req = request(`${web.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+  const req = request(`${web.url}/asset-processor/notices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+  });
   const answered = new Promise<number>((resolve, reject) => {
     req.once('response', (res) => {
       res.resume();
@@ -145,16 +167,30 @@ describe('a web process restarted in the middle of a stream of notices', { skip 
     const passedAtRestart = balancer.forwarded.length;
     await stream;
 
-    t.diagnostic(`${inFlightAtStop} requests in flight at the balancer and one half-sent notice at SIGTERM after ${answeredAtStop} answers; restarted after ${answeredAtRestart}; ${balancer.refusals()} refused connections passed to the other process`);
+    t.diagnostic(
+      `${inFlightAtStop} requests in flight at the balancer and one half-sent notice at SIGTERM after ${answeredAtStop} answers; restarted after ${answeredAtRestart}; ${balancer.refusals()} refused connections passed to the other process`,
+    );
     assert.ok(answeredAtRestart < NOTICES, 'the restart was over before the stream ended');
-    assert.deepEqual(statuses.filter((status) => status !== 200), [], 'a notice was not answered 200');
+    assert.deepEqual(
+      statuses.filter((status) => status !== 200),
+      [],
+      'a notice was not answered 200',
+    );
     assert.equal(statuses.length, NOTICES);
     // Exactly once: one row per notice's file, each from its own notice.
     assert.equal(await count(`SELECT count(*) AS n FROM lms_asset WHERE asset_id LIKE 'restart-asset-%'`), NOTICES);
-    assert.equal(await count(`SELECT count(DISTINCT notice_id) AS n FROM lms_asset WHERE asset_id LIKE 'restart-asset-%'`), NOTICES);
+    assert.equal(
+      await count(`SELECT count(DISTINCT notice_id) AS n FROM lms_asset WHERE asset_id LIKE 'restart-asset-%'`),
+      NOTICES,
+    );
     // And both processes, the restarted one included, took notices.
-    const servedBy = new Set(balancer.forwarded.filter((r) => r.path === '/asset-processor/notices').map((r) => r.target));
+    const servedBy = new Set(
+      balancer.forwarded.filter((r) => r.path === '/asset-processor/notices').map((r) => r.target),
+    );
     assert.equal(servedBy.size, 2);
-    assert.ok(balancer.forwarded.slice(passedAtRestart).some((r) => r.target === webs[0]!.url), 'the restarted process took notices again');
+    assert.ok(
+      balancer.forwarded.slice(passedAtRestart).some((r) => r.target === webs[0]!.url),
+      'the restarted process took notices again',
+    );
   });
 });

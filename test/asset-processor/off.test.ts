@@ -35,7 +35,8 @@ describe('with the Asset Processor off (the default)', () => {
     const scope = String(sent.scope);
     assert.match(scope, /lti-ags\/scope\/score/);
     assert.doesNotMatch(scope, /noticehandlers|asset\.readonly|scope\/report/);
-    const messages = (sent[TOOL_CONFIGURATION] as { messages: Array<{ type: string; placements?: string[] }> }).messages;
+    const messages = (sent[TOOL_CONFIGURATION] as { messages: Array<{ type: string; placements?: string[] }> })
+      .messages;
     assert.deepEqual(
       messages.map((m) => [m.type, m.placements ?? null]),
       [
@@ -48,16 +49,32 @@ describe('with the Asset Processor off (the default)', () => {
   test('a deep-linking launch that accepts a processor gets the ordinary picker, and neither the attach address nor the notice handler exists', async () => {
     const lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'ap-off-dl' });
     platforms.push(lms);
-    const page = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest', activity: { id: 'f3b1c2d4-0000-4000-8000-0000000000ff', title: 'Essay' } });
+    const page = await launch(lms.platform, {
+      userId: 'instructor-1',
+      messageType: 'LtiDeepLinkingRequest',
+      activity: { id: 'f3b1c2d4-0000-4000-8000-0000000000ff', title: 'Essay' },
+    });
     assert.equal(page.status, 200, text(page.body));
     assert.match(text(page.body), /Add a similarity-checked assignment/);
     assert.doesNotMatch(text(page.body), /Check this assignment's submissions/);
-    const attach = await fetch(`${tool.url}/asset-processor/attach`, { method: 'POST', body: new URLSearchParams({ ltik: 'x' }), redirect: 'manual' });
+    const attach = await fetch(`${tool.url}/asset-processor/attach`, {
+      method: 'POST',
+      body: new URLSearchParams({ ltik: 'x' }),
+      redirect: 'manual',
+    });
     assert.equal(attach.status, 404);
-    const notices = await fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"notices":[{"jwt":"x"}]}' });
+    const notices = await fetch(`${tool.url}/asset-processor/notices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"notices":[{"jwt":"x"}]}',
+    });
     assert.equal(notices.status, 404, 'no notice handler answers');
     assert.deepEqual(lms.platform.noticeHandlers(), {});
-    const processors = await tool.tool.database.db.selectFrom('assignment').select('id').where('kind', '=', 'asset-processor').execute();
+    const processors = await tool.tool.database.db
+      .selectFrom('assignment')
+      .select('id')
+      .where('kind', '=', 'asset-processor')
+      .execute();
     assert.equal(processors.length, 0);
   });
 

@@ -34,7 +34,10 @@ async function registerDynamically(options: { rules?: 'canvas'; clientId: string
   const page = await fetch(lms.platform.registrationUrl(toolUrls(tool.url).register));
   assert.equal(page.status, 200, await page.text());
   const sent = lms.platform.dynamicRegistrations()[0]!;
-  return { scopes: String(sent.scope).split(' '), messages: (sent[TOOL_CONFIGURATION] as { messages: Message[] }).messages };
+  return {
+    scopes: String(sent.scope).split(' '),
+    messages: (sent[TOOL_CONFIGURATION] as { messages: Message[] }).messages,
+  };
 }
 
 describe('dynamic registration asks for the Asset Processor', () => {
@@ -42,7 +45,10 @@ describe('dynamic registration asks for the Asset Processor', () => {
     const { scopes, messages } = await registerDynamically({ rules: 'canvas', clientId: 'ap-dyn-canvas' });
     const launch = toolUrls(tool.url).launch;
     for (const scope of Object.values(SCOPES)) assert.ok(scopes.includes(scope), `scope ${scope} asked`);
-    assert.ok(scopes.includes('https://purl.imsglobal.org/spec/lti-ags/scope/score'), 'the gradebook scopes are still asked');
+    assert.ok(
+      scopes.includes('https://purl.imsglobal.org/spec/lti-ags/scope/score'),
+      'the gradebook scopes are still asked',
+    );
     const deepLinking = messages.filter((m) => m.type === 'LtiDeepLinkingRequest').map((m) => m.placements);
     assert.deepEqual(deepLinking, [['assignment_selection', 'link_selection'], ['ActivityAssetProcessor']]);
     for (const type of ['LtiAssetProcessorSettingsRequest', 'LtiReportReviewRequest']) {

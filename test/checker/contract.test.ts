@@ -32,9 +32,14 @@ const settings: FolderSettings = {
 /** Prose from a seeded generator: the same seed gives the same text, different seeds share almost no phrase. */
 function text(seed: string): string {
   let state = [...seed].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  const vocabulary = 'river mountain theory evidence argument history culture energy market policy climate language memory science method symbol network poem ocean migration'.split(' ');
+  const vocabulary =
+    'river mountain theory evidence argument history culture energy market policy climate language memory science method symbol network poem ocean migration'.split(
+      ' ',
+    );
   const next = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 16) % vocabulary.length;
-  return Array.from({ length: 120 }, () => Array.from({ length: 8 }, () => vocabulary[next()]).join(' ') + '.').join(' ');
+  return Array.from({ length: 120 }, () => Array.from({ length: 8 }, () => vocabulary[next()]).join(' ') + '.').join(
+    ' ',
+  );
 }
 
 function file(name: string, content: string | Buffer): string {
@@ -81,9 +86,18 @@ before(async () => {
     maxUploadBytes: 2_000_000,
     tokenTtlSeconds: 3,
     callbackUrl: `http://127.0.0.1:${port}/cb`,
-    users: [{ email: 'alice@example.edu', password: 'pw-alice' }, { email: 'bob@example.edu', password: 'pw-bob' }],
+    users: [
+      { email: 'alice@example.edu', password: 'pw-alice' },
+      { email: 'bob@example.edu', password: 'pw-bob' },
+    ],
   });
-  alice = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'pw-alice', timeoutMs: 2000, refreshMarginMs: 500 });
+  alice = new CheckerClient({
+    baseUrl: sandbox.url,
+    username: 'alice@example.edu',
+    password: 'pw-alice',
+    timeoutMs: 2000,
+    refreshMarginMs: 500,
+  });
   bob = new CheckerClient({ baseUrl: sandbox.url, username: 'bob@example.edu', password: 'pw-bob', timeoutMs: 2000 });
 });
 after(async () => {
@@ -94,14 +108,23 @@ after(async () => {
 
 describe('login', () => {
   test('a wrong password is "unauthorized" with a sentence and no secret in it', async () => {
-    const wrong = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'not-her-password' });
+    const wrong = new CheckerClient({
+      baseUrl: sandbox.url,
+      username: 'alice@example.edu',
+      password: 'not-her-password',
+    });
     const error = await expectError(wrong.token(), 'unauthorized', 401);
     assert.doesNotMatch(error.message, /not-her-password/);
   });
 
   test('concurrent callers share one login; an expiring token is replaced before it runs out', async () => {
     // Tokens live 3 s (exp in whole seconds, so 2 to 3 s from now); the client renews 1.5 s before the end.
-    const client = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'pw-alice', refreshMarginMs: 1500 });
+    const client = new CheckerClient({
+      baseUrl: sandbox.url,
+      username: 'alice@example.edu',
+      password: 'pw-alice',
+      refreshMarginMs: 1500,
+    });
     const requestsBefore = sandbox.stats().requests;
     const tokens = await Promise.all(Array.from({ length: 10 }, () => client.token()));
     assert.equal(new Set(tokens).size, 1);
@@ -114,7 +137,12 @@ describe('login', () => {
   });
 
   test('an expired token is replaced on the 401 and the call goes through', async () => {
-    const client = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'pw-alice', refreshMarginMs: 0 });
+    const client = new CheckerClient({
+      baseUrl: sandbox.url,
+      username: 'alice@example.edu',
+      password: 'pw-alice',
+      refreshMarginMs: 0,
+    });
     await client.token();
     await new Promise((resolve) => setTimeout(resolve, 3200));
     const folders = await client.listFolders('classroom');
@@ -135,26 +163,77 @@ for (const family of ['classroom', 'pro'] as const) {
       await expectError(alice.createFolder(family, `Essays ${family}`, settings), 'conflict', 409);
     });
 
-    test('another account\'s folder is forbidden; an unknown one is not found', async () => {
+    test("another account's folder is forbidden; an unknown one is not found", async () => {
       await expectError(bob.listPapers(family, folderId), 'forbidden', 403);
       await expectError(alice.listPapers(family, 999_999), 'not-found', 404);
     });
 
     test('upload TXT, DOCX and PDF; same text twice scores near 100 %, unrelated near 0 %', async () => {
-      const first = await alice.upload({ family, folderId, filePath: file(`a-${family}.txt`, text(`rivers ${family}`)), fileName: 'a.txt', authorName: 'Ana', title: 'A', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: true, language: 'English' });
+      const first = await alice.upload({
+        family,
+        folderId,
+        filePath: file(`a-${family}.txt`, text(`rivers ${family}`)),
+        fileName: 'a.txt',
+        authorName: 'Ana',
+        title: 'A',
+        documentType: 'Assignment',
+        plagiarismCheck: true,
+        grammarCheck: true,
+        language: 'English',
+      });
       assert.equal(first.similarity.state, 'pending');
       assert.equal(first.reportKey, null);
       const firstDone = await waitForResult(alice, folderId, first.paperId);
-      const docx = Buffer.from(zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': strToU8(`<w:document><w:body><w:p><w:r><w:t>${text(`rivers ${family}`)}</w:t></w:r></w:p></w:body></w:document>`) }));
-      const copy = await alice.upload({ family, folderId, filePath: file(`b-${family}.docx`, docx), fileName: 'b.docx', authorName: 'Ben', title: 'B', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' });
+      const docx = Buffer.from(
+        zipSync({
+          '[Content_Types].xml': strToU8('<Types/>'),
+          'word/document.xml': strToU8(
+            `<w:document><w:body><w:p><w:r><w:t>${text(`rivers ${family}`)}</w:t></w:r></w:p></w:body></w:document>`,
+          ),
+        }),
+      );
+      const copy = await alice.upload({
+        family,
+        folderId,
+        filePath: file(`b-${family}.docx`, docx),
+        fileName: 'b.docx',
+        authorName: 'Ben',
+        title: 'B',
+        documentType: 'Assignment',
+        plagiarismCheck: true,
+        grammarCheck: false,
+        language: 'English',
+      });
       const copyDone = await waitForResult(alice, folderId, copy.paperId);
-      const unrelated = await alice.upload({ family, folderId, filePath: file(`c-${family}.pdf`, await pdf(text(`astronomy ${family} telescopes`))), fileName: 'c.pdf', authorName: 'Cy', title: 'C', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' });
+      const unrelated = await alice.upload({
+        family,
+        folderId,
+        filePath: file(`c-${family}.pdf`, await pdf(text(`astronomy ${family} telescopes`))),
+        fileName: 'c.pdf',
+        authorName: 'Cy',
+        title: 'C',
+        documentType: 'Assignment',
+        plagiarismCheck: true,
+        grammarCheck: false,
+        language: 'English',
+      });
       const unrelatedDone = await waitForResult(alice, folderId, unrelated.paperId);
       assert.equal(firstDone.similarity.state, 'done');
-      assert.ok(copyDone.similarity.state === 'done' && copyDone.similarity.percent >= 90, `copy: ${JSON.stringify(copyDone.similarity)}`);
-      assert.ok(unrelatedDone.similarity.state === 'done' && unrelatedDone.similarity.percent <= 10, `unrelated: ${JSON.stringify(unrelatedDone.similarity)}`);
+      assert.ok(
+        copyDone.similarity.state === 'done' && copyDone.similarity.percent >= 90,
+        `copy: ${JSON.stringify(copyDone.similarity)}`,
+      );
+      assert.ok(
+        unrelatedDone.similarity.state === 'done' && unrelatedDone.similarity.percent <= 10,
+        `unrelated: ${JSON.stringify(unrelatedDone.similarity)}`,
+      );
       assert.match(String(copyDone.reportKey), /^[A-Z0-9]{20}$/);
-      assert.ok(callbacks.some((c) => c.paper_id === copy.paperId && c.method === 'PUT' && /^\d+%$/.test(String(c.similarity)) && c.flag === 0));
+      assert.ok(
+        callbacks.some(
+          (c) =>
+            c.paper_id === copy.paperId && c.method === 'PUT' && /^\d+%$/.test(String(c.similarity)) && c.flag === 0,
+        ),
+      );
       const papers = await alice.allPapers(family, folderId);
       assert.deepEqual(papers.map((p) => p.paperId).sort(), [first.paperId, copy.paperId, unrelated.paperId].sort());
     });
@@ -173,16 +252,65 @@ for (const family of ['classroom', 'pro'] as const) {
       const grammar = await alice.report('grammar', checked!.paperId, null);
       const grammarChunks: Buffer[] = [];
       for await (const chunk of grammar.stream) grammarChunks.push(chunk as Buffer);
-      assert.equal(Buffer.concat(grammarChunks).subarray(0, 5).toString(), '%PDF-', 'grammar report of a paper checked for grammar');
+      assert.equal(
+        Buffer.concat(grammarChunks).subarray(0, 5).toString(),
+        '%PDF-',
+        'grammar report of a paper checked for grammar',
+      );
       await expectError(alice.report('similarity', paper.paperId, 'WRONGKEYWRONGKEY1234'), 'not-found', 404);
       await expectError(bob.report('similarity', paper.paperId, paper.reportKey), 'forbidden', 403);
     });
 
     test('too large (413), unsupported (422), missing fields; uploads are never retried', async () => {
       const before = sandbox.stats().uploads;
-      await expectError(alice.upload({ family, folderId, filePath: file(`big-${family}.txt`, 'word '.repeat(600_000)), fileName: 'big.txt', authorName: 'A', title: 'Big', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' }), 'too-large', 413);
-      await expectError(alice.upload({ family, folderId, filePath: file(`x-${family}.pdf`, Buffer.concat([Buffer.from('MZ'), Buffer.alloc(1000, 7)])), fileName: 'x.pdf', authorName: 'A', title: 'X', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' }), 'unsupported', 422);
-      await expectError(alice.upload({ family, folderId, filePath: file(`t-${family}.txt`, 'some text here'), fileName: 't.txt', authorName: '', title: 'T', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' }), 'bad-request', 400);
+      await expectError(
+        alice.upload({
+          family,
+          folderId,
+          filePath: file(`big-${family}.txt`, 'word '.repeat(600_000)),
+          fileName: 'big.txt',
+          authorName: 'A',
+          title: 'Big',
+          documentType: 'Assignment',
+          plagiarismCheck: true,
+          grammarCheck: false,
+          language: 'English',
+        }),
+        'too-large',
+        413,
+      );
+      await expectError(
+        alice.upload({
+          family,
+          folderId,
+          filePath: file(`x-${family}.pdf`, Buffer.concat([Buffer.from('MZ'), Buffer.alloc(1000, 7)])),
+          fileName: 'x.pdf',
+          authorName: 'A',
+          title: 'X',
+          documentType: 'Assignment',
+          plagiarismCheck: true,
+          grammarCheck: false,
+          language: 'English',
+        }),
+        'unsupported',
+        422,
+      );
+      await expectError(
+        alice.upload({
+          family,
+          folderId,
+          filePath: file(`t-${family}.txt`, 'some text here'),
+          fileName: 't.txt',
+          authorName: '',
+          title: 'T',
+          documentType: 'Assignment',
+          plagiarismCheck: true,
+          grammarCheck: false,
+          language: 'English',
+        }),
+        'bad-request',
+        400,
+      );
       assert.equal(sandbox.stats().uploads, before);
     });
 
@@ -209,7 +337,12 @@ describe('faults', () => {
   test('503 for longer than the retries: "unavailable", to try again later', async () => {
     sandbox.setFaults({ outage: true });
     try {
-      const client = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'pw-alice', maxRetries: 1 });
+      const client = new CheckerClient({
+        baseUrl: sandbox.url,
+        username: 'alice@example.edu',
+        password: 'pw-alice',
+        maxRetries: 1,
+      });
       const error = await expectError(client.token(), 'unavailable', 503);
       assert.equal(error.failure, 'transient');
     } finally {
@@ -222,7 +355,22 @@ describe('faults', () => {
     sandbox.setFaults({ rateLimit: { ratio: 1, retryAfterSeconds: 0 } });
     try {
       const before = sandbox.stats().requests;
-      await expectError(alice.upload({ family: 'classroom', folderId, filePath: file('rl.txt', text('limits')), fileName: 'rl.txt', authorName: 'A', title: 'RL', documentType: 'Assignment', plagiarismCheck: true, grammarCheck: false, language: 'English' }), 'rate-limited', 429);
+      await expectError(
+        alice.upload({
+          family: 'classroom',
+          folderId,
+          filePath: file('rl.txt', text('limits')),
+          fileName: 'rl.txt',
+          authorName: 'A',
+          title: 'RL',
+          documentType: 'Assignment',
+          plagiarismCheck: true,
+          grammarCheck: false,
+          language: 'English',
+        }),
+        'rate-limited',
+        429,
+      );
       assert.equal(sandbox.stats().requests - before, 1);
     } finally {
       sandbox.setFaults({});
@@ -232,7 +380,13 @@ describe('faults', () => {
   test('an answer slower than the timeout is a "timeout"', async () => {
     sandbox.setFaults({ slowMs: 2500 });
     try {
-      const client = new CheckerClient({ baseUrl: sandbox.url, username: 'alice@example.edu', password: 'pw-alice', timeoutMs: 500, maxRetries: 0 });
+      const client = new CheckerClient({
+        baseUrl: sandbox.url,
+        username: 'alice@example.edu',
+        password: 'pw-alice',
+        timeoutMs: 500,
+        maxRetries: 0,
+      });
       await expectError(client.token(), 'timeout', null);
     } finally {
       sandbox.setFaults({});
@@ -241,14 +395,19 @@ describe('faults', () => {
 
   test('HTML instead of JSON, and a body that breaks the shape, are "bad-response"', async () => {
     const odd = createServer((req, res) => {
-      if (req.url?.includes('authenticate')) return void res.end(JSON.stringify({ token: 'a.eyJleHAiOjQxMDI0NDQ4MDB9.b' }));
+      if (req.url?.includes('authenticate'))
+        return void res.end(JSON.stringify({ token: 'a.eyJleHAiOjQxMDI0NDQ4MDB9.b' }));
       if (req.url?.includes('myFolders')) return void res.end('<html>maintenance</html>');
       res.end(JSON.stringify({ paper_id: 'not a number' }));
     });
     odd.listen(0, '127.0.0.1');
     await once(odd, 'listening');
     try {
-      const client = new CheckerClient({ baseUrl: `http://127.0.0.1:${(odd.address() as { port: number }).port}`, username: 'u', password: 'p' });
+      const client = new CheckerClient({
+        baseUrl: `http://127.0.0.1:${(odd.address() as { port: number }).port}`,
+        username: 'u',
+        password: 'p',
+      });
       await expectError(client.listFolders('classroom'), 'bad-response', 200);
       await expectError(client.getPaper(1, 2), 'bad-response', null);
     } finally {

@@ -35,20 +35,50 @@ after(async () => {
 });
 
 test('a grade job run again for an acknowledged attempt posts the score once', async () => {
-  const id = await course.submit('student-1', 'A paper whose score reaches the gradebook once, whatever happens to the worker. '.repeat(5));
-  await eventually(async () => (await db().selectFrom('submission').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state === 'scored', 'the paper was not scored', 30_000, 200);
-  const finalPosts = () => course.lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1' && entry.status < 300 && (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded').length;
-  const grades = (database: Kysely<DatabaseSchema>) => ({ db: database, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: quiet });
+  const id = await course.submit(
+    'student-1',
+    'A paper whose score reaches the gradebook once, whatever happens to the worker. '.repeat(5),
+  );
+  await eventually(
+    async () =>
+      (await db().selectFrom('submission').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state ===
+      'scored',
+    'the paper was not scored',
+    30_000,
+    200,
+  );
+  const finalPosts = () =>
+    course.lms.platform
+      .scoreLog()
+      .filter(
+        (entry) =>
+          entry.userId === 'student-1' &&
+          entry.status < 300 &&
+          (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded',
+      ).length;
+  const grades = (database: Kysely<DatabaseSchema>) => ({
+    db: database,
+    provider: tool.tool.lti.provider,
+    storage: tool.tool.lti.storage,
+    logger: quiet,
+  });
 
   // The first run posts; its database goes away as it records the gradebook's answer, and the run dies there.
   const recording = gate.closeOn('"grade_acknowledged_score" = ');
-  const firstRun = postGrade(grades(cutOff), id).then(() => 'finished', (error: unknown) => error);
+  const firstRun = postGrade(grades(cutOff), id).then(
+    () => 'finished',
+    (error: unknown) => error,
+  );
   await recording;
   assert.equal(finalPosts(), 1, 'the gradebook took the score');
   await gate.stop();
   const firstOutcome = await firstRun;
   assert.ok(firstOutcome instanceof Error, 'the first run died with its database');
-  const unrecorded = await db().selectFrom('submission').select(['grade_state', 'grade_sent_score', 'grade_acknowledged_score']).where('id', '=', id).executeTakeFirstOrThrow();
+  const unrecorded = await db()
+    .selectFrom('submission')
+    .select(['grade_state', 'grade_sent_score', 'grade_acknowledged_score'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   assert.equal(unrecorded.grade_acknowledged_score, null, 'the acknowledgement was not recorded');
   assert.notEqual(unrecorded.grade_sent_score, null, 'the score about to be sent was');
 
@@ -56,7 +86,11 @@ test('a grade job run again for an acknowledged attempt posts the score once', a
   assert.deepEqual(await postGrade(grades(db()), id), { kind: 'final', score: Number(unrecorded.grade_sent_score) });
   assert.deepEqual(await postGrade(grades(db()), id), { kind: 'final', score: Number(unrecorded.grade_sent_score) });
   assert.equal(finalPosts(), 1, 'the same score was posted again');
-  const recorded = await db().selectFrom('submission').select(['grade_state', 'grade_acknowledged_score', 'grade_acknowledged_timestamp']).where('id', '=', id).executeTakeFirstOrThrow();
+  const recorded = await db()
+    .selectFrom('submission')
+    .select(['grade_state', 'grade_acknowledged_score', 'grade_acknowledged_timestamp'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   assert.equal(recorded.grade_state, 'posted');
   assert.equal(recorded.grade_acknowledged_score, unrecorded.grade_sent_score);
   assert.ok(recorded.grade_acknowledged_timestamp, 'the acknowledged score keeps the timestamp it was sent with');

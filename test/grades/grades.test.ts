@@ -19,10 +19,20 @@ import { eventually } from '../support/wait.js';
 let tool: TestTool;
 const platforms: TestPlatform[] = [];
 
-const essay = (seed: string) => Array.from({ length: 50 }, (_, i) => `${seed} point ${i} adds its own observation ${i * 11} to the study of ${seed}.`).join(' ');
+const essay = (seed: string) =>
+  Array.from(
+    { length: 50 },
+    (_, i) => `${seed} point ${i} adds its own observation ${i * 11} to the study of ${seed}.`,
+  ).join(' ');
 
 before(async () => {
-  tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', JOB_RETRY_LIMIT: '30' });
+  tool = await startTestTool({
+    SANDBOX_DELAY_MS: '200',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+    JOB_RETRY_LIMIT: '30',
+  });
 });
 after(async () => {
   for (const platform of platforms) await platform.close();
@@ -37,12 +47,21 @@ async function course(rules: PlatformRules, clientId: string) {
 }
 
 /** What postGrade needs, from the running tool, for tests that post a grade themselves. */
-const gradeDeps = () => ({ db: tool.tool.database.db, provider: tool.tool.lti.provider, storage: tool.tool.lti.storage, logger: { info() {}, warn() {} } });
+const gradeDeps = () => ({
+  db: tool.tool.database.db,
+  provider: tool.tool.lti.provider,
+  storage: tool.tool.lti.storage,
+  logger: { info() {}, warn() {} },
+});
 
 async function settled(submissionId: string, timeoutMs = 45_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await tool.tool.database.db.selectFrom('submission').selectAll().where('id', '=', submissionId).executeTakeFirstOrThrow();
+    const row = await tool.tool.database.db
+      .selectFrom('submission')
+      .selectAll()
+      .where('id', '=', submissionId)
+      .executeTakeFirstOrThrow();
     if (row.state === 'graded' || row.grade_state === 'not-gradable' || row.grade_state === 'failed') return row;
     if (Date.now() > deadline) throw new Error(`still ${row.state} / grade ${row.grade_state}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -52,11 +71,19 @@ async function settled(submissionId: string, timeoutMs = 45_000) {
 describe('Moodle: scores only when FullyGraded, timestamps compared in whole seconds, query strings in line item URLs', () => {
   test('every student ends with the right score, and no score post is refused (no 409 for a timestamp in the same second)', async () => {
     const { lms, submit } = await course('moodle', 'moodle-client');
-    const ids = await Promise.all(['student-1', 'student-2', 'student-3'].map((s, i) => submit(s, essay(`moodle topic ${i}`))));
+    const ids = await Promise.all(
+      ['student-1', 'student-2', 'student-3'].map((s, i) => submit(s, essay(`moodle topic ${i}`))),
+    );
     const rows = await Promise.all(ids.map((id) => settled(id)));
     for (const row of rows) {
       assert.equal(row.state, 'graded');
-      const subject = (await tool.tool.database.db.selectFrom('lti_user').select('subject').where('id', '=', row.user_id).executeTakeFirstOrThrow()).subject;
+      const subject = (
+        await tool.tool.database.db
+          .selectFrom('lti_user')
+          .select('subject')
+          .where('id', '=', row.user_id)
+          .executeTakeFirstOrThrow()
+      ).subject;
       const grade = lms.platform.gradebook().find((g) => g.userId === subject);
       assert.equal(grade?.scoreGiven, Number(row.similarity));
       assert.equal(grade?.gradingProgress, 'FullyGraded');
@@ -64,7 +91,11 @@ describe('Moodle: scores only when FullyGraded, timestamps compared in whole sec
     const log = lms.platform.scoreLog();
     // A receipt post still queued when the result arrives is replaced by the result post (jobs read the current state).
     assert.ok(log.length >= 3);
-    assert.deepEqual(log.filter((entry) => entry.status >= 400), [], 'a score post was refused');
+    assert.deepEqual(
+      log.filter((entry) => entry.status >= 400),
+      [],
+      'a score post was refused',
+    );
   });
 });
 
@@ -80,13 +111,29 @@ describe('Canvas: older timestamps refused with 400, non-students with 422', () 
     assert.match(String(refused.grade_error), /422/);
     const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-2');
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    assert.equal(lms.platform.scoreLog().filter((entry) => entry.userId === 'student-2').length, posts.length, 'the refused score was posted again');
+    assert.equal(
+      lms.platform.scoreLog().filter((entry) => entry.userId === 'student-2').length,
+      posts.length,
+      'the refused score was posted again',
+    );
     const fine = await settled(ok);
     assert.equal(fine.state, 'graded');
-    const final = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1').at(-1)!;
-    const extension = (final.body as Record<string, { new_submission?: boolean; prioritize_non_tool_grade?: boolean }>)['https://canvas.instructure.com/lti/submission'];
-    assert.deepEqual({ newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade }, { newSubmission: false, prioritize: true });
-    assert.equal(lms.platform.attempts(lms.platform.lineItems()[0]!.id.split('/').pop()!, 'student-1'), 0, 'the result post started a new attempt');
+    const final = lms.platform
+      .scoreLog()
+      .filter((entry) => entry.userId === 'student-1')
+      .at(-1)!;
+    const extension = (final.body as Record<string, { new_submission?: boolean; prioritize_non_tool_grade?: boolean }>)[
+      'https://canvas.instructure.com/lti/submission'
+    ];
+    assert.deepEqual(
+      { newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade },
+      { newSubmission: false, prioritize: true },
+    );
+    assert.equal(
+      lms.platform.attempts(lms.platform.lineItems()[0]!.id.split('/').pop()!, 'student-1'),
+      0,
+      'the result post started a new attempt',
+    );
   });
 });
 
@@ -96,8 +143,15 @@ describe('a gradebook outage', () => {
     lms.platform.setFaults({ agsStatus: 503 });
     const ids = await Promise.all(['student-1', 'student-3'].map((s, i) => submit(s, essay(`outage ${i}`))));
     await new Promise((resolve) => setTimeout(resolve, 4000));
-    const during = await tool.tool.database.db.selectFrom('submission').select('state').where('id', 'in', ids).execute();
-    assert.ok(during.every((row) => row.state !== 'graded'), 'graded while the gradebook was down');
+    const during = await tool.tool.database.db
+      .selectFrom('submission')
+      .select('state')
+      .where('id', 'in', ids)
+      .execute();
+    assert.ok(
+      during.every((row) => row.state !== 'graded'),
+      'graded while the gradebook was down',
+    );
     lms.platform.setFaults({});
     for (const id of ids) assert.equal((await settled(id, 60_000)).state, 'graded');
     assert.equal(lms.platform.gradebook().filter((g) => g.gradingProgress === 'FullyGraded').length, 2);
@@ -109,27 +163,52 @@ describe('the similarity in a column of its own', () => {
     const c = await course('spec', 'own-column');
     const db = tool.tool.database.db;
     const assignmentId = c.path.split('/').pop()!;
-    const current = await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', assignmentId).execute();
+    const current = await db
+      .selectFrom('assignment')
+      .select('settings')
+      .where('id', '=', assignmentId)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('assignment')
+      .set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) })
+      .where('id', '=', assignmentId)
+      .execute();
 
     const ids = await Promise.all(['student-1', 'student-2'].map((s, i) => c.submit(s, essay(`own column ${i}`))));
     const rows = await Promise.all(ids.map((id) => settled(id)));
-    const columns = () => c.lms.platform.lineItems().filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
+    const columns = () =>
+      c.lms.platform.lineItems().filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
     assert.equal(columns().length, 1, 'exactly one similarity column');
     assert.match(columns()[0]!.label, /^Similarity: /);
     // The column offers submission review: the LMS's gradebook may open a student's submission in the tool.
     assert.deepEqual(columns()[0]!.submissionReview, {
-      reachableBy: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor', 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+      reachableBy: [
+        'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
+        'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner',
+      ],
       custom: { assignment_id: assignmentId },
     });
-    const inColumn = (label: string) => c.lms.platform.gradebook().filter((g) => g.label === label).map((g) => [g.userId, g.scoreGiven]).sort();
-    assert.deepEqual(inColumn(columns()[0]!.label), rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort());
-    assert.deepEqual(inColumn('Essay (spec)'), [], 'nothing posted to the assignment\'s own column');
+    const inColumn = (label: string) =>
+      c.lms.platform
+        .gradebook()
+        .filter((g) => g.label === label)
+        .map((g) => [g.userId, g.scoreGiven])
+        .sort();
+    assert.deepEqual(
+      inColumn(columns()[0]!.label),
+      rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort(),
+    );
+    assert.deepEqual(inColumn('Essay (spec)'), [], "nothing posted to the assignment's own column");
 
     // The tool forgets the column's address (a restored backup, a course copy): it finds the column again.
     await db.updateTable('assignment').set({ similarity_line_item_url: null }).where('id', '=', assignmentId).execute();
     await db.updateTable('submission').set({ state: 'scored' }).where('id', '=', ids[0]!).execute();
-    const resynced = await fetch(`${tool.url}${c.path}/resync-grades`, { method: 'POST', headers: { authorization: `Bearer ${(await launch(c.lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' })).ltik}` } });
+    const resynced = await fetch(`${tool.url}${c.path}/resync-grades`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${(await launch(c.lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' })).ltik}`,
+      },
+    });
     assert.ok(resynced.status < 400, `resync answered ${resynced.status}`);
     await settled(ids[0]!);
     assert.equal(columns().length, 1, 'a second similarity column was created');
@@ -139,8 +218,16 @@ describe('the similarity in a column of its own', () => {
     const c = await course('spec', 'slow-column');
     const first = await settled(await c.submit('student-1', essay('slow column topic')));
     const db = tool.tool.database.db;
-    const current = await db.selectFrom('assignment').select('settings').where('id', '=', first.assignment_id).executeTakeFirstOrThrow();
-    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', first.assignment_id).execute();
+    const current = await db
+      .selectFrom('assignment')
+      .select('settings')
+      .where('id', '=', first.assignment_id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('assignment')
+      .set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) })
+      .where('id', '=', first.assignment_id)
+      .execute();
     const grades = gradeDeps();
     c.lms.platform.setFaults({ agsDelayMs: 3000 });
     try {
@@ -165,8 +252,16 @@ describe('the similarity in a column of its own', () => {
     const linked = lms.platform.deepLinkResults()[0]!;
     const assignmentId = String((linked.contentItems[0] as { custom: Record<string, string> }).custom.assignment_id);
     const db = tool.tool.database.db;
-    const current = await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) }).where('id', '=', assignmentId).execute();
+    const current = await db
+      .selectFrom('assignment')
+      .select('settings')
+      .where('id', '=', assignmentId)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('assignment')
+      .set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) })
+      .where('id', '=', assignmentId)
+      .execute();
 
     const ids: string[] = [];
     for (const student of ['student-1', 'student-2']) {
@@ -174,15 +269,29 @@ describe('the similarity in a column of its own', () => {
       assert.equal(opened.status, 200, opened.body.slice(0, 300));
       const form = new FormData();
       form.append('file', new Blob([essay(`linked column ${student}`)]), 'essay.txt');
-      const response = await fetch(`${tool.url}/assignments/${assignmentId}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${opened.ltik}`, accept: 'application/json' } });
+      const response = await fetch(`${tool.url}/assignments/${assignmentId}/submissions`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${opened.ltik}`, accept: 'application/json' },
+      });
       assert.equal(response.status, 201, await response.clone().text());
       ids.push(String(((await response.json()) as { submissionId: string }).submissionId));
     }
     const rows = await Promise.all(ids.map((id) => settled(id)));
-    const tagged = lms.platform.lineItems().filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
+    const tagged = lms.platform
+      .lineItems()
+      .filter((item) => item.tag === 'similarity' && item.resourceId === assignmentId);
     assert.deepEqual(tagged.map((item) => item.label).sort(), ['Linked essay', 'Similarity: Linked essay']);
-    const inColumn = (label: string) => lms.platform.gradebook().filter((g) => g.label === label && g.gradingProgress === 'FullyGraded').map((g) => [g.userId, g.scoreGiven]).sort();
-    assert.deepEqual(inColumn('Similarity: Linked essay'), rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort());
+    const inColumn = (label: string) =>
+      lms.platform
+        .gradebook()
+        .filter((g) => g.label === label && g.gradingProgress === 'FullyGraded')
+        .map((g) => [g.userId, g.scoreGiven])
+        .sort();
+    assert.deepEqual(
+      inColumn('Similarity: Linked essay'),
+      rows.map((row, i) => [`student-${i + 1}`, Number(row.similarity)]).sort(),
+    );
     assert.deepEqual(inColumn('Linked essay'), [], "no score in the assignment's own column");
   });
 });
@@ -191,21 +300,43 @@ describe('two platforms with the same user ids', () => {
   test('each score lands on its own platform, its own column and its own student', async () => {
     const a = await course('spec', 'same-ids-a');
     const b = await course('spec', 'same-ids-b');
-    const [inA, inB] = await Promise.all([a.submit('student-1', essay('platform a paper')), b.submit('student-1', 'An entirely different paper. '.repeat(40))]);
+    const [inA, inB] = await Promise.all([
+      a.submit('student-1', essay('platform a paper')),
+      b.submit('student-1', 'An entirely different paper. '.repeat(40)),
+    ]);
     const [rowA, rowB] = await Promise.all([settled(inA), settled(inB)]);
     assert.notEqual(rowA.user_id, rowB.user_id, 'one user row for two platforms');
-    assert.deepEqual(a.lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', Number(rowA.similarity)]]);
-    assert.deepEqual(b.lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', Number(rowB.similarity)]]);
+    assert.deepEqual(
+      a.lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]),
+      [['student-1', Number(rowA.similarity)]],
+    );
+    assert.deepEqual(
+      b.lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]),
+      [['student-1', Number(rowB.similarity)]],
+    );
     // A's student cannot read B's assignment with A's session.
     const studentA = await launch(a.lms.platform, { userId: 'student-1', resourceLinkId: 'essay' });
-    const assignmentB = (await tool.tool.database.db.selectFrom('submission').select('assignment_id').where('id', '=', inB).executeTakeFirstOrThrow()).assignment_id;
-    const crossed = await fetch(`${tool.url}/assignments/${assignmentB}/my-submissions?ltik=${encodeURIComponent(studentA.ltik!)}`);
+    const assignmentB = (
+      await tool.tool.database.db
+        .selectFrom('submission')
+        .select('assignment_id')
+        .where('id', '=', inB)
+        .executeTakeFirstOrThrow()
+    ).assignment_id;
+    const crossed = await fetch(
+      `${tool.url}/assignments/${assignmentB}/my-submissions?ltik=${encodeURIComponent(studentA.ltik!)}`,
+    );
     assert.equal(crossed.status, 403);
   });
 });
 
 /** A later attempt of the same student, written straight into the database in the state a test needs. */
-async function laterAttempt(first: Selectable<DatabaseSchema['submission']>, attempt: number, state: 'scored' | 'rejected', similarity: number | null): Promise<string> {
+async function laterAttempt(
+  first: Selectable<DatabaseSchema['submission']>,
+  attempt: number,
+  state: 'scored' | 'rejected',
+  similarity: number | null,
+): Promise<string> {
   const row = await tool.tool.database.db
     .insertInto('submission')
     .values({
@@ -257,7 +388,10 @@ describe('a score refused for its timestamp while a newer attempt arrives', () =
     assert.deepEqual(await resent, { kind: 'skipped' });
     const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1');
     assert.equal(posts.at(-1)?.status, 409);
-    assert.deepEqual(lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]), [['student-1', secondScore]]);
+    assert.deepEqual(
+      lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]),
+      [['student-1', secondScore]],
+    );
   });
 });
 
@@ -269,7 +403,10 @@ describe('an LMS whose token endpoint does not answer', () => {
     assert.ok(platform, 'the platform is not registered');
     lms.platform.setFaults({ tokenDelayMs: 5000 });
     const started = Date.now();
-    await assert.rejects(accessTokenWithin(platform, AGS_SCOPES.score, 300), /token endpoint did not answer within 0.3 s/);
+    await assert.rejects(
+      accessTokenWithin(platform, AGS_SCOPES.score, 300),
+      /token endpoint did not answer within 0.3 s/,
+    );
     assert.ok(Date.now() - started < 4000, `waited ${Date.now() - started} ms for a platform that answers after 5 s`);
     lms.platform.setFaults({});
     assert.ok((await accessTokenWithin(platform, AGS_SCOPES.score, 10_000)).length > 0);
@@ -290,10 +427,22 @@ describe('an instructor deletes the attempt the gradebook shows', () => {
     assert.equal(cell(), secondScore);
 
     const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
-    const deleted = await fetch(`${tool.url}${path}/submissions/${second}/delete`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ltik: instructor.ltik! }) });
+    const deleted = await fetch(`${tool.url}${path}/submissions/${second}/delete`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ ltik: instructor.ltik! }),
+    });
     assert.equal(deleted.status, 303);
-    assert.match(new URL(deleted.headers.get('location') ?? '', tool.url).searchParams.get('notice') ?? '', /attempt 2 is deleted/);
-    await eventually(() => cell() === Number(first.similarity), `the gradebook does not show attempt 1's ${first.similarity}`, 30_000, 200);
+    assert.match(
+      new URL(deleted.headers.get('location') ?? '', tool.url).searchParams.get('notice') ?? '',
+      /attempt 2 is deleted/,
+    );
+    await eventually(
+      () => cell() === Number(first.similarity),
+      `the gradebook does not show attempt 1's ${first.similarity}`,
+      30_000,
+      200,
+    );
   });
 });
 
@@ -302,15 +451,36 @@ describe('a resync while a grade post for the paper is already waiting', () => {
     const { lms, submit } = await course('spec', 'resync-waiting');
     const first = await settled(await submit('student-1', essay('resync waiting topic')));
     assert.equal(first.grade_state, 'posted');
-    const posts = () => lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1' && entry.status < 300).length;
+    const posts = () =>
+      lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1' && entry.status < 300).length;
     const before = posts();
     // Every grade job of the paper has ended (not only marked it graded): the receipt's job may have posted the final
     // score while the scoring's own waited behind it, held back a few seconds, with the same key.
-    const gradeJobsOfPaper = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${QUEUES.grade} AND singleton_key = ${first.id} AND state IN ('created', 'retry', 'active')`.execute(tool.tool.database.db)).rows[0]!.n);
-    await eventually(async () => (await gradeJobsOfPaper()) === 0, 'a grade job of the paper is still waiting or running', 20_000, 100);
+    const gradeJobsOfPaper = async () =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`SELECT count(*) AS n FROM pgboss.job WHERE name = ${QUEUES.grade} AND singleton_key = ${first.id} AND state IN ('created', 'retry', 'active')`.execute(
+            tool.tool.database.db,
+          )
+        ).rows[0]!.n,
+      );
+    await eventually(
+      async () => (await gradeJobsOfPaper()) === 0,
+      'a grade job of the paper is still waiting or running',
+      20_000,
+      100,
+    );
     // A plain grade job waits for the paper (as the scoring's own would), then the instructor resyncs.
-    assert.ok(await tool.tool.jobs.send(QUEUES.grade, { submissionId: first.id }, { key: first.id, startAfterSeconds: 2 }));
-    assert.equal(await resyncGrade(tool.tool.database.db, tool.tool.jobs, first.id), null, 'the resync is dropped in favour of the waiting job');
+    assert.ok(
+      await tool.tool.jobs.send(QUEUES.grade, { submissionId: first.id }, { key: first.id, startAfterSeconds: 2 }),
+    );
+    assert.equal(
+      await resyncGrade(tool.tool.database.db, tool.tool.jobs, first.id),
+      null,
+      'the resync is dropped in favour of the waiting job',
+    );
     await eventually(() => posts() > before, 'the score was not sent again', 20_000, 200);
     assert.equal((await settled(first.id)).grade_state, 'posted');
   });

@@ -17,47 +17,82 @@ const platforms: TestPlatform[] = [];
 const CANVAS_SUBMISSION = 'https://canvas.instructure.com/lti/submission';
 
 before(async () => {
-  tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
+  tool = await startTestTool({
+    SANDBOX_DELAY_MS: '200',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+  });
 });
 after(async () => {
   for (const platform of platforms) await platform.close();
   await tool.stop();
 });
 
-const essay = (seed: string) => Array.from({ length: 40 }, (_, i) => `${seed} remark ${i} weighs evidence ${i * 7} about ${seed}.`).join(' ');
+const essay = (seed: string) =>
+  Array.from({ length: 40 }, (_, i) => `${seed} remark ${i} weighs evidence ${i * 7} about ${seed}.`).join(' ');
 
 /** A course on a platform with these AGS rules, registered by an administrator with this product family. */
 async function courseOf(rules: PlatformRules, productFamily: string, clientId: string): Promise<TestCourse> {
   const lms = await startTestPlatform(tool, { rules, clientId, register: false });
   platforms.push(lms);
-  assert.doesNotMatch(lms.url, /canvas|moodle/i, 'the platform\'s address names no product');
-  await saveRegistration({ db: tool.tool.database.db, provider: tool.tool.lti.provider }, { ...lms.platform.registration(), productFamily }, 'cli');
+  assert.doesNotMatch(lms.url, /canvas|moodle/i, "the platform's address names no product");
+  await saveRegistration(
+    { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+    { ...lms.platform.registration(), productFamily },
+    'cli',
+  );
   return openCourse(tool, { clientId, lms });
 }
 
 async function gradeOf(submissionId: string) {
-  return tool.tool.database.db.selectFrom('submission').select(['state', 'grade_state', 'grade_error', 'similarity']).where('id', '=', submissionId).executeTakeFirstOrThrow();
+  return tool.tool.database.db
+    .selectFrom('submission')
+    .select(['state', 'grade_state', 'grade_error', 'similarity'])
+    .where('id', '=', submissionId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Waits until the paper's score is in the gradebook or the gradebook refused it; gives its row then. */
 async function settled(submissionId: string) {
-  await eventually(async () => {
-    const row = await gradeOf(submissionId);
-    return row.state === 'graded' || row.grade_state === 'not-gradable' || row.grade_state === 'failed';
-  }, `submission ${submissionId} never settled`, 45_000, 200);
+  await eventually(
+    async () => {
+      const row = await gradeOf(submissionId);
+      return row.state === 'graded' || row.grade_state === 'not-gradable' || row.grade_state === 'failed';
+    },
+    `submission ${submissionId} never settled`,
+    45_000,
+    200,
+  );
   return gradeOf(submissionId);
 }
 
 const finalPostOf = (course: TestCourse, userId: string) =>
-  course.lms.platform.scoreLog().filter((entry) => entry.userId === userId && entry.status < 300 && (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded').at(-1);
+  course.lms.platform
+    .scoreLog()
+    .filter(
+      (entry) =>
+        entry.userId === userId &&
+        entry.status < 300 &&
+        (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded',
+    )
+    .at(-1);
 
 describe('the quirks applied follow the product family stored at registration', () => {
-  test('a Canvas at an address that names no product: its final score is no new attempt and never over the instructor\'s grade; a refusal that is not about the student waits for a resync', async () => {
+  test("a Canvas at an address that names no product: its final score is no new attempt and never over the instructor's grade; a refusal that is not about the student waits for a resync", async () => {
     const course = await courseOf('canvas', 'canvas', 'quirks-canvas');
     const graded = await settled(await course.submit('student-1', essay('canvas quirks')));
     assert.equal(graded.state, 'graded');
-    const extension = (finalPostOf(course, 'student-1')?.body as Record<string, { new_submission?: boolean; prioritize_non_tool_grade?: boolean }>)[CANVAS_SUBMISSION];
-    assert.deepEqual({ newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade }, { newSubmission: false, prioritize: true });
+    const extension = (
+      finalPostOf(course, 'student-1')?.body as Record<
+        string,
+        { new_submission?: boolean; prioritize_non_tool_grade?: boolean }
+      >
+    )[CANVAS_SUBMISSION];
+    assert.deepEqual(
+      { newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade },
+      { newSubmission: false, prioritize: true },
+    );
     const lineItemId = course.lms.platform.lineItems()[0]!.id.split('/').pop()!;
     assert.equal(course.lms.platform.attempts(lineItemId, 'student-1'), 0, 'the score started a new attempt in Canvas');
 
@@ -67,10 +102,15 @@ describe('the quirks applied follow the product family stored at registration', 
     course.lms.platform.setFaults({ agsStatus: 422 });
     const refusedId = await course.submit('student-2', essay('canvas refused'));
     // Scored while every score post is refused: the receipt's, and the result's when its job still ran.
-    await eventually(async () => {
-      const row = await gradeOf(refusedId);
-      return row.state === 'scored' && row.grade_state === 'failed';
-    }, 'the paper was not scored with its score refused', 45_000, 200);
+    await eventually(
+      async () => {
+        const row = await gradeOf(refusedId);
+        return row.state === 'scored' && row.grade_state === 'failed';
+      },
+      'the paper was not scored with its score refused',
+      45_000,
+      200,
+    );
     const refused = await gradeOf(refusedId);
     assert.match(String(refused.grade_error), /HTTP 422/);
     course.lms.platform.setFaults({});
@@ -84,14 +124,30 @@ describe('the quirks applied follow the product family stored at registration', 
     const graded = await settled(await course.submit('student-1', essay('moodle quirks')));
     assert.equal(graded.state, 'graded');
     const final = finalPostOf(course, 'student-1');
-    assert.equal(final?.body && CANVAS_SUBMISSION in (final.body as object), false, 'a Moodle was sent Canvas\'s extension');
+    assert.equal(
+      final?.body && CANVAS_SUBMISSION in (final.body as object),
+      false,
+      "a Moodle was sent Canvas's extension",
+    );
     assert.equal((final?.body as { scoreGiven?: number }).scoreGiven, Number(graded.similarity));
 
     const teacherId = await course.submit('student-2', essay('moodle teacher'));
     // The gradebook no longer counts the user as a student (a role changed since the launch).
-    course.lms.platform.addUser({ id: 'student-2', name: 'Now a teacher', email: 'teacher@example.edu', roles: ROLES.instructor });
+    course.lms.platform.addUser({
+      id: 'student-2',
+      name: 'Now a teacher',
+      email: 'teacher@example.edu',
+      roles: ROLES.instructor,
+    });
     const refused = await settled(teacherId);
-    assert.deepEqual({ grade: refused.grade_state, error: /Incorrect score received/.test(String(refused.grade_error)) }, { grade: 'not-gradable', error: true });
-    assert.deepEqual(course.lms.platform.scoreLog().filter((entry) => entry.status === 409), [], 'Moodle refused a timestamp');
+    assert.deepEqual(
+      { grade: refused.grade_state, error: /Incorrect score received/.test(String(refused.grade_error)) },
+      { grade: 'not-gradable', error: true },
+    );
+    assert.deepEqual(
+      course.lms.platform.scoreLog().filter((entry) => entry.status === 409),
+      [],
+      'Moodle refused a timestamp',
+    );
   });
 });

@@ -99,7 +99,12 @@ function failedGradePosts(): number {
 }
 
 async function scoredBy(ids: string[], reason: RegExp): Promise<number> {
-  const events = await db().selectFrom('submission_event').select('reason').where('submission_id', 'in', ids).where('to_state', '=', 'scored').execute();
+  const events = await db()
+    .selectFrom('submission_event')
+    .select('reason')
+    .where('submission_id', 'in', ids)
+    .where('to_state', '=', 'scored')
+    .execute();
   return events.filter((event) => reason.test(event.reason)).length;
 }
 
@@ -122,15 +127,30 @@ async function resultJobsPending(ids: string[]): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-const submitAll = (prefix: string, count: number) => Promise.all(Array.from({ length: count }, (_, i) => course.submit(`${prefix}-${i}`, essay(`${prefix} student ${i}`))));
+const submitAll = (prefix: string, count: number) =>
+  Promise.all(
+    Array.from({ length: count }, (_, i) => course.submit(`${prefix}-${i}`, essay(`${prefix} student ${i}`))),
+  );
 
 /** Waits for the batch, counts it, records the figures, and asserts that nothing was lost, doubled or misgraded. */
-async function settleAndCount(t: TestContext, fault: string, ids: string[], papersBefore: number, evidence: { hits: number | (() => Promise<number>); what: string }): Promise<void> {
+async function settleAndCount(
+  t: TestContext,
+  fault: string,
+  ids: string[],
+  papersBefore: number,
+  evidence: { hits: number | (() => Promise<number>); what: string },
+): Promise<void> {
   const open = await settle(db(), ids, 90_000);
   const hits = typeof evidence.hits === 'number' ? evidence.hits : await evidence.hits();
   const counts = await tally(db(), course.lms.platform, ids, sandbox.stats().papers - papersBefore);
-  recordFigures({ fault, survived: hits > 0 && counts.lost === 0 && counts.duplicated === 0 && counts.gradesWrong === 0, ...counts });
-  t.diagnostic(`${fault}: ${hits} ${evidence.what}; ${counts.submissions} submissions, ${counts.lost} lost, ${counts.duplicated} duplicated, ${counts.gradesWrong} grades wrong, ${counts.repeatedFinalPosts} final scores sent twice`);
+  recordFigures({
+    fault,
+    survived: hits > 0 && counts.lost === 0 && counts.duplicated === 0 && counts.gradesWrong === 0,
+    ...counts,
+  });
+  t.diagnostic(
+    `${fault}: ${hits} ${evidence.what}; ${counts.submissions} submissions, ${counts.lost} lost, ${counts.duplicated} duplicated, ${counts.gradesWrong} grades wrong, ${counts.repeatedFinalPosts} final scores sent twice`,
+  );
   assert.ok(hits > 0, `the fault never hit: no ${evidence.what}`);
   assert.deepEqual(open, [], 'submissions still on their way');
   assert.equal(counts.duplicated, 0, 'a paper reached the service twice');
@@ -144,7 +164,17 @@ async function settleAndCount(t: TestContext, fault: string, ids: string[], pape
  * On a busy machine the batch's requests can come after the window: the fault then stays on until the counter has
  * moved (or, for a count made afterwards, until an upload reached the service under it), for a minute at most.
  */
-async function throughFault(t: TestContext, fault: string, options: { on(): void; off(): void; what: string; counter?: () => number; afterwards?: (ids: string[]) => Promise<number> }): Promise<void> {
+async function throughFault(
+  t: TestContext,
+  fault: string,
+  options: {
+    on(): void;
+    off(): void;
+    what: string;
+    counter?: () => number;
+    afterwards?: (ids: string[]) => Promise<number>;
+  },
+): Promise<void> {
   const papersBefore = sandbox.stats().papers;
   const counted = options.counter?.() ?? 0;
   const uploadsBefore = sandbox.stats().uploads;
@@ -161,18 +191,31 @@ async function throughFault(t: TestContext, fault: string, options: { on(): void
   await settleAndCount(t, fault, ids, papersBefore, { hits, what: options.what });
 }
 
-const serviceFault = (faults: SandboxFaults, what: string) => ({ on: () => sandbox.setFaults(faults), off: () => sandbox.setFaults({}), counter: () => sandbox.stats().requests, what });
+const serviceFault = (faults: SandboxFaults, what: string) => ({
+  on: () => sandbox.setFaults(faults),
+  off: () => sandbox.setFaults({}),
+  counter: () => sandbox.stats().requests,
+  what,
+});
 
 test('the service down (503) for a while', { timeout: 120_000 }, async (t) => {
   await throughFault(t, 'service down (503)', serviceFault({ outage: true }, 'requests answered 503'));
 });
 
 test('the service rate-limiting every request (429, Retry-After) for a while', { timeout: 120_000 }, async (t) => {
-  await throughFault(t, 'rate-limited (429)', serviceFault({ rateLimit: { ratio: 1, retryAfterSeconds: 1 } }, 'requests answered 429'));
+  await throughFault(
+    t,
+    'rate-limited (429)',
+    serviceFault({ rateLimit: { ratio: 1, retryAfterSeconds: 1 } }, 'requests answered 429'),
+  );
 });
 
 test('the service answering slower than the tool waits (CHECKER_TIMEOUT_MS)', { timeout: 120_000 }, async (t) => {
-  await throughFault(t, 'answers slower than the timeout', serviceFault({ slowMs: CHECKER_TIMEOUT_MS * 2.5 }, 'requests answered after the timeout'));
+  await throughFault(
+    t,
+    'answers slower than the timeout',
+    serviceFault({ slowMs: CHECKER_TIMEOUT_MS * 2.5 }, 'requests answered after the timeout'),
+  );
 });
 
 test("the platform's gradebook (AGS) failing for a while", { timeout: 120_000 }, async (t) => {
@@ -184,17 +227,40 @@ test("the platform's gradebook (AGS) failing for a while", { timeout: 120_000 },
   });
 });
 
-test('upload answers lost (the service keeps the paper, the answer comes after the timeout)', { timeout: 120_000 }, async (t) => {
-  await throughFault(t, 'upload answer lost', {
-    ...serviceFault({ uploadAnswerDelayMs: CHECKER_TIMEOUT_MS * 2.5 }, 'papers found again at the service after a lost answer'),
-    afterwards: async (ids) => (await db().selectFrom('submission_event').select('id').where('submission_id', 'in', ids).where('reason', '=', 'Found at the service after an interrupted upload').execute()).length,
-  });
-});
+test(
+  'upload answers lost (the service keeps the paper, the answer comes after the timeout)',
+  { timeout: 120_000 },
+  async (t) => {
+    await throughFault(t, 'upload answer lost', {
+      ...serviceFault(
+        { uploadAnswerDelayMs: CHECKER_TIMEOUT_MS * 2.5 },
+        'papers found again at the service after a lost answer',
+      ),
+      afterwards: async (ids) =>
+        (
+          await db()
+            .selectFrom('submission_event')
+            .select('id')
+            .where('submission_id', 'in', ids)
+            .where('reason', '=', 'Found at the service after an interrupted upload')
+            .execute()
+        ).length,
+    });
+  },
+);
 
 test("a gateway's 504 for uploads the service did store", { timeout: 120_000 }, async (t) => {
-  await throughFault(t, "gateway 504 after the paper was stored", {
+  await throughFault(t, 'gateway 504 after the paper was stored', {
     ...serviceFault({ uploadAnswerStatus: 504 }, 'papers found again at the service after a 504'),
-    afterwards: async (ids) => (await db().selectFrom('submission_event').select('id').where('submission_id', 'in', ids).where('reason', '=', 'Found at the service after an interrupted upload').execute()).length,
+    afterwards: async (ids) =>
+      (
+        await db()
+          .selectFrom('submission_event')
+          .select('id')
+          .where('submission_id', 'in', ids)
+          .where('reason', '=', 'Found at the service after an interrupted upload')
+          .execute()
+      ).length,
   });
 });
 
@@ -203,7 +269,10 @@ test('callbacks dropped: the poller finds the results', { timeout: 120_000 }, as
   sandbox.setFaults({ callbacks: 'drop' });
   try {
     const ids = await submitAll('dropped', 3);
-    await settleAndCount(t, 'callbacks dropped', ids, papersBefore, { hits: () => scoredBy(ids, /polling/), what: 'results found by polling' });
+    await settleAndCount(t, 'callbacks dropped', ids, papersBefore, {
+      hits: () => scoredBy(ids, /polling/),
+      what: 'results found by polling',
+    });
   } finally {
     sandbox.setFaults({});
   }
@@ -221,36 +290,68 @@ test('callbacks duplicated: one result per paper', { timeout: 120_000 }, async (
     // has read back what they queued, so that a paper scored twice would show below.
     await waitFor(() => relay.passedOn - passedOnBefore >= 2 * ids.length, 30_000);
     await waitFor(async () => (await resultJobsPending(ids)) === 0, 30_000);
-    await settleAndCount(t, 'callbacks duplicated', ids, papersBefore, { hits: relay.received - receivedBefore - ids.length, what: 'second copies of callbacks' });
-    const scoredEvents = await db().selectFrom('submission_event').select('id').where('submission_id', 'in', ids).where('to_state', '=', 'scored').execute();
+    await settleAndCount(t, 'callbacks duplicated', ids, papersBefore, {
+      hits: relay.received - receivedBefore - ids.length,
+      what: 'second copies of callbacks',
+    });
+    const scoredEvents = await db()
+      .selectFrom('submission_event')
+      .select('id')
+      .where('submission_id', 'in', ids)
+      .where('to_state', '=', 'scored')
+      .execute();
     assert.equal(scoredEvents.length, ids.length, 'a paper was scored twice');
   } finally {
     sandbox.setFaults({});
   }
 });
 
-test("callbacks out of order: second attempts' results before the first attempts', and the gradebook keeps the latest", { timeout: 120_000 }, async (t) => {
-  const papersBefore = sandbox.stats().papers;
-  relay.holding = true;
-  const shared = essay('a source every first attempt copies');
-  const ids: string[] = [];
-  try {
-    for (let i = 0; i < 3; i++) {
-      ids.push(await course.submit(`reordered-${i}`, shared));
-      ids.push(await course.submit(`reordered-${i}`, essay(`reordered student ${i}, own second attempt`)));
+test(
+  "callbacks out of order: second attempts' results before the first attempts', and the gradebook keeps the latest",
+  { timeout: 120_000 },
+  async (t) => {
+    const papersBefore = sandbox.stats().papers;
+    relay.holding = true;
+    const shared = essay('a source every first attempt copies');
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        ids.push(await course.submit(`reordered-${i}`, shared));
+        ids.push(await course.submit(`reordered-${i}`, essay(`reordered student ${i}, own second attempt`)));
+      }
+      for (const deadline = Date.now() + 20_000; relay.held.length < ids.length; await sleep(100)) {
+        if (Date.now() > deadline) assert.fail(`only ${relay.held.length} of ${ids.length} callbacks came`);
+      }
+    } finally {
+      relay.holding = false;
     }
-    for (const deadline = Date.now() + 20_000; relay.held.length < ids.length; await sleep(100)) {
-      if (Date.now() > deadline) assert.fail(`only ${relay.held.length} of ${ids.length} callbacks came`);
+    for (const body of relay.held.splice(0).reverse()) {
+      const answer = await fetch(`${tool.url}/checker/callback/${SECRET}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      assert.equal(answer.status, 200);
     }
-  } finally {
-    relay.holding = false;
-  }
-  for (const body of relay.held.splice(0).reverse()) {
-    const answer = await fetch(`${tool.url}/checker/callback/${SECRET}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
-    assert.equal(answer.status, 200);
-  }
-  await settleAndCount(t, 'callbacks out of order', ids, papersBefore, { hits: () => scoredBy(ids, /announced by the service/), what: 'results taken from callbacks released in reverse order' });
-  const rows = await db().selectFrom('submission').select(['user_id', 'attempt', 'similarity']).where('id', 'in', ids).execute();
-  const differ = rows.filter((row) => row.attempt === 2 && rows.some((first) => first.user_id === row.user_id && first.attempt === 1 && first.similarity !== row.similarity));
-  assert.ok(differ.length > 0, 'first and second attempts score alike, so a wrong order could not show in the gradebook');
-});
+    await settleAndCount(t, 'callbacks out of order', ids, papersBefore, {
+      hits: () => scoredBy(ids, /announced by the service/),
+      what: 'results taken from callbacks released in reverse order',
+    });
+    const rows = await db()
+      .selectFrom('submission')
+      .select(['user_id', 'attempt', 'similarity'])
+      .where('id', 'in', ids)
+      .execute();
+    const differ = rows.filter(
+      (row) =>
+        row.attempt === 2 &&
+        rows.some(
+          (first) => first.user_id === row.user_id && first.attempt === 1 && first.similarity !== row.similarity,
+        ),
+    );
+    assert.ok(
+      differ.length > 0,
+      'first and second attempts score alike, so a wrong order could not show in the gradebook',
+    );
+  },
+);

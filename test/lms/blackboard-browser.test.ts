@@ -23,11 +23,22 @@ let people: People;
 let iris: Page;
 let pages: ReturnType<typeof speedGrader>;
 
-const essay = (topic: string) => `${topic}\n` + Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} takes up another source, number ${i * 17}.`).join(' ');
+const essay = (topic: string) =>
+  `${topic}\n` +
+  Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} takes up another source, number ${i * 17}.`).join(
+    ' ',
+  );
 const txt = (name: string, topic: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(essay(topic)) });
 
 before(async () => {
-  tool = await startTestTool({ ASSET_PROCESSOR: 'on', SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', JOB_RETRY_LIMIT: '20' });
+  tool = await startTestTool({
+    ASSET_PROCESSOR: 'on',
+    SANDBOX_DELAY_MS: '300',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+    JOB_RETRY_LIMIT: '20',
+  });
   lms = await startTestPlatform(tool, { dialect: 'blackboard', clientId: 'ap-browser-blackboard' });
   browser = await launchBrowser();
   people = browserPeople(browser, lms.url);
@@ -40,8 +51,8 @@ after(async () => {
   await tool?.stop();
 });
 
-describe('the Asset Processor in Blackboard\'s dialect, in a browser', () => {
-  test('the instructor attaches the tool; a student\'s two files and text entry show Processing, then Processed', async () => {
+describe("the Asset Processor in Blackboard's dialect, in a browser", () => {
+  test("the instructor attaches the tool; a student's two files and text entry show Processing, then Processed", async () => {
     await pages.openActivity(iris);
     await iris.getByRole('link', { name: 'Add document processing app as Iris Instructor' }).click();
     await iris.getByRole('button', { name: 'Attach the check' }).click({ timeout: STEP_MS });
@@ -50,22 +61,44 @@ describe('the Asset Processor in Blackboard\'s dialect, in a browser', () => {
     // The service holds each upload, so the first report is seen before the check ends.
     tool.tool.sandbox!.setFaults({ uploadHoldMs: 4_000 });
     try {
-      await pages.submitAs('Sam Student', [txt('dunes.txt', 'dunes'), txt('spits.txt', 'spits and bars')], essay('tides'));
+      await pages.submitAs(
+        'Sam Student',
+        [txt('dunes.txt', 'dunes'), txt('spits.txt', 'spits and bars')],
+        essay('tides'),
+      );
       await pages.openSpeedGrader(iris, 'Sam Student');
       // Blackboard names a text entry's file itself.
       const assets = ['dunes.txt', 'spits.txt', 'Submission_Text.html'];
-      await reloadUntil(iris, async () => (await progressOf(iris, assets)).every((progress) => progress === 'Processing' || progress === 'Processed'), 'a report on each file');
+      await reloadUntil(
+        iris,
+        async () =>
+          (await progressOf(iris, assets)).every((progress) => progress === 'Processing' || progress === 'Processed'),
+        'a report on each file',
+      );
     } finally {
       tool.tool.sandbox!.setFaults({});
     }
     const assets = ['dunes.txt', 'spits.txt', 'Submission_Text.html'];
-    await reloadUntil(iris, async () => (await progressOf(iris, assets)).every((progress) => progress === 'Processed'), 'Processed reports on the three files');
-    const log = lms.platform.assetReportLog().map((entry) => entry.body as { assetId: string; type: string; processingProgress: string });
+    await reloadUntil(
+      iris,
+      async () => (await progressOf(iris, assets)).every((progress) => progress === 'Processed'),
+      'Processed reports on the three files',
+    );
+    const log = lms.platform
+      .assetReportLog()
+      .map((entry) => entry.body as { assetId: string; type: string; processingProgress: string });
     for (const assetId of new Set(log.map((body) => body.assetId))) {
-      assert.equal(log.find((body) => body.assetId === assetId && body.type === 'originality')?.processingProgress, 'Processing', 'each file\'s first report says it is in hand');
+      assert.equal(
+        log.find((body) => body.assetId === assetId && body.type === 'originality')?.processingProgress,
+        'Processing',
+        "each file's first report says it is in hand",
+      );
     }
     const scopes = lms.platform.tokenExchanges().flatMap((exchange) => exchange.scopes);
-    assert.ok(scopes.includes(`${LTI_AP}/scope/asset.readonly`) && scopes.includes(`${LTI_AP}/scope/report`), 'Blackboard\'s scope names');
+    assert.ok(
+      scopes.includes(`${LTI_AP}/scope/asset.readonly`) && scopes.includes(`${LTI_AP}/scope/report`),
+      "Blackboard's scope names",
+    );
     await screenshot(iris, 'asset-processor-blackboard-processed');
   });
 

@@ -12,7 +12,9 @@ import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/lms/moodle/submission-review-request.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(
+  readFileSync(new URL('../fixtures/lms/moodle/submission-review-request.json', import.meta.url), 'utf8'),
+) as {
   source: { repository: string; dateRead: string };
   payload: Record<string, unknown>;
 };
@@ -26,26 +28,60 @@ const db = () => tool.tool.database.db;
 before(async () => {
   tool = await startTestTool();
   lms = await startTestPlatform(tool, { rules: 'moodle', clientId: 'moodle-review' });
-  lms.platform.addResourceLink({ id: 'essay-12', title: 'Research essay', lineItem: { label: 'Research essay', scoreMaximum: 100 } });
+  lms.platform.addResourceLink({
+    id: 'essay-12',
+    title: 'Research essay',
+    lineItem: { label: 'Research essay', scoreMaximum: 100 },
+  });
   // The teacher opens the activity once (the assignment is made), both students open it (the tool knows them).
   for (const userId of ['instructor-1', 'student-1', 'student-2']) {
     const opened = await launch(lms.platform, { userId, resourceLinkId: 'essay-12' });
     assert.equal(opened.status, 200, pageText(opened.body));
   }
-  const assignment = await db().selectFrom('assignment').select(['id', 'platform_id']).where('resource_link_id', '=', 'essay-12').executeTakeFirstOrThrow();
+  const assignment = await db()
+    .selectFrom('assignment')
+    .select(['id', 'platform_id'])
+    .where('resource_link_id', '=', 'essay-12')
+    .executeTakeFirstOrThrow();
   assignmentId = assignment.id;
-  const user = (subject: string) => db().selectFrom('lti_user').select('id').where('platform_id', '=', assignment.platform_id).where('subject', '=', subject).executeTakeFirstOrThrow();
+  const user = (subject: string) =>
+    db()
+      .selectFrom('lti_user')
+      .select('id')
+      .where('platform_id', '=', assignment.platform_id)
+      .where('subject', '=', subject)
+      .executeTakeFirstOrThrow();
   const sam = await user('student-1');
   const noor = await user('student-2');
-  const attempt = (userId: string, n: number, fileLabel: string, similarity: number | null, state: 'scored' | 'processing') => ({
-    assignment_id: assignmentId, user_id: userId, attempt: n, state, file_label: fileLabel, file_type: 'pdf', file_size: 2048, sha256: String(n).repeat(64).slice(0, 64),
-    stored_path: null, paper_id: similarity === null ? null : 7000 + n, similarity, report_key: similarity === null ? null : `key-${fileLabel}`, scored_at: similarity === null ? null : new Date(),
+  const attempt = (
+    userId: string,
+    n: number,
+    fileLabel: string,
+    similarity: number | null,
+    state: 'scored' | 'processing',
+  ) => ({
+    assignment_id: assignmentId,
+    user_id: userId,
+    attempt: n,
+    state,
+    file_label: fileLabel,
+    file_type: 'pdf',
+    file_size: 2048,
+    sha256: String(n).repeat(64).slice(0, 64),
+    stored_path: null,
+    paper_id: similarity === null ? null : 7000 + n,
+    similarity,
+    report_key: similarity === null ? null : `key-${fileLabel}`,
+    scored_at: similarity === null ? null : new Date(),
   });
-  await db().insertInto('submission').values([
-    attempt(sam.id, 1, 'glaciers-draft.pdf', 37, 'scored'),
-    attempt(sam.id, 2, 'glaciers-final.pdf', 12, 'scored'),
-    attempt(noor.id, 1, 'noor-essay.pdf', null, 'processing'),
-  ]).execute();
+  await db()
+    .insertInto('submission')
+    .values([
+      attempt(sam.id, 1, 'glaciers-draft.pdf', 37, 'scored'),
+      attempt(sam.id, 2, 'glaciers-final.pdf', 12, 'scored'),
+      attempt(noor.id, 1, 'noor-essay.pdf', null, 'processing'),
+    ])
+    .execute();
 });
 after(async () => {
   await lms.close();
@@ -75,7 +111,13 @@ function asMoodleBuildsIt(viewer: string, forUser: string, changes: Record<strin
 }
 
 const review = (viewer: string, forUser: string, changes: Record<string, unknown> = {}) =>
-  launch(lms.platform, { userId: viewer, resourceLinkId: 'essay-12', messageType: 'LtiSubmissionReviewRequest', forUserId: forUser, replaceIdToken: asMoodleBuildsIt(viewer, forUser, changes) });
+  launch(lms.platform, {
+    userId: viewer,
+    resourceLinkId: 'essay-12',
+    messageType: 'LtiSubmissionReviewRequest',
+    forUserId: forUser,
+    replaceIdToken: asMoodleBuildsIt(viewer, forUser, changes),
+  });
 
 describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.source.dateRead})`, () => {
   test('the fixture is the message Moodle builds: LtiSubmissionReviewRequest, for_user with only user_id, the resource link', () => {
@@ -84,7 +126,7 @@ describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.
     assert.ok((fixture.payload[`${CLAIM}/resource_link`] as { id?: string }).id);
   });
 
-  test('the teacher opening a student\'s grade sees that student\'s name and each of their attempts with its score and report', async () => {
+  test("the teacher opening a student's grade sees that student's name and each of their attempts with its score and report", async () => {
     const opened = await review('instructor-1', 'student-1');
     assert.equal(opened.status, 200, pageText(opened.body));
     assert.match(opened.url, new RegExp(`/assignments/${assignmentId}/students/[0-9a-f-]{36}\\?ltik=`));
@@ -94,11 +136,11 @@ describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.
     assert.match(text, /glaciers-final\.pdf/);
     assert.match(text, /37\s*%/);
     assert.match(text, /12\s*%/);
-    assert.doesNotMatch(text, /noor-essay/, 'another student\'s attempt is not on the page');
+    assert.doesNotMatch(text, /noor-essay/, "another student's attempt is not on the page");
     assert.match(opened.body, /\/reports\/[0-9a-f-]{36}\/similarity\/view\?ltik=/);
   });
 
-  test('another student\'s grade shows theirs, still being checked', async () => {
+  test("another student's grade shows theirs, still being checked", async () => {
     const opened = await review('instructor-1', 'student-2');
     assert.equal(opened.status, 200, pageText(opened.body));
     const text = pageText(opened.body);
@@ -121,7 +163,7 @@ describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.
     assert.match(pageText(opened.body), /glaciers-final\.pdf/);
   });
 
-  test('a student opening another student\'s is refused with a sentence, and sees nothing of theirs', async () => {
+  test("a student opening another student's is refused with a sentence, and sees nothing of theirs", async () => {
     const opened = await review('student-2', 'student-1', { [`${CLAIM}/roles`]: LEARNER });
     assert.equal(opened.status, 403);
     const text = pageText(opened.body);

@@ -17,7 +17,12 @@ before(async () => {
   tool = await startTestTool({ CONCURRENT_LAUNCHES: '100' });
   lms = await startTestPlatform(tool);
   lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
-  lms.platform.addUser({ id: 'mentor-1', name: 'Pat Parent', email: 'pat@example.edu', roles: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'] });
+  lms.platform.addUser({
+    id: 'mentor-1',
+    name: 'Pat Parent',
+    email: 'pat@example.edu',
+    roles: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'],
+  });
 });
 after(async () => {
   await lms.close();
@@ -25,8 +30,13 @@ after(async () => {
 });
 
 const db = () => tool.tool.database.db;
-async function count(table: 'lti_user' | 'course_member' | 'assignment', where?: { subject?: string }): Promise<number> {
-  let query = db().selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n'));
+async function count(
+  table: 'lti_user' | 'course_member' | 'assignment',
+  where?: { subject?: string },
+): Promise<number> {
+  let query = db()
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string>().as('n'));
   if (where?.subject && table === 'lti_user') query = query.where('subject' as never, '=', where.subject as never);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
@@ -67,7 +77,9 @@ describe('launches that work', () => {
     assert.equal(result.status, 200, text(result.body));
     assert.ok(result.ltik);
     // The page's own requests carry the ltik and nothing else.
-    const status = await fetch(`${tool.url}${new URL(result.url).pathname}/my-submissions?ltik=${encodeURIComponent(result.ltik)}`);
+    const status = await fetch(
+      `${tool.url}${new URL(result.url).pathname}/my-submissions?ltik=${encodeURIComponent(result.ltik)}`,
+    );
     assert.equal(status.status, 200);
     assert.deepEqual(((await status.json()) as { submissions: unknown[] }).submissions, []);
   });
@@ -82,18 +94,27 @@ describe('launches that work', () => {
   });
 
   test('50 concurrent launches of one user: all succeed, one user, one session row, one membership', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, () => launch(lms.platform, { userId: 'student-3', resourceLinkId: 'essay-1' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => launch(lms.platform, { userId: 'student-3', resourceLinkId: 'essay-1' })),
+    );
     assert.deepEqual([...new Set(results.map((r) => r.status))], [200]);
     assert.equal(await ltiRows('idtoken', 'user', 'student-3'), 1);
     assert.equal(await ltiRows('contexttoken', 'user', 'student-3'), 1);
     assert.equal(await count('lti_user', { subject: 'student-3' }), 1);
-    const members = await db().selectFrom('course_member').innerJoin('lti_user', 'lti_user.id', 'course_member.user_id').select('lti_user.subject').where('lti_user.subject', '=', 'student-3').execute();
+    const members = await db()
+      .selectFrom('course_member')
+      .innerJoin('lti_user', 'lti_user.id', 'course_member.user_id')
+      .select('lti_user.subject')
+      .where('lti_user.subject', '=', 'student-3')
+      .execute();
     assert.equal(members.length, 1);
   });
 
   test('a session ends when its stored tokens expire (24 h): the page then asks to open the assignment again', async () => {
     const result = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
-    await tool.tool.database.pool.query("UPDATE lti_record SET expires_at = now() - interval '1 second' WHERE collection IN ('idtoken', 'contexttoken') AND doc->>'user' = 'student-2'");
+    await tool.tool.database.pool.query(
+      "UPDATE lti_record SET expires_at = now() - interval '1 second' WHERE collection IN ('idtoken', 'contexttoken') AND doc->>'user' = 'student-2'",
+    );
     const after = await fetch(`${tool.url}${new URL(result.url).pathname}?ltik=${encodeURIComponent(result.ltik!)}`);
     assert.equal(after.status, 401);
     assert.match(text(await after.text()), /Your session with the tool has ended/);
@@ -103,7 +124,11 @@ describe('launches that work', () => {
 describe('bad launches are refused with a page, and nothing is stored', () => {
   const claims = (overrides: Record<string, unknown>) => launchClaims(lms.platform, overrides);
 
-  async function refused(replaceIdToken: (original: string) => Promise<string> | string, status: number, sentence: RegExp) {
+  async function refused(
+    replaceIdToken: (original: string) => Promise<string> | string,
+    status: number,
+    sentence: RegExp,
+  ) {
     const usersBefore = await count('lti_user');
     const tokensBefore = await ltiRows('idtoken');
     const result = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1', replaceIdToken });
@@ -117,7 +142,12 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
   test('a forged signature (signed with another key)', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     await refused(
-      async () => new SignJWT(claims({})).setProtectedHeader({ alg: 'RS256', kid: 'dev-forged' }).setIssuedAt().setExpirationTime('5m').sign(privateKey),
+      async () =>
+        new SignJWT(claims({}))
+          .setProtectedHeader({ alg: 'RS256', kid: 'dev-forged' })
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(privateKey),
       401,
       /could not be verified/,
     );
@@ -128,11 +158,20 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
   });
 
   test('an expired token', async () => {
-    await refused(() => lms.platform.sign(claims({ iat: Math.floor(Date.now() / 1000) - 600 }), { expiresInSeconds: -60 }), 401, /could not be verified/);
+    await refused(
+      () => lms.platform.sign(claims({ iat: Math.floor(Date.now() / 1000) - 600 }), { expiresInSeconds: -60 }),
+      401,
+      /could not be verified/,
+    );
   });
 
   test('an unknown deployment', async () => {
-    await refused(() => lms.platform.sign(claims({ 'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-unknown' })), 403, /not registered with the tool/);
+    await refused(
+      () =>
+        lms.platform.sign(claims({ 'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-unknown' })),
+      403,
+      /not registered with the tool/,
+    );
   });
 
   test('missing claims (no roles, no version)', async () => {
@@ -143,7 +182,11 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
   });
 
   test('an oversized token', async () => {
-    await refused(() => lms.platform.sign(claims({ padding: 'x'.repeat(70_000) })), 413, /larger than this address takes/);
+    await refused(
+      () => lms.platform.sign(claims({ padding: 'x'.repeat(70_000) })),
+      413,
+      /larger than this address takes/,
+    );
   });
 
   test('a replayed id_token (its nonce was used) is refused, though its state is fresh', async () => {
@@ -154,9 +197,17 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
 
   test('a missing or unknown state', async () => {
     const usersBefore = await count('lti_user');
-    const missing = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1', editForm: ({ state: _state, ...rest }) => rest });
+    const missing = await launch(lms.platform, {
+      userId: 'student-1',
+      resourceLinkId: 'essay-1',
+      editForm: ({ state: _state, ...rest }) => rest,
+    });
     assert.equal(missing.status, 400);
-    const unknown = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1', editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }) });
+    const unknown = await launch(lms.platform, {
+      userId: 'student-1',
+      resourceLinkId: 'essay-1',
+      editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }),
+    });
     assert.equal(unknown.status, 401);
     assert.match(text(unknown.body), /expired or was already used/);
     assert.equal(await count('lti_user'), usersBefore);
@@ -176,9 +227,10 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
 });
 
 describe('who may frame the pages', () => {
-  const frameAncestors = (headers: Record<string, string | string[] | undefined>) => /frame-ancestors ([^;]*)/.exec(String(headers['content-security-policy']))?.[1]?.split(' ') ?? [];
+  const frameAncestors = (headers: Record<string, string | string[] | undefined>) =>
+    /frame-ancestors ([^;]*)/.exec(String(headers['content-security-policy']))?.[1]?.split(' ') ?? [];
 
-  test('the registered platform may; a host its launch returns to (Canvas Cloud: the school\'s own) may from that launch on', async () => {
+  test("the registered platform may; a host its launch returns to (Canvas Cloud: the school's own) may from that launch on", async () => {
     const school = 'https://school.example-lms.edu';
     const plain = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1' });
     assert.ok(frameAncestors(plain.headers).includes(new URL(lms.url).origin));
@@ -189,12 +241,18 @@ describe('who may frame the pages', () => {
       resourceLinkId: 'essay-1',
       replaceIdToken: async (idToken) => {
         const payload = payloadOf(idToken);
-        payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = { document_target: 'iframe', return_url: `${school}/courses/7/external_content/success` };
+        payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = {
+          document_target: 'iframe',
+          return_url: `${school}/courses/7/external_content/success`,
+        };
         return lms.platform.sign(payload);
       },
     });
     assert.equal(fromSchool.status, 200);
-    assert.ok(frameAncestors(fromSchool.headers).includes(school), 'the first page after the launch may be framed by the school');
+    assert.ok(
+      frameAncestors(fromSchool.headers).includes(school),
+      'the first page after the launch may be framed by the school',
+    );
     const later = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
     assert.ok(frameAncestors(later.headers).includes(school), 'and so may every later page');
     assert.ok(!frameAncestors(later.headers).includes('https://elsewhere.example.com'));
@@ -207,7 +265,10 @@ describe('who may frame the pages', () => {
       resourceLinkId: 'essay-1',
       replaceIdToken: async (idToken) => {
         const payload = payloadOf(idToken);
-        payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = { document_target: 'iframe', return_url: `${school}/return` };
+        payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = {
+          document_target: 'iframe',
+          return_url: `${school}/return`,
+        };
         return lms.platform.sign(payload);
       },
     });
@@ -218,7 +279,10 @@ describe('who may frame the pages', () => {
     pageUrl.searchParams.set('ltik', fromSchool.ltik!);
     const page = await fetch(pageUrl);
     assert.equal(page.status, 200);
-    assert.ok(frameAncestors(Object.fromEntries(page.headers)).includes(school), 'the page of that session may be framed by its LMS host');
+    assert.ok(
+      frameAncestors(Object.fromEntries(page.headers)).includes(school),
+      'the page of that session may be framed by its LMS host',
+    );
     const otherSession = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
     assert.ok(!frameAncestors(otherSession.headers).includes(school), 'another session is not');
   });
@@ -230,24 +294,44 @@ describe('who may frame the pages', () => {
         resourceLinkId: 'essay-1',
         replaceIdToken: async (idToken) => {
           const payload = payloadOf(idToken);
-          payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = { document_target: 'iframe', return_url: returnUrl };
+          payload['https://purl.imsglobal.org/spec/lti/claim/launch_presentation'] = {
+            document_target: 'iframe',
+            return_url: returnUrl,
+          };
           return lms.platform.sign(payload);
         },
       });
     const longLabel = `https://${'a'.repeat(64)}.example-lms.edu/x`;
-    for (const returnUrl of ['https://*/x', 'https://*.example.com/x', 'https://a,b.example.com/x', 'https://evil.example;script-src/x', 'https://$&.example.com/x', 42, `https://school.example-lms.edu/${'x'.repeat(5000)}`, longLabel]) {
+    for (const returnUrl of [
+      'https://*/x',
+      'https://*.example.com/x',
+      'https://a,b.example.com/x',
+      'https://evil.example;script-src/x',
+      'https://$&.example.com/x',
+      42,
+      `https://school.example-lms.edu/${'x'.repeat(5000)}`,
+      longLabel,
+    ]) {
       const result = await withReturnUrl(returnUrl);
       assert.equal(result.status, 200, `${String(returnUrl).slice(0, 60)}: ${result.body.slice(0, 200)}`);
       for (const source of frameAncestors(result.headers)) {
-        assert.match(source, /^'self'$|^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https:\/\/\*\.instructure\.com$/, `${String(returnUrl).slice(0, 60)} put ${source} in frame-ancestors`);
+        assert.match(
+          source,
+          /^'self'$|^https?:\/\/[a-z0-9.-]+(:\d+)?$|^https:\/\/\*\.instructure\.com$/,
+          `${String(returnUrl).slice(0, 60)} put ${source} in frame-ancestors`,
+        );
         assert.ok(!source.includes('a'.repeat(64)), 'a host label longer than 63 characters went into frame-ancestors');
       }
     }
-    for (let i = 0; i < 25; i += 1) assert.equal((await withReturnUrl(`https://host-${i}.example-lms.edu/return`)).status, 200);
+    for (let i = 0; i < 25; i += 1)
+      assert.equal((await withReturnUrl(`https://host-${i}.example-lms.edu/return`)).status, 200);
     const stored = await tool.tool.database.db.selectFrom('platform_frame_origin').select('origin').execute();
     assert.equal(stored.length, 20, 'hosts kept for the platform');
     const later = await launch(lms.platform, { userId: 'student-2', resourceLinkId: 'essay-1' });
-    assert.ok(!frameAncestors(later.headers).includes('https://host-24.example-lms.edu'), 'a host past the bound may not frame the tool');
+    assert.ok(
+      !frameAncestors(later.headers).includes('https://host-24.example-lms.edu'),
+      'a host past the bound may not frame the tool',
+    );
   });
 });
 

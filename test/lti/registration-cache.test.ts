@@ -31,7 +31,11 @@ let env: Record<string, string>;
 const tools: ToolProcess[] = [];
 const servers: Server[] = [];
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 async function cli(...args: string[]): Promise<string> {
   const result = await runToExit('cli/main.ts', args, env);
@@ -46,7 +50,10 @@ async function registrationId(): Promise<string> {
 }
 
 /** An instructor's launch through this tool process only: login, the token's post and the page. */
-function launchThrough(tool: ToolProcess, options: { replaceIdToken?: (idToken: string) => Promise<string> } = {}): Promise<LaunchResult> {
+function launchThrough(
+  tool: ToolProcess,
+  options: { replaceIdToken?: (idToken: string) => Promise<string> } = {},
+): Promise<LaunchResult> {
   balancer.setTargets([tool.url]);
   return launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay', ...options });
 }
@@ -63,12 +70,25 @@ before(async () => {
   sandbox = await startSandbox({});
   env = { ...database.env, ENCRYPTION_KEY: randomBytes(24).toString('hex'), PUBLIC_URL: balancer.url };
   // The embedded database's one process runs web and worker alike.
-  const web = { ...env, HOST: '127.0.0.1', ROLE: backend === 'pglite' ? 'all' : 'web', DEV_PLATFORM: 'off', CHECKER_URL: sandbox.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password };
+  const web = {
+    ...env,
+    HOST: '127.0.0.1',
+    ROLE: backend === 'pglite' ? 'all' : 'web',
+    DEV_PLATFORM: 'off',
+    CHECKER_URL: sandbox.url,
+    CHECKER_USERNAME: DEMO_USER.email,
+    CHECKER_PASSWORD: DEMO_USER.password,
+  };
   const processes = backend === 'pglite' ? 1 : 2;
   for (let i = 0; i < processes; i += 1) tools.push(await startToolProcess(web));
   lms = await servePlatform(balancer.url);
   lms.platform.addResourceLink({ id: 'essay', title: 'Essay', lineItem: { label: 'Essay', scoreMaximum: 100 } });
-  lms.platform.addUser({ id: 'instructor-1', name: 'Ida Instructor', email: 'ida@example.edu', roles: ROLES.instructor });
+  lms.platform.addUser({
+    id: 'instructor-1',
+    name: 'Ida Instructor',
+    email: 'ida@example.edu',
+    roles: ROLES.instructor,
+  });
   await registerWithCli(env, lms.platform.registration());
   // Every process has read the registration and keeps it.
   for (const tool of tools) assert.equal((await launchThrough(tool)).status, 200);
@@ -100,14 +120,22 @@ describe('an administrator changes a registration', () => {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const kid = 'rotated-1';
     const keys = express();
-    keys.get('/jwks', (_req, res) => void exportJWK(publicKey).then((jwk) => res.json({ keys: [{ ...jwk, kid, alg: 'RS256', use: 'sig' }] })));
+    keys.get(
+      '/jwks',
+      (_req, res) =>
+        void exportJWK(publicKey).then((jwk) => res.json({ keys: [{ ...jwk, kid, alg: 'RS256', use: 'sig' }] })),
+    );
     const server = keys.listen(0, '127.0.0.1');
     servers.push(server);
     await once(server, 'listening');
     const registration = lms.platform.registration();
-    await registerWithCli(env, { ...registration, jwksUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks` });
+    await registerWithCli(env, {
+      ...registration,
+      jwksUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks`,
+    });
 
-    const signedWithNewKey = (idToken: string) => new SignJWT(payloadOf(idToken)).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
+    const signedWithNewKey = (idToken: string) =>
+      new SignJWT(payloadOf(idToken)).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey);
     for (const tool of tools) {
       const oldKey = await launchThrough(tool);
       assert.equal(oldKey.status, 401, text(oldKey.body));

@@ -25,7 +25,11 @@ after(async () => {
 
 describe('LTI Dynamic Registration', () => {
   test('the LMS opens /lti/register; the tool registers itself with its URLs and scopes, stores client and deployment, and a launch works', async () => {
-    const lms = await startTestPlatform(tool, { clientId: 'dyn-client', deploymentId: 'dyn-deployment', register: false });
+    const lms = await startTestPlatform(tool, {
+      clientId: 'dyn-client',
+      deploymentId: 'dyn-deployment',
+      register: false,
+    });
     platforms.push(lms);
     const page = await fetch(lms.platform.registrationUrl(toolUrls(tool.url).register));
     assert.equal(page.status, 200, await page.clone().text());
@@ -37,13 +41,24 @@ describe('LTI Dynamic Registration', () => {
     assert.equal(sent.jwks_uri, toolUrls(tool.url).keys);
     assert.match(String(sent.scope), /lti-ags\/scope\/score/);
     assert.match(String(sent.scope), /contextmembership\.readonly/);
-    const messages = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages.map((m) => m.type);
+    const messages = (
+      sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }
+    ).messages.map((m) => m.type);
     // Submission review follows these two, the Asset Processor's messages then (test/asset-processor/registration.test.ts).
-    assert.deepEqual(messages.slice(0, 3), ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest', 'LtiSubmissionReviewRequest']);
+    assert.deepEqual(messages.slice(0, 3), [
+      'LtiResourceLinkRequest',
+      'LtiDeepLinkingRequest',
+      'LtiSubmissionReviewRequest',
+    ]);
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'dyn-client');
     // The dev platform announces its product family as "dev" (in its openid configuration): stored as announced.
     assert.deepEqual(
-      saved && { deployments: saved.deploymentIds, by: saved.registeredBy, active: saved.active, product: saved.productFamily },
+      saved && {
+        deployments: saved.deploymentIds,
+        by: saved.registeredBy,
+        active: saved.active,
+        product: saved.productFamily,
+      },
       { deployments: ['dyn-deployment'], by: 'dynamic-registration', active: true, product: 'dev' },
     );
     lms.platform.addResourceLink({ id: 'after-dr', title: 'After registration' });
@@ -54,21 +69,27 @@ describe('LTI Dynamic Registration', () => {
   test('a Canvas registers itself: the tool stores the product family Canvas announced, whatever its address says', async () => {
     const lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'dyn-canvas', register: false });
     platforms.push(lms);
-    assert.doesNotMatch(lms.url, /canvas/i, 'the platform\'s address names no product');
+    assert.doesNotMatch(lms.url, /canvas/i, "the platform's address names no product");
     const page = await fetch(lms.platform.registrationUrl(toolUrls(tool.url).register));
     assert.equal(page.status, 200, await page.clone().text());
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'dyn-canvas');
     assert.equal(saved?.productFamily, 'canvas');
     // What the tool asked of it follows the family too: Canvas's own placements for deep linking.
     const sent = lms.platform.dynamicRegistrations()[0]!;
-    const deepLinking = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string; placements?: string[] }> }).messages.find((m) => m.type === 'LtiDeepLinkingRequest');
+    const deepLinking = (
+      sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as {
+        messages: Array<{ type: string; placements?: string[] }>;
+      }
+    ).messages.find((m) => m.type === 'LtiDeepLinkingRequest');
     assert.deepEqual(deepLinking?.placements, ['assignment_selection', 'link_selection']);
     // Canvas is not told of submission review: whether it accepts the message type is unverified.
-    const types = (sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }).messages.map((m) => m.type);
+    const types = (
+      sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }
+    ).messages.map((m) => m.type);
     assert.ok(!types.includes('LtiSubmissionReviewRequest'), types.join(', '));
   });
 
-  test('without the LMS\'s configuration address: a 400 page that says where to open it', async () => {
+  test("without the LMS's configuration address: a 400 page that says where to open it", async () => {
     const response = await fetch(`${tool.url}/lti/register`);
     assert.equal(response.status, 400);
     assert.match(text(await response.text()), /openid_configuration/);
@@ -82,14 +103,21 @@ describe('deep linking', () => {
     const picker = await launch(lms.platform, { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest' });
     assert.equal(picker.status, 200, text(picker.body));
     assert.match(text(picker.body), /Add a similarity-checked assignment/);
-    const back = await submitForm(picker.body, tool.url, undefined, (fields) => ({ ...fields, title: 'Research essay' }));
+    const back = await submitForm(picker.body, tool.url, undefined, (fields) => ({
+      ...fields,
+      title: 'Research essay',
+    }));
     assert.equal(back.status, 200, text(back.body));
     assert.match(back.body, /data-auto-submit/);
     const returned = await submitForm(back.body, tool.url);
     assert.equal(returned.status, 200, text(returned.body));
     const [result] = lms.platform.deepLinkResults();
     assert.ok(result, 'the platform received no content item');
-    const item = (result.contentItems[0] ?? {}) as { type?: string; lineItem?: Record<string, unknown>; custom?: Record<string, string> };
+    const item = (result.contentItems[0] ?? {}) as {
+      type?: string;
+      lineItem?: Record<string, unknown>;
+      custom?: Record<string, string>;
+    };
     assert.equal(item.type, 'ltiResourceLink');
     const assignmentId = item.custom?.assignment_id;
     // The submissionReview makes the LMS's gradebook offer to open a student's submission in the tool (Moodle: grade analysis).
@@ -99,7 +127,10 @@ describe('deep linking', () => {
       resourceId: assignmentId,
       tag: 'similarity',
       submissionReview: {
-        reachableBy: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor', 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+        reachableBy: [
+          'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
+          'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner',
+        ],
         url: toolUrls(tool.url).launch,
         custom: { assignment_id: assignmentId },
       },
@@ -126,49 +157,140 @@ describe('deep linking', () => {
 describe('registration by hand with the CLI', () => {
   test('platform add registers (and adding again adds a deployment, changing a URL is logged), list shows it with the URLs to paste, remove removes it', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
-    const args = ['platform', 'add', '--name', 'Moodle by hand', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client', '--deployment-id', '1', '--auth-url', 'https://moodle.example.edu/mod/lti/auth.php', '--token-url', 'https://moodle.example.edu/mod/lti/token.php', '--jwks-url', 'https://moodle.example.edu/mod/lti/certs.php'];
+    const args = [
+      'platform',
+      'add',
+      '--name',
+      'Moodle by hand',
+      '--issuer',
+      'https://moodle.example.edu',
+      '--client-id',
+      'cli-client',
+      '--deployment-id',
+      '1',
+      '--auth-url',
+      'https://moodle.example.edu/mod/lti/auth.php',
+      '--token-url',
+      'https://moodle.example.edu/mod/lti/token.php',
+      '--jwks-url',
+      'https://moodle.example.edu/mod/lti/certs.php',
+    ];
     const added = await runToExit('cli/main.ts', args, env);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /Initiate login URL \(OpenID Connect\): +http:\/\/127\.0\.0\.1:\d+\/lti\/login/);
-    const again = await runToExit('cli/main.ts', args.map((a) => (a === '1' ? '2' : a)), env);
+    const again = await runToExit(
+      'cli/main.ts',
+      args.map((a) => (a === '1' ? '2' : a)),
+      env,
+    );
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stderr, /Platform URLs changed/, 'adding a deployment changed no URL');
     // An administrator's change of a platform's URL is written down, with what changed and who changed it.
-    const moved = await runToExit('cli/main.ts', args.map((a) => (a.endsWith('/token.php') ? 'https://moodle.example.edu/mod/lti/token2.php' : a)), env);
+    const moved = await runToExit(
+      'cli/main.ts',
+      args.map((a) => (a.endsWith('/token.php') ? 'https://moodle.example.edu/mod/lti/token2.php' : a)),
+      env,
+    );
     assert.equal(moved.code, 0, moved.stderr);
     const entry = moved.stderr.split('\n').find((line) => line.includes('Platform URLs changed by an administrator'));
     assert.ok(entry, moved.stderr);
-    assert.deepEqual(JSON.parse(entry).changes, [{ what: 'token URL', was: 'https://moodle.example.edu/mod/lti/token.php', now: 'https://moodle.example.edu/mod/lti/token2.php' }]);
+    assert.deepEqual(JSON.parse(entry).changes, [
+      {
+        what: 'token URL',
+        was: 'https://moodle.example.edu/mod/lti/token.php',
+        now: 'https://moodle.example.edu/mod/lti/token2.php',
+      },
+    ]);
     assert.equal(JSON.parse(entry).by, 'cli');
     const listed = await runToExit('cli/main.ts', ['platform', 'list'], env);
     assert.match(listed.stdout, /Moodle by hand \(active\)[\s\S]*deployments: +1, 2/);
-    const wrong = await runToExit('cli/main.ts', ['platform', 'add', '--name', 'x', '--issuer', 'https://x', '--client-id', 'c', '--deployment-id', 'd', '--auth-url', 'http://x.example/a', '--token-url', 'https://x/t', '--jwks-url', 'https://x/k'], env);
+    const wrong = await runToExit(
+      'cli/main.ts',
+      [
+        'platform',
+        'add',
+        '--name',
+        'x',
+        '--issuer',
+        'https://x',
+        '--client-id',
+        'c',
+        '--deployment-id',
+        'd',
+        '--auth-url',
+        'http://x.example/a',
+        '--token-url',
+        'https://x/t',
+        '--jwks-url',
+        'https://x/k',
+      ],
+      env,
+    );
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--auth-url: must be an https URL/);
-    const removed = await runToExit('cli/main.ts', ['platform', 'remove', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client'], env);
+    const removed = await runToExit(
+      'cli/main.ts',
+      ['platform', 'remove', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client'],
+      env,
+    );
     assert.equal(removed.code, 0, removed.stderr);
-    assert.equal((await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'cli-client'), false);
+    assert.equal(
+      (await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'cli-client'),
+      false,
+    );
   });
 
   test('platform add --product canvas stores the family as given, and adding a deployment without it keeps it', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
-    const args = ['platform', 'add', '--name', 'School LMS', '--issuer', 'https://lms.school.example', '--client-id', 'cli-product', '--deployment-id', '1', '--auth-url', 'https://lms.school.example/auth', '--token-url', 'https://lms.school.example/token', '--jwks-url', 'https://lms.school.example/keys'];
+    const args = [
+      'platform',
+      'add',
+      '--name',
+      'School LMS',
+      '--issuer',
+      'https://lms.school.example',
+      '--client-id',
+      'cli-product',
+      '--deployment-id',
+      '1',
+      '--auth-url',
+      'https://lms.school.example/auth',
+      '--token-url',
+      'https://lms.school.example/token',
+      '--jwks-url',
+      'https://lms.school.example/keys',
+    ];
     const added = await runToExit('cli/main.ts', [...args, '--product', 'canvas'], env);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /product: +canvas/);
-    const again = await runToExit('cli/main.ts', args.map((a) => (a === '1' ? '2' : a)), env);
+    const again = await runToExit(
+      'cli/main.ts',
+      args.map((a) => (a === '1' ? '2' : a)),
+      env,
+    );
     assert.equal(again.code, 0, again.stderr);
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'cli-product');
-    assert.deepEqual(saved && { product: saved.productFamily, deployments: saved.deploymentIds }, { product: 'canvas', deployments: ['1', '2'] });
+    assert.deepEqual(saved && { product: saved.productFamily, deployments: saved.deploymentIds }, {
+      product: 'canvas',
+      deployments: ['1', '2'],
+    });
   });
 });
 
 describe('registration by hand on the admin page', () => {
-  test('the form\'s LMS product is stored as typed; left empty, the platform\'s family stays unknown', async () => {
+  test("the form's LMS product is stored as typed; left empty, the platform's family stays unknown", async () => {
     const form = (fields: Record<string, string>) =>
       fetch(`${tool.url}/admin/registrations`, {
         method: 'POST',
-        body: new URLSearchParams({ adminToken: ADMIN_TOKEN, issuer: 'https://d2l.school.example', deploymentId: 'd1', authUrl: 'https://d2l.school.example/auth', tokenUrl: 'https://d2l.school.example/token', jwksUrl: 'https://d2l.school.example/keys', ...fields }),
+        body: new URLSearchParams({
+          adminToken: ADMIN_TOKEN,
+          issuer: 'https://d2l.school.example',
+          deploymentId: 'd1',
+          authUrl: 'https://d2l.school.example/auth',
+          tokenUrl: 'https://d2l.school.example/token',
+          jwksUrl: 'https://d2l.school.example/keys',
+          ...fields,
+        }),
       });
     const page = await form({ name: 'Brightspace', clientId: 'admin-product', productFamily: 'desire2learn' });
     assert.equal(page.status, 200, text(await page.text()));
@@ -177,7 +299,9 @@ describe('registration by hand on the admin page', () => {
     assert.match(text(await blank.text()), /Brightspace admin, desire2learn/);
     const saved = await listRegistrations(tool.tool.database.db);
     assert.deepEqual(
-      ['admin-product', 'admin-no-product'].map((clientId) => saved.find((r) => r.clientId === clientId)?.productFamily),
+      ['admin-product', 'admin-no-product'].map(
+        (clientId) => saved.find((r) => r.clientId === clientId)?.productFamily,
+      ),
       ['desire2learn', null],
     );
   });

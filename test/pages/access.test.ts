@@ -15,8 +15,15 @@ const ltiks = new Map<string, string>();
 let assignmentPath = '';
 let samPaper = '';
 
-const essay = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of an essay on rivers and their deltas, with evidence number ${i * 3}.`).join(' ');
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' ');
+const essay = Array.from(
+  { length: 40 },
+  (_, i) => `Sentence ${i} of an essay on rivers and their deltas, with evidence number ${i * 3}.`,
+).join(' ');
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ');
 
 async function get(path: string, who: string): Promise<{ status: number; body: string; location: string | null }> {
   const url = new URL(path, tool.url);
@@ -25,7 +32,11 @@ async function get(path: string, who: string): Promise<{ status: number; body: s
   return { status: response.status, body: await response.text(), location: response.headers.get('location') };
 }
 
-async function post(path: string, who: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; location: string | null }> {
+async function post(
+  path: string,
+  who: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; location: string | null }> {
   const response = await fetch(new URL(path, tool.url), {
     method: 'POST',
     redirect: 'manual',
@@ -36,16 +47,31 @@ async function post(path: string, who: string, headers: Record<string, string> =
 }
 
 async function paperState(id: string): Promise<string | null> {
-  const row = await tool.tool.database.db.selectFrom('submission').select('state').where('id', '=', id).executeTakeFirst();
+  const row = await tool.tool.database.db
+    .selectFrom('submission')
+    .select('state')
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row?.state ?? null;
 }
 
 before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5' });
   essayCourse = await startTestPlatform(tool);
-  essayCourse.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
-  biologyCourse = await startTestPlatform(tool, { clientId: 'biology-client', course: { id: 'bio-200', title: 'Biology 200', label: 'BIO200' } });
-  biologyCourse.platform.addResourceLink({ id: 'lab-1', title: 'Lab report', lineItem: { label: 'Lab report', scoreMaximum: 100 } });
+  essayCourse.platform.addResourceLink({
+    id: 'essay-1',
+    title: 'Essay 1',
+    lineItem: { label: 'Essay 1', scoreMaximum: 100 },
+  });
+  biologyCourse = await startTestPlatform(tool, {
+    clientId: 'biology-client',
+    course: { id: 'bio-200', title: 'Biology 200', label: 'BIO200' },
+  });
+  biologyCourse.platform.addResourceLink({
+    id: 'lab-1',
+    title: 'Lab report',
+    lineItem: { label: 'Lab report', scoreMaximum: 100 },
+  });
   for (const [who, lms, userId, link] of [
     ['teacher', essayCourse, 'instructor-1', 'essay-1'],
     ['sam', essayCourse, 'student-1', 'essay-1'],
@@ -60,10 +86,14 @@ before(async () => {
   }
   const form = new FormData();
   form.append('file', new Blob([essay]), 'rivers.txt');
-  const submitted = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltiks.get('sam')}`, accept: 'application/json' } });
+  const submitted = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${ltiks.get('sam')}`, accept: 'application/json' },
+  });
   assert.equal(submitted.status, 201);
   samPaper = String(((await submitted.json()) as { submissionId: string }).submissionId);
-  for (const deadline = Date.now() + 30_000; (await paperState(samPaper)) !== 'graded'; ) {
+  for (const deadline = Date.now() + 30_000; (await paperState(samPaper)) !== 'graded';) {
     if (Date.now() > deadline) throw new Error(`Sam's paper stayed ${await paperState(samPaper)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -106,34 +136,59 @@ describe('another student', () => {
 describe('the AI score, hidden from students by default', () => {
   test('the AI report and the summary (which states the AI score) are neither offered nor opened until the instructor shows the AI score', async () => {
     const offered = async () => {
-      const status = JSON.parse((await get(`${assignmentPath}/my-submissions`, 'sam')).body) as { submissions: Array<{ aiScore: unknown; reports: Array<{ kind: string }> }> };
-      return { aiScore: status.submissions[0]!.aiScore, kinds: status.submissions[0]!.reports.map((report) => report.kind).sort() };
+      const status = JSON.parse((await get(`${assignmentPath}/my-submissions`, 'sam')).body) as {
+        submissions: Array<{ aiScore: unknown; reports: Array<{ kind: string }> }>;
+      };
+      return {
+        aiScore: status.submissions[0]!.aiScore,
+        kinds: status.submissions[0]!.reports.map((report) => report.kind).sort(),
+      };
     };
     assert.deepEqual(await offered(), { aiScore: null, kinds: ['similarity'] });
     for (const kind of ['ai', 'summary']) {
       const refused = await get(`/reports/${samPaper}/${kind}`, 'sam');
       assert.equal(refused.status, 403, kind);
       assert.match(text(refused.body), /Your instructor has not made this report available to you\./);
-      assert.equal((await get(`/reports/${samPaper}/${kind}`, 'teacher')).status, 303, `the instructor opens the ${kind} report`);
+      assert.equal(
+        (await get(`/reports/${samPaper}/${kind}`, 'teacher')).status,
+        303,
+        `the instructor opens the ${kind} report`,
+      );
     }
     const assignmentId = assignmentPath.split('/').pop()!;
     const db = tool.tool.database.db;
-    const saved = (await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow()).settings as Record<string, unknown>;
-    await db.updateTable('assignment').set({ settings: JSON.stringify({ ...saved, showAiScoreToStudents: true }) }).where('id', '=', assignmentId).execute();
+    const saved = (
+      await db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow()
+    ).settings as Record<string, unknown>;
+    await db
+      .updateTable('assignment')
+      .set({ settings: JSON.stringify({ ...saved, showAiScoreToStudents: true }) })
+      .where('id', '=', assignmentId)
+      .execute();
     try {
       const shown = await offered();
       assert.notEqual(shown.aiScore, null);
       assert.deepEqual(shown.kinds, ['ai', 'similarity', 'summary']);
-      for (const kind of ['ai', 'summary']) assert.equal((await get(`/reports/${samPaper}/${kind}`, 'sam')).status, 303, kind);
+      for (const kind of ['ai', 'summary'])
+        assert.equal((await get(`/reports/${samPaper}/${kind}`, 'sam')).status, 303, kind);
     } finally {
-      await db.updateTable('assignment').set({ settings: JSON.stringify(saved) }).where('id', '=', assignmentId).execute();
+      await db
+        .updateTable('assignment')
+        .set({ settings: JSON.stringify(saved) })
+        .where('id', '=', assignmentId)
+        .execute();
     }
   });
 });
 
 describe('another course', () => {
-  test("an instructor of another course cannot open the assignment, its dashboard, its reports, or act on its papers", async () => {
-    for (const path of [assignmentPath, `${assignmentPath}/dashboard`, `${assignmentPath}/settings`, `${assignmentPath}/export.csv`]) {
+  test('an instructor of another course cannot open the assignment, its dashboard, its reports, or act on its papers', async () => {
+    for (const path of [
+      assignmentPath,
+      `${assignmentPath}/dashboard`,
+      `${assignmentPath}/settings`,
+      `${assignmentPath}/export.csv`,
+    ]) {
       const answer = await get(path, 'biology-teacher');
       assert.equal(answer.status, 403, path);
       assert.doesNotMatch(answer.body, /rivers\.txt|Sam Student/, path);
@@ -146,25 +201,41 @@ describe('another course', () => {
     assert.equal(await paperState(samPaper), 'graded');
   });
 
-  test("a student of another course cannot open the assignment or submit to it", async () => {
+  test('a student of another course cannot open the assignment or submit to it', async () => {
     const page = await get(assignmentPath, 'biology-student');
     assert.equal(page.status, 403);
     assert.match(text(page.body), /This assignment belongs to another course/);
     const form = new FormData();
     form.append('file', new Blob([essay]), 'stray.txt');
-    const answer = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltiks.get('biology-student')}`, accept: 'application/json' } });
+    const answer = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${ltiks.get('biology-student')}`, accept: 'application/json' },
+    });
     assert.equal(answer.status, 403);
-    const count = await tool.tool.database.db.selectFrom('submission').select('id').where('file_label', '=', 'stray.txt').execute();
+    const count = await tool.tool.database.db
+      .selectFrom('submission')
+      .select('id')
+      .where('file_label', '=', 'stray.txt')
+      .execute();
     assert.deepEqual(count, []);
   });
 });
 
 describe('signed report links', () => {
   test('an expired link is refused, though its signature is right', async () => {
-    const expired = signedReportPath(tool.config.encryptionKey, samPaper, 'similarity', Math.floor(Date.now() / 1000) - 1);
+    const expired = signedReportPath(
+      tool.config.encryptionKey,
+      samPaper,
+      'similarity',
+      Math.floor(Date.now() / 1000) - 1,
+    );
     const answer = await fetch(new URL(expired, tool.url));
     assert.equal(answer.status, 403);
-    assert.match(text(await answer.text()), /This report link has expired\. Open the report again from the assignment\./);
+    assert.match(
+      text(await answer.text()),
+      /This report link has expired\. Open the report again from the assignment\./,
+    );
   });
 
   test('a fresh link streams the PDF with no cookie and no ltik; the same link with a later expiry is refused', async () => {
@@ -173,7 +244,12 @@ describe('signed report links', () => {
     const link = new URL(issued.location!, tool.url);
     const report = await fetch(link);
     assert.equal(report.status, 200);
-    assert.equal(Buffer.from(await report.arrayBuffer()).subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.equal(
+      Buffer.from(await report.arrayBuffer())
+        .subarray(0, 5)
+        .toString('latin1'),
+      '%PDF-',
+    );
     link.searchParams.set('expires', String(Number(link.searchParams.get('expires')) + 3600));
     const stretched = await fetch(link);
     assert.equal(stretched.status, 403);
@@ -182,21 +258,34 @@ describe('signed report links', () => {
 
 describe('forms from another site', () => {
   test('a row action sent from another site is refused, though it carries a valid ltik', async () => {
-    const crossSite = await post(`${assignmentPath}/submissions/${samPaper}/delete`, 'teacher', { 'sec-fetch-site': 'cross-site' });
+    const crossSite = await post(`${assignmentPath}/submissions/${samPaper}/delete`, 'teacher', {
+      'sec-fetch-site': 'cross-site',
+    });
     assert.equal(crossSite.status, 403);
     assert.match(text(crossSite.body), /This form was sent from another site, so the tool did not act on it\./);
-    const foreignOrigin = await post(`${assignmentPath}/submissions/${samPaper}/delete`, 'teacher', { origin: 'https://attacker.example' });
+    const foreignOrigin = await post(`${assignmentPath}/submissions/${samPaper}/delete`, 'teacher', {
+      origin: 'https://attacker.example',
+    });
     assert.equal(foreignOrigin.status, 403);
     assert.equal(await paperState(samPaper), 'graded');
-    const sameOrigin = await post(`${assignmentPath}/submissions/${samPaper}/resync-grade`, 'teacher', { 'sec-fetch-site': 'same-origin', origin: tool.url });
+    const sameOrigin = await post(`${assignmentPath}/submissions/${samPaper}/resync-grade`, 'teacher', {
+      'sec-fetch-site': 'same-origin',
+      origin: tool.url,
+    });
     assert.equal(sameOrigin.status, 303);
-    assert.equal(new URL(sameOrigin.location!, tool.url).searchParams.get('notice'), 'The score is queued for the gradebook again (Sam Student).');
+    assert.equal(
+      new URL(sameOrigin.location!, tool.url).searchParams.get('notice'),
+      'The score is queued for the gradebook again (Sam Student).',
+    );
   });
 
   test("the tool's own form from a browser that sends no Sec-Fetch-Site is accepted: its pages' no-referrer policy makes the Origin null", async () => {
     const answer = await post(`${assignmentPath}/submissions/${samPaper}/resend`, 'teacher', { origin: 'null' });
     assert.equal(answer.status, 303, text(answer.body).slice(0, 200));
-    assert.match(new URL(answer.location!, tool.url).searchParams.get('notice') ?? '', /Nothing was sent for Sam Student/);
+    assert.match(
+      new URL(answer.location!, tool.url).searchParams.get('notice') ?? '',
+      /Nothing was sent for Sam Student/,
+    );
   });
 });
 
@@ -206,7 +295,10 @@ describe('row actions that do not apply', () => {
     const answer = await post(`${assignmentPath}/submissions/${samPaper}/resend`, 'teacher');
     assert.equal(answer.status, 303);
     const back = new URL(answer.location!, tool.url).searchParams;
-    assert.equal(back.get('notice'), 'Nothing was sent for Sam Student: only a paper still on its way to a result can be sent again, and this one is graded.');
+    assert.equal(
+      back.get('notice'),
+      'Nothing was sent for Sam Student: only a paper still on its way to a result can be sent again, and this one is graded.',
+    );
     assert.equal(back.get('tone'), 'error');
     assert.equal(tool.tool.sandbox!.stats().uploads, uploads);
   });

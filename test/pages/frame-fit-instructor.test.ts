@@ -2,7 +2,17 @@
 // dashboard, the settings, a paper's history, and the deep-linking page that adds the assignment. One launch each,
 // seen in every LMS's frame in turn.
 import { after, before, test } from 'node:test';
-import { applyLook, assertFits, forgetMessages, frameUrl, LOOKS, openFramed, startFrameCourse, stopFrameCourse, TITLE } from '../support/frame-fit.js';
+import {
+  applyLook,
+  assertFits,
+  forgetMessages,
+  frameUrl,
+  LOOKS,
+  openFramed,
+  startFrameCourse,
+  stopFrameCourse,
+  TITLE,
+} from '../support/frame-fit.js';
 
 before(() => startFrameCourse());
 after(stopFrameCourse);
@@ -22,7 +32,10 @@ test("the instructor's dashboard, settings and a paper's history in every frame"
       await assertFits(look, page, await frame(), 'settings');
       await forgetMessages(page);
       await framed.getByRole('navigation', { name: 'Assignment' }).getByRole('link', { name: 'Submissions' }).click();
-      await framed.getByRole('row', { name: /Maximiliane/ }).getByRole('link', { name: /Checked|Sent to gradebook/ }).click();
+      await framed
+        .getByRole('row', { name: /Maximiliane/ })
+        .getByRole('link', { name: /Checked|Sent to gradebook/ })
+        .click();
       await framed.getByRole('heading', { level: 1, name: /^History of/ }).waitFor();
       await assertFits(look, page, await frame(), 'history');
     }

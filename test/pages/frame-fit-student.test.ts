@@ -3,12 +3,31 @@
 // both sizes. test/support/frame-fit.ts says what is checked.
 import { after, before, test } from 'node:test';
 import { screenshot } from '../support/browser.js';
-import { ADMIN_TOKEN, applyLook, assertFits, assertLayout, browser, course, frameUrl, LOOKS, openFramed, probe, startFrameCourse, stopFrameCourse, TITLE, tool, type Layout } from '../support/frame-fit.js';
+import {
+  ADMIN_TOKEN,
+  applyLook,
+  assertFits,
+  assertLayout,
+  browser,
+  course,
+  frameUrl,
+  LOOKS,
+  openFramed,
+  probe,
+  startFrameCourse,
+  stopFrameCourse,
+  TITLE,
+  tool,
+  type Layout,
+} from '../support/frame-fit.js';
 
 before(() => startFrameCourse());
 after(stopFrameCourse);
 
-for (const [user, name] of [['student-long', 'student-checked'], ['student-new', 'student-empty']] as const) {
+for (const [user, name] of [
+  ['student-long', 'student-checked'],
+  ['student-new', 'student-empty'],
+] as const) {
   test(`the student's page (${name}) in every frame`, async () => {
     const { page, frame } = await openFramed(LOOKS[0]!, frameUrl(LOOKS[0]!, user), TITLE);
     try {
@@ -23,7 +42,10 @@ for (const [user, name] of [['student-long', 'student-checked'], ['student-new',
 }
 
 // The admin pages are framed by nothing but the tool itself: they are checked in the window, at both sizes.
-for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+for (const size of [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+]) {
   test(`${size.width}: the admin page and a message page, in the window`, async () => {
     const context = await browser.newContext({ viewport: size });
     try {

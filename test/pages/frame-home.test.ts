@@ -69,10 +69,16 @@ function framingPages(req: IncomingMessage, res: ServerResponse): void {
   const fields = posts.get(url.searchParams.get('post') ?? '');
   res.setHeader('content-type', 'text/html');
   if (url.pathname.endsWith('/post') && fields) {
-    return void res.end(`<!doctype html><form method="post" action="${escape(src)}">${Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('')}</form><script>document.forms[0].submit()</script>`);
+    return void res.end(
+      `<!doctype html><form method="post" action="${escape(src)}">${Object.entries(fields)
+        .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+        .join('')}</form><script>document.forms[0].submit()</script>`,
+    );
   }
   const frameSrc = fields ? `${url.pathname.replace(/course-page$/, 'post')}?${url.searchParams}` : src;
-  res.end(`<!doctype html><html lang="en"><title>Course</title><body style="margin:0;display:flex"><nav style="width:285px;flex:none">Course index</nav><iframe id="tool-frame" title="The tool" src="${escape(frameSrc)}" style="width:1000px;height:562px;border:0;flex:none"></iframe></body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><title>Course</title><body style="margin:0;display:flex"><nav style="width:285px;flex:none">Course index</nav><iframe id="tool-frame" title="The tool" src="${escape(frameSrc)}" style="width:1000px;height:562px;border:0;flex:none"></iframe></body></html>`,
+  );
 }
 
 async function framingPage(): Promise<Page> {
@@ -80,22 +86,34 @@ async function framingPage(): Promise<Page> {
 }
 
 /** Opens `site`'s course page framing `src` (posting `post` to it) and gives the tool's answer and where the frame ended. */
-async function openFraming(page: Page, site: string, src: string, post?: Record<string, string>): Promise<{ status: number; frameUrl: string }> {
+async function openFraming(
+  page: Page,
+  site: string,
+  src: string,
+  post?: Record<string, string>,
+): Promise<{ status: number; frameUrl: string }> {
   const query = new URLSearchParams({ src });
   if (post) {
     const id = String(posts.size + 1);
     posts.set(id, post);
     query.set('post', id);
   }
-  const toolAnswer = page.waitForResponse((response) => response.url().startsWith(tool.url) && response.request().isNavigationRequest());
+  const toolAnswer = page.waitForResponse(
+    (response) => response.url().startsWith(tool.url) && response.request().isNavigationRequest(),
+  );
   await page.goto(`${site}/course-page?${query}`);
   const status = (await toolAnswer).status();
   let frameUrl = '';
-  await eventually(async () => {
-    const frame = await (await page.$('#tool-frame'))?.contentFrame();
-    frameUrl = frame?.url() ?? '';
-    return frameUrl.startsWith(tool.url) || frameUrl.startsWith('chrome-error:');
-  }, 'the frame did not load', 15_000, 100);
+  await eventually(
+    async () => {
+      const frame = await (await page.$('#tool-frame'))?.contentFrame();
+      frameUrl = frame?.url() ?? '';
+      return frameUrl.startsWith(tool.url) || frameUrl.startsWith('chrome-error:');
+    },
+    'the frame did not load',
+    15_000,
+    100,
+  );
   return { status, frameUrl };
 }
 
@@ -105,29 +123,48 @@ async function assertSentenceInFrame(page: Page, sentence: string, name: string)
   await text.waitFor({ state: 'visible', timeout: 15_000 });
   const box = (await text.boundingBox())!;
   const frame = (await page.locator('#tool-frame').boundingBox())!;
-  assert.ok(box.x >= frame.x && box.y >= frame.y && box.x + box.width <= frame.x + frame.width && box.y + box.height <= frame.y + frame.height, `the sentence is drawn at ${JSON.stringify(box)}, outside the frame ${JSON.stringify(frame)}`);
+  assert.ok(
+    box.x >= frame.x &&
+      box.y >= frame.y &&
+      box.x + box.width <= frame.x + frame.width &&
+      box.y + box.height <= frame.y + frame.height,
+    `the sentence is drawn at ${JSON.stringify(box)}, outside the frame ${JSON.stringify(frame)}`,
+  );
   const framed = (await (await page.$('#tool-frame'))!.contentFrame())!;
   assert.deepEqual(await seriousAxeViolations(framed), []);
   await screenshot(page, `frame-home-${name}`);
 }
 
 /** A launch's posted fields, taken before they reach the tool (the dev platform's own post is refused unused). */
-async function unpostedLaunch(platform: ServedPlatform, options: Omit<Parameters<typeof launch>[1], 'editForm'>): Promise<Record<string, string>> {
+async function unpostedLaunch(
+  platform: ServedPlatform,
+  options: Omit<Parameters<typeof launch>[1], 'editForm'>,
+): Promise<Record<string, string>> {
   let fields: Record<string, string> = {};
-  await launch(platform.platform, { ...options, editForm: (posted) => ((fields = posted), { ...posted, state: 'kept-for-the-browser' }) });
+  await launch(platform.platform, {
+    ...options,
+    editForm: (posted) => ((fields = posted), { ...posted, state: 'kept-for-the-browser' }),
+  });
   assert.ok(fields.id_token && fields.state, 'the platform issued a launch');
   return fields;
 }
 
-test('the type of the LMS the platform registered as: Canvas\'s Lato, else the tool\'s own; the title shown outside a frame', async () => {
-  for (const [lms, family, title] of [[canvas, /^"Lato Extended", Lato, /, 'Essay in Canvas'], [plain, /^system-ui, /, 'Essay elsewhere']] as const) {
+test("the type of the LMS the platform registered as: Canvas's Lato, else the tool's own; the title shown outside a frame", async () => {
+  for (const [lms, family, title] of [
+    [canvas, /^"Lato Extended", Lato, /, 'Essay in Canvas'],
+    [plain, /^system-ui, /, 'Essay elsewhere'],
+  ] as const) {
     const student = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay' });
     assert.equal(student.status, 200, student.body.slice(0, 300));
     const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
     try {
-      await page.goto(student.url.includes('ltik=') ? student.url : `${student.url}?ltik=${encodeURIComponent(student.ltik!)}`);
+      await page.goto(
+        student.url.includes('ltik=') ? student.url : `${student.url}?ltik=${encodeURIComponent(student.ltik!)}`,
+      );
       const type = await page.locator('body').evaluate((body) => {
-        const style = (globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string; fontFamily: string } }).getComputedStyle(body);
+        const style = (
+          globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string; fontFamily: string } }
+        ).getComputedStyle(body);
         return { size: style.fontSize, family: style.fontFamily };
       });
       assert.match(type.family, family);
@@ -146,7 +183,13 @@ test('the type of the LMS the platform registered as: Canvas\'s Lato, else the t
  * The tool's answer at `src` (posted `post()`'s fields, when given), framed by the registered LMS's course page and
  * by a stranger's: its sentence is in sight in the first, and the browser refuses the second the tool's answer.
  */
-async function assertShownInLmsOnly(what: string, src: string, status: number, sentence: string, post?: () => Promise<Record<string, string>>): Promise<void> {
+async function assertShownInLmsOnly(
+  what: string,
+  src: string,
+  status: number,
+  sentence: string,
+  post?: () => Promise<Record<string, string>>,
+): Promise<void> {
   const inLms = await framingPage();
   try {
     const answer = await openFraming(inLms, lmsSite, src, await post?.());
@@ -167,8 +210,13 @@ async function assertShownInLmsOnly(what: string, src: string, status: number, s
 }
 
 test("a launch of a message type the tool does not take: its sentence shows in the registered LMS's frame, and a stranger's frame is refused it", async () => {
-  const settingsLaunch = { userId: 'instructor-1', assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest' as const, activityId: 'a1' } };
-  await assertShownInLmsOnly('unknown-message', toolUrls(tool.url).launch, 401, t('launch.notOffered'), () => unpostedLaunch(canvas, settingsLaunch));
+  const settingsLaunch = {
+    userId: 'instructor-1',
+    assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest' as const, activityId: 'a1' },
+  };
+  await assertShownInLmsOnly('unknown-message', toolUrls(tool.url).launch, 401, t('launch.notOffered'), () =>
+    unpostedLaunch(canvas, settingsLaunch),
+  );
 });
 
 test("a session that ended: the sentence shows in the registered LMS's frame, and a stranger's frame is refused it", async () => {

@@ -6,17 +6,43 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame, FrameLocator } from 'playwright-core';
 import { englishFragments, englishIn } from '../support/english-words.js';
-import { TITLE, course, frameUrl, openFramed, startFrameCourse, stopFrameCourse, type Look } from '../support/frame-fit.js';
+import {
+  TITLE,
+  course,
+  frameUrl,
+  openFramed,
+  startFrameCourse,
+  stopFrameCourse,
+  type Look,
+} from '../support/frame-fit.js';
 
-const WIDE: Look = { name: 'moodle-1366x900', window: { width: 1366, height: 900 }, frame: { width: 1000, height: 562 }, resizes: false };
-const PHONE: Look = { name: 'moodle-390', window: { width: 390, height: 844 }, frame: { width: 358, height: 480 }, resizes: false };
+const WIDE: Look = {
+  name: 'moodle-1366x900',
+  window: { width: 1366, height: 900 },
+  frame: { width: 1000, height: 562 },
+  resizes: false,
+};
+const PHONE: Look = {
+  name: 'moodle-390',
+  window: { width: 390, height: 844 },
+  frame: { width: 358, height: 480 },
+  resizes: false,
+};
 const GERMAN = { locale: 'de-DE', timezoneId: 'Europe/Berlin' };
 
 before(() => startFrameCourse());
 after(stopFrameCourse);
 
 /** What people gave the tool, which may be in any language: the course's names and e-mails, the title, the files. */
-const theirs = () => [TITLE, ...course.lms.platform.users().flatMap((user) => [user.name, user.email ?? '']).filter(Boolean), 'student-long.txt', 'student-2.txt'];
+const theirs = () => [
+  TITLE,
+  ...course.lms.platform
+    .users()
+    .flatMap((user) => [user.name, user.email ?? ''])
+    .filter(Boolean),
+  'student-long.txt',
+  'student-2.txt',
+];
 const english = englishFragments();
 
 async function assertGerman(framed: FrameLocator, where: string, recorded: string[] = []): Promise<void> {
@@ -31,13 +57,16 @@ async function follow(frame: Frame, selector: string): Promise<void> {
   await frame.goto(new URL(href, frame.url()).toString());
 }
 
-test('the instructor\'s pages in German: dashboard, a paper\'s history, the report viewer\'s header', async () => {
+test("the instructor's pages in German: dashboard, a paper's history, the report viewer's header", async () => {
   const { page, frame } = await openFramed(WIDE, frameUrl(WIDE, 'instructor-1'), TITLE, GERMAN);
   const framed = page.frameLocator('#tool-frame');
   try {
     assert.equal(await framed.locator('html').getAttribute('lang'), 'de');
     await framed.locator('#class-summary').waitFor();
-    assert.match(await framed.locator('#class-summary').innerText(), /^2 von \d+ abgegeben · \d+ fehlen · \d+ bei 75\s%\soder mehr$/u);
+    assert.match(
+      await framed.locator('#class-summary').innerText(),
+      /^2 von \d+ abgegeben · \d+ fehlen · \d+ bei 75\s%\soder mehr$/u,
+    );
     await assertGerman(framed, 'dashboard');
 
     const dashboard = (await frame()).url();
@@ -47,7 +76,13 @@ test('the instructor\'s pages in German: dashboard, a paper\'s history, the repo
     // line is); everything around them is in the reader's language.
     const reasons = await framed.locator('main table tbody td:nth-child(4)').allInnerTexts();
     assert.ok(reasons.length >= 3, `the history has ${reasons.length} steps`);
-    assert.deepEqual(await framed.locator('main table tbody td:nth-child(3) .badge').allInnerTexts(), ['Eingegangen', 'Wird zur Prüfung gesendet', 'Wird geprüft', 'Geprüft', 'In der Bewertungsübersicht']);
+    assert.deepEqual(await framed.locator('main table tbody td:nth-child(3) .badge').allInnerTexts(), [
+      'Eingegangen',
+      'Wird zur Prüfung gesendet',
+      'Wird geprüft',
+      'Geprüft',
+      'In der Bewertungsübersicht',
+    ]);
     await assertGerman(framed, 'history', reasons);
 
     await (await frame()).goto(dashboard);
@@ -59,12 +94,15 @@ test('the instructor\'s pages in German: dashboard, a paper\'s history, the repo
   }
 });
 
-test('the student\'s attempts on a phone, as cards labelled in German', async () => {
+test("the student's attempts on a phone, as cards labelled in German", async () => {
   const { page } = await openFramed(PHONE, frameUrl(PHONE, 'student-2'), TITLE, GERMAN);
   const framed = page.frameLocator('#tool-frame');
   try {
     const labels = await framed.locator('.attempt-table tbody tr').first().locator('.cell-label').allInnerTexts();
-    assert.deepEqual(labels.map((label) => label.trim()), ['Versuch:', 'Datei:', 'Eingegangen:', 'Status:', 'Ähnlichkeit:', 'Berichte:', 'Quittung:']);
+    assert.deepEqual(
+      labels.map((label) => label.trim()),
+      ['Versuch:', 'Datei:', 'Eingegangen:', 'Status:', 'Ähnlichkeit:', 'Berichte:', 'Quittung:'],
+    );
     // Drawn as labels: the header row is out of sight on a phone, so the labels say what each value is.
     assert.equal(await framed.locator('.attempt-table tbody .cell-label').first().isVisible(), true);
     await assertGerman(framed, 'student page');

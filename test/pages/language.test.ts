@@ -24,7 +24,10 @@ describe('the catalogue', () => {
       assert.ok(key in english, `"${key}" is not an English key`);
       assert.equal(typeof message, typeof english[key], `"${key}" is plain in one language and plural in the other`);
       for (const name of placeholdersOf(message)) {
-        assert.ok(placeholdersOf(english[key]!).includes(name) || name === 'count', `"${key}" names {${name}}, which English does not`);
+        assert.ok(
+          placeholdersOf(english[key]!).includes(name) || name === 'count',
+          `"${key}" names {${name}}, which English does not`,
+        );
       }
     }
   });
@@ -33,10 +36,19 @@ describe('the catalogue', () => {
     const views = new URL('../../views/', import.meta.url);
     const asked = readdirSync(views)
       .filter((name) => name.endsWith('.eta'))
-      .flatMap((name) => [...readFileSync(new URL(name, views), 'utf8').matchAll(/\bt\('([\w.-]+)'/g)].map((match) => ({ name, key: match[1]! })));
+      .flatMap((name) =>
+        [...readFileSync(new URL(name, views), 'utf8').matchAll(/\bt\('([\w.-]+)'/g)].map((match) => ({
+          name,
+          key: match[1]!,
+        })),
+      );
     assert.ok(asked.length > 100, `only ${asked.length} words found in the views`);
     // A key built from a prefix ("band." + the row's band) needs some key under that prefix.
-    for (const { name, key } of asked) assert.ok(key.endsWith('.') ? Object.keys(en).some((known) => known.startsWith(key)) : key in en, `${name} asks for "${key}"`);
+    for (const { name, key } of asked)
+      assert.ok(
+        key.endsWith('.') ? Object.keys(en).some((known) => known.startsWith(key)) : key in en,
+        `${name} asks for "${key}"`,
+      );
   });
 
   test('German is complete: every English message has a German one, so no page falls back to English', () => {
@@ -46,9 +58,15 @@ describe('the catalogue', () => {
 
   test('plural forms follow the language', () => {
     const german = wordsFor('de');
-    assert.equal(german.t('student.refused.attemptsUsed', { count: 3 }), 'Sie haben alle 3 Versuche dieser Aufgabe genutzt.');
+    assert.equal(
+      german.t('student.refused.attemptsUsed', { count: 3 }),
+      'Sie haben alle 3 Versuche dieser Aufgabe genutzt.',
+    );
     assert.equal(wordsFor('en').t('dashboard.notice.scoresQueued', { count: 1 }), '1 score queued for the gradebook.');
-    assert.equal(wordsFor('en').t('dashboard.notice.scoresQueued', { count: 1200 }), '1,200 scores queued for the gradebook.');
+    assert.equal(
+      wordsFor('en').t('dashboard.notice.scoresQueued', { count: 1200 }),
+      '1,200 scores queued for the gradebook.',
+    );
     assert.equal(german.fileSize(1536), '2 KB');
     assert.equal(german.fileSize(60 * 1024 * 1024), '60,0 MB');
     assert.equal(german.fileSize(1), '1 Byte');
@@ -66,7 +84,7 @@ describe('the catalogue', () => {
   });
 });
 
-describe('pages in the launch\'s language', () => {
+describe("pages in the launch's language", () => {
   let tool: TestTool;
   let course: TestCourse;
   let submissionId: string;
@@ -90,7 +108,10 @@ describe('pages in the launch\'s language', () => {
     await tool.tool.database.pool.query(
       `UPDATE assignment SET settings = settings || '{"dueAt": "2099-12-01T17:00:00.000Z", "resubmission": "until-due", "maxAttempts": 3}'::jsonb`,
     );
-    submissionId = await course.submit('student-1', 'Rivers carve valleys over long ages, and their floods renew the soil of the plains.');
+    submissionId = await course.submit(
+      'student-1',
+      'Rivers carve valleys over long ages, and their floods renew the soil of the plains.',
+    );
   });
   after(async () => {
     await course?.lms.close();
@@ -102,24 +123,49 @@ describe('pages in the launch\'s language', () => {
     assert.equal(page.status, 200, pageText(page.body));
     assert.match(page.body, /<html lang="de">/);
     const text = pageText(page.body);
-    for (const words of ['Angemeldet als', 'Was Sie einreichen', 'Versuche: 3 (bis zum Abgabetermin)', 'Ihr Ergebnis', 'Versuch 1 von 3', 'Neuen Versuch einreichen', 'Datei auswählen oder hierher ziehen', 'Ihre Abgaben', 'Quittung']) {
+    for (const words of [
+      'Angemeldet als',
+      'Was Sie einreichen',
+      'Versuche: 3 (bis zum Abgabetermin)',
+      'Ihr Ergebnis',
+      'Versuch 1 von 3',
+      'Neuen Versuch einreichen',
+      'Datei auswählen oder hierher ziehen',
+      'Ihre Abgaben',
+      'Quittung',
+    ]) {
       assert.ok(text.includes(words), `"${words}" is not on the page: ${text}`);
     }
     assert.match(text, /Abgabe bis: Dienstag, 1\. Dezember 2099 um 17:00 UTC/);
     assert.match(text, /Dateitypen: PDF, Word \(DOCX\), .*reiner Text \(TXT\)/);
     // The attempt's time, day first: "25.11.2026, 06:35:09 UTC".
     assert.match(text, /student-1\.txt (?:\p{L}+: )?\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC/u);
-    assert.doesNotMatch(text, /Signed in as|What to submit|Your submissions|Your result|Attempt 1 of|Submit a new attempt|View report/);
+    assert.doesNotMatch(
+      text,
+      /Signed in as|What to submit|Your submissions|Your result|Attempt 1 of|Submit a new attempt|View report/,
+    );
     // The upload page's script takes its words from the page.
     assert.match(page.body, /data-words="[^"]*Wählen Sie zuerst eine Datei aus\./);
 
     const ltik = encodeURIComponent(page.ltik!);
-    const status = (await (await fetch(`${tool.url}${course.path}/my-submissions?ltik=${ltik}`, { headers: { accept: 'application/json' } })).json()) as { submissions: Array<{ stateText: string }>; html: string; card: string };
-    assert.ok(['Eingegangen', 'Zur Prüfung gesendet', 'Wird analysiert (meist 10 bis 15 Minuten)', 'Geprüft'].includes(status.submissions[0]!.stateText), status.submissions[0]!.stateText);
+    const status = (await (
+      await fetch(`${tool.url}${course.path}/my-submissions?ltik=${ltik}`, { headers: { accept: 'application/json' } })
+    ).json()) as { submissions: Array<{ stateText: string }>; html: string; card: string };
+    assert.ok(
+      ['Eingegangen', 'Zur Prüfung gesendet', 'Wird analysiert (meist 10 bis 15 Minuten)', 'Geprüft'].includes(
+        status.submissions[0]!.stateText,
+      ),
+      status.submissions[0]!.stateText,
+    );
     assert.match(pageText(status.html), /Versuch Datei Eingegangen Status Ähnlichkeit Berichte Quittung/);
-    assert.match(pageText(status.card), /^\s*Versuch 1 von 3 · Abgabe bis: Dienstag, 1\. Dezember 2099 um 17:00 UTC (Eingegangen|Zur Prüfung gesendet|Wird analysiert|Geprüft)/);
+    assert.match(
+      pageText(status.card),
+      /^\s*Versuch 1 von 3 · Abgabe bis: Dienstag, 1\. Dezember 2099 um 17:00 UTC (Eingegangen|Zur Prüfung gesendet|Wird analysiert|Geprüft)/,
+    );
 
-    const receipt = await (await fetch(`${tool.url}${course.path}/submissions/${submissionId}/receipt?ltik=${ltik}`)).text();
+    const receipt = await (
+      await fetch(`${tool.url}${course.path}/submissions/${submissionId}/receipt?ltik=${ltik}`)
+    ).text();
     assert.match(receipt, /^Abgabequittung\nAufgabe: +Essay on rivers\n/);
     assert.match(receipt, /\nGröße: +\d+ Bytes\n/);
   });
@@ -128,7 +174,16 @@ describe('pages in the launch\'s language', () => {
     const page = await launchWithLocale('instructor-1', 'de-DE');
     assert.equal(page.status, 200, pageText(page.body));
     const text = pageText(page.body);
-    for (const words of ['von', 'abgegeben', 'Abgaben', 'Prüfeinstellungen', 'Ähnlichkeit im Kurs', 'Geprüft', 'Aktionen', 'Als CSV exportieren']) {
+    for (const words of [
+      'von',
+      'abgegeben',
+      'Abgaben',
+      'Prüfeinstellungen',
+      'Ähnlichkeit im Kurs',
+      'Geprüft',
+      'Aktionen',
+      'Als CSV exportieren',
+    ]) {
       assert.ok(text.includes(words), `"${words}" is not on the page: ${text}`);
     }
     assert.match(text, /\d+ von \d+ abgegeben · \d+ fehlen · \d+ bei 75 % oder mehr/);
@@ -141,20 +196,35 @@ describe('pages in the launch\'s language', () => {
   test('"de-AT" reads German by its base language; a refusal in the session is German too', async () => {
     const page = await launchWithLocale('student-2', 'de-AT');
     assert.match(page.body, /<html lang="de">/);
-    const missing = await fetch(`${tool.url}/assignments/00000000-0000-4000-8000-000000000000?ltik=${encodeURIComponent(page.ltik!)}`);
+    const missing = await fetch(
+      `${tool.url}/assignments/00000000-0000-4000-8000-000000000000?ltik=${encodeURIComponent(page.ltik!)}`,
+    );
     assert.equal(missing.status, 404);
     assert.match(pageText(await missing.text()), /Nicht gefunden Diese Aufgabe gibt es nicht\./);
   });
 
-  test('the domain\'s refusals reach a German student in German: an upload of the wrong type, a report not shown', async () => {
+  test("the domain's refusals reach a German student in German: an upload of the wrong type, a report not shown", async () => {
     const page = await launchWithLocale('student-3', 'de-DE');
     const form = new FormData();
-    form.append('file', new Blob([Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(500, 1)])]), 'photo.png');
-    const refused = await fetch(`${tool.url}${course.path}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${page.ltik}`, accept: 'application/json' } });
+    form.append(
+      'file',
+      new Blob([Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(500, 1)])]),
+      'photo.png',
+    );
+    const refused = await fetch(`${tool.url}${course.path}/submissions`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${page.ltik}`, accept: 'application/json' },
+    });
     assert.equal(refused.status, 422);
-    assert.match(((await refused.json()) as { error: string }).error, /^Diese Datei ist kein Dokumenttyp, den das Werkzeug kennt\. Diese Aufgabe nimmt an: PDF/);
+    assert.match(
+      ((await refused.json()) as { error: string }).error,
+      /^Diese Datei ist kein Dokumenttyp, den das Werkzeug kennt\. Diese Aufgabe nimmt an: PDF/,
+    );
     // Another student's report: refused in German as a page, in English in the log's words (the error's message).
-    const report = await fetch(`${tool.url}/reports/${submissionId}/similarity/view?ltik=${encodeURIComponent(page.ltik!)}`);
+    const report = await fetch(
+      `${tool.url}/reports/${submissionId}/similarity/view?ltik=${encodeURIComponent(page.ltik!)}`,
+    );
     assert.equal(report.status, 403);
     assert.match(pageText(await report.text()), /Dieser Bericht gehört zur Arbeit einer anderen Person\./);
   });

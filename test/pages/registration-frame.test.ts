@@ -59,20 +59,28 @@ after(async () => {
 });
 
 describe('the registration page inside the LMS panel', () => {
-  test('the panel on the LMS origin shows the tool\'s answer, the registration completes, and the close message closes the panel', async () => {
+  test("the panel on the LMS origin shows the tool's answer, the registration completes, and the close message closes the panel", async () => {
     assert.notEqual(new URL(lms.url).origin, new URL(tool.url).origin, 'the LMS and the tool are on different origins');
     const page = await watchedPage();
     // A registration makes a key pair and two calls to the LMS: on a busy machine it takes tens of seconds.
-    const answer = page.waitForResponse((response) => response.url().startsWith(`${tool.url}/lti/register`), { timeout: REGISTRATION_MS });
+    const answer = page.waitForResponse((response) => response.url().startsWith(`${tool.url}/lti/register`), {
+      timeout: REGISTRATION_MS,
+    });
     await page.goto(`${lms.url}/register-tool`, { waitUntil: 'domcontentloaded' });
     const response = await answer;
     assert.equal(response.status(), 200);
-    assert.deepEqual(frameAncestors(response.headers()['content-security-policy']), ["'self'", new URL(lms.url).origin]);
+    assert.deepEqual(frameAncestors(response.headers()['content-security-policy']), [
+      "'self'",
+      new URL(lms.url).origin,
+    ]);
     await page.getByText('The tool closed its registration panel.').waitFor({ timeout: REGISTRATION_MS });
     assert.equal(await page.locator('#registration-panel').count(), 0, 'the panel is closed');
     await screenshot(page, 'registration-panel-closed');
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'panel-client');
-    assert.deepEqual(saved && { deployments: saved.deploymentIds, active: saved.active }, { deployments: ['panel-deployment'], active: true });
+    assert.deepEqual(saved && { deployments: saved.deploymentIds, active: saved.active }, {
+      deployments: ['panel-deployment'],
+      active: true,
+    });
   });
 
   test('a registration the tool refuses (the LMS is registered already) shows its sentence in the panel; Close closes it', async () => {
@@ -80,7 +88,10 @@ describe('the registration page inside the LMS panel', () => {
     await page.goto(`${lms.url}/register-tool`, { waitUntil: 'domcontentloaded' });
     const panel = page.frameLocator('#registration-panel');
     await panel.getByText(/This LMS is already registered with the tool/).waitFor({ timeout: REGISTRATION_MS });
-    assert.match(await panel.locator('main').textContent() ?? '', /An administrator of the tool can remove or update the existing registration/);
+    assert.match(
+      (await panel.locator('main').textContent()) ?? '',
+      /An administrator of the tool can remove or update the existing registration/,
+    );
     await screenshot(page, 'registration-panel-refused');
     await panel.getByRole('button', { name: 'Close' }).click();
     await page.getByText('The tool closed its registration panel.').waitFor();
@@ -97,7 +108,9 @@ describe('the registration page inside the LMS panel', () => {
   });
 
   test('no frame was refused and no script was blocked by a Content Security Policy', () => {
-    const refusals = consoleLines.filter((line) => /Content Security Policy|frame-ancestors|Refused to (frame|display)/i.test(line));
+    const refusals = consoleLines.filter((line) =>
+      /Content Security Policy|frame-ancestors|Refused to (frame|display)/i.test(line),
+    );
     assert.deepEqual(refusals, []);
   });
 });

@@ -6,43 +6,78 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame, FrameLocator } from 'playwright-core';
 import { englishFragments, englishIn } from '../support/english-words.js';
-import { TITLE, frameUrl, openFramed, startFrameCourse, stopFrameCourse, tool, type Look, type Reader } from '../support/frame-fit.js';
+import {
+  TITLE,
+  frameUrl,
+  openFramed,
+  startFrameCourse,
+  stopFrameCourse,
+  tool,
+  type Look,
+  type Reader,
+} from '../support/frame-fit.js';
 
 // What the functions handed to the browser see (this project compiles without the DOM library).
-interface Box { top: number; bottom: number; left: number; right: number }
+interface Box {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
 declare const document: {
   querySelector(selector: string): { getBoundingClientRect(): Box } | null;
-  querySelectorAll(selector: string): Iterable<{ getBoundingClientRect(): Box; closest(selector: string): unknown; offsetParent: unknown }>;
+  querySelectorAll(
+    selector: string,
+  ): Iterable<{ getBoundingClientRect(): Box; closest(selector: string): unknown; offsetParent: unknown }>;
   documentElement: { scrollHeight: number; clientHeight: number };
 };
 declare const window: { scrollTo(x: number, y: number): void; innerHeight: number };
 
-const MOODLE: Look = { name: 'moodle-1366x900', window: { width: 1366, height: 900 }, frame: { width: 1000, height: 562 }, resizes: false };
+const MOODLE: Look = {
+  name: 'moodle-1366x900',
+  window: { width: 1366, height: 900 },
+  frame: { width: 1000, height: 562 },
+  resizes: false,
+};
 
 before(() => startFrameCourse());
 after(stopFrameCourse);
 
 /** The instructor's settings page in Moodle's frame, as `reader` reads it. */
-async function openSettings(reader: Reader = {}): Promise<{ frame: Frame; framed: FrameLocator; close(): Promise<void> }> {
+async function openSettings(
+  reader: Reader = {},
+): Promise<{ frame: Frame; framed: FrameLocator; close(): Promise<void> }> {
   const { page, frame } = await openFramed(MOODLE, frameUrl(MOODLE, 'instructor-1'), TITLE, reader);
   const dashboard = new URL((await frame()).url());
-  await (await frame()).goto(`${dashboard.origin}${dashboard.pathname.replace(/\/dashboard$/, '/settings')}${dashboard.search}`);
+  await (
+    await frame()
+  ).goto(`${dashboard.origin}${dashboard.pathname.replace(/\/dashboard$/, '/settings')}${dashboard.search}`);
   const framed = page.frameLocator('#tool-frame');
   await framed.locator('form.settings-form').waitFor();
   return { frame: await frame(), framed, close: () => page.context().close() };
 }
 
 const dueAt = async () => {
-  const row = await tool.tool.database.db.selectFrom('assignment').select('settings').where('resource_link_id', '=', 'essay').executeTakeFirstOrThrow();
+  const row = await tool.tool.database.db
+    .selectFrom('assignment')
+    .select('settings')
+    .where('resource_link_id', '=', 'essay')
+    .executeTakeFirstOrThrow();
   return (row.settings as { dueAt: string | null }).dueAt;
 };
 
-test('settings in the order people decide: the first decisions in sight, the service\'s options under Advanced, Save always in reach', async () => {
+test("settings in the order people decide: the first decisions in sight, the service's options under Advanced, Save always in reach", async () => {
   const { frame, framed, close } = await openSettings();
   try {
     // The parts in the order people decide; the service's comparison options come last, folded.
     const legends = await framed.locator('form.settings-form > fieldset > legend').allInnerTexts();
-    assert.deepEqual(legends, ['Due date and attempts', 'Who sees results', 'Files and instructions', 'Gradebook column', 'Similarity colour bands']);
+    assert.deepEqual(legends, [
+      'Due date and attempts',
+      'Who sees results',
+      'Files and instructions',
+      'Gradebook column',
+      'Similarity colour bands',
+    ]);
     const advanced = framed.locator('details.advanced');
     assert.equal(await advanced.getAttribute('open'), null, 'Advanced is folded as the page opens');
     assert.equal(await framed.getByLabel('Small sources').isVisible(), false);
@@ -50,17 +85,27 @@ test('settings in the order people decide: the first decisions in sight, the ser
 
     // As the page opens, the due date and who sees results are in sight in the frame, and so is Save, though the
     // form is longer than the frame.
-    const fold = await frame.evaluate(() => ({ height: window.innerHeight, page: document.documentElement.scrollHeight }));
-    assert.ok(fold.page > fold.height, `the form (${fold.page} px) fits the ${fold.height} px frame: nothing to keep in reach`);
+    const fold = await frame.evaluate(() => ({
+      height: window.innerHeight,
+      page: document.documentElement.scrollHeight,
+    }));
+    assert.ok(
+      fold.page > fold.height,
+      `the form (${fold.page} px) fits the ${fold.height} px frame: nothing to keep in reach`,
+    );
     for (const label of ['Due date', 'Instructors only']) {
       const box = (await framed.getByLabel(label, { exact: true }).boundingBox())!;
-      assert.ok(box.y + box.height <= MOODLE.frame.height + (await framed.locator('body').boundingBox())!.y, `"${label}" is below the frame's fold`);
+      assert.ok(
+        box.y + box.height <= MOODLE.frame.height + (await framed.locator('body').boundingBox())!.y,
+        `"${label}" is below the frame's fold`,
+      );
     }
     const save = framed.getByRole('button', { name: 'Save settings' });
-    const inSight = () => frame.evaluate(() => {
-      const bar = document.querySelector('.save-bar')!.getBoundingClientRect();
-      return bar.top >= 0 && bar.bottom <= window.innerHeight + 0.5;
-    });
+    const inSight = () =>
+      frame.evaluate(() => {
+        const bar = document.querySelector('.save-bar')!.getBoundingClientRect();
+        return bar.top >= 0 && bar.bottom <= window.innerHeight + 0.5;
+      });
     assert.ok(await inSight(), 'Save is not in sight as the page opens');
 
     // At every scroll position Save stays in sight; at the end of the form it covers no field.
@@ -70,7 +115,11 @@ test('settings in the order people decide: the first decisions in sight, the ser
     }
     const covered = await frame.evaluate(() => {
       const bar = document.querySelector('.save-bar')!.getBoundingClientRect();
-      return [...document.querySelectorAll('form.settings-form :is(input:not([type="hidden"]), select, textarea, label, summary)')]
+      return [
+        ...document.querySelectorAll(
+          'form.settings-form :is(input:not([type="hidden"]), select, textarea, label, summary)',
+        ),
+      ]
         .filter((field) => field.offsetParent !== null && !field.closest('.save-bar'))
         .map((field) => field.getBoundingClientRect())
         .filter((box) => box.bottom > bar.top && box.top < bar.bottom).length;
@@ -81,7 +130,10 @@ test('settings in the order people decide: the first decisions in sight, the ser
     await framed.getByLabel('Red (very high) from').focus();
     const field = (await framed.getByLabel('Red (very high) from').boundingBox())!;
     const bar = (await framed.locator('.save-bar').boundingBox())!;
-    assert.ok(field.y + field.height <= bar.y, `the focused field ends at ${field.y + field.height}, under the bar from ${bar.y}`);
+    assert.ok(
+      field.y + field.height <= bar.y,
+      `the focused field ends at ${field.y + field.height}, under the bar from ${bar.y}`,
+    );
 
     // An error outside Advanced leaves it folded; one inside opens it, with the field in sight.
     await framed.getByLabel('Yellow (moderate) from').fill('90');
@@ -90,7 +142,9 @@ test('settings in the order people decide: the first decisions in sight, the ser
     assert.equal(await framed.locator('details.advanced').getAttribute('open'), null);
     await framed.getByLabel('Yellow (moderate) from').fill('25');
     await framed.locator('details.advanced summary').click();
-    await framed.getByLabel('Phrases to ignore').fill(Array.from({ length: 16 }, (_, i) => `Phrase number ${i + 1}`).join('\n'));
+    await framed
+      .getByLabel('Phrases to ignore')
+      .fill(Array.from({ length: 16 }, (_, i) => `Phrase number ${i + 1}`).join('\n'));
     await framed.locator('details.advanced summary').click();
     assert.equal(await framed.getByLabel('Phrases to ignore').isVisible(), false);
     await framed.getByRole('button', { name: 'Save settings' }).click();
@@ -111,7 +165,7 @@ test('settings in the order people decide: the first decisions in sight, the ser
   }
 });
 
-test('the due date on the reader\'s clock: typed in Berlin, stored as one instant, shown in New York on New York\'s clock', async () => {
+test("the due date on the reader's clock: typed in Berlin, stored as one instant, shown in New York on New York's clock", async () => {
   const berlin = await openSettings({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
   try {
     const { framed } = berlin;
@@ -131,7 +185,15 @@ test('the due date on the reader\'s clock: typed in Berlin, stored as one instan
     // The German settings page, every part of it, says nothing in English.
     await framed.locator('details.advanced summary').click();
     const text = await framed.locator('main').innerText();
-    assert.deepEqual(englishIn(text, englishFragments((key) => /^(settings|check|nav|defaults)\./.test(key)), [TITLE]), [], text);
+    assert.deepEqual(
+      englishIn(
+        text,
+        englishFragments((key) => /^(settings|check|nav|defaults)\./.test(key)),
+        [TITLE],
+      ),
+      [],
+      text,
+    );
   } finally {
     await berlin.close();
   }

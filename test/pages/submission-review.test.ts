@@ -10,7 +10,11 @@ import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
-const essay = 'Rivers carve valleys over long spans of time. ' + Array.from({ length: 50 }, (_, i) => `Sentence ${i} on sediment, meanders and floods, with figure ${i * 3}.`).join(' ');
+const essay =
+  'Rivers carve valleys over long spans of time. ' +
+  Array.from({ length: 50 }, (_, i) => `Sentence ${i} on sediment, meanders and floods, with figure ${i * 3}.`).join(
+    ' ',
+  );
 
 let tool: TestTool;
 let lms: ServedPlatform;
@@ -18,9 +22,18 @@ let browser: Browser;
 let people: People;
 
 before(async () => {
-  tool = await startTestTool({ SANDBOX_DELAY_MS: '500', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
+  tool = await startTestTool({
+    SANDBOX_DELAY_MS: '500',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+  });
   lms = await startTestPlatform(tool, { rules: 'moodle', clientId: 'review-browser' });
-  lms.platform.addResourceLink({ id: 'rivers', title: 'Essay on rivers', lineItem: { label: 'Essay on rivers', scoreMaximum: 100 } });
+  lms.platform.addResourceLink({
+    id: 'rivers',
+    title: 'Essay on rivers',
+    lineItem: { label: 'Essay on rivers', scoreMaximum: 100 },
+  });
   browser = await launchBrowser();
   people = browserPeople(browser, lms.url);
 });
@@ -31,16 +44,24 @@ after(async () => {
 });
 
 describe("submission review from the LMS's gradebook", () => {
-  test('the teacher opens a student\'s grade and sees that student\'s submission; another student opening it is refused', async () => {
+  test("the teacher opens a student's grade and sees that student's submission; another student opening it is refused", async () => {
     // The teacher opens the activity once; the student submits.
     const teacherFirst = await people.openAssignmentAs('iris', 'Iris Instructor');
     await teacherFirst.close();
     const sam = await people.openAssignmentAs('sam', 'Sam Student');
-    const [chooser] = await Promise.all([sam.waitForEvent('filechooser'), sam.getByLabel('Choose a file, or drop it here').click()]);
+    const [chooser] = await Promise.all([
+      sam.waitForEvent('filechooser'),
+      sam.getByLabel('Choose a file, or drop it here').click(),
+    ]);
     await chooser.setFiles({ name: 'rivers.txt', mimeType: 'text/plain', buffer: Buffer.from(essay) });
     await sam.getByRole('button', { name: 'Submit' }).click();
     await sam.getByText(/^✓ rivers\.txt arrived at /).waitFor();
-    await eventually(() => lms.platform.gradebook().some((row) => row.userId === 'student-1' && row.scoreGiven !== null), "Sam's score reached the gradebook", 60_000, 200);
+    await eventually(
+      () => lms.platform.gradebook().some((row) => row.userId === 'student-1' && row.scoreGiven !== null),
+      "Sam's score reached the gradebook",
+      60_000,
+      200,
+    );
 
     // The teacher, in the LMS's gradebook: the grade's "Grade analysis" link launches the review for Sam.
     const iris = await people.page('iris');
@@ -49,18 +70,22 @@ describe("submission review from the LMS's gradebook", () => {
     await samsRow.getByRole('link', { name: 'as Iris Instructor' }).click();
     await iris.waitForURL(/\/assignments\/[0-9a-f-]{36}\/students\/[0-9a-f-]{36}/);
     await iris.getByRole('heading', { name: 'Submissions of Sam Student' }).waitFor();
-    const table = await iris.getByRole('region', { name: "The student's submissions" }).textContent() ?? '';
+    const table = (await iris.getByRole('region', { name: "The student's submissions" }).textContent()) ?? '';
     assert.match(table, /rivers\.txt/);
     assert.match(table, /\d+\s*%/);
     await screenshot(iris, 'submission-review-teacher');
-    assert.deepEqual(await seriousAxeViolations(iris), [], 'axe found serious or critical problems on the student\'s submissions page');
+    assert.deepEqual(
+      await seriousAxeViolations(iris),
+      [],
+      "axe found serious or critical problems on the student's submissions page",
+    );
 
     // Noor, a student, opens the same grade (Moodle would launch her): refused, nothing of Sam's shown.
     const noor = await people.page('noor');
     await noor.goto(`${lms.url}/`);
     await noor.locator('tr', { hasText: 'Sam Student' }).getByRole('link', { name: 'as Noor Student' }).click();
     await noor.getByText('You can open only your own submissions.', { exact: false }).waitFor();
-    const refused = await noor.locator('body').textContent() ?? '';
+    const refused = (await noor.locator('body').textContent()) ?? '';
     assert.doesNotMatch(refused, /rivers\.txt|Sam Student/);
     await screenshot(noor, 'submission-review-refused');
   });

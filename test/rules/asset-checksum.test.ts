@@ -5,12 +5,19 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { ChecksumCheck, readChecksum } from '../../src/assetprocessor/checksum.js';
 
-const bytes = Buffer.from('A student\'s essay, as the LMS serves it.');
-const digest = (algorithm: 'sha256' | 'md5', encoding: 'hex' | 'base64' | 'base64url') => createHash(algorithm).update(bytes).digest(encoding);
+const bytes = Buffer.from("A student's essay, as the LMS serves it.");
+const digest = (algorithm: 'sha256' | 'md5', encoding: 'hex' | 'base64' | 'base64url') =>
+  createHash(algorithm).update(bytes).digest(encoding);
 
 test('a SHA-256 in base64 (Canvas), base64url, unpadded, or hex of either case reads as the same digest', () => {
   const hex = digest('sha256', 'hex');
-  for (const written of [digest('sha256', 'base64'), digest('sha256', 'base64url'), digest('sha256', 'base64').replace(/=+$/, ''), hex, hex.toUpperCase()]) {
+  for (const written of [
+    digest('sha256', 'base64'),
+    digest('sha256', 'base64url'),
+    digest('sha256', 'base64').replace(/=+$/, ''),
+    hex,
+    hex.toUpperCase(),
+  ]) {
     assert.deepEqual(readChecksum({ sha256: written }), { algorithm: 'sha256', hex }, written);
   }
 });
@@ -24,13 +31,20 @@ test('an MD5 in base64 (Blackboard) or hex reads as an MD5; an algorithm named b
 });
 
 test('what cannot be read is nothing to check against: the wrong length, other characters, an empty value', () => {
-  for (const written of ['', '   ', 'abc', 'not base64 at all!', Buffer.alloc(20).toString('base64'), 'zz'.repeat(32)]) {
+  for (const written of [
+    '',
+    '   ',
+    'abc',
+    'not base64 at all!',
+    Buffer.alloc(20).toString('base64'),
+    'zz'.repeat(32),
+  ]) {
     assert.equal(readChecksum({ sha256: written }), null, JSON.stringify(written));
   }
   assert.equal(readChecksum({}), null);
 });
 
-test('bytes as they stream in match their own digest by either algorithm, and not another file\'s', async () => {
+test("bytes as they stream in match their own digest by either algorithm, and not another file's", async () => {
   const streamed = async (declared: string, algorithm: 'sha256' | 'other') => {
     const check = new ChecksumCheck(readChecksum(algorithm === 'sha256' ? { sha256: declared } : { other: declared })!);
     const passed: Buffer[] = [];

@@ -9,8 +9,15 @@ import { detectFileType } from '../../src/submissions/file-type.js';
 import { canSubmit, type Submission } from '../../src/submissions/store.js';
 import { inEnglish } from '../../src/messages/index.js';
 
-const docx = Buffer.from(zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': strToU8('<w:document/>') }, { level: 0 }));
-const odt = Buffer.from(zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': strToU8('<office/>') }, { level: 0 }));
+const docx = Buffer.from(
+  zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': strToU8('<w:document/>') }, { level: 0 }),
+);
+const odt = Buffer.from(
+  zipSync(
+    { mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': strToU8('<office/>') },
+    { level: 0 },
+  ),
+);
 const plainZip = Buffer.from(zipSync({ 'notes.txt': strToU8('hello') }, { level: 0 }));
 
 describe('the real type of a file comes from its first bytes', () => {
@@ -22,7 +29,11 @@ describe('the real type of a file comes from its first bytes', () => {
     ['an RTF', Buffer.from('{\\rtf1\\ansi Hello}'), 'rtf'],
     ['UTF-8 text with accents', Buffer.from('Résumé of the naïve approach — 100 % plain text.\n'), 'txt'],
     ['an HTML page', Buffer.from('\uFEFF  <!DOCTYPE html><html><body>Essay</body></html>'), 'html'],
-    ['a Windows executable named .pdf', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90), Buffer.from([0, 0, 0])]), null],
+    [
+      'a Windows executable named .pdf',
+      Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90), Buffer.from([0, 0, 0])]),
+      null,
+    ],
     ['an ELF binary', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]), null],
     ['a ZIP that is not a document', plainZip, null],
     ['a PNG image', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), null],
@@ -52,11 +63,15 @@ describe('the file name is kept only as a clean label', () => {
 
 describe('attempts and due dates', () => {
   const settings = (values: object) => assignmentSettings.parse(values);
-  const previous = (n: number) => Array.from({ length: n }, (_, i) => ({ attempt: i + 1, state: 'scored' }) as Submission);
+  const previous = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ attempt: i + 1, state: 'scored' }) as Submission);
   const now = new Date('2026-11-22T12:00:00Z');
 
   test('the first submission is always taken, and flagged late after the due date', () => {
-    assert.deepEqual(canSubmit(settings({ resubmission: 'none', dueAt: '2026-11-21T12:00:00Z' }), [], now), { allowed: true, late: true });
+    assert.deepEqual(canSubmit(settings({ resubmission: 'none', dueAt: '2026-11-21T12:00:00Z' }), [], now), {
+      allowed: true,
+      late: true,
+    });
     assert.deepEqual(canSubmit(settings({ dueAt: '2026-11-23T12:00:00Z' }), [], now), { allowed: true, late: false });
   });
 
@@ -68,15 +83,33 @@ describe('attempts and due dates', () => {
   });
 
   test('until the due date: resubmissions close when it passes', () => {
-    assert.equal(canSubmit(settings({ resubmission: 'until-due', maxAttempts: 3, dueAt: '2026-11-23T00:00:00Z' }), previous(1), now).allowed, true);
-    const closed = canSubmit(settings({ resubmission: 'until-due', maxAttempts: 3, dueAt: '2026-11-22T00:00:00Z' }), previous(1), now);
+    assert.equal(
+      canSubmit(
+        settings({ resubmission: 'until-due', maxAttempts: 3, dueAt: '2026-11-23T00:00:00Z' }),
+        previous(1),
+        now,
+      ).allowed,
+      true,
+    );
+    const closed = canSubmit(
+      settings({ resubmission: 'until-due', maxAttempts: 3, dueAt: '2026-11-22T00:00:00Z' }),
+      previous(1),
+      now,
+    );
     assert.ok(!closed.allowed);
     assert.equal(closed.why, 'closed');
     assert.equal(inEnglish(closed.reason), 'The due date has passed: resubmissions are closed.');
   });
 
   test('any time: up to the attempt limit, late ones flagged', () => {
-    assert.deepEqual(canSubmit(settings({ resubmission: 'any-time', maxAttempts: 2, dueAt: '2026-11-01T00:00:00Z' }), previous(1), now), { allowed: true, late: true });
+    assert.deepEqual(
+      canSubmit(
+        settings({ resubmission: 'any-time', maxAttempts: 2, dueAt: '2026-11-01T00:00:00Z' }),
+        previous(1),
+        now,
+      ),
+      { allowed: true, late: true },
+    );
     const used = canSubmit(settings({ resubmission: 'any-time', maxAttempts: 2 }), previous(2), now);
     assert.ok(!used.allowed);
     assert.equal(used.why, 'attempts-used');

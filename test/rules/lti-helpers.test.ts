@@ -12,16 +12,25 @@ describe('which side a launch opens', () => {
     ['a Moodle teacher', [`${LIS}/membership#Instructor`], 'instructor'],
     ['a Canvas TA (sub-role)', [`${LIS}/membership/Instructor#TeachingAssistant`], 'instructor'],
     ['a content developer', [`${LIS}/membership#ContentDeveloper`], 'instructor'],
-    ['a Moodle site admin in the course', [`${LIS}/institution/person#Administrator`, `${LIS}/system/person#Administrator`], 'instructor'],
+    [
+      'a Moodle site admin in the course',
+      [`${LIS}/institution/person#Administrator`, `${LIS}/system/person#Administrator`],
+      'instructor',
+    ],
     ['a student', [`${LIS}/membership#Learner`, `${LIS}/institution/person#Student`], 'learner'],
     ['a student with a simple role name', ['Learner'], 'learner'],
-    ['a teacher who is also enrolled as a student', [`${LIS}/membership#Learner`, `${LIS}/membership#Instructor`], 'instructor'],
+    [
+      'a teacher who is also enrolled as a student',
+      [`${LIS}/membership#Learner`, `${LIS}/membership#Instructor`],
+      'instructor',
+    ],
     ['a mentor (parent)', [`${LIS}/membership#Mentor`], 'none'],
     ['a guest', [`${LIS}/institution/person#Guest`], 'none'],
     ['no roles', [], 'none'],
     ['a look-alike role from another vocabulary', ['http://example.com/roles#Instructor'], 'none'],
   ];
-  for (const [who, roles, audience] of cases) test(`${who} → ${audience}`, () => assert.equal(audienceOf(roles), audience));
+  for (const [who, roles, audience] of cases)
+    test(`${who} → ${audience}`, () => assert.equal(audienceOf(roles), audience));
 
   test('platform administrators are recognised for the admin side', () => {
     assert.equal(isPlatformAdmin([`${LIS}/institution/person#Administrator`]), true);
@@ -37,8 +46,14 @@ describe('the scores URL keeps the line item query string (Moodle, Canvas)', () 
     );
   });
   test('Canvas: a plain line item URL, with or without a trailing slash', () => {
-    assert.equal(scoresUrl('https://canvas.example.edu/api/lti/courses/1/line_items/42'), 'https://canvas.example.edu/api/lti/courses/1/line_items/42/scores');
-    assert.equal(scoresUrl('https://canvas.example.edu/api/lti/courses/1/line_items/42/'), 'https://canvas.example.edu/api/lti/courses/1/line_items/42/scores');
+    assert.equal(
+      scoresUrl('https://canvas.example.edu/api/lti/courses/1/line_items/42'),
+      'https://canvas.example.edu/api/lti/courses/1/line_items/42/scores',
+    );
+    assert.equal(
+      scoresUrl('https://canvas.example.edu/api/lti/courses/1/line_items/42/'),
+      'https://canvas.example.edu/api/lti/courses/1/line_items/42/scores',
+    );
   });
 });
 

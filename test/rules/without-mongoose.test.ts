@@ -9,10 +9,16 @@ const fromLtijs = createRequire(createRequire(import.meta.url).resolve('ltijs'))
 
 test('ltijs loads with a stand-in for mongoose, and neither mongoose nor the MongoDB driver is loaded', () => {
   const loaded = Object.keys(fromLtijs.cache);
-  assert.ok(loaded.some((path) => path.includes('/ltijs/dist/Provider/Provider.js')), 'ltijs itself was loaded');
+  assert.ok(
+    loaded.some((path) => path.includes('/ltijs/dist/Provider/Provider.js')),
+    'ltijs itself was loaded',
+  );
   // The one entry under mongoose's path is the stand-in; the real package would bring its lib/ and the driver.
   const standIn = fromLtijs.resolve('mongoose');
-  assert.deepEqual(loaded.filter((path) => /\/node_modules\/(mongoose|mongodb|bson)\//.test(path) && path !== standIn), []);
+  assert.deepEqual(
+    loaded.filter((path) => /\/node_modules\/(mongoose|mongodb|bson)\//.test(path) && path !== standIn),
+    [],
+  );
 });
 
 test('a use of mongoose beyond what ltijs reads when it loads fails at once with a sentence', () => {

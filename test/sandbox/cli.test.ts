@@ -23,8 +23,14 @@ interface Running {
   stderr: () => string;
 }
 
-function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; output: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -36,12 +42,18 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
 /** Starts the CLI and waits for the address it prints and a line for each of its users (the demo user by default). */
 async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
   const users = Math.max(1, args.filter((arg) => arg === '--user').length);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no address and ${users} user line(s) printed; stdout: ${stdout}; stderr: ${stderr}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no address and ${users} user line(s) printed; stdout: ${stdout}; stderr: ${stderr}`)),
+      20_000,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       const found = /listening on (http:\/\/\S+)/.exec(stdout);
@@ -89,27 +101,53 @@ describe('flags', () => {
 describe('running', () => {
   test('prints its address and the users, a password only for the demo user; stops on SIGTERM and removes its files', async () => {
     const tmp = mkdtempSync(join(scratch, 'tmp-'));
-    const custom = await start(['--port', '0', '--user', 'teacher@example.edu:s3cret-pw', '--user', 'second@example.edu:other-pw', '--delay-ms', '60000'], { TMPDIR: tmp });
+    const custom = await start(
+      [
+        '--port',
+        '0',
+        '--user',
+        'teacher@example.edu:s3cret-pw',
+        '--user',
+        'second@example.edu:other-pw',
+        '--delay-ms',
+        '60000',
+      ],
+      { TMPDIR: tmp },
+    );
     try {
       assert.match(custom.stdout(), /user teacher@example\.edu\n/);
       assert.match(custom.stdout(), /user second@example\.edu\n/);
       assert.doesNotMatch(custom.stdout() + custom.stderr(), /s3cret-pw|other-pw/);
       const token = await login(custom.url, 'teacher@example.edu', 's3cret-pw');
       const folderId = await createFolder(custom.url, token, 'classroom', 'From the CLI');
-      assert.equal((await upload(custom.url, token, 'classroom', folderId, 'a.txt', 'words to keep until the analysis')).status, 200);
+      assert.equal(
+        (await upload(custom.url, token, 'classroom', folderId, 'a.txt', 'words to keep until the analysis')).status,
+        200,
+      );
       const uploadDirs = readdirSync(tmp).filter((name) => name.startsWith('checker-sandbox-'));
       assert.equal(uploadDirs.length, 1);
       assert.equal(readdirSync(join(tmp, uploadDirs[0]!)).length, 1, 'the upload waiting for its analysis');
     } finally {
       assert.equal(await stop(custom), 0);
     }
-    assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith('checker-sandbox-')), [], 'the upload directory was left behind');
+    assert.deepEqual(
+      readdirSync(tmp).filter((name) => name.startsWith('checker-sandbox-')),
+      [],
+      'the upload directory was left behind',
+    );
     assert.doesNotMatch(custom.stdout() + custom.stderr(), /s3cret-pw|other-pw/);
 
     const demo = await start(['--port', '0']);
     try {
       assert.match(demo.stdout(), /user demo@example\.edu \(password demo-password\)/);
-      assert.equal((await call(demo.url, 'POST', '/authentication/authenticate', { json: { username: 'demo@example.edu', password: 'demo-password' } })).status, 200);
+      assert.equal(
+        (
+          await call(demo.url, 'POST', '/authentication/authenticate', {
+            json: { username: 'demo@example.edu', password: 'demo-password' },
+          })
+        ).status,
+        200,
+      );
     } finally {
       assert.equal(await stop(demo), 0);
     }
@@ -138,23 +176,48 @@ async function writeBigFile(path: string, bytes: number): Promise<void> {
 }
 
 /** A multipart upload streamed from disk, as a client on a slow machine would send it. */
-function uploadFromDisk(url: string, token: string, folderId: number, path: string, size: number): Promise<{ status: number; body: Record<string, unknown> }> {
+function uploadFromDisk(
+  url: string,
+  token: string,
+  folderId: number,
+  path: string,
+  size: number,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const boundary = 'big-upload-boundary';
-  const fields = { authorName: 'Big', title: 'Hundred megabytes', documentType: 'Thesis', plagiarismCheck: 'YES', grammarCheck: 'NO', language: 'English' };
+  const fields = {
+    authorName: 'Big',
+    title: 'Hundred megabytes',
+    documentType: 'Thesis',
+    plagiarismCheck: 'YES',
+    grammarCheck: 'NO',
+    language: 'English',
+  };
   const head = Buffer.from(
-    Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
+    Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/files/myFolder/${folderId}/singleFile`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + size + tail.length) },
-    }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
-    });
+    const req = request(
+      `${url}/files/myFolder/${folderId}/singleFile`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + size + tail.length),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }),
+        );
+      },
+    );
     req.on('error', reject);
     req.write(head);
     const file = createReadStream(path, { highWaterMark: 256 * 1024 });

@@ -19,7 +19,9 @@ let folderId: number;
 
 /** Files anywhere under the sandbox's upload directory. */
 function storedFiles(): string[] {
-  return readdirSync(scratch, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  return readdirSync(scratch, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 before(async () => {
@@ -48,7 +50,15 @@ describe('fault switches', () => {
       assert.equal(limited.headers.get('retry-after'), '7');
       assert.equal(limited.body.status, 429);
       assert.equal(limited.body.description, 'TOO_MANY_REQUESTS');
-      assert.equal((await call(sandbox.url, 'POST', '/authentication/authenticate', { json: { username: 'demo@example.edu', password: 'demo-password' } })).status, 429, 'the login is limited too');
+      assert.equal(
+        (
+          await call(sandbox.url, 'POST', '/authentication/authenticate', {
+            json: { username: 'demo@example.edu', password: 'demo-password' },
+          })
+        ).status,
+        429,
+        'the login is limited too',
+      );
     } finally {
       sandbox.setFaults({});
     }
@@ -58,7 +68,9 @@ describe('fault switches', () => {
   test('rate limit 0.5: about half the requests are 429', async () => {
     sandbox.setFaults({ rateLimit: { ratio: 0.5 } });
     try {
-      const statuses = await Promise.all(Array.from({ length: 200 }, () => call(sandbox.url, 'GET', '/pro/folders', { token }).then((a) => a.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, () => call(sandbox.url, 'GET', '/pro/folders', { token }).then((a) => a.status)),
+      );
       const limited = statuses.filter((s) => s === 429).length;
       assert.ok(limited > 60 && limited < 140, `${limited} of 200 limited`);
       assert.ok(statuses.every((s) => s === 200 || s === 429));
@@ -73,7 +85,14 @@ describe('fault switches', () => {
       const down = await call(sandbox.url, 'GET', '/extreme/myFolders', { token });
       assert.equal(down.status, 503);
       assert.equal(down.body.description, 'SERVICE_UNAVAILABLE');
-      assert.equal((await call(sandbox.url, 'POST', '/authentication/authenticate', { json: { username: 'demo@example.edu', password: 'demo-password' } })).status, 503);
+      assert.equal(
+        (
+          await call(sandbox.url, 'POST', '/authentication/authenticate', {
+            json: { username: 'demo@example.edu', password: 'demo-password' },
+          })
+        ).status,
+        503,
+      );
     } finally {
       sandbox.setFaults({});
     }
@@ -97,26 +116,48 @@ describe('fault switches', () => {
 });
 
 /** Streams `total` bytes of a file part at the sandbox, stops writing once an answer comes; how much it wrote. */
-function pushUpload(total: number, withLength: boolean): Promise<{ status: number; body: Record<string, unknown>; written: number; ms: number }> {
+function pushUpload(
+  total: number,
+  withLength: boolean,
+): Promise<{ status: number; body: Record<string, unknown>; written: number; ms: number }> {
   const boundary = 'sandbox-test-boundary';
   const head = Buffer.from(
-    ['authorName', 'title', 'documentType', 'plagiarismCheck', 'grammarCheck'].map((name) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${name === 'plagiarismCheck' || name === 'grammarCheck' ? 'NO' : 'x'}\r\n`).join('') +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n`,
+    ['authorName', 'title', 'documentType', 'plagiarismCheck', 'grammarCheck']
+      .map(
+        (name) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${name === 'plagiarismCheck' || name === 'grammarCheck' ? 'NO' : 'x'}\r\n`,
+      )
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const started = Date.now();
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const req = request(`${sandbox.url}/files/folder/${folderId}/singleFile`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, ...(withLength ? { 'content-length': String(head.length + total + tail.length) } : {}) },
-    }, (res) => {
-      answered = true;
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown>, written, ms: Date.now() - started }));
-    });
+    const req = request(
+      `${sandbox.url}/files/folder/${folderId}/singleFile`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          ...(withLength ? { 'content-length': String(head.length + total + tail.length) } : {}),
+        },
+      },
+      (res) => {
+        answered = true;
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(text) as Record<string, unknown>,
+            written,
+            ms: Date.now() - started,
+          }),
+        );
+      },
+    );
     req.on('error', (error) => (answered ? undefined : reject(error)));
     req.write(head);
     const chunk = Buffer.alloc(64 * 1024, 'a');

@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { SandboxDataBusy } from '../../src/sandbox/journal.js';
-import { call, createFolder, getSubmission, login, prose, startReceiver, upload, waitForResult, waitUntil, type Receiver } from '../fixtures/sandbox/client.js';
+import {
+  call,
+  createFolder,
+  getSubmission,
+  login,
+  prose,
+  startReceiver,
+  upload,
+  waitForResult,
+  waitUntil,
+  type Receiver,
+} from '../fixtures/sandbox/client.js';
 
 const USER = { email: 'ana@example.edu', password: 'pw-ana' };
 let dataDir: string;
@@ -43,7 +54,12 @@ test('stopped and started again on its data folder, it goes on where it stopped'
   const first = await start({ delayMs: 100 });
   const kept = await createFolder(first.sandbox.url, first.token, 'classroom', 'Essays');
   const removed = await createFolder(first.sandbox.url, first.token, 'pro', 'Drafts');
-  const original = Number(((await upload(first.sandbox.url, first.token, 'classroom', kept, 'original.txt', prose('original'))).body.submissions as { paper_id: string }).paper_id);
+  const original = Number(
+    (
+      (await upload(first.sandbox.url, first.token, 'classroom', kept, 'original.txt', prose('original'))).body
+        .submissions as { paper_id: string }
+    ).paper_id,
+  );
   const analysed = await waitForResult(first.sandbox.url, first.token, kept, original);
   await waitUntil('the callback of the first paper', () => callbacksFor(original).length === 1);
   assert.equal((await call(first.sandbox.url, 'DELETE', `/pro/folder/${removed}`, { token: first.token })).status, 200);
@@ -52,7 +68,12 @@ test('stopped and started again on its data folder, it goes on where it stopped'
   // Second run: a copy of the first paper uploaded, and the sandbox stopped long before its analysis is due.
   const second = await start({ delayMs: 60_000 });
   assert.deepEqual(second.sandbox.restored, { folders: 1, papers: 1, skippedLines: 0 });
-  const copy = Number(((await upload(second.sandbox.url, second.token, 'classroom', kept, 'copy.txt', prose('original'))).body.submissions as { paper_id: string }).paper_id);
+  const copy = Number(
+    (
+      (await upload(second.sandbox.url, second.token, 'classroom', kept, 'copy.txt', prose('original'))).body
+        .submissions as { paper_id: string }
+    ).paper_id,
+  );
   assert.ok(copy > original);
   assert.deepEqual(second.sandbox.resume(), { waiting: 0, toAnnounce: 0 });
   await stop(second.sandbox);
@@ -61,10 +82,18 @@ test('stopped and started again on its data folder, it goes on where it stopped'
   // Third run: the same folders, the first paper's results, the copy analysed once resumed, against the first.
   const third = await start({ delayMs: 100 });
   const lines = readFileSync(join(dataDir, 'journal.jsonl'), 'utf8').trim().split('\n');
-  assert.equal(lines.length, 1 + 1 + 2, 'rewritten at start with the live data alone: the next ids, 1 folder, 2 papers');
+  assert.equal(
+    lines.length,
+    1 + 1 + 2,
+    'rewritten at start with the live data alone: the next ids, 1 folder, 2 papers',
+  );
   assert.equal((await getSubmission(third.sandbox.url, third.token, kept, original)).body.percent, analysed.percent);
   assert.equal((await getSubmission(third.sandbox.url, third.token, kept, original)).body.d_key, analysed.d_key);
-  assert.equal((await call(third.sandbox.url, 'GET', `/pro/folder/${removed}`, { token: third.token })).status, 404, 'the removed folder stays removed');
+  assert.equal(
+    (await call(third.sandbox.url, 'GET', `/pro/folder/${removed}`, { token: third.token })).status,
+    404,
+    'the removed folder stays removed',
+  );
   assert.equal((await getSubmission(third.sandbox.url, third.token, kept, copy)).body.percent, '--');
   assert.deepEqual(third.sandbox.resume(), { waiting: 1, toAnnounce: 0 });
   const copied = await waitForResult(third.sandbox.url, third.token, kept, copy);
@@ -75,7 +104,12 @@ test('stopped and started again on its data folder, it goes on where it stopped'
   // New ids go on after every id handed out before, the removed folder's included.
   const next = await createFolder(third.sandbox.url, third.token, 'classroom', 'More essays');
   assert.ok(next > removed, `folder id ${next} after ${removed}`);
-  const later = Number(((await upload(third.sandbox.url, third.token, 'classroom', next, 'later.txt', prose('later'))).body.submissions as { paper_id: string }).paper_id);
+  const later = Number(
+    (
+      (await upload(third.sandbox.url, third.token, 'classroom', next, 'later.txt', prose('later'))).body
+        .submissions as { paper_id: string }
+    ).paper_id,
+  );
   assert.ok(later > copy);
   await waitForResult(third.sandbox.url, third.token, next, later);
   // Its callback is delivered before the receiver starts refusing: only the next paper's is to be sent again.
@@ -83,7 +117,12 @@ test('stopped and started again on its data folder, it goes on where it stopped'
 
   // A callback that does not get through before the stop is sent again after the next start.
   receiver.answer = 503;
-  const unlucky = Number(((await upload(third.sandbox.url, third.token, 'classroom', next, 'unlucky.txt', prose('unlucky'))).body.submissions as { paper_id: string }).paper_id);
+  const unlucky = Number(
+    (
+      (await upload(third.sandbox.url, third.token, 'classroom', next, 'unlucky.txt', prose('unlucky'))).body
+        .submissions as { paper_id: string }
+    ).paper_id,
+  );
   await waitUntil('a refused callback', () => callbacksFor(unlucky).length >= 1);
   await stop(third.sandbox);
   receiver.answer = 200;
@@ -95,7 +134,11 @@ test('stopped and started again on its data folder, it goes on where it stopped'
 
 test('one sandbox at a time on a data folder; a last line cut short by a crash is left out', async () => {
   const { sandbox } = await start({});
-  await assert.rejects(startSandbox({ users: [USER], dataDir }), (error: unknown) => error instanceof SandboxDataBusy && error.pid === process.pid && /in use by process/.test(error.message));
+  await assert.rejects(
+    startSandbox({ users: [USER], dataDir }),
+    (error: unknown) =>
+      error instanceof SandboxDataBusy && error.pid === process.pid && /in use by process/.test(error.message),
+  );
   await stop(sandbox);
   appendFileSync(join(dataDir, 'journal.jsonl'), '{"paper":{"id":5000');
   const restarted = await start({});

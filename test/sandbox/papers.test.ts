@@ -4,7 +4,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { call, createFolder, docx, getSubmission, login, pdf, pdfText, prose, readPdf, sleep, startReceiver, upload, waitForResult, waitUntil, type Family, type Receiver } from '../fixtures/sandbox/client.js';
+import {
+  call,
+  createFolder,
+  docx,
+  getSubmission,
+  login,
+  pdf,
+  pdfText,
+  prose,
+  readPdf,
+  sleep,
+  startReceiver,
+  upload,
+  waitForResult,
+  waitUntil,
+  type Family,
+  type Receiver,
+} from '../fixtures/sandbox/client.js';
 
 const DELAY_MS = 600;
 let sandbox: Sandbox;
@@ -14,7 +31,14 @@ let bob: string;
 
 before(async () => {
   receiver = await startReceiver();
-  sandbox = await startSandbox({ delayMs: DELAY_MS, callbackUrl: receiver.url, users: [{ email: 'alice@example.edu', password: 'pw-alice' }, { email: 'bob@example.edu', password: 'pw-bob' }] });
+  sandbox = await startSandbox({
+    delayMs: DELAY_MS,
+    callbackUrl: receiver.url,
+    users: [
+      { email: 'alice@example.edu', password: 'pw-alice' },
+      { email: 'bob@example.edu', password: 'pw-bob' },
+    ],
+  });
   alice = await login(sandbox.url, 'alice@example.edu', 'pw-alice');
   bob = await login(sandbox.url, 'bob@example.edu', 'pw-bob');
 });
@@ -25,11 +49,19 @@ after(async () => {
 
 const callbacksFor = (paperId: unknown) => receiver.calls.filter((c) => c.body.paper_id === paperId);
 
-async function download(path: string, token?: string): Promise<{ status: number; contentType: string; bytes: Buffer; json: Record<string, unknown> | null }> {
+async function download(
+  path: string,
+  token?: string,
+): Promise<{ status: number; contentType: string; bytes: Buffer; json: Record<string, unknown> | null }> {
   const response = await fetch(`${sandbox.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const bytes = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type') ?? '';
-  return { status: response.status, contentType, bytes, json: contentType.includes('json') ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>) : null };
+  return {
+    status: response.status,
+    contentType,
+    bytes,
+    json: contentType.includes('json') ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>) : null,
+  };
 }
 
 for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) {
@@ -44,14 +76,45 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
 
     test('an upload answers 200 with the submission of the spec, pending; the result comes after the delay', async () => {
       const started = Date.now();
-      const answer = await upload(sandbox.url, alice, family, folderId, 'original.txt', prose(`original ${family}`), { authorName: 'Ana', title: 'Original', grammarCheck: 'YES' });
+      const answer = await upload(sandbox.url, alice, family, folderId, 'original.txt', prose(`original ${family}`), {
+        authorName: 'Ana',
+        title: 'Original',
+        grammarCheck: 'YES',
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(answer.body.status, 200);
       assert.match(String(answer.body.timeStamp), /^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d$/);
       const submission = answer.body.submissions as Record<string, unknown>;
-      const expected = family === 'classroom'
-        ? ['ai', 'd_key', 'date_up', 'doc_type', 'file_length', 'links', 'name', 'original_fn', 'paper_id', 'percent', 'title', 'to_pages']
-        : ['ai', 'd_key', 'date_up', 'file_length', 'grammar', 'links', 'name', 'paper_id', 'percent', 'status', 'title', 'to_pages'];
+      const expected =
+        family === 'classroom'
+          ? [
+              'ai',
+              'd_key',
+              'date_up',
+              'doc_type',
+              'file_length',
+              'links',
+              'name',
+              'original_fn',
+              'paper_id',
+              'percent',
+              'title',
+              'to_pages',
+            ]
+          : [
+              'ai',
+              'd_key',
+              'date_up',
+              'file_length',
+              'grammar',
+              'links',
+              'name',
+              'paper_id',
+              'percent',
+              'status',
+              'title',
+              'to_pages',
+            ];
       assert.deepEqual(Object.keys(submission).sort(), expected);
       assert.equal(submission.percent, '--');
       assert.equal(submission.ai, '--');
@@ -68,7 +131,12 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
       assert.equal(pending.body.percent, '--');
       assert.equal(pending.body.d_key, '--');
       if (family === 'classroom') {
-        const list = await call<{ _embedded: { submissionsList: Array<Record<string, unknown>> } }>(sandbox.url, 'GET', `/extreme/myFolder/${folderId}/submissions`, { token: alice });
+        const list = await call<{ _embedded: { submissionsList: Array<Record<string, unknown>> } }>(
+          sandbox.url,
+          'GET',
+          `/extreme/myFolder/${folderId}/submissions`,
+          { token: alice },
+        );
         const entry = list.body._embedded.submissionsList.find((p) => p.paper_id === ids.original)!;
         assert.equal(entry.percent, 'NA', 'pending in the classroom list');
         assert.equal(entry.d_key, 'NA');
@@ -86,7 +154,9 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
     });
 
     test('the same text again as DOCX scores at least 90; unrelated text as PDF at most 10', async () => {
-      const copy = await upload(sandbox.url, alice, family, folderId, 'copy.docx', docx(prose(`original ${family}`)), { title: 'Copy' });
+      const copy = await upload(sandbox.url, alice, family, folderId, 'copy.docx', docx(prose(`original ${family}`)), {
+        title: 'Copy',
+      });
       const otherPdf = await pdf(prose(`something else entirely ${family}`));
       const unrelated = await upload(sandbox.url, alice, family, folderId, 'other.pdf', otherPdf, { title: 'Other' });
       assert.equal(copy.status, 200, JSON.stringify(copy.body));
@@ -105,27 +175,91 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
 
     test('the list of the family has its own field names', async () => {
       if (family === 'classroom') {
-        const list = await call<{ _embedded: { submissionsList: Array<Record<string, unknown>> }; page: Record<string, number> }>(sandbox.url, 'GET', `/extreme/myFolder/${folderId}/submissions`, { token: alice });
+        const list = await call<{
+          _embedded: { submissionsList: Array<Record<string, unknown>> };
+          page: Record<string, number>;
+        }>(sandbox.url, 'GET', `/extreme/myFolder/${folderId}/submissions`, { token: alice });
         assert.equal(list.status, 200);
         assert.equal(list.body.page.totalElements, 3);
         const entry = list.body._embedded.submissionsList.find((p) => p.paper_id === ids.copy)!;
-        for (const field of ['original_fn', 'doc_type', 'lang', 'lang1', 'to_char', 'to_words', 'to_sens', 'to_pages', 'grammar_url', 'og_percent', 'ai_sup']) assert.ok(field in entry, field);
+        for (const field of [
+          'original_fn',
+          'doc_type',
+          'lang',
+          'lang1',
+          'to_char',
+          'to_words',
+          'to_sens',
+          'to_pages',
+          'grammar_url',
+          'og_percent',
+          'ai_sup',
+        ])
+          assert.ok(field in entry, field);
         assert.ok(Number(entry.percent) >= 90);
         assert.equal(entry.d_key, keys.copy);
-        assert.deepEqual(list.body._embedded.submissionsList.map((p) => p.paper_id), [ids.other, ids.copy, ids.original], 'paper_id desc');
+        assert.deepEqual(
+          list.body._embedded.submissionsList.map((p) => p.paper_id),
+          [ids.other, ids.copy, ids.original],
+          'paper_id desc',
+        );
       } else {
-        const list = await call<{ _embedded: { submissionsDTOList: Array<Record<string, unknown>> } }>(sandbox.url, 'GET', `/pro/folder/${folderId}/submissions?orderBy=asc`, { token: alice });
+        const list = await call<{ _embedded: { submissionsDTOList: Array<Record<string, unknown>> } }>(
+          sandbox.url,
+          'GET',
+          `/pro/folder/${folderId}/submissions?orderBy=asc`,
+          { token: alice },
+        );
         assert.equal(list.status, 200);
         const entries = list.body._embedded.submissionsDTOList;
-        assert.deepEqual(entries.map((p) => p.paper_id), [ids.original, ids.copy, ids.other]);
-        for (const field of ['original_file_name', 'document_type', 'language', 'total_char', 'total_words', 'total_pages', 'flag', 'grammar', 'status', 'mail_id']) assert.ok(field in entries[0]!, field);
+        assert.deepEqual(
+          entries.map((p) => p.paper_id),
+          [ids.original, ids.copy, ids.other],
+        );
+        for (const field of [
+          'original_file_name',
+          'document_type',
+          'language',
+          'total_char',
+          'total_words',
+          'total_pages',
+          'flag',
+          'grammar',
+          'status',
+          'mail_id',
+        ])
+          assert.ok(field in entries[0]!, field);
         assert.equal(entries[0]!.status, 'active');
       }
     });
 
     test('the single submission has the fields of 4.2/4.3; another account gets 403, an unknown paper 404', async () => {
       const answer = await getSubmission(sandbox.url, alice, folderId, ids.copy!);
-      for (const field of ['paper_id', 'folder_id', 'folder_name', 'title', 'percent', 'total_char', 'total_words', 'total_pages', 'd_key', 'document_type', 'language', 'original_file_name', 'ai', 'og_percent', 'ai_sup', 'name', 'mail_id', 'date_up', 'file_length', 'status', 'grammar', 'flag']) assert.ok(field in answer.body, field);
+      for (const field of [
+        'paper_id',
+        'folder_id',
+        'folder_name',
+        'title',
+        'percent',
+        'total_char',
+        'total_words',
+        'total_pages',
+        'd_key',
+        'document_type',
+        'language',
+        'original_file_name',
+        'ai',
+        'og_percent',
+        'ai_sup',
+        'name',
+        'mail_id',
+        'date_up',
+        'file_length',
+        'status',
+        'grammar',
+        'flag',
+      ])
+        assert.ok(field in answer.body, field);
       assert.equal('language1' in answer.body, family === 'classroom', 'language1 only in the classroom family');
       assert.equal(answer.body.folder_id, folderId);
       assert.equal((await getSubmission(sandbox.url, bob, folderId, ids.copy!)).status, 403);
@@ -173,8 +307,15 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
       const wrong = await download(`/analysis-gateway/api/download2/${ids.copy}/AAAAAAAAAAAAAAAAAAAA`, alice);
       assert.equal(wrong.status, 404);
       assert.equal(wrong.json?.status, 404);
-      assert.equal((await download(`/analysis-gateway/api/ai/download2/${ids.copy}/${keys.original}`, alice)).status, 404, "another paper's key");
-      assert.equal((await download(`/analysis-gateway/api/download/summary/${ids.copy}/${keys.copy}`, bob)).status, 403);
+      assert.equal(
+        (await download(`/analysis-gateway/api/ai/download2/${ids.copy}/${keys.original}`, alice)).status,
+        404,
+        "another paper's key",
+      );
+      assert.equal(
+        (await download(`/analysis-gateway/api/download/summary/${ids.copy}/${keys.copy}`, bob)).status,
+        403,
+      );
       assert.equal((await download(`/analysis-gateway/api/download2/${ids.copy}/${keys.copy}`)).status, 401);
     });
 
@@ -186,27 +327,53 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
       assert.equal(unchecked.status, 400);
       assert.equal(unchecked.json?.description, 'BAD_REQUEST');
       assert.equal(unchecked.json?.path, `/analysis-gateway/api/quality/download/${ids.copy}`);
-      for (const field of ['status', 'timestamp', 'message', 'debugMessage', 'subErrors']) assert.ok(unchecked.json && field in unchecked.json, field);
-      const pending = await upload(sandbox.url, alice, family, folderId, 'later.txt', prose(`later ${family}`), { grammarCheck: 'YES' });
+      for (const field of ['status', 'timestamp', 'message', 'debugMessage', 'subErrors'])
+        assert.ok(unchecked.json && field in unchecked.json, field);
+      const pending = await upload(sandbox.url, alice, family, folderId, 'later.txt', prose(`later ${family}`), {
+        grammarCheck: 'YES',
+      });
       const pendingId = (pending.body.submissions as Record<string, unknown>).paper_id;
       const notReady = await download(`/analysis-gateway/api/quality/download/${pendingId}`, alice);
       assert.equal(notReady.status, 400);
       assert.match(String(notReady.json?.message), /not ready/);
-      assert.equal((await download(`/analysis-gateway/api/download2/${pendingId}/--`, alice)).status, 404, 'no similarity report before the result');
+      assert.equal(
+        (await download(`/analysis-gateway/api/download2/${pendingId}/--`, alice)).status,
+        404,
+        'no similarity report before the result',
+      );
       ids.later = Number(pendingId);
     });
 
     test('an unreadable document (a "PDF" that is not one) ends doc:error with flag 1, and its callback says flag 1', async () => {
-      const broken = await upload(sandbox.url, alice, family, folderId, 'broken.pdf', '%PDF-1.4\nthis is not really a pdf\n');
+      const broken = await upload(
+        sandbox.url,
+        alice,
+        family,
+        folderId,
+        'broken.pdf',
+        '%PDF-1.4\nthis is not really a pdf\n',
+      );
       assert.equal(broken.status, 200);
       const paperId = Number((broken.body.submissions as Record<string, unknown>).paper_id);
-      const textAsPdf = await upload(sandbox.url, alice, family, folderId, 'essay.pdf', prose('plain text with a pdf name'));
+      const textAsPdf = await upload(
+        sandbox.url,
+        alice,
+        family,
+        folderId,
+        'essay.pdf',
+        prose('plain text with a pdf name'),
+      );
       assert.equal(textAsPdf.status, 200);
       const result = await waitForResult(sandbox.url, alice, folderId, paperId);
       assert.equal(result.percent, 'doc:error');
       assert.equal(result.flag, 1);
       assert.equal(result.d_key, '--');
-      const other = await waitForResult(sandbox.url, alice, folderId, Number((textAsPdf.body.submissions as Record<string, unknown>).paper_id));
+      const other = await waitForResult(
+        sandbox.url,
+        alice,
+        folderId,
+        Number((textAsPdf.body.submissions as Record<string, unknown>).paper_id),
+      );
       assert.equal(other.percent, 'doc:error');
       await waitUntil('the callback for the unreadable paper', () => callbacksFor(paperId).length > 0);
       const [callback] = callbacksFor(paperId);
@@ -219,15 +386,59 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
       const image = await upload(sandbox.url, alice, family, folderId, 'picture.png', png);
       assert.equal(image.status, 422);
       assert.equal(image.body.description, 'UNPROCESSABLE_ENTITY');
-      assert.equal((await upload(sandbox.url, alice, family, folderId, 'program.exe', 'MZ this is text but the name says executable')).status, 422);
-      assert.equal((await upload(sandbox.url, alice, family, folderId, 'disguised.pdf', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(1000, 7)]))).status, 422);
+      assert.equal(
+        (
+          await upload(
+            sandbox.url,
+            alice,
+            family,
+            folderId,
+            'program.exe',
+            'MZ this is text but the name says executable',
+          )
+        ).status,
+        422,
+      );
+      assert.equal(
+        (
+          await upload(
+            sandbox.url,
+            alice,
+            family,
+            folderId,
+            'disguised.pdf',
+            Buffer.concat([Buffer.from('MZ'), Buffer.alloc(1000, 7)]),
+          )
+        ).status,
+        422,
+      );
       const noTitle = await upload(sandbox.url, alice, family, folderId, 'a.txt', 'some text', { title: '' });
       assert.equal(noTitle.status, 400);
       assert.match(String(noTitle.body.message), /title/);
-      assert.equal((await upload(sandbox.url, alice, family, folderId, 'a.txt', 'some text', { grammarCheck: 'PERHAPS' })).status, 422);
-      const noLanguage = await upload(sandbox.url, alice, family, folderId, 'a.txt', 'some text', { language: undefined });
-      assert.equal(noLanguage.status, family === 'classroom' ? 400 : 200, 'language is required in the classroom family only');
-      const noFile = await fetch(`${sandbox.url}/files/${family === 'classroom' ? 'myFolder' : 'folder'}/${folderId}/singleFile`, { method: 'POST', headers: { authorization: `Bearer ${alice}` }, body: (() => { const f = new FormData(); f.append('authorName', 'A'); return f; })() });
+      assert.equal(
+        (await upload(sandbox.url, alice, family, folderId, 'a.txt', 'some text', { grammarCheck: 'PERHAPS' })).status,
+        422,
+      );
+      const noLanguage = await upload(sandbox.url, alice, family, folderId, 'a.txt', 'some text', {
+        language: undefined,
+      });
+      assert.equal(
+        noLanguage.status,
+        family === 'classroom' ? 400 : 200,
+        'language is required in the classroom family only',
+      );
+      const noFile = await fetch(
+        `${sandbox.url}/files/${family === 'classroom' ? 'myFolder' : 'folder'}/${folderId}/singleFile`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${alice}` },
+          body: (() => {
+            const f = new FormData();
+            f.append('authorName', 'A');
+            return f;
+          })(),
+        },
+      );
       assert.equal(noFile.status, 400);
       assert.equal((await upload(sandbox.url, bob, family, folderId, 'a.txt', 'some text')).status, 403);
       assert.equal((await upload(sandbox.url, alice, family, 424_242, 'a.txt', 'some text')).status, 404);
@@ -235,12 +446,17 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
     });
 
     test('delete a submission: 200, then it is gone; an unknown paper 404; another account 403', async () => {
-      const path = family === 'classroom' ? `/extreme/myFolder/${folderId}/submissions` : `/pro/folder/${folderId}/submissions`;
+      const path =
+        family === 'classroom' ? `/extreme/myFolder/${folderId}/submissions` : `/pro/folder/${folderId}/submissions`;
       assert.equal((await call(sandbox.url, 'DELETE', `${path}?paperId=${ids.other}`, { token: bob })).status, 403);
       const deleted = await call(sandbox.url, 'DELETE', `${path}?paperId=${ids.other}`, { token: alice });
       assert.equal(deleted.status, 200);
       assert.equal((await getSubmission(sandbox.url, alice, folderId, ids.other!)).status, 404);
-      assert.equal((await download(`/analysis-gateway/api/download2/${ids.other}/${keys.copy}`, alice)).status, 404, 'its reports went with it');
+      assert.equal(
+        (await download(`/analysis-gateway/api/download2/${ids.other}/${keys.copy}`, alice)).status,
+        404,
+        'its reports went with it',
+      );
       assert.equal((await call(sandbox.url, 'DELETE', `${path}?paperId=${ids.other}`, { token: alice })).status, 404);
       assert.equal((await call(sandbox.url, 'DELETE', path, { token: alice })).status, 400, 'paperId is required');
     });
@@ -309,9 +525,26 @@ describe('exclusions', () => {
     const folderId = await createFolder(sandbox.url, bob, 'classroom', 'Quotes excluded', { exclude_quotes: 'YES' });
     const source = prose('quoted source', 60);
     const first = await upload(sandbox.url, bob, 'classroom', folderId, 'source.txt', source);
-    await waitForResult(sandbox.url, bob, folderId, Number((first.body.submissions as Record<string, unknown>).paper_id));
-    const quoting = await upload(sandbox.url, bob, 'classroom', folderId, 'quoting.txt', `"${source}" ${prose('own words of the student', 60)}`);
-    const done = await waitForResult(sandbox.url, bob, folderId, Number((quoting.body.submissions as Record<string, unknown>).paper_id));
+    await waitForResult(
+      sandbox.url,
+      bob,
+      folderId,
+      Number((first.body.submissions as Record<string, unknown>).paper_id),
+    );
+    const quoting = await upload(
+      sandbox.url,
+      bob,
+      'classroom',
+      folderId,
+      'quoting.txt',
+      `"${source}" ${prose('own words of the student', 60)}`,
+    );
+    const done = await waitForResult(
+      sandbox.url,
+      bob,
+      folderId,
+      Number((quoting.body.submissions as Record<string, unknown>).paper_id),
+    );
     assert.ok(Number(done.og_percent) >= 40, `og_percent ${String(done.og_percent)}`);
     assert.ok(Number(done.percent) <= 10, `percent ${String(done.percent)}`);
     assert.equal(done.exclude_quotes, 'YES');

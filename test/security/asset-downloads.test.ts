@@ -17,7 +17,8 @@ import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 const ACTIVITY = { id: 'd5f6a7b8-0000-4000-8000-000000000071', title: 'Essay on deltas' };
-const FORBIDDEN = /could not be fetched from the LMS: The tool does not connect to .*private, loopback or link-local network/;
+const FORBIDDEN =
+  /could not be fetched from the LMS: The tool does not connect to .*private, loopback or link-local network/;
 const DEADLINE_S = 2;
 
 let tool: TestTool;
@@ -32,7 +33,15 @@ let bigBytesSent = 0;
 const BIG_LIMIT = 50 * 1024 * 1024;
 
 before(async () => {
-  tool = await startTestTool({ ASSET_PROCESSOR: 'on', PLATFORM_PRIVATE_NETWORKS: '127.0.0.1/32', SANDBOX_DELAY_MS: '300', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', JOB_RETRY_LIMIT: '20', ASSET_DOWNLOAD_TIMEOUT_SECONDS: String(DEADLINE_S) });
+  tool = await startTestTool({
+    ASSET_PROCESSOR: 'on',
+    PLATFORM_PRIVATE_NETWORKS: '127.0.0.1/32',
+    SANDBOX_DELAY_MS: '300',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+    JOB_RETRY_LIMIT: '20',
+    ASSET_DOWNLOAD_TIMEOUT_SECONDS: String(DEADLINE_S),
+  });
   const server = createServer((socket) => {
     target.connections += 1;
     socket.destroy();
@@ -44,7 +53,12 @@ before(async () => {
   const count = (route: string) => hits.set(route, (hits.get(route) ?? 0) + 1);
   lms.app.get('/moved/:where', (req, res) => {
     count('moved');
-    res.redirect(302, req.params.where === 'metadata' ? 'http://169.254.169.254/latest/meta-data/' : `http://127.0.0.2:${target.port}/essay.txt`);
+    res.redirect(
+      302,
+      req.params.where === 'metadata'
+        ? 'http://169.254.169.254/latest/meta-data/'
+        : `http://127.0.0.2:${target.port}/essay.txt`,
+    );
   });
   // No Content-Length: the size is known only by reading, up to 50 MB unless the reader hangs up.
   lms.app.get('/big', (_req, res) => {
@@ -69,8 +83,16 @@ before(async () => {
     req.socket.on('close', () => clearInterval(timer));
   });
   assignmentId = await attachToActivity(tool, lms, ACTIVITY);
-  const row = await tool.tool.database.db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-  await tool.tool.database.db.updateTable('assignment').set({ settings: JSON.stringify({ ...(row.settings as object), maxFileMb: 1 }) }).where('id', '=', assignmentId).execute();
+  const row = await tool.tool.database.db
+    .selectFrom('assignment')
+    .select('settings')
+    .where('id', '=', assignmentId)
+    .executeTakeFirstOrThrow();
+  await tool.tool.database.db
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...(row.settings as object), maxFileMb: 1 }) })
+    .where('id', '=', assignmentId)
+    .execute();
 });
 after(async () => {
   target.server.close();
@@ -83,21 +105,58 @@ const lmsRoot = () => new URL(lms.url).origin;
 
 /** Sends one notice signed by the registered LMS for files at these addresses; gives their asset ids. */
 async function announce(submissionId: string, urls: string[]): Promise<string[]> {
-  const assets: NoticeAsset[] = urls.map((url, i) => ({ asset_id: `${submissionId}-${i}`, url, title: 'essay.txt', filename: 'essay.txt', content_type: 'text/plain' }));
-  const claims = lms.platform.submissionNotice({ activityId: ACTIVITY.id, submissionId, userId: `student-${submissionId}`, assets });
-  const answer = await fetch(`${tool.url}/asset-processor/notices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }) });
+  const assets: NoticeAsset[] = urls.map((url, i) => ({
+    asset_id: `${submissionId}-${i}`,
+    url,
+    title: 'essay.txt',
+    filename: 'essay.txt',
+    content_type: 'text/plain',
+  }));
+  const claims = lms.platform.submissionNotice({
+    activityId: ACTIVITY.id,
+    submissionId,
+    userId: `student-${submissionId}`,
+    assets,
+  });
+  const answer = await fetch(`${tool.url}/asset-processor/notices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }),
+  });
   assert.equal(answer.status, 200, await answer.text());
   return assets.map((asset) => asset.asset_id);
 }
 
 /** Waits until each asset is no longer waiting for its download; gives their error codes and comments, and what the tool told the LMS. */
 async function outcome(assetIds: string[], timeoutMs = 90_000) {
-  await eventually(async () => (await db().selectFrom('lms_asset').select('id').where('asset_id', 'in', assetIds).where('state', '=', 'received').execute()).length === 0, 'a download is still being tried', timeoutMs, 250);
-  const rows = await db().selectFrom('lms_asset').select(['asset_id', 'state', 'error_code', 'error_comment', 'submission_id']).where('asset_id', 'in', assetIds).execute();
+  await eventually(
+    async () =>
+      (
+        await db()
+          .selectFrom('lms_asset')
+          .select('id')
+          .where('asset_id', 'in', assetIds)
+          .where('state', '=', 'received')
+          .execute()
+      ).length === 0,
+    'a download is still being tried',
+    timeoutMs,
+    250,
+  );
+  const rows = await db()
+    .selectFrom('lms_asset')
+    .select(['asset_id', 'state', 'error_code', 'error_comment', 'submission_id'])
+    .where('asset_id', 'in', assetIds)
+    .execute();
   // The tool's Failed report reaches the report service (which refuses it here: these files are not of an LMS
   // submission it knows, so nothing else can be told apart).
   // Its first report only said the file was in hand (Processing); the outcome is the last.
-  await eventually(() => assetIds.every((id) => toldLms(id) !== undefined && toldLms(id)!.processingProgress !== 'Processing'), 'the LMS was not told', 30_000, 250);
+  await eventually(
+    () => assetIds.every((id) => toldLms(id) !== undefined && toldLms(id)!.processingProgress !== 'Processing'),
+    'the LMS was not told',
+    30_000,
+    250,
+  );
   return assetIds.map((id) => ({ ...rows.find((row) => row.asset_id === id)!, told: toldLms(id)! }));
 }
 
@@ -108,58 +167,76 @@ const toldLms = (assetId: string) =>
     .filter((body) => body?.assetId === assetId && body.type === 'originality')
     .at(-1);
 
-describe('asset downloads into the tool\'s own network', () => {
-  test('file addresses in loopback, link-local and private ranges are never connected to; each file ends DOWNLOAD_FAILED', { timeout: 120_000 }, async () => {
-    const urls = [
-      `http://127.0.0.2:${target.port}/essay.txt`,
-      `http://[::ffff:127.0.0.2]:${target.port}/essay.txt`,
-      `http://2130706434:${target.port}/essay.txt`, // 127.0.0.2 written as one number
-      'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
-      'http://10.0.0.5/essay.txt',
-      'http://192.168.1.1/essay.txt',
-      'http://[fd00:ec2::254]/latest/meta-data/',
-    ];
-    const results = await outcome(await announce('private', urls));
-    for (const [i, result] of results.entries()) {
-      assert.equal(result.state, 'failed', urls[i]);
-      assert.equal(result.error_code, 'DOWNLOAD_FAILED', urls[i]);
-      assert.match(result.error_comment ?? '', FORBIDDEN, urls[i]);
-      assert.equal(result.submission_id, null);
-      assert.deepEqual([result.told.processingProgress, result.told.errorCode], ['Failed', 'DOWNLOAD_FAILED']);
-    }
-    assert.equal(target.connections, 0, 'the tool connected to the forbidden address');
-  });
+describe("asset downloads into the tool's own network", () => {
+  test(
+    'file addresses in loopback, link-local and private ranges are never connected to; each file ends DOWNLOAD_FAILED',
+    { timeout: 120_000 },
+    async () => {
+      const urls = [
+        `http://127.0.0.2:${target.port}/essay.txt`,
+        `http://[::ffff:127.0.0.2]:${target.port}/essay.txt`,
+        `http://2130706434:${target.port}/essay.txt`, // 127.0.0.2 written as one number
+        'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+        'http://10.0.0.5/essay.txt',
+        'http://192.168.1.1/essay.txt',
+        'http://[fd00:ec2::254]/latest/meta-data/',
+      ];
+      const results = await outcome(await announce('private', urls));
+      for (const [i, result] of results.entries()) {
+        assert.equal(result.state, 'failed', urls[i]);
+        assert.equal(result.error_code, 'DOWNLOAD_FAILED', urls[i]);
+        assert.match(result.error_comment ?? '', FORBIDDEN, urls[i]);
+        assert.equal(result.submission_id, null);
+        assert.deepEqual([result.told.processingProgress, result.told.errorCode], ['Failed', 'DOWNLOAD_FAILED']);
+      }
+      assert.equal(target.connections, 0, 'the tool connected to the forbidden address');
+    },
+  );
 
-  test('a redirect from the LMS into loopback or the metadata service is not followed', { timeout: 120_000 }, async () => {
-    const results = await outcome(await announce('redirected', [`${lmsRoot()}/moved/loopback`, `${lmsRoot()}/moved/metadata`]));
-    assert.ok((hits.get('moved') ?? 0) >= 2, 'the LMS\'s own address was not asked');
-    for (const result of results) {
-      assert.equal(result.error_code, 'DOWNLOAD_FAILED');
-      assert.match(result.error_comment ?? '', FORBIDDEN);
-      assert.equal(result.submission_id, null);
-    }
-    assert.equal(target.connections, 0, 'the tool followed the redirect to the forbidden address');
-  });
+  test(
+    'a redirect from the LMS into loopback or the metadata service is not followed',
+    { timeout: 120_000 },
+    async () => {
+      const results = await outcome(
+        await announce('redirected', [`${lmsRoot()}/moved/loopback`, `${lmsRoot()}/moved/metadata`]),
+      );
+      assert.ok((hits.get('moved') ?? 0) >= 2, "the LMS's own address was not asked");
+      for (const result of results) {
+        assert.equal(result.error_code, 'DOWNLOAD_FAILED');
+        assert.match(result.error_comment ?? '', FORBIDDEN);
+        assert.equal(result.submission_id, null);
+      }
+      assert.equal(target.connections, 0, 'the tool followed the redirect to the forbidden address');
+    },
+  );
 });
 
 describe('asset downloads are bounded', () => {
-  test('an answer larger than the assignment takes, with no size declared, is cut off: ASSET_TOO_LARGE', { timeout: 60_000 }, async () => {
-    const [result] = await outcome(await announce('oversized', [`${lmsRoot()}/big`]));
-    assert.equal(result!.error_code, 'ASSET_TOO_LARGE');
-    assert.match(result!.error_comment ?? '', /larger than this assignment checks \(1 MB at most\)/);
-    assert.equal(hits.get('big'), 1, 'a file too large is not tried again');
-    await eventually(() => bigBytesSent > 0, 'nothing was sent');
-    assert.ok(bigBytesSent < BIG_LIMIT, `the tool read all ${bigBytesSent} bytes instead of hanging up`);
-    assert.equal(result!.submission_id, null);
-  });
+  test(
+    'an answer larger than the assignment takes, with no size declared, is cut off: ASSET_TOO_LARGE',
+    { timeout: 60_000 },
+    async () => {
+      const [result] = await outcome(await announce('oversized', [`${lmsRoot()}/big`]));
+      assert.equal(result!.error_code, 'ASSET_TOO_LARGE');
+      assert.match(result!.error_comment ?? '', /larger than this assignment checks \(1 MB at most\)/);
+      assert.equal(hits.get('big'), 1, 'a file too large is not tried again');
+      await eventually(() => bigBytesSent > 0, 'nothing was sent');
+      assert.ok(bigBytesSent < BIG_LIMIT, `the tool read all ${bigBytesSent} bytes instead of hanging up`);
+      assert.equal(result!.submission_id, null);
+    },
+  );
 
-  test(`an answer that never ends is cut at the download's deadline (${DEADLINE_S} s here) and the file ends DOWNLOAD_FAILED`, { timeout: 120_000 }, async () => {
-    const started = Date.now();
-    const [result] = await outcome(await announce('trickling', [`${lmsRoot()}/trickle`]));
-    const took = (Date.now() - started) / 1000;
-    assert.equal(result!.error_code, 'DOWNLOAD_FAILED');
-    assert.match(result!.error_comment ?? '', new RegExp(`did not finish its answer within ${DEADLINE_S} s`));
-    assert.equal(hits.get('trickle'), 4, 'four tries');
-    assert.ok(took >= 4 * DEADLINE_S && took < 100, `ended after ${took} s`);
-  });
+  test(
+    `an answer that never ends is cut at the download's deadline (${DEADLINE_S} s here) and the file ends DOWNLOAD_FAILED`,
+    { timeout: 120_000 },
+    async () => {
+      const started = Date.now();
+      const [result] = await outcome(await announce('trickling', [`${lmsRoot()}/trickle`]));
+      const took = (Date.now() - started) / 1000;
+      assert.equal(result!.error_code, 'DOWNLOAD_FAILED');
+      assert.match(result!.error_comment ?? '', new RegExp(`did not finish its answer within ${DEADLINE_S} s`));
+      assert.equal(hits.get('trickle'), 4, 'four tries');
+      assert.ok(took >= 4 * DEADLINE_S && took < 100, `ended after ${took} s`);
+    },
+  );
 });

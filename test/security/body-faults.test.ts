@@ -27,7 +27,11 @@ const levelOf = (line: string) => Number((JSON.parse(line) as { level?: number }
 /** Sends the request; gives its answer and the log lines written while it was worked on. */
 async function send(method: 'POST' | 'PUT', path: string, body: Uint8Array | string, headers: Record<string, string>) {
   const from = tool.logs.length;
-  const answer = await fetch(`${tool.url}${path}`, { method, body, headers: { 'content-type': 'application/json', ...headers } });
+  const answer = await fetch(`${tool.url}${path}`, {
+    method,
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
   const text = await answer.text();
   await new Promise((resolve) => setTimeout(resolve, 100));
   return { status: answer.status, type: answer.headers.get('content-type') ?? '', text, lines: tool.logs.slice(from) };
@@ -37,14 +41,21 @@ function expectClientFault(answer: Awaited<ReturnType<typeof send>>, status: num
   assert.equal(answer.status, status, answer.text);
   assert.match(answer.type, /^application\/json/, answer.text);
   assert.match((JSON.parse(answer.text) as { error: string }).error, sentence);
-  assert.deepEqual(answer.lines.filter((line) => levelOf(line) >= 50 || line.includes('"stack"')), [], 'no error line, no stack');
-  assert.ok(answer.lines.some((line) => levelOf(line) === 40), 'a warning says what was refused');
+  assert.deepEqual(
+    answer.lines.filter((line) => levelOf(line) >= 50 || line.includes('"stack"')),
+    [],
+    'no error line, no stack',
+  );
+  assert.ok(
+    answer.lines.some((line) => levelOf(line) === 40),
+    'a warning says what was refused',
+  );
 }
 
 const notices = JSON.stringify({ notices: [{ jwt: 'a.b.c' }] });
 const ADDRESSES = [
   { name: 'the notice handler', method: 'POST', path: NOTICE_HANDLER_PATH },
-  { name: 'the checking service\'s callback', method: 'PUT', path: CALLBACK_PATH },
+  { name: "the checking service's callback", method: 'PUT', path: CALLBACK_PATH },
 ] as const;
 
 for (const address of ADDRESSES) {
@@ -56,7 +67,9 @@ for (const address of ADDRESSES) {
 
     test('a body that does not decompress as its Content-Encoding says is answered 400 with a JSON sentence', async () => {
       const broken = gzipSync(notices).subarray(0, 12);
-      const answer = await send(address.method, address.path, Buffer.concat([broken, Buffer.from('not gzip at all')]), { 'content-encoding': 'gzip' });
+      const answer = await send(address.method, address.path, Buffer.concat([broken, Buffer.from('not gzip at all')]), {
+        'content-encoding': 'gzip',
+      });
       expectClientFault(answer, 400, /could not be decompressed/);
     });
 
@@ -68,11 +81,25 @@ for (const address of ADDRESSES) {
     test('a body cut off on the way is let go: no error line, and the tool answers the next request', async () => {
       const from = tool.logs.length;
       const port = Number(new URL(tool.url).port);
-      const cut = await quietClient(port, [`${address.method} ${address.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Content-Type: application/json', 'Content-Length: 1000', '', ''].join('\r\n'), '{"notices":[{"jwt":"a.');
+      const cut = await quietClient(
+        port,
+        [
+          `${address.method} ${address.path} HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          'Content-Type: application/json',
+          'Content-Length: 1000',
+          '',
+          '',
+        ].join('\r\n'),
+        '{"notices":[{"jwt":"a.',
+      );
       cut.socket.destroy();
       await cut.closed;
       await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.deepEqual(tool.logs.slice(from).filter((line) => levelOf(line) >= 50 || line.includes('"stack"')), []);
+      assert.deepEqual(
+        tool.logs.slice(from).filter((line) => levelOf(line) >= 50 || line.includes('"stack"')),
+        [],
+      );
       await eventually(async () => (await fetch(`${tool.url}/healthz`)).status === 200, 'the tool answers');
     });
   });

@@ -17,7 +17,8 @@ let tool: TestTool;
 let schoolA: ServedPlatform;
 let schoolB: TestPlatform;
 
-const frameAncestors = (csp: string | string[] | null | undefined) => /frame-ancestors ([^;]*)/.exec(String(csp ?? ''))?.[1]?.split(' ') ?? [];
+const frameAncestors = (csp: string | string[] | null | undefined) =>
+  /frame-ancestors ([^;]*)/.exec(String(csp ?? ''))?.[1]?.split(' ') ?? [];
 const originOf = (platform: TestPlatform) => new URL(platform.url).origin;
 const adminPage = () => fetch(`${tool.url}/admin`, { headers: { authorization: `AdminToken ${ADMIN_TOKEN}` } });
 
@@ -27,7 +28,12 @@ before(async () => {
   schoolB = await startTestPlatform(tool, { clientId: 'school-b', deploymentId: 'b-1' });
   for (const school of [schoolA, schoolB]) {
     school.platform.addResourceLink({ id: 'essay', title: 'Essay' });
-    school.platform.addUser({ id: 'lms-admin', name: 'Ada Admin', email: 'ada@example.edu', roles: [...ROLES.instructor, ...ROLES.admin] });
+    school.platform.addUser({
+      id: 'lms-admin',
+      name: 'Ada Admin',
+      email: 'ada@example.edu',
+      roles: [...ROLES.instructor, ...ROLES.admin],
+    });
   }
 });
 after(async () => {
@@ -43,9 +49,17 @@ describe('who may frame the pages', () => {
     assert.deepEqual(frameAncestors(before.headers.get('content-security-policy')), ["'self'"]);
     const registered = await fetch(schoolA.platform.registrationUrl(toolUrls(tool.url).register));
     assert.equal(registered.status, 200, await registered.text());
-    assert.deepEqual(frameAncestors(registered.headers.get('content-security-policy')), ["'self'", originOf(schoolA)], 'the registration answer may be framed by the LMS registering');
+    assert.deepEqual(
+      frameAncestors(registered.headers.get('content-security-policy')),
+      ["'self'", originOf(schoolA)],
+      'the registration answer may be framed by the LMS registering',
+    );
     const afterwards = await adminPage();
-    assert.deepEqual(frameAncestors(afterwards.headers.get('content-security-policy')), ["'self'"], 'registering a platform widened who may frame the admin page');
+    assert.deepEqual(
+      frameAncestors(afterwards.headers.get('content-security-policy')),
+      ["'self'"],
+      'registering a platform widened who may frame the admin page',
+    );
   });
 
   test("a session's pages may be framed by its own platform, never by another registered one", async () => {
@@ -72,7 +86,11 @@ describe('who may frame the pages', () => {
   });
 
   test("a refused launch's sentence may be framed by the active platform the launch names, and by no other", async () => {
-    const expired = await launch(schoolA.platform, { userId: 'instructor-1', resourceLinkId: 'essay', editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }) });
+    const expired = await launch(schoolA.platform, {
+      userId: 'instructor-1',
+      resourceLinkId: 'essay',
+      editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }),
+    });
     assert.equal(expired.status, 401);
     assert.deepEqual(frameAncestors(expired.headers['content-security-policy']), ["'self'", originOf(schoolA)]);
   });
@@ -85,9 +103,18 @@ describe('who may frame the pages', () => {
         assert.ok(answer.status >= 400, path);
         const framers = frameAncestors(answer.headers.get('content-security-policy'));
         assert.ok(framers.includes(originOf(schoolB)), `${path}: ${framers.join(' ')}`);
-        assert.ok(!framers.includes(originOf(stranger)), `${path}: a site that is no registered platform may frame it: ${framers.join(' ')}`);
+        assert.ok(
+          !framers.includes(originOf(stranger)),
+          `${path}: a site that is no registered platform may frame it: ${framers.join(' ')}`,
+        );
         // The tool's own dev platform (outside production) is a registered platform on the tool's origin.
-        assert.deepEqual(framers.filter((source) => !["'self'", new URL(tool.url).origin, originOf(schoolA), originOf(schoolB)].includes(source)), [], path);
+        assert.deepEqual(
+          framers.filter(
+            (source) => !["'self'", new URL(tool.url).origin, originOf(schoolA), originOf(schoolB)].includes(source),
+          ),
+          [],
+          path,
+        );
       }
       // A launch from a platform the tool does not know: its sentence is framed by the registered ones, not by it.
       stranger.platform.addResourceLink({ id: 'essay', title: 'Essay' });
@@ -99,11 +126,14 @@ describe('who may frame the pages', () => {
     }
   });
 
-  test("a session that ended answers with a sentence its own platform may frame, and no other", async () => {
+  test('a session that ended answers with a sentence its own platform may frame, and no other', async () => {
     const a = await launch(schoolA.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
     assert.ok(a.ltik, a.body.slice(0, 300));
     // The LMS session's records expire (ltijs keeps them a day): the key stays, the session is gone.
-    await tool.tool.database.db.deleteFrom('lti_record').where('collection', 'in', ['idtoken', 'contexttoken']).execute();
+    await tool.tool.database.db
+      .deleteFrom('lti_record')
+      .where('collection', 'in', ['idtoken', 'contexttoken'])
+      .execute();
     const pageUrl = new URL(a.url);
     pageUrl.searchParams.set('ltik', a.ltik);
     const ended = await fetch(pageUrl);

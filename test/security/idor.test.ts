@@ -32,10 +32,18 @@ const ltiks = new Map<string, string>();
 const db = () => tool.tool.database.db;
 
 /** The same launch, signed by the same platform, from its second deployment (the course and link ids unchanged). */
-const fromSecondDeployment = async (idToken: string) => home.platform.sign({ ...payloadOf(idToken), [`${CLAIM}/deployment_id`]: SECOND_DEPLOYMENT });
+const fromSecondDeployment = async (idToken: string) =>
+  home.platform.sign({ ...payloadOf(idToken), [`${CLAIM}/deployment_id`]: SECOND_DEPLOYMENT });
 
-async function launched(userId: string, options: { secondDeployment?: boolean } = {}): Promise<{ ltik: string; url: string; body: string }> {
-  const result = await launch(home.platform, { userId, resourceLinkId: 'essay-1', ...(options.secondDeployment ? { replaceIdToken: fromSecondDeployment } : {}) });
+async function launched(
+  userId: string,
+  options: { secondDeployment?: boolean } = {},
+): Promise<{ ltik: string; url: string; body: string }> {
+  const result = await launch(home.platform, {
+    userId,
+    resourceLinkId: 'essay-1',
+    ...(options.secondDeployment ? { replaceIdToken: fromSecondDeployment } : {}),
+  });
   assert.equal(result.status, 200, result.body);
   return { ltik: result.ltik!, url: result.url, body: result.body };
 }
@@ -43,7 +51,11 @@ async function launched(userId: string, options: { secondDeployment?: boolean } 
 async function submitted(ltik: string, text: string): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([essay(text)]), `${text}.txt`);
-  const response = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' } });
+  const response = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' },
+  });
   assert.equal(response.status, 201, await response.clone().text());
   return String(((await response.json()) as { submissionId: string }).submissionId);
 }
@@ -53,10 +65,24 @@ before(async () => {
   home = await startTestPlatform(tool, { clientId: 'idor-home' });
   // The platform's second deployment of the tool, registered as an administrator would (the CLI's path).
   const registration = home.platform.registration();
-  await saveRegistration({ db: db(), provider: tool.tool.lti!.provider }, { ...registration, deploymentId: SECOND_DEPLOYMENT }, 'cli');
+  await saveRegistration(
+    { db: db(), provider: tool.tool.lti!.provider },
+    { ...registration, deploymentId: SECOND_DEPLOYMENT },
+    'cli',
+  );
   home.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
-  home.platform.addUser({ id: 'intruder-teacher', name: 'Ivo Intruder', email: 'ivo@example.edu', roles: ROLES.instructor });
-  home.platform.addUser({ id: 'intruder-student', name: 'Isa Intruder', email: 'isa@example.edu', roles: ROLES.learner });
+  home.platform.addUser({
+    id: 'intruder-teacher',
+    name: 'Ivo Intruder',
+    email: 'ivo@example.edu',
+    roles: ROLES.instructor,
+  });
+  home.platform.addUser({
+    id: 'intruder-student',
+    name: 'Isa Intruder',
+    email: 'isa@example.edu',
+    roles: ROLES.learner,
+  });
   const instructor = await launched('instructor-1');
   assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   ltiks.set('instructor', instructor.ltik);
@@ -66,7 +92,10 @@ before(async () => {
   paper = await submitted(ltiks.get('owner')!, 'rivers');
   classmatePaper = await submitted(ltiks.get('classmate')!, 'lakes');
   assert.deepEqual(await settle(db(), [paper, classmatePaper], 60_000), []);
-  score = String((await db().selectFrom('submission').select('similarity').where('id', '=', paper).executeTakeFirstOrThrow()).similarity);
+  score = String(
+    (await db().selectFrom('submission').select('similarity').where('id', '=', paper).executeTakeFirstOrThrow())
+      .similarity,
+  );
 });
 after(async () => {
   await home?.close();
@@ -79,12 +108,25 @@ after(async () => {
  */
 function showsNothingOf(where: string, body: string, options: { rosterShown?: boolean } = {}): void {
   assert.ok(!body.includes(paper), `${where}: the body names the paper`);
-  assert.doesNotMatch(body, options.rosterShown ? /rivers/ : /rivers|Sam Student|sam\.student@example\.edu/, `${where}: the body shows the paper or its author`);
-  assert.ok(!new RegExp(`\\b${score.replace('.', '\\.')}\\s*%`).test(pageText(body)), `${where}: the body shows the paper's score (${score}%)`);
+  assert.doesNotMatch(
+    body,
+    options.rosterShown ? /rivers/ : /rivers|Sam Student|sam\.student@example\.edu/,
+    `${where}: the body shows the paper or its author`,
+  );
+  assert.ok(
+    !new RegExp(`\\b${score.replace('.', '\\.')}\\s*%`).test(pageText(body)),
+    `${where}: the body shows the paper's score (${score}%)`,
+  );
 }
 
-async function get(ltik: string | undefined, path: string): Promise<{ status: number; body: string; location: string | null }> {
-  const response = await fetch(new URL(path, tool.url), { redirect: 'manual', headers: ltik ? { authorization: `Bearer ${ltik}` } : {} });
+async function get(
+  ltik: string | undefined,
+  path: string,
+): Promise<{ status: number; body: string; location: string | null }> {
+  const response = await fetch(new URL(path, tool.url), {
+    redirect: 'manual',
+    headers: ltik ? { authorization: `Bearer ${ltik}` } : {},
+  });
   return { status: response.status, body: await response.text(), location: response.headers.get('location') };
 }
 
@@ -109,7 +151,7 @@ test('an instructor launched from a second deployment of the same platform, in a
   ltiks.set('secondDeploymentInstructor', intruder.ltik);
   const theirs = new URL(intruder.url).pathname.replace(/\/dashboard$/, '');
   // Same issuer, same context id "course-101", same resource link "essay-1": still another deployment's course.
-  assert.notEqual(theirs, assignmentPath, 'the second deployment opened the first deployment\'s assignment');
+  assert.notEqual(theirs, assignmentPath, "the second deployment opened the first deployment's assignment");
   // The dev platform has one roster for all its deployments, so the names its NRPS gives may be listed; no paper is.
   showsNothingOf('their own dashboard', intruder.body, { rosterShown: true });
   assert.match(pageText(intruder.body), /No scored submissions yet/);
@@ -123,7 +165,8 @@ test('an instructor launched from a second deployment of the same platform, in a
 });
 
 test("the second deployment's instructor asks for the first deployment's dashboard, CSV, history, receipt, status JSON and reports", async () => {
-  const ltik = ltiks.get('secondDeploymentInstructor') ?? (await launched('intruder-teacher', { secondDeployment: true })).ltik;
+  const ltik =
+    ltiks.get('secondDeploymentInstructor') ?? (await launched('intruder-teacher', { secondDeployment: true })).ltik;
   for (const { path, refusal } of victimUrls()) {
     const answer = await get(ltik, path);
     assert.equal(answer.status, 403, `${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
@@ -138,13 +181,21 @@ test("a student launched from the second deployment asks for the first deploymen
     const answer = await get(ltik, path);
     assert.equal(answer.status, 403, `${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
     // The instructors' pages refuse a student for the role before asking which course.
-    assert.match(pageText(answer.body).trim(), instructorOnly ? /Only instructors of the course/ : refusal, `${path}: says why`);
+    assert.match(
+      pageText(answer.body).trim(),
+      instructorOnly ? /Only instructors of the course/ : refusal,
+      `${path}: says why`,
+    );
     showsNothingOf(path, answer.body);
   }
   // Nor can they put a paper into the first deployment's assignment.
   const form = new FormData();
   form.append('file', new Blob([essay('smuggled')]), 'smuggled.txt');
-  const upload = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' } });
+  const upload = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' },
+  });
   assert.equal(upload.status, 403, await upload.clone().text());
   showsNothingOf('the upload', await upload.text());
 });
@@ -174,10 +225,10 @@ test('a signed report link cannot be turned to another paper or another kind of 
   assert.equal(own.status, 303, own.body);
   const link = new URL(own.location!, tool.url);
   const original = await fetch(link);
-  assert.equal(original.status, 200, 'the untouched link opens the classmate\'s own report');
+  assert.equal(original.status, 200, "the untouched link opens the classmate's own report");
   await original.body?.cancel();
   for (const [what, path] of [
-    ['the owner\'s paper', link.pathname.replace(classmatePaper, paper)],
+    ["the owner's paper", link.pathname.replace(classmatePaper, paper)],
     ['the AI report', link.pathname.replace('/similarity/', '/ai/')],
   ] as const) {
     const answer = await fetch(new URL(`${path}${link.search}`, tool.url));

@@ -40,12 +40,18 @@ after(async () => {
 });
 
 async function sessions(): Promise<number> {
-  const { rows } = await tool.tool.database.pool.query<{ n: string }>("SELECT count(*) AS n FROM lti_record WHERE collection = 'idtoken'");
+  const { rows } = await tool.tool.database.pool.query<{ n: string }>(
+    "SELECT count(*) AS n FROM lti_record WHERE collection = 'idtoken'",
+  );
   return Number(rows[0]!.n);
 }
 
 /** A launch that must fail: its status and sentence, and no session stored. */
-async function refused(attempt: () => Promise<{ status: number; body: string; ltik?: string | null }>, status: number, sentence: RegExp): Promise<void> {
+async function refused(
+  attempt: () => Promise<{ status: number; body: string; ltik?: string | null }>,
+  status: number,
+  sentence: RegExp,
+): Promise<void> {
   const before = await sessions();
   const result = await attempt();
   assert.equal(result.status, status, text(result.body));
@@ -57,13 +63,26 @@ async function refused(attempt: () => Promise<{ status: number; body: string; lt
 async function get(url: string, jar: CookieJar): Promise<{ status: number; location: string | null; body: string }> {
   const response = await request(url, { headers: jar.header() ? { cookie: jar.header() } : {} });
   jar.store(response.headers['set-cookie']);
-  return { status: response.statusCode, location: response.headers.location ? String(response.headers.location) : null, body: await response.body.text() };
+  return {
+    status: response.statusCode,
+    location: response.headers.location ? String(response.headers.location) : null,
+    body: await response.body.text(),
+  };
 }
 
-async function post(url: string, form: Record<string, string>, jar: CookieJar, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+async function post(
+  url: string,
+  form: Record<string, string>,
+  jar: CookieJar,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const response = await request(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(jar.header() ? { cookie: jar.header() } : {}), ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(jar.header() ? { cookie: jar.header() } : {}),
+      ...headers,
+    },
     body: new URLSearchParams(form).toString(),
   });
   jar.store(response.headers['set-cookie']);
@@ -76,20 +95,37 @@ const field = (html: string, name: string) => html.match(new RegExp(`name="${nam
  * The attacker's half of login CSRF: a whole login in the attacker's own browser, up to the id_token the LMS posts
  * back, which the attacker keeps instead of posting.
  */
-async function attackersLaunch(lms: TestPlatform, options: { storageTarget?: string } = {}): Promise<{ idToken: string; state: string; action: string }> {
+async function attackersLaunch(
+  lms: TestPlatform,
+  options: { storageTarget?: string } = {},
+): Promise<{ idToken: string; state: string; action: string }> {
   const jar = new CookieJar();
-  const login = await get(lms.platform.loginInitiationUrl({ userId: 'student-2', resourceLinkId: 'essay', ...options }), jar);
-  const next = options.storageTarget ? login.body.match(/data-next="([^"]+)"/)?.[1]?.replace(/&amp;/g, '&') : login.location;
+  const login = await get(
+    lms.platform.loginInitiationUrl({ userId: 'student-2', resourceLinkId: 'essay', ...options }),
+    jar,
+  );
+  const next = options.storageTarget
+    ? login.body.match(/data-next="([^"]+)"/)?.[1]?.replace(/&amp;/g, '&')
+    : login.location;
   assert.ok(next, `the login did not go on to the LMS: ${login.status}`);
   const authorization = await get(new URL(next, tool.url).toString(), jar);
-  return { idToken: field(authorization.body, 'id_token'), state: field(authorization.body, 'state'), action: `${tool.url}/lti/launch` };
+  return {
+    idToken: field(authorization.body, 'id_token'),
+    state: field(authorization.body, 'state'),
+    action: `${tool.url}/lti/launch`,
+  };
 }
 
 describe('replays', () => {
   test('a replayed id_token, in a new login of its own, is refused', async () => {
     const first = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
     assert.equal(first.status, 200);
-    await refused(() => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: () => first.idToken }), 401, NOT_VERIFIED);
+    await refused(
+      () =>
+        launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: () => first.idToken }),
+      401,
+      NOT_VERIFIED,
+    );
   });
 
   test("a fresh token that reuses a used token's nonce is refused", async () => {
@@ -97,7 +133,12 @@ describe('replays', () => {
     assert.equal(first.status, 200);
     const usedNonce = payloadOf(first.idToken).nonce;
     await refused(
-      () => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: (idToken) => lmsA.platform.sign({ ...payloadOf(idToken), nonce: usedNonce }) }),
+      () =>
+        launch(lmsA.platform, {
+          userId: 'student-1',
+          resourceLinkId: 'essay',
+          replaceIdToken: (idToken) => lmsA.platform.sign({ ...payloadOf(idToken), nonce: usedNonce }),
+        }),
       401,
       NOT_VERIFIED,
     );
@@ -105,30 +146,63 @@ describe('replays', () => {
 
   test('a state used once cannot carry a second launch', async () => {
     const first = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
-    await refused(() => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', editForm: (fields) => ({ ...fields, state: first.state }) }), 401, /This launch has expired or was already used/);
+    await refused(
+      () =>
+        launch(lmsA.platform, {
+          userId: 'student-1',
+          resourceLinkId: 'essay',
+          editForm: (fields) => ({ ...fields, state: first.state }),
+        }),
+      401,
+      /This launch has expired or was already used/,
+    );
   });
 });
 
-describe('a state that is not this launch\'s', () => {
+describe("a state that is not this launch's", () => {
   test("another platform's state under this platform's token is refused", async () => {
     const other = await attackersLaunch(lmsB);
-    await refused(() => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', editForm: (fields) => ({ ...fields, state: other.state }) }), 401, NOT_VERIFIED);
+    await refused(
+      () =>
+        launch(lmsA.platform, {
+          userId: 'student-1',
+          resourceLinkId: 'essay',
+          editForm: (fields) => ({ ...fields, state: other.state }),
+        }),
+      401,
+      NOT_VERIFIED,
+    );
   });
 
   test('login CSRF, state cookie: a launch whose login happened in another browser is refused by a browser that keeps its own', async () => {
     const attacker = await attackersLaunch(lmsA);
     // The victim's browser started a launch of its own moments ago and keeps the tool's state cookie.
     const victim = new CookieJar();
-    const victimsLogin = await get(lmsA.platform.loginInitiationUrl({ userId: 'student-1', resourceLinkId: 'essay' }), victim);
+    const victimsLogin = await get(
+      lmsA.platform.loginInitiationUrl({ userId: 'student-1', resourceLinkId: 'essay' }),
+      victim,
+    );
     assert.equal(victimsLogin.status, 302);
     assert.match(victim.header(), /state/);
     // The attacker's page makes the victim's browser post the attacker's launch.
-    await refused(() => post(attacker.action, { id_token: attacker.idToken, state: attacker.state }, victim, { origin: 'https://attacker.example' }), 401, ANOTHER_BROWSER);
+    await refused(
+      () =>
+        post(attacker.action, { id_token: attacker.idToken, state: attacker.state }, victim, {
+          origin: 'https://attacker.example',
+        }),
+      401,
+      ANOTHER_BROWSER,
+    );
   });
 
-  test('login CSRF, platform storage: the launch is only taken on from the tool\'s own page, after the LMS window had its state', async () => {
+  test("login CSRF, platform storage: the launch is only taken on from the tool's own page, after the LMS window had its state", async () => {
     // The honest path works: the LMS keeps the state and the tool's page finds it.
-    const honest = await launch(lmsA.platform, { userId: 'instructor-1', resourceLinkId: 'essay', storageTarget: '_parent', dropCookies: true });
+    const honest = await launch(lmsA.platform, {
+      userId: 'instructor-1',
+      resourceLinkId: 'essay',
+      storageTarget: '_parent',
+      dropCookies: true,
+    });
     assert.equal(honest.status, 200, text(honest.body));
     assert.ok(honest.ltik, text(honest.body));
 
@@ -137,10 +211,33 @@ describe('a state that is not this launch\'s', () => {
     const victim = new CookieJar(); // third-party cookies blocked: none at all
     // Posted from the attacker's page: the tool answers with its checking page (the LMS window of the victim holds
     // no such state, and its script goes no further), not with a session.
-    await refused(() => post(attacker.action, { id_token: attacker.idToken, state: attacker.state }, victim, { origin: 'https://attacker.example' }), 200, /Checking with your LMS that this launch was started here/);
+    await refused(
+      () =>
+        post(attacker.action, { id_token: attacker.idToken, state: attacker.state }, victim, {
+          origin: 'https://attacker.example',
+        }),
+      200,
+      /Checking with your LMS that this launch was started here/,
+    );
     // Posting the checked form directly from the attacker's page is refused, with or without an Origin header.
-    for (const headers of [{ origin: 'https://attacker.example' }, { origin: 'null' }, {}, { 'sec-fetch-site': 'cross-site', origin: 'null' }, { 'sec-fetch-site': 'same-site', origin: 'null' }] as Array<Record<string, string>>) {
-      await refused(() => post(attacker.action, { id_token: attacker.idToken, state: attacker.state, lti_storage_checked: '1' }, victim, headers), 403, ANOTHER_BROWSER);
+    for (const headers of [
+      { origin: 'https://attacker.example' },
+      { origin: 'null' },
+      {},
+      { 'sec-fetch-site': 'cross-site', origin: 'null' },
+      { 'sec-fetch-site': 'same-site', origin: 'null' },
+    ] as Array<Record<string, string>>) {
+      await refused(
+        () =>
+          post(
+            attacker.action,
+            { id_token: attacker.idToken, state: attacker.state, lti_storage_checked: '1' },
+            victim,
+            headers,
+          ),
+        403,
+        ANOTHER_BROWSER,
+      );
     }
   });
 });
@@ -149,16 +246,37 @@ describe('a launch that goes around the checks', () => {
   test('an id_token posted as JSON, or to another address under /lti, is refused before ltijs sees it', async () => {
     const attacker = await attackersLaunch(lmsA);
     const jar = new CookieJar();
-    const asJson = await request(attacker.action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id_token: attacker.idToken, state: attacker.state }) });
-    await refused(async () => ({ status: asJson.statusCode, body: await asJson.body.text() }), 400, /Launches come from your LMS to the tool's launch address/);
-    await refused(() => post(`${tool.url}/lti/elsewhere`, { id_token: attacker.idToken, state: attacker.state }, jar), 400, /Launches come from your LMS to the tool's launch address/);
+    const asJson = await request(attacker.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id_token: attacker.idToken, state: attacker.state }),
+    });
+    await refused(
+      async () => ({ status: asJson.statusCode, body: await asJson.body.text() }),
+      400,
+      /Launches come from your LMS to the tool's launch address/,
+    );
+    await refused(
+      () => post(`${tool.url}/lti/elsewhere`, { id_token: attacker.idToken, state: attacker.state }, jar),
+      400,
+      /Launches come from your LMS to the tool's launch address/,
+    );
   });
 });
 
 describe('who the token says it comes from', () => {
   test('a deployment id the platform never registered', async () => {
     await refused(
-      () => launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay', replaceIdToken: (idToken) => lmsA.platform.sign({ ...payloadOf(idToken), 'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-of-nobody' }) }),
+      () =>
+        launch(lmsA.platform, {
+          userId: 'student-1',
+          resourceLinkId: 'essay',
+          replaceIdToken: (idToken) =>
+            lmsA.platform.sign({
+              ...payloadOf(idToken),
+              'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-of-nobody',
+            }),
+        }),
       403,
       /This LMS \(or this deployment of the tool in it\) is not registered with the tool/,
     );
@@ -170,7 +288,8 @@ describe('who the token says it comes from', () => {
         launch(lmsA.platform, {
           userId: 'student-1',
           resourceLinkId: 'essay',
-          replaceIdToken: (idToken) => lmsB.platform.sign({ ...launchClaims(lmsA.platform), nonce: payloadOf(idToken).nonce, sub: 'student-1' }),
+          replaceIdToken: (idToken) =>
+            lmsB.platform.sign({ ...launchClaims(lmsA.platform), nonce: payloadOf(idToken).nonce, sub: 'student-1' }),
         }),
       401,
       NOT_VERIFIED,
@@ -179,11 +298,18 @@ describe('who the token says it comes from', () => {
 });
 
 describe("the platform's keys", () => {
-  async function platformWithKeysAt(clientId: string, keysUrl: (platform: ServedPlatform) => string): Promise<ServedPlatform> {
+  async function platformWithKeysAt(
+    clientId: string,
+    keysUrl: (platform: ServedPlatform) => string,
+  ): Promise<ServedPlatform> {
     const lms = await servePlatform(tool.url, { clientId });
     servers.push(lms);
     lms.platform.addResourceLink({ id: 'essay', title: 'Essay' });
-    await saveRegistration({ db: tool.tool.database.db, provider: tool.tool.lti.provider }, { ...lms.platform.registration(), jwksUrl: keysUrl(lms) }, 'cli');
+    await saveRegistration(
+      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { ...lms.platform.registration(), jwksUrl: keysUrl(lms) },
+      'cli',
+    );
     return lms;
   }
 
@@ -204,7 +330,11 @@ describe("the platform's keys", () => {
       started = Date.now(); // the LMS's form post of the id_token: from here ltijs's 10 s run
       return idToken;
     };
-    await refused(() => launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay', replaceIdToken: posted }), 503, /The LMS's signing keys could not be fetched from 127\.0\.0\.1:\d+; try again in a minute or ask the administrator to check the keys URL/);
+    await refused(
+      () => launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay', replaceIdToken: posted }),
+      503,
+      /The LMS's signing keys could not be fetched from 127\.0\.0\.1:\d+; try again in a minute or ask the administrator to check the keys URL/,
+    );
     // The keys are given up after 5 s, well inside the 10 s ltijs accepts an id_token for.
     assert.ok(Date.now() - started < 8000, `the page came ${Date.now() - started} ms after the id_token was posted`);
   });
@@ -230,7 +360,10 @@ describe("the platform's keys", () => {
           launch(lms.platform, {
             userId: 'student-1',
             resourceLinkId: 'essay',
-            replaceIdToken: (idToken) => new SignJWT(payloadOf(idToken)).setProtectedHeader({ alg: 'RS256', kid: `made-up-${i}` }).sign(privateKey),
+            replaceIdToken: (idToken) =>
+              new SignJWT(payloadOf(idToken))
+                .setProtectedHeader({ alg: 'RS256', kid: `made-up-${i}` })
+                .sign(privateKey),
           }),
         401,
         NOT_VERIFIED,

@@ -20,13 +20,32 @@ let checkedSubmission: string;
 const db = () => tool.tool.database.db;
 
 before(async () => {
-  tool = await startTestTool({ ASSET_PROCESSOR: 'on', ASSET_PROCESSOR_EULA: 'on', ASSET_PROCESSOR_EULA_TERMS: 'Your files are compared with other papers.' });
+  tool = await startTestTool({
+    ASSET_PROCESSOR: 'on',
+    ASSET_PROCESSOR_EULA: 'on',
+    ASSET_PROCESSOR_EULA_TERMS: 'Your files are compared with other papers.',
+  });
   lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'security-lms-owned' });
   assignmentId = await attachToActivity(tool, lms, ACTIVITY);
   // What the asset fetch leaves once student-1's file is checked, with reports open to students.
-  checkedSubmission = await checkedAsset(tool, lms, assignmentId, { subject: 'student-1', name: 'Sam Student', lmsSubmissionId: 'sub-1:1', assetId: 'asset-1', fileLabel: 'glaciers.pdf', paperId: 6161 });
-  const { settings } = await db().selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-  await db().updateTable('assignment').set({ settings: JSON.stringify({ ...(settings as object), resultsVisibleTo: 'students-after-scoring' }) }).where('id', '=', assignmentId).execute();
+  checkedSubmission = await checkedAsset(tool, lms, assignmentId, {
+    subject: 'student-1',
+    name: 'Sam Student',
+    lmsSubmissionId: 'sub-1:1',
+    assetId: 'asset-1',
+    fileLabel: 'glaciers.pdf',
+    paperId: 6161,
+  });
+  const { settings } = await db()
+    .selectFrom('assignment')
+    .select('settings')
+    .where('id', '=', assignmentId)
+    .executeTakeFirstOrThrow();
+  await db()
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...(settings as object), resultsVisibleTo: 'students-after-scoring' }) })
+    .where('id', '=', assignmentId)
+    .execute();
 });
 after(async () => {
   await lms.close();
@@ -44,13 +63,23 @@ async function eulaSession(userId: string): Promise<string> {
 
 function upload(ltik: string, accept: string) {
   const form = new FormData();
-  form.append('file', new Blob(['A paper the LMS never sent, handed in past its deadline and attempts.']), 'sneaked-in.txt');
-  return fetch(`${tool.url}/assignments/${assignmentId}/submissions?ltik=${encodeURIComponent(ltik)}`, { method: 'POST', body: form, headers: { accept }, redirect: 'manual' });
+  form.append(
+    'file',
+    new Blob(['A paper the LMS never sent, handed in past its deadline and attempts.']),
+    'sneaked-in.txt',
+  );
+  return fetch(`${tool.url}/assignments/${assignmentId}/submissions?ltik=${encodeURIComponent(ltik)}`, {
+    method: 'POST',
+    body: form,
+    headers: { accept },
+    redirect: 'manual',
+  });
 }
 
-const submissionsOfAssignment = async () => (await db().selectFrom('submission').select('id').where('assignment_id', '=', assignmentId).execute()).length;
+const submissionsOfAssignment = async () =>
+  (await db().selectFrom('submission').select('id').where('assignment_id', '=', assignmentId).execute()).length;
 
-describe('a student\'s session in the course of an LMS-owned assignment', () => {
+describe("a student's session in the course of an LMS-owned assignment", () => {
   test('an upload by its script is refused with a sentence saying to hand the paper in in the LMS, and nothing is kept', async () => {
     const ltik = await eulaSession('student-2');
     const answer = await upload(ltik, 'application/json');
@@ -68,7 +97,7 @@ describe('a student\'s session in the course of an LMS-owned assignment', () => 
     assert.equal(await submissionsOfAssignment(), 1);
   });
 
-  test('the assignment\'s page offers no upload form and says where to hand papers in', async () => {
+  test("the assignment's page offers no upload form and says where to hand papers in", async () => {
     const ltik = await eulaSession('student-2');
     const page = await fetch(`${tool.url}/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`);
     const body = await page.text();
@@ -80,7 +109,14 @@ describe('a student\'s session in the course of an LMS-owned assignment', () => 
   test('the report viewer opened from the LMS does not link back to an assignment page in the tool', async () => {
     const page = await launch(lms.platform, {
       userId: 'student-1',
-      assetProcessor: { messageType: 'LtiReportReviewRequest', activityId: ACTIVITY.id, submissionId: 'sub-1:1', assetId: 'asset-1', reportType: 'originality', forUserId: 'student-1' },
+      assetProcessor: {
+        messageType: 'LtiReportReviewRequest',
+        activityId: ACTIVITY.id,
+        submissionId: 'sub-1:1',
+        assetId: 'asset-1',
+        reportType: 'originality',
+        forUserId: 'student-1',
+      },
     });
     assert.equal(page.status, 200, pageText(page.body));
     assert.match(page.url, new RegExp(`/reports/${checkedSubmission}/similarity/view`));

@@ -25,7 +25,9 @@ after(async () => {
 });
 
 async function sessions(): Promise<number> {
-  const { rows } = await tool.tool.database.pool.query<{ n: string }>("SELECT count(*) AS n FROM lti_record WHERE collection = 'idtoken'");
+  const { rows } = await tool.tool.database.pool.query<{ n: string }>(
+    "SELECT count(*) AS n FROM lti_record WHERE collection = 'idtoken'",
+  );
   return Number(rows[0]!.n);
 }
 
@@ -40,8 +42,13 @@ describe('platform storage in a browser', () => {
     // The dashboard is recognised by what the browser received in the tool's frame: on a loaded machine, Chromium
     // has been seen to render that page while Playwright never learnt of the frame's new document (its frame
     // stayed at the launch, and asking that frame for its text hung), so the frame's text is not waited on.
-    const dashboard = page.waitForResponse((response) => /\/assignments\/[0-9a-f-]{36}\/dashboard\?ltik=/.test(response.url()), { timeout: 60_000 });
-    const dashboardScript = page.waitForResponse((response) => response.url() === `${tool.url}/static/dashboard.js`, { timeout: 60_000 });
+    const dashboard = page.waitForResponse(
+      (response) => /\/assignments\/[0-9a-f-]{36}\/dashboard\?ltik=/.test(response.url()),
+      { timeout: 60_000 },
+    );
+    const dashboardScript = page.waitForResponse((response) => response.url() === `${tool.url}/static/dashboard.js`, {
+      timeout: 60_000,
+    });
     await page.goto(`${lms.url}/frame?user=instructor-1&link=essay`);
     const landed = await dashboard;
     assert.equal(landed.status(), 200);
@@ -55,7 +62,9 @@ describe('platform storage in a browser', () => {
 
   test("someone else's launch posted from a page that is not the LMS: the tool's page finds no LMS to confirm it, and nobody is signed in", async () => {
     // The attacker's own launch, stopped before its id_token is posted.
-    const login = await fetch(lms.platform.loginInitiationUrl({ userId: 'student-1', resourceLinkId: 'essay', storageTarget: '_parent' }));
+    const login = await fetch(
+      lms.platform.loginInitiationUrl({ userId: 'student-1', resourceLinkId: 'essay', storageTarget: '_parent' }),
+    );
     const next = (await login.text()).match(/data-next="([^"]+)"/)?.[1]?.replace(/&amp;/g, '&');
     assert.ok(next);
     const authorization = await (await fetch(next)).text();

@@ -22,7 +22,8 @@ const REGISTRATIONS_PER_ADDRESS = 5;
 const ADMIN_TOKEN = 'flood-test-admin-token-0123456789abcdef';
 let tool: TestTool;
 const closers: Array<() => Promise<void>> = [];
-const frameAncestors = (csp: string | null | undefined) => /frame-ancestors ([^;]*)/.exec(csp ?? '')?.[1]?.split(' ') ?? [];
+const frameAncestors = (csp: string | null | undefined) =>
+  /frame-ancestors ([^;]*)/.exec(csp ?? '')?.[1]?.split(' ') ?? [];
 
 before(async () => {
   tool = await startTestTool({ DYNAMIC_REGISTRATION: 'approve', ADMIN_TOKEN });
@@ -45,7 +46,12 @@ async function recordedPlatform(clientId: string): Promise<{ platform: DevPlatfo
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/lms`;
   const urls = toolUrls(tool.url);
-  const platform = await createDevPlatform({ baseUrl: url, clientId, deploymentId: `${clientId}-deployment`, tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys } });
+  const platform = await createDevPlatform({
+    baseUrl: url,
+    clientId,
+    deploymentId: `${clientId}-deployment`,
+    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys },
+  });
   app.use('/lms', platform.router);
   closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { platform, url, paths };
@@ -77,14 +83,21 @@ describe('a pending registration (DYNAMIC_REGISTRATION=approve)', () => {
     assert.equal(registered.status, 200, page);
     const saved = (await listRegistrations(tool.tool.database.db)).find((r) => r.clientId === 'pending-client');
     assert.ok(saved && !saved.active, 'the registration waits for approval');
-    assert.ok(page.includes(`npm run cli -- platform activate ${saved.id}`), 'the page names the command that approves it');
+    assert.ok(
+      page.includes(`npm run cli -- platform activate ${saved.id}`),
+      'the page names the command that approves it',
+    );
     assert.ok(page.includes(`${tool.url}/admin`), 'and the admin page');
 
     const refused = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
     assert.equal(refused.status, 403, refused.body.slice(0, 300));
     assert.equal(refused.ltik, null);
     assert.deepEqual(frameAncestors(String(refused.headers['content-security-policy'])), ["'self'"]);
-    assert.deepEqual(lms.paths.filter((path) => /\/(jwks|token)$/.test(path)), [], 'the tool fetched the pending platform\'s keys or a token');
+    assert.deepEqual(
+      lms.paths.filter((path) => /\/(jwks|token)$/.test(path)),
+      [],
+      "the tool fetched the pending platform's keys or a token",
+    );
     const admin = await fetch(`${tool.url}/admin`, { headers: { authorization: `AdminToken ${ADMIN_TOKEN}` } });
     assert.equal(admin.status, 200);
     assert.deepEqual(frameAncestors(admin.headers.get('content-security-policy')), ["'self'"]);
@@ -94,7 +107,10 @@ describe('a pending registration (DYNAMIC_REGISTRATION=approve)', () => {
     const opened = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
     assert.equal(opened.status, 200, opened.body.slice(0, 300));
     assert.ok(frameAncestors(String(opened.headers['content-security-policy'])).includes(new URL(lms.url).origin));
-    assert.ok(lms.paths.some((path) => path.endsWith('/jwks')), 'the launch of the switched-on platform was verified with its keys');
+    assert.ok(
+      lms.paths.some((path) => path.endsWith('/jwks')),
+      'the launch of the switched-on platform was verified with its keys',
+    );
   });
 
   test(`at most ${MAX_PENDING_REGISTRATIONS} wait for approval: the next is refused before the LMS is asked to register the tool`, async () => {
@@ -102,7 +118,17 @@ describe('a pending registration (DYNAMIC_REGISTRATION=approve)', () => {
     for (let i = await countPendingRegistrations(db); i < MAX_PENDING_REGISTRATIONS; i += 1) {
       await db
         .insertInto('platform')
-        .values({ name: `Pending ${i}`, issuer: `https://pending-${i}.example.edu`, client_id: `c${i}`, auth_url: 'https://x.example/a', token_url: 'https://x.example/t', jwks_url: 'https://x.example/k', authorization_server: null, registered_by: 'dynamic-registration', active: false })
+        .values({
+          name: `Pending ${i}`,
+          issuer: `https://pending-${i}.example.edu`,
+          client_id: `c${i}`,
+          auth_url: 'https://x.example/a',
+          token_url: 'https://x.example/t',
+          jwks_url: 'https://x.example/k',
+          authorization_server: null,
+          registered_by: 'dynamic-registration',
+          active: false,
+        })
         .execute();
     }
     const lms = await serveFakeLms({ configuration: (origin) => configurationFor(origin, origin) });
@@ -111,7 +137,11 @@ describe('a pending registration (DYNAMIC_REGISTRATION=approve)', () => {
     assert.equal(answer.status, 503, answer.text);
     assert.match(answer.text, /Too many registrations are waiting for an administrator of the tool to approve them/);
     assert.equal(lms.registrations.length, 0, 'the LMS was asked to register the tool');
-    assert.deepEqual(frameAncestors(answer.csp), ["'self'", lms.origin], 'the refusal may be framed by the LMS that asked');
+    assert.deepEqual(
+      frameAncestors(answer.csp),
+      ["'self'", lms.origin],
+      'the refusal may be framed by the LMS that asked',
+    );
     assert.equal(await countPendingRegistrations(db), MAX_PENDING_REGISTRATIONS);
   });
 });

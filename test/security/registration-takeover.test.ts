@@ -46,7 +46,10 @@ describe('look-alike issuers are refused, before the tool posts anything to the 
   });
 
   test('a longer host: a configuration at http://127.0.0.10 naming the issuer http://127.0.0.1', async () => {
-    const lms = await fakeLms({ host: '127.0.0.10', configuration: (origin) => configurationFor('http://127.0.0.1', origin) });
+    const lms = await fakeLms({
+      host: '127.0.0.10',
+      configuration: (origin) => configurationFor('http://127.0.0.1', origin),
+    });
     const answer = await openRegistration(tool.url, lms.configurationUrl, '127.0.0.11');
     assert.equal(answer.status, 400, answer.text);
     assert.match(answer.text, /not on the issuer's own host/);
@@ -63,16 +66,32 @@ describe('look-alike issuers are refused, before the tool posts anything to the 
     assert.equal(lms.registrations.length, 0);
   });
 
-  test('the rule itself: same origin, the issuer\'s path or below, no user info, https outside loopback development', () => {
+  test("the rule itself: same origin, the issuer's path or below, no user info, https outside loopback development", () => {
     const dev = { production: false };
     const prod = { production: true };
-    assert.equal(issuerMismatch('https://moodle.school.edu', 'https://moodle.school.edu/mod/lti/openid-configuration.php', prod), null);
-    assert.equal(issuerMismatch('https://moodle.school.edu/', 'https://moodle.school.edu/mod/lti/openid-configuration.php', prod), null);
-    assert.equal(issuerMismatch('https://school.edu/moodle', 'https://school.edu/moodle/mod/lti/openid-configuration.php', prod), null);
-    assert.equal(issuerMismatch('http://localhost:3000/dev', 'http://localhost:3000/dev/.well-known/openid-configuration', dev), null);
+    assert.equal(
+      issuerMismatch('https://moodle.school.edu', 'https://moodle.school.edu/mod/lti/openid-configuration.php', prod),
+      null,
+    );
+    assert.equal(
+      issuerMismatch('https://moodle.school.edu/', 'https://moodle.school.edu/mod/lti/openid-configuration.php', prod),
+      null,
+    );
+    assert.equal(
+      issuerMismatch('https://school.edu/moodle', 'https://school.edu/moodle/mod/lti/openid-configuration.php', prod),
+      null,
+    );
+    assert.equal(
+      issuerMismatch('http://localhost:3000/dev', 'http://localhost:3000/dev/.well-known/openid-configuration', dev),
+      null,
+    );
     for (const [issuer, configuration, options] of [
       ['https://school.edu/moodle', 'https://school.edu/moodle2/mod/lti/openid-configuration.php', prod],
-      ['https://canvas.instructure.com', 'https://canvas.instructure.com.evil.example/api/lti/security/openid-configuration', prod],
+      [
+        'https://canvas.instructure.com',
+        'https://canvas.instructure.com.evil.example/api/lti/security/openid-configuration',
+        prod,
+      ],
       ['https://lms.school.edu', 'https://lms.school.edu@evil.example/openid-configuration', prod],
       ['https://lms.school.edu', 'https://lms.school.edu:8443/openid-configuration', prod],
       ['https://lms.school.edu', 'http://lms.school.edu/openid-configuration', prod],
@@ -101,7 +120,11 @@ describe('a registration never replaces another', () => {
       res.json({ ...configurationFor(issuer, attacker.url), registration_endpoint: `${issuer}/shared/register` });
     });
     victim.app.post('/lms/shared/register', express.json(), (req, res) => {
-      res.json({ ...req.body, client_id: 'victim-client', 'https://purl.imsglobal.org/spec/lti-tool-configuration': { deployment_id: 'attacker-deployment' } });
+      res.json({
+        ...req.body,
+        client_id: 'victim-client',
+        'https://purl.imsglobal.org/spec/lti-tool-configuration': { deployment_id: 'attacker-deployment' },
+      });
     });
     victim.platform.addResourceLink({ id: 'essay', title: 'Essay' });
   });
@@ -117,25 +140,52 @@ describe('a registration never replaces another', () => {
   test('a second registration for the same issuer and client id is refused with a page that says so, and changes nothing', async () => {
     const first = await snapshot();
     assert.deepEqual(first.registration.deploymentIds, ['victim-deployment']);
-    const answer = await openRegistration(tool.url, `${victim.platform.registration().issuer}/shared/.well-known/openid-configuration`, '127.0.0.12');
+    const answer = await openRegistration(
+      tool.url,
+      `${victim.platform.registration().issuer}/shared/.well-known/openid-configuration`,
+      '127.0.0.12',
+    );
     assert.equal(answer.status, 409, answer.text);
-    assert.match(answer.text, /This LMS is already registered with the tool .* nothing was changed\. An administrator of the tool can remove or update the existing registration\./);
+    assert.match(
+      answer.text,
+      /This LMS is already registered with the tool .* nothing was changed\. An administrator of the tool can remove or update the existing registration\./,
+    );
     assert.deepEqual(await snapshot(), first, 'the keys, URLs, deployments or state of the registered LMS changed');
-    assert.ok(tool.logs.some((line) => line.includes('Dynamic registration failed') && line.includes('already registered')));
-    assert.ok(!tool.logs.some((line) => line.includes('Platform registered dynamically') && line.includes('attacker-deployment')));
+    assert.ok(
+      tool.logs.some((line) => line.includes('Dynamic registration failed') && line.includes('already registered')),
+    );
+    assert.ok(
+      !tool.logs.some(
+        (line) => line.includes('Platform registered dynamically') && line.includes('attacker-deployment'),
+      ),
+    );
   });
 
   test("ltijs's record is decided on too: a platform ltijs knows (though our table does not) is not rewritten", async () => {
-    const lms = await fakeLms({ configuration: (origin) => configurationFor(origin, origin), answer: { clientId: 'ltijs-only', deploymentId: 'd1' } });
+    const lms = await fakeLms({
+      configuration: (origin) => configurationFor(origin, origin),
+      answer: { clientId: 'ltijs-only', deploymentId: 'd1' },
+    });
     const provider = tool.tool.lti!.provider;
     const keys = 'http://127.0.0.1:9/kept-keys';
-    await provider.registerPlatform({ url: lms.origin, clientId: 'ltijs-only', name: 'Known to ltijs', authenticationEndpoint: 'http://127.0.0.1:9/auth', accesstokenEndpoint: 'http://127.0.0.1:9/token', authConfig: { method: 'JWK_SET', key: keys } });
+    await provider.registerPlatform({
+      url: lms.origin,
+      clientId: 'ltijs-only',
+      name: 'Known to ltijs',
+      authenticationEndpoint: 'http://127.0.0.1:9/auth',
+      accesstokenEndpoint: 'http://127.0.0.1:9/token',
+      authConfig: { method: 'JWK_SET', key: keys },
+    });
     const answer = await openRegistration(tool.url, lms.configurationUrl, '127.0.0.13');
     assert.equal(answer.status, 409, answer.text);
     const kept = await provider.getPlatform(lms.origin, 'ltijs-only');
     assert.ok(kept);
     assert.deepEqual((await kept.platformJSON()).authConfig, { method: 'JWK_SET', key: keys });
-    assert.equal((await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'ltijs-only'), false, 'a half registration was left in our table');
+    assert.equal(
+      (await listRegistrations(tool.tool.database.db)).some((r) => r.clientId === 'ltijs-only'),
+      false,
+      'a half registration was left in our table',
+    );
   });
 
   test("a launch signed with the second one's key is refused; the first LMS's launches keep working", async () => {
@@ -148,6 +198,6 @@ describe('a registration never replaces another', () => {
     assert.equal(forged.ltik, null);
     const genuine = await launch(victim.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
     assert.equal(genuine.status, 200, genuine.body.slice(0, 300));
-    assert.ok(genuine.ltik, 'the victim LMS\'s launch opened a session');
+    assert.ok(genuine.ltik, "the victim LMS's launch opened a session");
   });
 });

@@ -196,10 +196,17 @@ describe('the URLs of a registered platform', () => {
     // The platform's own pages (login, authorization) stay reachable for the browser; only the tool is strict.
     await registerWith('ssrf-client', { jwksUrl: forbiddenKeys[0]! });
     for (const jwksUrl of forbiddenKeys) {
-      await tool.tool.database.db.updateTable('platform').set({ jwks_url: jwksUrl }).where('client_id', '=', 'ssrf-client').execute();
+      await tool.tool.database.db
+        .updateTable('platform')
+        .set({ jwks_url: jwksUrl })
+        .where('client_id', '=', 'ssrf-client')
+        .execute();
       const result = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
       assert.equal(result.status, 503, `${jwksUrl}: ${text(result.body)}`);
-      assert.match(text(result.body), /The LMS's signing keys could not be fetched from .+; try again in a minute or ask the administrator to check the keys URL/);
+      assert.match(
+        text(result.body),
+        /The LMS's signing keys could not be fetched from .+; try again in a minute or ask the administrator to check the keys URL/,
+      );
       assert.equal(result.ltik, null);
     }
     assert.equal(target.connections, 0, 'the tool connected to the forbidden address');
@@ -209,9 +216,17 @@ describe('the URLs of a registered platform', () => {
     const platform = await registerWith('ssrf-token', { tokenUrl: `http://127.0.0.1:${target.port}/token` });
     const ltiPlatform = await tool.tool.lti.provider.getPlatform(platform.issuer, platform.clientId);
     assert.ok(ltiPlatform);
-    await assert.rejects(accessTokenWithin(ltiPlatform, 'https://purl.imsglobal.org/spec/lti-ags/scope/score', 5000), REFUSED);
+    await assert.rejects(
+      accessTokenWithin(ltiPlatform, 'https://purl.imsglobal.org/spec/lti-ags/scope/score', 5000),
+      REFUSED,
+    );
 
-    for (const url of ['https://169.254.169.254/latest/meta-data/', `http://127.0.0.1:${target.port}/lineitems`, 'https://[fe80::1]/lineitems', 'https://192.168.0.10/lineitems']) {
+    for (const url of [
+      'https://169.254.169.254/latest/meta-data/',
+      `http://127.0.0.1:${target.port}/lineitems`,
+      'https://[fe80::1]/lineitems',
+      'https://192.168.0.10/lineitems',
+    ]) {
       await assert.rejects(agsRequest(url, { method: 'GET', token: 'a-token' }), (error: Error) => {
         assert.match(error.message, /The gradebook at .* did not answer: .*does not connect to/);
         return true;
@@ -221,9 +236,18 @@ describe('the URLs of a registered platform', () => {
     // The roster: the platform's token endpoint is allowed here, its memberships URL is not.
     allowPlatformNetworks(['127.0.0.1/32']);
     const honest = lms.platform.registration();
-    await saveRegistration({ db: tool.tool.database.db, provider: tool.tool.lti.provider }, { ...honest, clientId: 'ssrf-client' }, 'cli');
+    await saveRegistration(
+      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { ...honest, clientId: 'ssrf-client' },
+      'cli',
+    );
     for (const membershipsUrl of [`http://127.0.0.2:${target.port}/memberships`, 'https://10.9.8.7/memberships']) {
-      await assert.rejects(fetchRoster(tool.tool.lti.provider, { issuer: honest.issuer, clientId: 'ssrf-client' }, membershipsUrl, { fresh: true }), /The LMS roster did not answer: .*does not connect to/);
+      await assert.rejects(
+        fetchRoster(tool.tool.lti.provider, { issuer: honest.issuer, clientId: 'ssrf-client' }, membershipsUrl, {
+          fresh: true,
+        }),
+        /The LMS roster did not answer: .*does not connect to/,
+      );
     }
     assert.equal(target.connections, 0, 'the tool connected to the forbidden address');
   });
@@ -231,7 +255,11 @@ describe('the URLs of a registered platform', () => {
   test('the same platform on an allowed private network works (PLATFORM_PRIVATE_NETWORKS)', async () => {
     allowPlatformNetworks(['127.0.0.1/32']);
     const honest = lms.platform.registration();
-    await saveRegistration({ db: tool.tool.database.db, provider: tool.tool.lti.provider }, { ...honest, clientId: 'ssrf-client' }, 'cli');
+    await saveRegistration(
+      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { ...honest, clientId: 'ssrf-client' },
+      'cli',
+    );
     const result = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
     assert.equal(result.status, 200, text(result.body));
     assert.ok(result.ltik);

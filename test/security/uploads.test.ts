@@ -38,7 +38,11 @@ describe('uploads an attacker sends', () => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`));
+        controller.enqueue(
+          new TextEncoder().encode(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+          ),
+        );
       },
       pull(controller) {
         if (sent >= GB) return controller.close();
@@ -49,7 +53,11 @@ describe('uploads an attacker sends', () => {
     const started = Date.now();
     const answer = await fetch(`${tool.url}${course.path}/submissions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ltik}`, accept: 'application/json', 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Bearer ${ltik}`,
+        accept: 'application/json',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
       body,
       duplex: 'half',
     } as RequestInit).catch((error: unknown) => error as Error);
@@ -58,32 +66,68 @@ describe('uploads an attacker sends', () => {
     assert.ok(!(answer instanceof Error), `the connection failed instead of an answer: ${String(answer)}`);
     assert.equal(answer.status, 413);
     assert.match(((await answer.json()) as { error: string }).error, /larger than this assignment allows/);
-    assert.ok(sentAtAnswer < 200 * 1024 * 1024, `${Math.round(sentAtAnswer / 1024 / 1024)} MB were sent before the refusal`);
+    assert.ok(
+      sentAtAnswer < 200 * 1024 * 1024,
+      `${Math.round(sentAtAnswer / 1024 / 1024)} MB were sent before the refusal`,
+    );
     // Whatever the client goes on sending, the tool soon stops reading it (a second's grace for the answer).
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const sentLater = sent;
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    assert.equal(sent, sentLater, `the tool still reads the refused upload: ${Math.round(sent / 1024 / 1024)} MB within ${Date.now() - started} ms`);
+    assert.equal(
+      sent,
+      sentLater,
+      `the tool still reads the refused upload: ${Math.round(sent / 1024 / 1024)} MB within ${Date.now() - started} ms`,
+    );
     assert.ok(sent < GB);
     const stored = await db().selectFrom('submission').select('id').where('file_label', '=', 'huge.txt').execute();
     assert.deepEqual(stored, [], 'nothing recorded');
-    assert.deepEqual(readdirSync(`${tool.config.dataDir}/uploads/incoming`).filter((name) => name.endsWith('.part')), [], 'no half-received file left');
+    assert.deepEqual(
+      readdirSync(`${tool.config.dataDir}/uploads/incoming`).filter((name) => name.endsWith('.part')),
+      [],
+      'no half-received file left',
+    );
   });
 
   test('file names that try to leave the upload directory are kept as plain labels; the file is stored under its id', async () => {
-    for (const [i, name] of ['../../etc/passwd', '..\\..\\windows\\win.ini', `${'a/'.repeat(200)}b.txt`, 'x'.repeat(5000) + '.txt'].entries()) {
+    for (const [i, name] of [
+      '../../etc/passwd',
+      '..\\..\\windows\\win.ini',
+      `${'a/'.repeat(200)}b.txt`,
+      'x'.repeat(5000) + '.txt',
+    ].entries()) {
       const ltik = await studentLtik(`student-paths-${i}`);
       const form = new FormData();
-      form.append('file', new Blob([`A paper sent under the name ${name}, with enough words to be a paper. `.repeat(3)]), name);
-      const response = await fetch(`${tool.url}${course.path}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' } });
+      form.append(
+        'file',
+        new Blob([`A paper sent under the name ${name}, with enough words to be a paper. `.repeat(3)]),
+        name,
+      );
+      const response = await fetch(`${tool.url}${course.path}/submissions`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' },
+      });
       const text = await response.text();
-      assert.ok(response.status === 201 || response.status === 400 || response.status === 403, `${name}: ${response.status} ${text}`);
+      assert.ok(
+        response.status === 201 || response.status === 400 || response.status === 403,
+        `${name}: ${response.status} ${text}`,
+      );
       if (response.status !== 201) continue;
       const receipt = JSON.parse(text) as { submissionId: string; fileName: string };
       assert.doesNotMatch(receipt.fileName, /[\\/]|\.\./, `${name} kept path parts: ${receipt.fileName}`);
       assert.ok(receipt.fileName.length <= 255);
-      const row = await db().selectFrom('submission').select(['file_label', 'stored_path']).where('id', '=', receipt.submissionId).executeTakeFirstOrThrow();
-      if (row.stored_path) assert.ok(row.stored_path.includes(`${tool.config.dataDir}/uploads`.replace(/^\.\//, "")) && row.stored_path.includes(receipt.submissionId), row.stored_path);
+      const row = await db()
+        .selectFrom('submission')
+        .select(['file_label', 'stored_path'])
+        .where('id', '=', receipt.submissionId)
+        .executeTakeFirstOrThrow();
+      if (row.stored_path)
+        assert.ok(
+          row.stored_path.includes(`${tool.config.dataDir}/uploads`.replace(/^\.\//, '')) &&
+            row.stored_path.includes(receipt.submissionId),
+          row.stored_path,
+        );
     }
   });
 });

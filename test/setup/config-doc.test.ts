@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { environment, parseConfig, settingDocs } from '../../src/config.js';
 import { CONFIGURATION_PAGE, configurationPage } from '../../scripts/config-doc.js';
 
-test('docs/configuration.md is the page the settings\' schema writes', () => {
+test("docs/configuration.md is the page the settings' schema writes", () => {
   assert.equal(
     readFileSync(CONFIGURATION_PAGE, 'utf8'),
     configurationPage(),
@@ -17,8 +17,13 @@ test('docs/configuration.md is the page the settings\' schema writes', () => {
 
 test('every setting the tool reads has a row, with the default and limits its schema applies', () => {
   const page = configurationPage();
-  for (const name of Object.keys(environment.shape)) assert.match(page, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `${name} has no row`);
-  const rowOf = (name: string) => page.split('\n').find((line) => line.startsWith(`| \`${name}\` |`))!.split(' | ');
+  for (const name of Object.keys(environment.shape))
+    assert.match(page, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `${name} has no row`);
+  const rowOf = (name: string) =>
+    page
+      .split('\n')
+      .find((line) => line.startsWith(`| \`${name}\` |`))!
+      .split(' | ');
   // What the row says is what parsing does: the default taken when the variable is unset, the ends of the range.
   assert.equal(parseConfig({}).port, 3000);
   assert.deepEqual(rowOf('PORT').slice(1, 3), ['`3000`', 'a whole number, 0 to 65535']);
@@ -40,15 +45,29 @@ test('a setting without a description, or described twice, stops the page from b
   assert.throws(() => configurationPage(undescribed), /SOME_LIMIT has no description in src\/config\.ts/);
 
   const twice = z.object({
-    SOME_LIMIT: z.preprocess(plain, z.coerce.number().int().min(1).max(9).default(4)).register(settingDocs, { description: 'a limit', default: '5' }),
+    SOME_LIMIT: z
+      .preprocess(plain, z.coerce.number().int().min(1).max(9).default(4))
+      .register(settingDocs, { description: 'a limit', default: '5' }),
   });
   assert.throws(() => configurationPage(twice), /SOME_LIMIT: its default is in its schema \(`4`\)/);
 
-  const unsaid = z.object({ SOME_CODE: z.preprocess(plain, z.string().regex(/^[a-z]+$/).optional()).register(settingDocs, { description: 'a code' }) });
+  const unsaid = z.object({
+    SOME_CODE: z
+      .preprocess(
+        plain,
+        z
+          .string()
+          .regex(/^[a-z]+$/)
+          .optional(),
+      )
+      .register(settingDocs, { description: 'a code' }),
+  });
   assert.throws(() => configurationPage(unsaid), /SOME_CODE: its schema's checks cannot be said simply/);
 
   const described = z.object({
-    SOME_LIMIT: z.preprocess(plain, z.coerce.number().int().min(1).max(9).default(4)).register(settingDocs, { description: 'a limit' }),
+    SOME_LIMIT: z
+      .preprocess(plain, z.coerce.number().int().min(1).max(9).default(4))
+      .register(settingDocs, { description: 'a limit' }),
   });
   assert.match(configurationPage(described), /^\| `SOME_LIMIT` \| `4` \| a whole number, 1 to 9 \| a limit \|$/m);
 });

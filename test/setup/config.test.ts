@@ -33,16 +33,30 @@ test('reading the environment writes nothing; providing the secrets is the step 
 });
 
 test('a refused secret is named, never shown', () => {
-  for (const [variable, value] of [['ENCRYPTION_KEY', 'hunter2-short'], ['CALLBACK_SECRET', 'hunter2!'], ['ADMIN_TOKEN', 'hunter2'], ['METRICS_TOKEN', 'hunter2 but short']] as const) {
+  for (const [variable, value] of [
+    ['ENCRYPTION_KEY', 'hunter2-short'],
+    ['CALLBACK_SECRET', 'hunter2!'],
+    ['ADMIN_TOKEN', 'hunter2'],
+    ['METRICS_TOKEN', 'hunter2 but short'],
+  ] as const) {
     assert.throws(
       () => parseConfig({ DATA_DIR: join(dir, 'hidden'), [variable]: value }),
-      (error: unknown) => error instanceof ConfigError && error.variable === variable && !error.message.includes('hunter2') && /not shown/.test(error.message),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.variable === variable &&
+        !error.message.includes('hunter2') &&
+        /not shown/.test(error.message),
     );
   }
 });
 
 test('PUBLIC_URL loses its trailing slash; empty variables count as unset', () => {
-  const config = loadConfig({ DATA_DIR: join(dir, 'a'), PUBLIC_URL: 'https://lti.example.edu/tools/', PORT: '', ROLE: '' });
+  const config = loadConfig({
+    DATA_DIR: join(dir, 'a'),
+    PUBLIC_URL: 'https://lti.example.edu/tools/',
+    PORT: '',
+    ROLE: '',
+  });
   assert.equal(config.publicUrl, 'https://lti.example.edu/tools');
   assert.equal(config.port, 3000);
   assert.equal(config.role, 'all');
@@ -65,7 +79,11 @@ test('production takes its key from the environment and never writes one', () =>
   assert.equal(config.encryptionKeySource, 'environment');
   assert.equal(config.role, 'worker');
   assert.equal(config.callbackSecret, 'c'.repeat(32));
-  assert.deepEqual(config.checker, { url: 'https://checker.example.com', username: 'lti@example.edu', password: 'service-password' });
+  assert.deepEqual(config.checker, {
+    url: 'https://checker.example.com',
+    username: 'lti@example.edu',
+    password: 'service-password',
+  });
 });
 
 test('outside production the callback secret is generated once; the poll schedule has a sane default', () => {
@@ -84,9 +102,17 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
   ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE/],
   ['LOG_LEVEL', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
   ['DATABASE_URL', { ROLE: 'web' }, /required with ROLE=web/],
-  ['CHECKER_URL', { ROLE: 'worker', DATABASE_URL: 'postgres://x@db/x' }, /required with ROLE=worker: separate processes must share one checking service/],
+  [
+    'CHECKER_URL',
+    { ROLE: 'worker', DATABASE_URL: 'postgres://x@db/x' },
+    /required with ROLE=worker: separate processes must share one checking service/,
+  ],
   ['PUBLIC_URL', { NODE_ENV: 'production', ENCRYPTION_KEY: 'k'.repeat(40) }, /required in production/],
-  ['CHECKER_PASSWORD', { CHECKER_URL: 'https://checker.example.com', CHECKER_USERNAME: 'a@b.c' }, /required when CHECKER_URL is set/],
+  [
+    'CHECKER_PASSWORD',
+    { CHECKER_URL: 'https://checker.example.com', CHECKER_USERNAME: 'a@b.c' },
+    /required when CHECKER_URL is set/,
+  ],
   ['CALLBACK_SECRET', { CALLBACK_SECRET: 'short' }, /24 to 128/],
   ['POLL_SCHEDULE_SECONDS', { POLL_SCHEDULE_SECONDS: '60,soon' }, /comma-separated/],
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0' }, /CIDR form/],
@@ -115,7 +141,11 @@ test('safe defaults: loopback only, the dev platform for this machine, open regi
   assert.equal(local.loopbackOnly, true);
   assert.equal(local.devPlatform, 'loopback');
   assert.equal(local.dynamicRegistration, 'open');
-  assert.deepEqual(local.platformPrivateNetworks, ['127.0.0.0/8', '::1/128'], 'a private instance reaches the dev platform on loopback');
+  assert.deepEqual(
+    local.platformPrivateNetworks,
+    ['127.0.0.0/8', '::1/128'],
+    'a private instance reaches the dev platform on loopback',
+  );
   assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: 'localhost' }).listenHosts, ['127.0.0.1', '::1']);
 
   // Reachable from elsewhere: listening on the network, or reached through a proxy at a public name.
@@ -124,16 +154,27 @@ test('safe defaults: loopback only, the dev platform for this machine, open regi
   assert.equal(exposed.loopbackOnly, false);
   assert.equal(exposed.dynamicRegistration, 'approve');
   assert.equal(exposed.devPlatform, 'loopback');
-  assert.deepEqual(exposed.platformPrivateNetworks, [], 'a platform URL on loopback is refused once strangers can reach the tool');
   assert.deepEqual(
-    loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0', PLATFORM_PRIVATE_NETWORKS: '10.20.0.0/16, fd00:1::/64' }).platformPrivateNetworks,
+    exposed.platformPrivateNetworks,
+    [],
+    'a platform URL on loopback is refused once strangers can reach the tool',
+  );
+  assert.deepEqual(
+    loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0', PLATFORM_PRIVATE_NETWORKS: '10.20.0.0/16, fd00:1::/64' })
+      .platformPrivateNetworks,
     ['10.20.0.0/16', 'fd00:1::/64'],
   );
-  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'safe'), PLATFORM_PRIVATE_NETWORKS: 'none' }).platformPrivateNetworks, []);
+  assert.deepEqual(
+    loadConfig({ DATA_DIR: join(dir, 'safe'), PLATFORM_PRIVATE_NETWORKS: 'none' }).platformPrivateNetworks,
+    [],
+  );
   const proxied = loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '127.0.0.1', PUBLIC_URL: 'https://lti.example.edu' });
   assert.equal(proxied.loopbackOnly, false);
   assert.equal(proxied.dynamicRegistration, 'approve');
-  assert.equal(loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0', DYNAMIC_REGISTRATION: 'open' }).dynamicRegistration, 'open');
+  assert.equal(
+    loadConfig({ DATA_DIR: join(dir, 'safe'), HOST: '0.0.0.0', DYNAMIC_REGISTRATION: 'open' }).dynamicRegistration,
+    'open',
+  );
 
   assert.equal(loadConfig({ DATA_DIR: join(dir, 'safe'), DEV_PLATFORM: 'on' }).devPlatform, 'on');
   assert.equal(loadConfig({ DATA_DIR: join(dir, 'safe'), DEV_PLATFORM: 'off' }).devPlatform, 'off');
@@ -158,16 +199,35 @@ test('safe defaults: loopback only, the dev platform for this machine, open regi
 test('admission limits follow the pool size unless set; server timeouts have defaults and keep their order', () => {
   const config = loadConfig({ DATA_DIR: join(dir, 'limits'), DATABASE_POOL_SIZE: '5' });
   assert.deepEqual(config.admission, { launch: 10, upload: 20, callback: 20, pages: 20, notices: 80 });
-  assert.deepEqual(loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_LAUNCHES: '3', CONCURRENT_PAGES: '7' }).admission, { launch: 3, upload: 40, callback: 40, pages: 7, notices: 160 });
+  assert.deepEqual(
+    loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_LAUNCHES: '3', CONCURRENT_PAGES: '7' }).admission,
+    { launch: 3, upload: 40, callback: 40, pages: 7, notices: 160 },
+  );
   // A notice refused is a notice lost (Canvas never sends it again): at least 64 in flight, however small the pool.
   assert.equal(loadConfig({ DATA_DIR: join(dir, 'limits'), DATABASE_POOL_SIZE: '1' }).admission.notices, 64);
   assert.equal(loadConfig({ DATA_DIR: join(dir, 'limits'), CONCURRENT_NOTICES: '500' }).admission.notices, 500);
-  assert.deepEqual(config.http, { headersTimeoutMs: 20_000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 5000, uploadIdleTimeoutMs: 30_000 });
+  assert.deepEqual(config.http, {
+    headersTimeoutMs: 20_000,
+    requestTimeoutMs: 300_000,
+    keepAliveTimeoutMs: 5000,
+    uploadIdleTimeoutMs: 30_000,
+  });
   assert.throws(
-    () => loadConfig({ DATA_DIR: join(dir, 'limits'), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
-    (error: unknown) => error instanceof ConfigError && error.variable === 'HTTP_HEADERS_TIMEOUT_MS' && /must not exceed HTTP_REQUEST_TIMEOUT_MS/.test(error.message),
+    () =>
+      loadConfig({ DATA_DIR: join(dir, 'limits'), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      error.variable === 'HTTP_HEADERS_TIMEOUT_MS' &&
+      /must not exceed HTTP_REQUEST_TIMEOUT_MS/.test(error.message),
   );
-  for (const [variable, value] of [['DEV_PLATFORM', 'yes'], ['CONCURRENT_UPLOADS', '0'], ['UPLOAD_IDLE_TIMEOUT_MS', '10']] as const) {
-    assert.throws(() => loadConfig({ DATA_DIR: join(dir, 'limits'), [variable]: value }), (error: unknown) => error instanceof ConfigError && error.variable === variable);
+  for (const [variable, value] of [
+    ['DEV_PLATFORM', 'yes'],
+    ['CONCURRENT_UPLOADS', '0'],
+    ['UPLOAD_IDLE_TIMEOUT_MS', '10'],
+  ] as const) {
+    assert.throws(
+      () => loadConfig({ DATA_DIR: join(dir, 'limits'), [variable]: value }),
+      (error: unknown) => error instanceof ConfigError && error.variable === variable,
+    );
   }
 });

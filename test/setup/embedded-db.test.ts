@@ -44,13 +44,22 @@ test('2,000 concurrent parameterised queries of two shapes, beside transactions,
       i % 3 === 0
         ? pool.query<{ v: number }>('SELECT $1::int * 2 AS v', [i]).then((r) => r.rows[0]!.v === i * 2)
         : i % 3 === 1
-          ? pool.query<{ a: string; b: string; c: number; d: boolean }>('SELECT $1::text AS a, $2::text AS b, $3::int AS c, $4::bool AS d', [`x${i}`, `y${i}`, i, true]).then((r) => r.rows[0]!.a === `x${i}` && r.rows[0]!.c === i)
+          ? pool
+              .query<{ a: string; b: string; c: number; d: boolean }>(
+                'SELECT $1::text AS a, $2::text AS b, $3::int AS c, $4::bool AS d',
+                [`x${i}`, `y${i}`, i, true],
+              )
+              .then((r) => r.rows[0]!.a === `x${i}` && r.rows[0]!.c === i)
           : inTransaction(i),
     ),
   );
   const errors = results.filter((r) => r.status === 'rejected');
   assert.equal(errors.length, 0, String((errors[0] as PromiseRejectedResult | undefined)?.reason));
-  assert.equal(results.filter((r) => r.status === 'fulfilled' && r.value === false).length, 0, 'a query got another query\'s answer');
+  assert.equal(
+    results.filter((r) => r.status === 'fulfilled' && r.value === false).length,
+    0,
+    "a query got another query's answer",
+  );
 });
 
 test('300 concurrent transfers in transactions keep the total balance', async () => {

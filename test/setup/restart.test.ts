@@ -33,7 +33,10 @@ function freePort(): Promise<number> {
 
 /** `npm start` in `home` (the tool built into dist/), on a fixed port: the dev platform's address stays the same. */
 async function npmStart(port: number, sandboxDelayMs: number): Promise<ToolProcess> {
-  const tool = await startToolProcess({ PORT: String(port), SANDBOX_DELAY_MS: String(sandboxDelayMs) }, { cwd: home, entry: 'built', timeoutMs: 120_000 });
+  const tool = await startToolProcess(
+    { PORT: String(port), SANDBOX_DELAY_MS: String(sandboxDelayMs) },
+    { cwd: home, entry: 'built', timeoutMs: 120_000 },
+  );
   running.push(tool);
   return tool;
 }
@@ -52,20 +55,38 @@ async function openAs(tool: ToolProcess, userId: string, name: string) {
   return result;
 }
 
-async function submit(tool: ToolProcess, assignment: string, userId: string, name: string, text: string): Promise<string> {
+async function submit(
+  tool: ToolProcess,
+  assignment: string,
+  userId: string,
+  name: string,
+  text: string,
+): Promise<string> {
   const student = await openAs(tool, userId, name);
   const form = new FormData();
   form.append('file', new Blob([text]), 'essay.txt');
-  const response = await fetch(`${tool.url}${assignment}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' } });
+  const response = await fetch(`${tool.url}${assignment}/submissions`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' },
+  });
   const body = (await response.json()) as { submissionId?: string; error?: string };
   assert.equal(response.status, 201, body.error);
   return body.submissionId!;
 }
 
 /** The student's submission's state, as their page asks for it. */
-async function stateOf(tool: ToolProcess, assignment: string, userId: string, name: string, submissionId: string): Promise<string> {
+async function stateOf(
+  tool: ToolProcess,
+  assignment: string,
+  userId: string,
+  name: string,
+  submissionId: string,
+): Promise<string> {
   const { ltik } = await openAs(tool, userId, name);
-  const answer = await fetch(`${tool.url}${assignment}/my-submissions`, { headers: { authorization: `Bearer ${ltik}` } });
+  const answer = await fetch(`${tool.url}${assignment}/my-submissions`, {
+    headers: { authorization: `Bearer ${ltik}` },
+  });
   const { submissions } = (await answer.json()) as { submissions: Array<{ submissionId: string; state: string }> };
   return submissions.find((s) => s.submissionId === submissionId)?.state ?? 'missing';
 }
@@ -78,7 +99,11 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
   }
 }
 
-const essay = (topic: string) => Array.from({ length: 30 }, (_, i) => `This essay about ${topic} makes point ${i} with its own example number ${i * 7}.`).join(' ');
+const essay = (topic: string) =>
+  Array.from(
+    { length: 30 },
+    (_, i) => `This essay about ${topic} makes point ${i} with its own example number ${i * 7}.`,
+  ).join(' ');
 
 test('npm start stopped while a paper is at the checking service, and started again: the paper gets its score, and new papers are scored', async () => {
   const port = await freePort();
@@ -87,18 +112,31 @@ test('npm start stopped while a paper is at the checking service, and started ag
   const instructor = await openAs(first, 'instructor-1', 'Iris Instructor');
   const assignment = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   const before = await submit(first, assignment, 'student-1', 'Sam Student', essay('rivers'));
-  await until('the paper at the checking service', async () => (await stateOf(first, assignment, 'student-1', 'Sam Student', before)) === 'processing', 60_000);
+  await until(
+    'the paper at the checking service',
+    async () => (await stateOf(first, assignment, 'student-1', 'Sam Student', before)) === 'processing',
+    60_000,
+  );
   await stop(first);
 
   // Started again with the analysis due at once: the paper's analysis was due long ago by then.
   const second = await npmStart(port, 1000);
   assert.match(second.output(), /The sandbox found its data in .*: 1 folders, 1 papers/);
-  await until('the score of the paper sent before the restart', async () => (await stateOf(second, assignment, 'student-1', 'Sam Student', before)) === 'graded', 60_000);
+  await until(
+    'the score of the paper sent before the restart',
+    async () => (await stateOf(second, assignment, 'student-1', 'Sam Student', before)) === 'graded',
+    60_000,
+  );
   const after = await submit(second, assignment, 'student-2', 'Noor Student', essay('glaciers'));
-  await until('the score of a paper sent after the restart', async () => (await stateOf(second, assignment, 'student-2', 'Noor Student', after)) === 'graded', 60_000);
+  await until(
+    'the score of a paper sent after the restart',
+    async () => (await stateOf(second, assignment, 'student-2', 'Noor Student', after)) === 'graded',
+    60_000,
+  );
   // Both scores are in the dev platform's gradebook, where a person looks for them.
   const gradebook = await (await fetch(`${second.url}/dev/`)).text();
-  for (const name of ['Sam Student', 'Noor Student']) assert.match(gradebook, new RegExp(`<td>${name}</td><td>\\d+ / 100</td>`), `${name}'s score on /dev`);
+  for (const name of ['Sam Student', 'Noor Student'])
+    assert.match(gradebook, new RegExp(`<td>${name}</td><td>\\d+ / 100</td>`), `${name}'s score on /dev`);
   assert.doesNotMatch(second.output(), /not found|duplicate key/i);
   await stop(second);
 });

@@ -50,52 +50,102 @@ describe('a fresh start with no settings', () => {
     }
     assert.match(tool.output(), /Shutdown complete/);
     // Not a terminal: JSON records only, for a service's log; no first screen.
-    for (const line of tool.output().trim().split('\n')) assert.doesNotThrow(() => JSON.parse(line), `not a JSON record: ${line}`);
+    for (const line of tool.output().trim().split('\n'))
+      assert.doesNotThrow(() => JSON.parse(line), `not a JSON record: ${line}`);
   });
 
   // `script` (util-linux) runs the tool on a pseudo-terminal, as a person's terminal does, and passes Ctrl-C on.
-  const noScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0 ? false : 'needs the command `script` of util-linux to give the tool a terminal';
-  test('in a terminal: plain words say where to go, the records are readable lines, and Ctrl-C stops it', { skip: noScript }, async () => {
-    const cwd = freshDir();
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
+  const noScript =
+    spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0
+      ? false
+      : 'needs the command `script` of util-linux to give the tool a terminal';
+  test(
+    'in a terminal: plain words say where to go, the records are readable lines, and Ctrl-C stops it',
+    { skip: noScript },
+    async () => {
+      const cwd = freshDir();
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = probe.address() as { port: number };
+          probe.close(() => resolve(port));
+        });
       });
-    });
-    const command = `exec '${process.execPath}' '${join(projectRoot, 'dist', 'main.js')}'`; // exec: the tool itself gets the Ctrl-C, not a shell
-    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', PORT: String(port), TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let screen = '';
-    terminal.stdout.on('data', (chunk) => (screen += chunk));
-    terminal.stderr.on('data', (chunk) => (screen += chunk));
-    const ended = new Promise<number | null>((resolve) => terminal.once('exit', resolve));
-    try {
-      const deadline = Date.now() + 120_000;
-      while (!screen.includes('Stop it with Ctrl-C.') && terminal.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-      const text = screen.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
-      assert.match(text, new RegExp(`Open http://localhost:${port}/dev in your browser`), text);
-      assert.match(text, /It is for this machine only/);
-      assert.match(text, /^\d\d:\d\d:\d\d INFO {2}Database migrations applied: \d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\]$/m, 'the migrations on one line');
-      assert.match(text, new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  originality-lti is listening on port ${port} `, 'm'));
-      assert.doesNotMatch(text, /"level":/, 'no JSON records in a terminal');
-      terminal.stdin.write('\x03'); // Ctrl-C, through the terminal
-      assert.equal(await ended, 0);
-      assert.match(screen.replace(/\x1b\[[0-9;]*m/g, ''), /INFO {2}Shutdown complete/);
-    } finally {
-      terminal.kill('SIGKILL');
-    }
-  });
+      const command = `exec '${process.execPath}' '${join(projectRoot, 'dist', 'main.js')}'`; // exec: the tool itself gets the Ctrl-C, not a shell
+      const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          PORT: String(port),
+          TERM: 'dumb',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let screen = '';
+      terminal.stdout.on('data', (chunk) => (screen += chunk));
+      terminal.stderr.on('data', (chunk) => (screen += chunk));
+      const ended = new Promise<number | null>((resolve) => terminal.once('exit', resolve));
+      try {
+        const deadline = Date.now() + 120_000;
+        while (!screen.includes('Stop it with Ctrl-C.') && terminal.exitCode === null && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        const text = screen.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
+        assert.match(text, new RegExp(`Open http://localhost:${port}/dev in your browser`), text);
+        assert.match(text, /It is for this machine only/);
+        assert.match(
+          text,
+          /^\d\d:\d\d:\d\d INFO {2}Database migrations applied: \d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\]$/m,
+          'the migrations on one line',
+        );
+        assert.match(
+          text,
+          new RegExp(`^\\d\\d:\\d\\d:\\d\\d INFO  originality-lti is listening on port ${port} `, 'm'),
+        );
+        assert.doesNotMatch(text, /"level":/, 'no JSON records in a terminal');
+        terminal.stdin.write('\x03'); // Ctrl-C, through the terminal
+        assert.equal(await ended, 0);
+        assert.match(screen.replace(/\x1b\[[0-9;]*m/g, ''), /INFO {2}Shutdown complete/);
+      } finally {
+        terminal.kill('SIGKILL');
+      }
+    },
+  );
 });
 
 describe('bad configuration ends the process with one clear sentence and a non-zero exit', () => {
   const cases: Array<{ name: string; env: Record<string, string>; sentence: RegExp }> = [
-    { name: 'a malformed DATABASE_URL', env: { DATABASE_URL: 'mysql//nope' }, sentence: /DATABASE_URL: must be a URL like postgres:\/\// },
-    { name: 'a short ENCRYPTION_KEY', env: { ENCRYPTION_KEY: 'too-short' }, sentence: /ENCRYPTION_KEY: must be at least 32 characters long \(given 9 characters, not shown\); generate one with: openssl rand -hex 32/ },
-    { name: 'an unreachable database', env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' }, sentence: /Could not connect to the PostgreSQL server named by DATABASE_URL: connect ECONNREFUSED 127\.0\.0\.1:1/ },
+    {
+      name: 'a malformed DATABASE_URL',
+      env: { DATABASE_URL: 'mysql//nope' },
+      sentence: /DATABASE_URL: must be a URL like postgres:\/\//,
+    },
+    {
+      name: 'a short ENCRYPTION_KEY',
+      env: { ENCRYPTION_KEY: 'too-short' },
+      sentence:
+        /ENCRYPTION_KEY: must be at least 32 characters long \(given 9 characters, not shown\); generate one with: openssl rand -hex 32/,
+    },
+    {
+      name: 'an unreachable database',
+      env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' },
+      sentence: /Could not connect to the PostgreSQL server named by DATABASE_URL: connect ECONNREFUSED 127\.0\.0\.1:1/,
+    },
     { name: 'an unknown ROLE', env: { ROLE: 'everything' }, sentence: /Configuration error in ROLE:/ },
     { name: 'a port out of range', env: { PORT: '70000' }, sentence: /Configuration error in PORT:/ },
-    { name: 'production without a key', env: { NODE_ENV: 'production', PUBLIC_URL: 'https://lti.example.edu', DATABASE_URL: 'postgres://x@127.0.0.1:1/x' }, sentence: /ENCRYPTION_KEY: is required in production/ },
-    { name: 'production over plain HTTP', env: { NODE_ENV: 'production', PUBLIC_URL: 'http://lti.example.edu', ENCRYPTION_KEY: 'x'.repeat(40) }, sentence: /PUBLIC_URL: must use https in production/ },
+    {
+      name: 'production without a key',
+      env: {
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://lti.example.edu',
+        DATABASE_URL: 'postgres://x@127.0.0.1:1/x',
+      },
+      sentence: /ENCRYPTION_KEY: is required in production/,
+    },
+    {
+      name: 'production over plain HTTP',
+      env: { NODE_ENV: 'production', PUBLIC_URL: 'http://lti.example.edu', ENCRYPTION_KEY: 'x'.repeat(40) },
+      sentence: /PUBLIC_URL: must use https in production/,
+    },
   ];
   for (const { name, env, sentence } of cases) {
     test(name, async () => {
@@ -109,7 +159,10 @@ describe('bad configuration ends the process with one clear sentence and a non-z
   }
 
   test('the password in a DATABASE_URL is never printed', async () => {
-    const result = await runToExit('main.ts', [], { DATABASE_URL: 'postgres://admin:hunter2-secret@127.0.0.1:1/x', DATA_DIR: join(freshDir(), 'data') });
+    const result = await runToExit('main.ts', [], {
+      DATABASE_URL: 'postgres://admin:hunter2-secret@127.0.0.1:1/x',
+      DATA_DIR: join(freshDir(), 'data'),
+    });
     assert.equal(result.code, 1);
     assert.doesNotMatch(result.stderr + result.stdout, /hunter2-secret/);
   });

@@ -17,10 +17,19 @@ const ltiks = new Map<string, string>();
 
 const essay = (topic: string) =>
   `${topic} ` +
-  Array.from({ length: 60 }, (_, i) => `Sentence ${i} about ${topic} explores a different angle of the argument with evidence number ${i * 7}.`).join(' ');
+  Array.from(
+    { length: 60 },
+    (_, i) => `Sentence ${i} about ${topic} explores a different angle of the argument with evidence number ${i * 7}.`,
+  ).join(' ');
 
 before(async () => {
-  tool = await startTestTool({ SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1', JOB_RETRY_LIMIT: '20' });
+  tool = await startTestTool({
+    SANDBOX_DELAY_MS: '300',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+    JOB_RETRY_LIMIT: '20',
+  });
   lms = await startTestPlatform(tool);
   lms.platform.addResourceLink({ id: 'essay-1', title: 'Essay 1', lineItem: { label: 'Essay 1', scoreMaximum: 100 } });
   const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-1' });
@@ -29,8 +38,16 @@ before(async () => {
   assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   // Many papers per student in these tests: no attempt limit in the way.
   const assignmentId = assignmentPath.split('/').pop()!;
-  const current = await tool.tool.database.db.selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-  await tool.tool.database.db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), resubmission: 'any-time', maxAttempts: 50 }) }).where('id', '=', assignmentId).execute();
+  const current = await tool.tool.database.db
+    .selectFrom('assignment')
+    .select('settings')
+    .where('id', '=', assignmentId)
+    .executeTakeFirstOrThrow();
+  await tool.tool.database.db
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...(current.settings as object), resubmission: 'any-time', maxAttempts: 50 }) })
+    .where('id', '=', assignmentId)
+    .execute();
   for (const id of ['student-1', 'student-2', 'student-3']) {
     const result = await launch(lms.platform, { userId: id, resourceLinkId: 'essay-1' });
     ltiks.set(id, result.ltik!);
@@ -45,7 +62,11 @@ async function submit(student: string, name: string, content: Buffer | string, e
   const form = new FormData();
   form.append('file', new Blob([content]), name);
   extra?.(form);
-  const response = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltiks.get(student)}`, accept: 'application/json' } });
+  const response = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${ltiks.get(student)}`, accept: 'application/json' },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -59,14 +80,24 @@ async function waitFor(id: string, states: string[], timeoutMs = 40_000) {
     const row = await submission(id);
     if (states.includes(row.state)) return row;
     if (Date.now() > deadline) {
-      const events = await db().selectFrom('submission_event').select(['to_state', 'reason']).where('submission_id', '=', id).orderBy('id').execute();
+      const events = await db()
+        .selectFrom('submission_event')
+        .select(['to_state', 'reason'])
+        .where('submission_id', '=', id)
+        .orderBy('id')
+        .execute();
       throw new Error(`Submission stayed ${row.state}: ${JSON.stringify(events)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 async function events(id: string) {
-  return db().selectFrom('submission_event').select(['from_state', 'to_state', 'reason']).where('submission_id', '=', id).orderBy('id').execute();
+  return db()
+    .selectFrom('submission_event')
+    .select(['from_state', 'to_state', 'reason'])
+    .where('submission_id', '=', id)
+    .orderBy('id')
+    .execute();
 }
 const incoming = () => {
   try {
@@ -88,18 +119,30 @@ describe('a paper from upload to gradebook', () => {
     assert.notEqual(row.paper_id, null);
     assert.match(String(row.report_key), /^[A-Z0-9]{20}$/);
     assert.equal(row.stored_path, null, 'the file stays on disk after the service has it');
-    assert.deepEqual((await events(id)).map((e) => e.to_state), ['received', 'uploading', 'processing', 'scored', 'graded']);
+    assert.deepEqual(
+      (await events(id)).map((e) => e.to_state),
+      ['received', 'uploading', 'processing', 'scored', 'graded'],
+    );
     const grade = lms.platform.gradebook().find((g) => g.userId === 'student-1');
     assert.ok(grade, 'no score in the gradebook');
     assert.equal(grade.gradingProgress, 'FullyGraded');
     assert.equal(grade.scoreGiven, Number(row.similarity));
     assert.equal(grade.submittedAt, row.submitted_at.toISOString());
     // The instructor can read every step; a student cannot.
-    const history = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/history?ltik=${encodeURIComponent(ltiks.get('instructor-1')!)}`);
+    const history = await fetch(
+      `${tool.url}${assignmentPath}/submissions/${id}/history?ltik=${encodeURIComponent(ltiks.get('instructor-1')!)}`,
+    );
     assert.equal(history.status, 200);
     const page = (await history.text()).replace(/<[^>]+>/g, ' ');
-    for (const reason of ['Sending the file to the checking service', 'Accepted by the checking service', 'posted to the gradebook']) assert.match(page, new RegExp(reason));
-    const asStudent = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/history?ltik=${encodeURIComponent(ltiks.get('student-1')!)}`);
+    for (const reason of [
+      'Sending the file to the checking service',
+      'Accepted by the checking service',
+      'posted to the gradebook',
+    ])
+      assert.match(page, new RegExp(reason));
+    const asStudent = await fetch(
+      `${tool.url}${assignmentPath}/submissions/${id}/history?ltik=${encodeURIComponent(ltiks.get('student-1')!)}`,
+    );
     assert.equal(asStudent.status, 403);
   });
 
@@ -107,7 +150,9 @@ describe('a paper from upload to gradebook', () => {
     const receipt = await submit('student-2', 'copy.txt', essay('glaciers'));
     const row = await waitFor(String(receipt.body.submissionId), ['graded']);
     assert.ok(Number(row.similarity) >= 90, `similarity ${row.similarity}`);
-    const mine = (await (await fetch(`${tool.url}${assignmentPath}/my-submissions?ltik=${encodeURIComponent(ltiks.get('student-2')!)}`)).json()) as { submissions: Array<{ similarity: number | null; aiScore: number | null }> };
+    const mine = (await (
+      await fetch(`${tool.url}${assignmentPath}/my-submissions?ltik=${encodeURIComponent(ltiks.get('student-2')!)}`)
+    ).json()) as { submissions: Array<{ similarity: number | null; aiScore: number | null }> };
     assert.equal(mine.submissions[0]!.similarity, Number(row.similarity));
     assert.equal(mine.submissions[0]!.aiScore, null, 'the AI score is hidden from students by default');
   });
@@ -186,9 +231,16 @@ describe('the service in trouble', () => {
       assert.equal(sent.status, 201);
       const id = String(sent.body.submissionId);
       await waitFor(id, ['uploading']);
-      const resend = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/resend`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ltik: ltiks.get('instructor-1')! }) });
+      const resend = await fetch(`${tool.url}${assignmentPath}/submissions/${id}/resend`, {
+        method: 'POST',
+        redirect: 'manual',
+        body: new URLSearchParams({ ltik: ltiks.get('instructor-1')! }),
+      });
       assert.equal(resend.status, 303);
-      assert.match(new URL(resend.headers.get('location')!, tool.url).searchParams.get('notice') ?? '', /is being sent to the checking service right now; nothing more was queued/);
+      assert.match(
+        new URL(resend.headers.get('location')!, tool.url).searchParams.get('notice') ?? '',
+        /is being sent to the checking service right now; nothing more was queued/,
+      );
       sandbox.setFaults({});
       await waitFor(id, ['scored', 'graded']);
       assert.equal(sandbox.stats().uploads - before, 1);
@@ -201,7 +253,9 @@ describe('the service in trouble', () => {
     const sandbox = tool.tool.sandbox!;
     const before = sandbox.stats().papers;
     sandbox.setFaults({ rateLimit: { ratio: 0.5, retryAfterSeconds: 1 } });
-    const receipts = await Promise.all(['student-1', 'student-2', 'student-3'].map((s, i) => submit(s, `storm-${i}.txt`, essay(`storm topic ${i}`))));
+    const receipts = await Promise.all(
+      ['student-1', 'student-2', 'student-3'].map((s, i) => submit(s, `storm-${i}.txt`, essay(`storm topic ${i}`))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     sandbox.setFaults({ outage: true });
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -233,7 +287,10 @@ describe('the service in trouble', () => {
       }
       await waitFor(id, ['graded'], 60_000);
       assert.equal(sandbox.stats().papers - before, 1, 'the paper reached the service more than once');
-      assert.ok((await events(id)).some((event) => /Found at the service/.test(event.reason ?? '')), 'the retry looked the paper up');
+      assert.ok(
+        (await events(id)).some((event) => /Found at the service/.test(event.reason ?? '')),
+        'the retry looked the paper up',
+      );
     });
   }
 });
@@ -241,17 +298,46 @@ describe('the service in trouble', () => {
 describe('bad uploads get a clear answer and leave nothing behind', () => {
   const cases: Array<[string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, RegExp]> = [
     ['an empty file', () => submit('student-1', 'empty.txt', ''), 400, /empty/],
-    ['an executable renamed .pdf', () => submit('student-1', 'essay.pdf', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(4000, 1)])), 422, /not a document type/],
-    ['a zip named .docx', () => submit('student-1', 'essay.docx', Buffer.from('PK\u0003\u0004\u0014\u0000\u0000\u0000notes.txt')), 422, /not a document type/],
-    ['two files in one request', () => submit('student-1', 'a.txt', 'first paper text', (form) => form.append('file', new Blob(['second']), 'b.txt')), 400, /one file/],
+    [
+      'an executable renamed .pdf',
+      () => submit('student-1', 'essay.pdf', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(4000, 1)])),
+      422,
+      /not a document type/,
+    ],
+    [
+      'a zip named .docx',
+      () => submit('student-1', 'essay.docx', Buffer.from('PK\u0003\u0004\u0014\u0000\u0000\u0000notes.txt')),
+      422,
+      /not a document type/,
+    ],
+    [
+      'two files in one request',
+      () =>
+        submit('student-1', 'a.txt', 'first paper text', (form) => form.append('file', new Blob(['second']), 'b.txt')),
+      400,
+      /one file/,
+    ],
   ];
   for (const [name, run, status, sentence] of cases) {
     test(name, async () => {
-      const count = (await db().selectFrom('submission').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n;
+      const count = (
+        await db()
+          .selectFrom('submission')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
       const result = await run();
       assert.equal(result.status, status, JSON.stringify(result.body));
       assert.match(String(result.body.error), sentence);
-      assert.equal((await db().selectFrom('submission').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n, count);
+      assert.equal(
+        (
+          await db()
+            .selectFrom('submission')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+        count,
+      );
       assert.deepEqual(incoming(), []);
     });
   }
@@ -259,22 +345,38 @@ describe('bad uploads get a clear answer and leave nothing behind', () => {
   test('no file field at all', async () => {
     const form = new FormData();
     form.append('note', 'forgot the file');
-    const response = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltiks.get('student-1')}` } });
+    const response = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${ltiks.get('student-1')}` },
+    });
     assert.equal(response.status, 400);
     assert.match(((await response.json()) as { error: string }).error, /No file was attached/);
   });
 
   test('a file over the assignment limit is refused (413) without storing it', async () => {
     const assignmentId = assignmentPath.split('/').pop()!;
-    const current = await db().selectFrom('assignment').select('settings').where('id', '=', assignmentId).executeTakeFirstOrThrow();
-    await db().updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), maxFileMb: 1 }) }).where('id', '=', assignmentId).execute();
+    const current = await db()
+      .selectFrom('assignment')
+      .select('settings')
+      .where('id', '=', assignmentId)
+      .executeTakeFirstOrThrow();
+    await db()
+      .updateTable('assignment')
+      .set({ settings: JSON.stringify({ ...(current.settings as object), maxFileMb: 1 }) })
+      .where('id', '=', assignmentId)
+      .execute();
     try {
       const result = await submit('student-1', 'big.txt', 'word '.repeat(400_000));
       assert.equal(result.status, 413);
       assert.match(String(result.body.error), /larger than this assignment allows \(1 MB/);
       assert.deepEqual(incoming(), []);
     } finally {
-      await db().updateTable('assignment').set({ settings: JSON.stringify(current.settings) }).where('id', '=', assignmentId).execute();
+      await db()
+        .updateTable('assignment')
+        .set({ settings: JSON.stringify(current.settings) })
+        .where('id', '=', assignmentId)
+        .execute();
     }
   });
 
@@ -293,42 +395,78 @@ describe('bad uploads get a clear answer and leave nothing behind', () => {
 
   test('an instructor cannot submit, and a student of another assignment cannot either', async () => {
     const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-1' });
-    const response = await fetch(`${tool.url}${assignmentPath}/submissions`, { method: 'POST', body: new FormData(), headers: { authorization: `Bearer ${instructor.ltik}` } });
+    const response = await fetch(`${tool.url}${assignmentPath}/submissions`, {
+      method: 'POST',
+      body: new FormData(),
+      headers: { authorization: `Bearer ${instructor.ltik}` },
+    });
     assert.equal(response.status, 403);
   });
 });
 
-describe('a student\'s data on request (CLI)', () => {
+describe("a student's data on request (CLI)", () => {
   test('export lists the submissions with their history; erase deletes the papers at the service and every row here', async () => {
     const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
     const issuer = lms.platform.registration().issuer;
-    const exported = await runToExit('cli/main.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
+    const exported = await runToExit(
+      'cli/main.ts',
+      ['student', 'export', '--issuer', issuer, '--subject', 'student-2'],
+      env,
+    );
     assert.equal(exported.code, 0, exported.stderr);
-    const data = JSON.parse(exported.stdout) as { user: { subject: string }; submissions: Array<{ paper_id: string | null; history: unknown[] }> };
+    const data = JSON.parse(exported.stdout) as {
+      user: { subject: string };
+      submissions: Array<{ paper_id: string | null; history: unknown[] }>;
+    };
     assert.equal(data.user.subject, 'student-2');
     assert.ok(data.submissions.length >= 2);
     assert.ok(data.submissions.every((s) => s.history.length >= 1));
     const papersAtService = data.submissions.filter((s) => s.paper_id !== null).length;
 
-    const withoutService = await runToExit('cli/main.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], env);
+    const withoutService = await runToExit(
+      'cli/main.ts',
+      ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'],
+      env,
+    );
     assert.equal(withoutService.code, 1);
     assert.match(withoutService.stderr, /set CHECKER_URL/);
 
     const before = tool.tool.sandbox!.stats().papers;
-    const erased = await runToExit('cli/main.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], { ...env, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password });
+    const erased = await runToExit('cli/main.ts', ['student', 'erase', '--issuer', issuer, '--subject', 'student-2'], {
+      ...env,
+      CHECKER_URL: tool.tool.sandbox!.url,
+      CHECKER_USERNAME: DEMO_USER.email,
+      CHECKER_PASSWORD: DEMO_USER.password,
+    });
     assert.equal(erased.code, 0, erased.stderr);
     assert.match(erased.stdout, /The student's data is erased\./);
     assert.equal(before - tool.tool.sandbox!.stats().papers, papersAtService);
     const left = await db().selectFrom('lti_user').select('id').where('subject', '=', 'student-2').execute();
     assert.deepEqual(left, []);
-    const again = await runToExit('cli/main.ts', ['student', 'export', '--issuer', issuer, '--subject', 'student-2'], env);
+    const again = await runToExit(
+      'cli/main.ts',
+      ['student', 'export', '--issuer', issuer, '--subject', 'student-2'],
+      env,
+    );
     assert.equal(again.code, 1);
     assert.match(again.stderr, /holds nothing about that student/);
   });
 
   test('a paper still on its way to the service is kept with its record, and the erasure asks to be run again', async () => {
-    const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url, CHECKER_URL: tool.tool.sandbox!.url, CHECKER_USERNAME: DEMO_USER.email, CHECKER_PASSWORD: DEMO_USER.password };
-    const erase = () => runToExit('cli/main.ts', ['student', 'erase', '--issuer', lms.platform.registration().issuer, '--subject', 'student-3'], env);
+    const env = {
+      ...tool.database.env,
+      ENCRYPTION_KEY: tool.config.encryptionKey,
+      PUBLIC_URL: tool.url,
+      CHECKER_URL: tool.tool.sandbox!.url,
+      CHECKER_USERNAME: DEMO_USER.email,
+      CHECKER_PASSWORD: DEMO_USER.password,
+    };
+    const erase = () =>
+      runToExit(
+        'cli/main.ts',
+        ['student', 'erase', '--issuer', lms.platform.registration().issuer, '--subject', 'student-3'],
+        env,
+      );
     const sandbox = tool.tool.sandbox!;
     sandbox.setFaults({ uploadHoldMs: 20_000 });
     try {
@@ -343,7 +481,11 @@ describe('a student\'s data on request (CLI)', () => {
     } finally {
       sandbox.setFaults({});
     }
-    const arrived = await db().selectFrom('submission').select('id').where('file_label', '=', 'on-its-way.txt').executeTakeFirstOrThrow();
+    const arrived = await db()
+      .selectFrom('submission')
+      .select('id')
+      .where('file_label', '=', 'on-its-way.txt')
+      .executeTakeFirstOrThrow();
     await waitFor(arrived.id, ['scored', 'graded'], 60_000);
     const papersBefore = sandbox.stats().papers;
     const done = await erase();

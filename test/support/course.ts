@@ -15,12 +15,22 @@ export interface TestCourse {
   /** A student (added to the course when new) launches and submits a text file; gives the submission id. */
   submit(userId: string, text: string): Promise<string>;
   /** The same, giving the tool's answer whatever it is, and whether the launch or the upload gave it (a network failure: status 0). */
-  trySubmit(userId: string, text: string): Promise<{ stage: 'launch' | 'upload'; status: number; submissionId: string | null; body: string }>;
+  trySubmit(
+    userId: string,
+    text: string,
+  ): Promise<{ stage: 'launch' | 'upload'; status: number; submissionId: string | null; body: string }>;
 }
 
 /** On a new platform (registered with the tool), or on `lms` when given (then a tool elsewhere needs only its address). */
-export async function openCourse(tool: TestTool | { url: string }, options: { rules?: PlatformRules; clientId: string; title?: string; lms?: TestPlatform }): Promise<TestCourse> {
-  const lms = options.lms ?? ('tool' in tool ? await startTestPlatform(tool, { rules: options.rules ?? 'spec', clientId: options.clientId }) : assert.fail('a tool in another process needs a platform registered already'));
+export async function openCourse(
+  tool: TestTool | { url: string },
+  options: { rules?: PlatformRules; clientId: string; title?: string; lms?: TestPlatform },
+): Promise<TestCourse> {
+  const lms =
+    options.lms ??
+    ('tool' in tool
+      ? await startTestPlatform(tool, { rules: options.rules ?? 'spec', clientId: options.clientId })
+      : assert.fail('a tool in another process needs a platform registered already'));
   const title = options.title ?? `Essay (${options.clientId})`;
   lms.platform.addResourceLink({ id: 'essay', title, lineItem: { label: title, scoreMaximum: 100 } });
   const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
@@ -28,7 +38,12 @@ export async function openCourse(tool: TestTool | { url: string }, options: { ru
   const path = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   const trySubmit = async (userId: string, text: string): ReturnType<TestCourse['trySubmit']> => {
     if (!lms.platform.users().some((user) => user.id === userId)) {
-      lms.platform.addUser({ id: userId, name: `Student ${userId}`, email: `${userId}@example.edu`, roles: ROLES.learner });
+      lms.platform.addUser({
+        id: userId,
+        name: `Student ${userId}`,
+        email: `${userId}@example.edu`,
+        roles: ROLES.learner,
+      });
     }
     let stage: 'launch' | 'upload' = 'launch';
     try {
@@ -37,7 +52,11 @@ export async function openCourse(tool: TestTool | { url: string }, options: { ru
       stage = 'upload';
       const form = new FormData();
       form.append('file', new Blob([text]), `${userId}.txt`);
-      const response = await fetch(`${tool.url}${path}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' } });
+      const response = await fetch(`${tool.url}${path}/submissions`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${student.ltik}`, accept: 'application/json' },
+      });
       const body = await response.text();
       const submissionId = response.ok ? String((JSON.parse(body) as { submissionId: string }).submissionId) : null;
       return { stage, status: response.status, submissionId, body };
@@ -54,11 +73,21 @@ export async function openCourse(tool: TestTool | { url: string }, options: { ru
 }
 
 /** A course on a new platform whose assignments use a service account of their own (a login at `serviceUrl`). */
-export async function openCourseWithOwnAccount(tool: TestTool, options: { clientId: string; serviceUrl: string; login: { email: string; password: string; name: string } }): Promise<TestCourse> {
+export async function openCourseWithOwnAccount(
+  tool: TestTool,
+  options: { clientId: string; serviceUrl: string; login: { email: string; password: string; name: string } },
+): Promise<TestCourse> {
   const db = tool.tool.database.db;
-  const account = await saveAccount(db, tool.config.encryptionKey, { name: options.login.name, baseUrl: options.serviceUrl, username: options.login.email, password: options.login.password });
+  const account = await saveAccount(db, tool.config.encryptionKey, {
+    name: options.login.name,
+    baseUrl: options.serviceUrl,
+    username: options.login.email,
+    password: options.login.password,
+  });
   const lms = await startTestPlatform(tool, { clientId: options.clientId });
-  const platform = (await listRegistrations(db)).find((registration) => registration.issuer === lms.platform.registration().issuer);
+  const platform = (await listRegistrations(db)).find(
+    (registration) => registration.issuer === lms.platform.registration().issuer,
+  );
   assert.ok(platform && (await assignAccount(db, platform.id, account.id)));
   return openCourse(tool, { clientId: options.clientId, lms });
 }
@@ -66,7 +95,12 @@ export async function openCourseWithOwnAccount(tool: TestTool, options: { client
 /** A student of the course (added when new) launched into its assignment: their session's ltik. */
 export async function studentLtik(course: TestCourse, userId: string): Promise<string> {
   if (!course.lms.platform.users().some((user) => user.id === userId)) {
-    course.lms.platform.addUser({ id: userId, name: `Student ${userId}`, email: `${userId}@example.edu`, roles: ROLES.learner });
+    course.lms.platform.addUser({
+      id: userId,
+      name: `Student ${userId}`,
+      email: `${userId}@example.edu`,
+      roles: ROLES.learner,
+    });
   }
   const student = await launch(course.lms.platform, { userId, resourceLinkId: 'essay' });
   assert.ok(student.ltik, `the student's launch: ${student.status}`);

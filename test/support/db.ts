@@ -11,7 +11,10 @@ import { migrateToLatest, openDatabase, type Database } from '../../src/db/index
 export const backend: 'postgres' | 'pglite' = process.env.TEST_DB === 'pglite' ? 'pglite' : 'postgres';
 
 /** A test of several tool processes on one database runs on PostgreSQL only (this is its skip option). */
-export const severalProcessesSkip = backend === 'pglite' ? 'several processes share one PostgreSQL server; the embedded database serves one process' : false;
+export const severalProcessesSkip =
+  backend === 'pglite'
+    ? 'several processes share one PostgreSQL server; the embedded database serves one process'
+    : false;
 
 const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

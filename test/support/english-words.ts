@@ -4,10 +4,15 @@ import { de } from '../../src/messages/de.js';
 import { en } from '../../src/messages/en.js';
 import type { Message } from '../../src/messages/index.js';
 
-const texts = (message: Message) => (typeof message === 'string' ? [message] : Object.values(message).filter((text): text is string => typeof text === 'string'));
+const texts = (message: Message) =>
+  typeof message === 'string'
+    ? [message]
+    : Object.values(message).filter((text): text is string => typeof text === 'string');
 
 /** The English fragments of the catalogue's messages whose keys `keys` accepts, German's own words left out. */
-export function englishFragments(keys: (key: string) => boolean = () => true): Array<{ key: string; fragment: string }> {
+export function englishFragments(
+  keys: (key: string) => boolean = () => true,
+): Array<{ key: string; fragment: string }> {
   const german = de as Record<string, Message | undefined>;
   return Object.entries(en as Record<string, Message>)
     .filter(([key]) => keys(key))
@@ -22,7 +27,13 @@ export function englishFragments(keys: (key: string) => boolean = () => true): A
 }
 
 /** The English fragments found in `text` (with the names, titles and files people gave taken out of it first). */
-export function englishIn(text: string, fragments: Array<{ key: string; fragment: string }>, theirs: string[] = []): string[] {
+export function englishIn(
+  text: string,
+  fragments: Array<{ key: string; fragment: string }>,
+  theirs: string[] = [],
+): string[] {
   const shown = theirs.reduce((rest, name) => rest.split(name).join(' '), text);
-  return fragments.filter(({ fragment }) => shown.includes(fragment)).map(({ key, fragment }) => `"${fragment}" (${key})`);
+  return fragments
+    .filter(({ fragment }) => shown.includes(fragment))
+    .map(({ key, fragment }) => `"${fragment}" (${key})`);
 }

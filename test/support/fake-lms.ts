@@ -42,7 +42,11 @@ export async function serveFakeLms(options: {
   app.post('/register', express.json(), (req, res) => {
     lms.registrations.push(req.body as Record<string, unknown>);
     const answer = options.answer ?? { clientId: 'fake-client', deploymentId: 'fake-deployment' };
-    res.json({ ...req.body, client_id: answer.clientId, 'https://purl.imsglobal.org/spec/lti-tool-configuration': { deployment_id: answer.deploymentId } });
+    res.json({
+      ...req.body,
+      client_id: answer.clientId,
+      'https://purl.imsglobal.org/spec/lti-tool-configuration': { deployment_id: answer.deploymentId },
+    });
   });
   return lms;
 }
@@ -62,13 +66,24 @@ export function configurationFor(issuer: string, origin: string): Record<string,
  * Opens the tool's /lti/register for `openidConfiguration` from the loopback address `from` (127.0.0.x), so that
  * tests of the per-address limit do not share the count of the others.
  */
-export async function openRegistration(toolUrl: string, openidConfiguration: string, from = '127.0.0.1'): Promise<{ status: number; text: string; csp: string }> {
+export async function openRegistration(
+  toolUrl: string,
+  openidConfiguration: string,
+  from = '127.0.0.1',
+): Promise<{ status: number; text: string; csp: string }> {
   const url = `${toolUrl}/lti/register?openid_configuration=${encodeURIComponent(openidConfiguration)}`;
   const dispatcher = new Agent({ localAddress: from });
   try {
     const response = await request(url, { dispatcher });
     const body = await response.body.text();
-    const text = body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const text = body
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     return { status: response.statusCode, text, csp: String(response.headers['content-security-policy'] ?? '') };
   } finally {
     await dispatcher.close();

@@ -24,7 +24,10 @@ export interface Forwarder {
   close(): Promise<void>;
 }
 
-export async function startForwarder(targets: string[] = [], options: { retryRefused?: boolean } = {}): Promise<Forwarder> {
+export async function startForwarder(
+  targets: string[] = [],
+  options: { retryRefused?: boolean } = {},
+): Promise<Forwarder> {
   let current = targets;
   let next = 0;
   let open = 0;
@@ -46,10 +49,13 @@ export async function startForwarder(targets: string[] = [], options: { retryRef
       const { hostname, port } = new URL(target);
       const entry = { method: req.method ?? 'GET', path: req.url ?? '/', target };
       forwarded.push(entry);
-      const upstream = request({ hostname, port, method: req.method, path: req.url, headers: req.headers, ...(body ? { agent: false } : {}) }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = request(
+        { hostname, port, method: req.method, path: req.url, headers: req.headers, ...(body ? { agent: false } : {}) },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         if (body && error.code === 'ECONNREFUSED' && attempt + 1 < current.length) {
           refusals += 1;

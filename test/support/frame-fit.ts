@@ -19,8 +19,19 @@ import { eventually } from './wait.js';
 const PRESENTATION = 'https://purl.imsglobal.org/spec/lti/claim/launch_presentation';
 
 // What the functions handed to the browser see (this project compiles without the DOM library).
-declare const window: { top: unknown; addEventListener(type: string, listener: (event: { data: unknown }) => void): void; posted?: Array<{ subject: string; height?: number }> };
-declare const document: { getElementById(id: string): { clientHeight: number; clientWidth: number; style: Record<string, string>; dataset: Record<string, string> } | null };
+declare const window: {
+  top: unknown;
+  addEventListener(type: string, listener: (event: { data: unknown }) => void): void;
+  posted?: Array<{ subject: string; height?: number }>;
+};
+declare const document: {
+  getElementById(id: string): {
+    clientHeight: number;
+    clientWidth: number;
+    style: Record<string, string>;
+    dataset: Record<string, string>;
+  } | null;
+};
 
 export interface Look {
   name: string;
@@ -62,8 +73,20 @@ export let course: TestCourse;
 export let browser: Browser;
 
 /** The launch of `user` into the course's assignment (or deep linking), framed as `look`'s LMS frames it. */
-export function frameUrl(look: Look, user: string, type: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' = 'LtiResourceLinkRequest'): string {
-  const query = new URLSearchParams({ user, type, width: String(look.frame.width), height: String(look.frame.height), ...(type === 'LtiResourceLinkRequest' ? { link: 'essay' } : {}), ...(look.resizes ? {} : { resize: 'off' }), ...(look.panel ? { panel: String(look.panel) } : {}) });
+export function frameUrl(
+  look: Look,
+  user: string,
+  type: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' = 'LtiResourceLinkRequest',
+): string {
+  const query = new URLSearchParams({
+    user,
+    type,
+    width: String(look.frame.width),
+    height: String(look.frame.height),
+    ...(type === 'LtiResourceLinkRequest' ? { link: 'essay' } : {}),
+    ...(look.resizes ? {} : { resize: 'off' }),
+    ...(look.panel ? { panel: String(look.panel) } : {}),
+  });
   return `${lms.url}/frame?${query}`;
 }
 
@@ -73,7 +96,12 @@ export interface Reader {
   timezoneId?: string;
 }
 
-export async function openFramed(look: Look, url: string, heading: string | RegExp, reader: Reader = {}): Promise<{ page: Page; frame: () => Promise<Frame> }> {
+export async function openFramed(
+  look: Look,
+  url: string,
+  heading: string | RegExp,
+  reader: Reader = {},
+): Promise<{ page: Page; frame: () => Promise<Frame> }> {
   const context = await browser.newContext({ viewport: look.window, ...reader });
   // The LMS's window writes down every lti.* message the tool's frame posts to it.
   await context.addInitScript(() => {
@@ -81,12 +109,17 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
     window.posted = [];
     window.addEventListener('message', (event) => {
       const data = event.data as { subject?: unknown; height?: unknown } | null;
-      if (data && typeof data.subject === 'string' && data.subject.startsWith('lti.')) window.posted!.push({ subject: data.subject, ...(typeof data.height === 'number' ? { height: data.height } : {}) });
+      if (data && typeof data.subject === 'string' && data.subject.startsWith('lti.'))
+        window.posted!.push({
+          subject: data.subject,
+          ...(typeof data.height === 'number' ? { height: data.height } : {}),
+        });
     });
   });
   const page = await context.newPage();
   const requests: string[] = [];
-  const note = (what: string) => (request: { method(): string; url(): string }) => void requests.push(`${what} ${request.method()} ${new URL(request.url()).pathname}`);
+  const note = (what: string) => (request: { method(): string; url(): string }) =>
+    void requests.push(`${what} ${request.method()} ${new URL(request.url()).pathname}`);
   page.on('request', note('asked'));
   page.on('requestfinished', note('answered'));
   page.on('requestfailed', note('failed'));
@@ -95,18 +128,36 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
   // launch's six loads in one frame are where the browser driver has been seen to lose the frame on a busy machine
   // (the launch in a frame is test/security/login-csrf-browser.test.ts's subject).
   const asked = new URL(url).searchParams;
-  const messageType = asked.get('type') === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
+  const messageType =
+    asked.get('type') === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
   const withLocale = async (idToken: string) => {
     const payload = payloadOf(idToken);
     payload[PRESENTATION] = { ...(payload[PRESENTATION] as object), locale: reader.locale };
     return lms.platform.sign(payload);
   };
-  const launched = await launch(lms.platform, { userId: asked.get('user')!, messageType, ...(asked.get('link') ? { resourceLinkId: asked.get('link')! } : {}), ...(reader.locale ? { replaceIdToken: withLocale } : {}) });
-  assert.equal(launched.status, 200, `${look.name}: the launch answered ${launched.status}: ${launched.body.slice(0, 300)}`);
+  const launched = await launch(lms.platform, {
+    userId: asked.get('user')!,
+    messageType,
+    ...(asked.get('link') ? { resourceLinkId: asked.get('link')! } : {}),
+    ...(reader.locale ? { replaceIdToken: withLocale } : {}),
+  });
+  assert.equal(
+    launched.status,
+    200,
+    `${look.name}: the launch answered ${launched.status}: ${launched.body.slice(0, 300)}`,
+  );
   await page.route(`${tool.url}/lti/login?**`, (route) =>
     messageType === 'LtiResourceLinkRequest'
       ? route.fulfill({ status: 302, headers: { location: launched.url } })
-      : route.fulfill({ status: 200, body: launched.body, headers: Object.fromEntries(Object.entries(launched.headers).filter(([name]) => ['content-type', 'content-security-policy'].includes(name)).map(([name, value]) => [name, String(value)])) }),
+      : route.fulfill({
+          status: 200,
+          body: launched.body,
+          headers: Object.fromEntries(
+            Object.entries(launched.headers)
+              .filter(([name]) => ['content-type', 'content-security-policy'].includes(name))
+              .map(([name, value]) => [name, String(value)]),
+          ),
+        }),
   );
   await page.goto(url);
   // The frame the LMS's iframe shows now (asked of the element, so never a frame it has left).
@@ -114,10 +165,18 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
   // A launch is six requests between the LMS and the tool, each a page load in the frame: a minute on a busy
   // machine; a launch that stops on its way says where.
   try {
-    await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 60_000 });
+    await page
+      .frameLocator('#tool-frame')
+      .getByRole('heading', { level: 1, name: heading })
+      .waitFor({ timeout: 60_000 });
   } catch (error) {
     const where = await frame().catch(() => null);
-    assert.fail(`${look.name}: the frame did not reach "${heading}" but shows ${where?.url()}: ${await where?.locator('body').innerText().catch(() => '')}\nits requests: ${requests.slice(-8).join('; ')}\n${String(error)}`);
+    assert.fail(
+      `${look.name}: the frame did not reach "${heading}" but shows ${where?.url()}: ${await where
+        ?.locator('body')
+        .innerText()
+        .catch(() => '')}\nits requests: ${requests.slice(-8).join('; ')}\n${String(error)}`,
+    );
   }
   return { page, frame };
 }
@@ -128,15 +187,18 @@ export async function openFramed(look: Look, url: string, heading: string | RegE
  */
 export async function applyLook(page: Page, frame: Frame, look: Look, heading: string | RegExp): Promise<void> {
   await page.setViewportSize(look.window);
-  await page.evaluate((size) => {
-    const el = document.getElementById('tool-frame')!;
-    el.style.width = `${size.width}px`;
-    el.style.height = `${size.height}px`;
-    el.dataset.resize = String(size.resizes);
-    // The course index stands beside the frame where the look has it (Moodle closes it on narrow screens).
-    const panel = document.getElementById('course-index');
-    if (panel) panel.style.display = size.panel ? 'block' : 'none';
-  }, { ...look.frame, resizes: look.resizes, panel: look.panel ?? 0 });
+  await page.evaluate(
+    (size) => {
+      const el = document.getElementById('tool-frame')!;
+      el.style.width = `${size.width}px`;
+      el.style.height = `${size.height}px`;
+      el.dataset.resize = String(size.resizes);
+      // The course index stands beside the frame where the look has it (Moodle closes it on narrow screens).
+      const panel = document.getElementById('course-index');
+      if (panel) panel.style.display = size.panel ? 'block' : 'none';
+    },
+    { ...look.frame, resizes: look.resizes, panel: look.panel ?? 0 },
+  );
   await forgetMessages(page);
   await frame.goto(frame.url());
   await page.frameLocator('#tool-frame').getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -144,7 +206,9 @@ export async function applyLook(page: Page, frame: Frame, look: Look, heading: s
 
 /** The LMS's window forgets the messages the frame posted so far (before the frame opens another page). */
 export async function forgetMessages(page: Page): Promise<void> {
-  await page.evaluate(() => { window.posted = []; });
+  await page.evaluate(() => {
+    window.posted = [];
+  });
 }
 
 /** Checks the framed page as it is now, and saves its picture as frame-<look>-<name>. */
@@ -187,18 +251,37 @@ export async function assertLayout(page: Page | Frame, where: string, layout: La
 
 /** The tool, a course with two checked papers and a student who has sent none, and the browser; the course's LMS registered as `productFamily` when given. */
 export async function startFrameCourse(options: { productFamily?: string } = {}): Promise<void> {
-  tool = await startTestTool({ ADMIN_TOKEN, SANDBOX_DELAY_MS: '300', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' });
+  tool = await startTestTool({
+    ADMIN_TOKEN,
+    SANDBOX_DELAY_MS: '300',
+    POLL_SCHEDULE_SECONDS: '1,1,2',
+    JOB_POLLING_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
+  });
   lms = await startTestPlatform(tool, options);
   course = await openCourse(tool, { lms, clientId: 'frame-fit', title: TITLE });
-  const essay = (topic: string) => Array.from({ length: 40 }, (_, i) => `Sentence ${i} about ${topic} with its own evidence number ${i * 7}.`).join(' ');
-  lms.platform.addUser({ id: 'student-long', name: 'Maximiliane Gonçalves-Oyelaran-Vandenberghe', email: 'maximiliane.goncalves-oyelaran-vandenberghe@students.example.edu', roles: ROLES.learner });
+  const essay = (topic: string) =>
+    Array.from({ length: 40 }, (_, i) => `Sentence ${i} about ${topic} with its own evidence number ${i * 7}.`).join(
+      ' ',
+    );
+  lms.platform.addUser({
+    id: 'student-long',
+    name: 'Maximiliane Gonçalves-Oyelaran-Vandenberghe',
+    email: 'maximiliane.goncalves-oyelaran-vandenberghe@students.example.edu',
+    roles: ROLES.learner,
+  });
   await course.submit('student-long', essay('the long retreat of glaciers in the Alps since the little ice age'));
   await course.submit('student-2', essay('urban heat islands'));
   lms.platform.addUser({ id: 'student-new', name: 'Noa New', email: 'noa@example.edu', roles: ROLES.learner });
-  await eventually(async () => {
-    const states = await tool.tool.database.db.selectFrom('submission').select('state').execute();
-    return states.length === 2 && states.every((s) => s.state === 'scored' || s.state === 'graded');
-  }, 'the two papers were not checked in time', 60_000, 250);
+  await eventually(
+    async () => {
+      const states = await tool.tool.database.db.selectFrom('submission').select('state').execute();
+      return states.length === 2 && states.every((s) => s.state === 'scored' || s.state === 'graded');
+    },
+    'the two papers were not checked in time',
+    60_000,
+    250,
+  );
   browser = await launchBrowser();
 }
 

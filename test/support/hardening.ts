@@ -36,27 +36,43 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** A paper of its own for each seed, long enough for the sandbox to score it. */
 export const essay = (seed: string) =>
-  Array.from({ length: 45 }, (_, i) => `${seed} paragraph ${i} weighs its own evidence ${i * 17} on the question of ${seed}.`).join(' ');
+  Array.from(
+    { length: 45 },
+    (_, i) => `${seed} paragraph ${i} weighs its own evidence ${i * 17} on the question of ${seed}.`,
+  ).join(' ');
 
 /** Lets students submit as often as a test needs (no attempt limit, no due date in the way). */
 export async function allowResubmission(db: Kysely<DatabaseSchema>, assignmentPath: string): Promise<void> {
   const id = assignmentPath.split('/').pop()!;
   const current = await db.selectFrom('assignment').select('settings').where('id', '=', id).executeTakeFirstOrThrow();
-  await db.updateTable('assignment').set({ settings: JSON.stringify({ ...(current.settings as object), resubmission: 'any-time', maxAttempts: 50 }) }).where('id', '=', id).execute();
+  await db
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...(current.settings as object), resubmission: 'any-time', maxAttempts: 50 }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The submissions not done yet: every paper scored, and each student's latest attempt in the gradebook. */
 async function unsettled(db: Kysely<DatabaseSchema>, ids: string[]): Promise<Array<{ id: string; state: string }>> {
-  const rows = await db.selectFrom('submission').select(['id', 'state', 'user_id', 'attempt']).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('submission')
+    .select(['id', 'state', 'user_id', 'attempt'])
+    .where('id', 'in', ids)
+    .execute();
   const latest = new Map<string, number>();
   for (const row of rows) latest.set(row.user_id, Math.max(latest.get(row.user_id) ?? 0, row.attempt));
-  const done = (row: (typeof rows)[number]) => row.state === 'graded' || (row.state === 'scored' && row.attempt < latest.get(row.user_id)!);
+  const done = (row: (typeof rows)[number]) =>
+    row.state === 'graded' || (row.state === 'scored' && row.attempt < latest.get(row.user_id)!);
   const missing = ids.filter((id) => !rows.some((row) => row.id === id)).map((id) => ({ id, state: 'gone' }));
   return [...missing, ...rows.filter((row) => !done(row)).map(({ id, state }) => ({ id, state }))];
 }
 
 /** Waits until every submission is settled, or the time is up; gives those that are not. */
-export async function settle(db: Kysely<DatabaseSchema>, ids: string[], timeoutMs: number): Promise<Array<{ id: string; state: string }>> {
+export async function settle(
+  db: Kysely<DatabaseSchema>,
+  ids: string[],
+  timeoutMs: number,
+): Promise<Array<{ id: string; state: string }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await unsettled(db, ids);
@@ -80,7 +96,12 @@ export interface Tally {
  * The outcome of a batch of submissions. `papersAdded` is how many papers the service gained meanwhile; every
  * student's latest attempt among `ids` must be the score in their cell.
  */
-export async function tally(db: Kysely<DatabaseSchema>, lms: DevPlatform, ids: string[], papersAdded: number): Promise<Tally> {
+export async function tally(
+  db: Kysely<DatabaseSchema>,
+  lms: DevPlatform,
+  ids: string[],
+  papersAdded: number,
+): Promise<Tally> {
   const rows = await db
     .selectFrom('submission as s')
     .innerJoin('lti_user as u', 'u.id', 's.user_id')
@@ -90,13 +111,20 @@ export async function tally(db: Kysely<DatabaseSchema>, lms: DevPlatform, ids: s
   const papers = rows.map((row) => row.paper_id).filter((paper) => paper !== null);
   const latest = new Map<string, (typeof rows)[number]>();
   for (const row of rows) if ((latest.get(row.subject)?.attempt ?? 0) < row.attempt) latest.set(row.subject, row);
-  const finalPosts = lms.scoreLog().filter((entry) => entry.status < 300 && (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded');
+  const finalPosts = lms
+    .scoreLog()
+    .filter(
+      (entry) => entry.status < 300 && (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded',
+    );
   let gradesWrong = 0;
   let repeatedFinalPosts = 0;
   for (const [subject, row] of latest) {
     const cell = lms.gradebook().find((grade) => grade.userId === subject);
-    const posted = finalPosts.filter((entry) => entry.userId === subject).map((entry) => (entry.body as { scoreGiven?: number }).scoreGiven);
-    const right = row.similarity !== null && cell?.gradingProgress === 'FullyGraded' && cell.scoreGiven === Number(row.similarity);
+    const posted = finalPosts
+      .filter((entry) => entry.userId === subject)
+      .map((entry) => (entry.body as { scoreGiven?: number }).scoreGiven);
+    const right =
+      row.similarity !== null && cell?.gradingProgress === 'FullyGraded' && cell.scoreGiven === Number(row.similarity);
     if (!right || new Set(posted).size !== 1) gradesWrong += 1;
     repeatedFinalPosts += Math.max(0, posted.length - 1);
   }

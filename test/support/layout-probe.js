@@ -3,7 +3,13 @@
 (() => {
   const doc = document.documentElement;
   const width = doc.clientWidth;
-  const describe = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '') + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+  const describe = (el) =>
+    el.tagName.toLowerCase() +
+    (el.id ? '#' + el.id : '') +
+    (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '') +
+    ' "' +
+    (el.textContent || '').trim().slice(0, 40) +
+    '"';
   const visible = (el) => {
     const style = getComputedStyle(el);
     const rect = el.getBoundingClientRect();
@@ -38,14 +44,16 @@
   for (const el of document.body.querySelectorAll('*')) {
     if (!visible(el) || scrollsSideways(el)) continue;
     const rect = el.getBoundingClientRect();
-    if (rect.right > width + 1 || rect.left < -1) cutOff.push(describe(el) + ' at ' + Math.round(rect.left) + '..' + Math.round(rect.right) + ' of ' + width);
+    if (rect.right > width + 1 || rect.left < -1)
+      cutOff.push(describe(el) + ' at ' + Math.round(rect.left) + '..' + Math.round(rect.right) + ' of ' + width);
   }
 
   // A box with its own vertical scroll bar inside the page (in a fixed-height frame, a scroll inside a scroll).
   const scrollTraps = [];
   for (const el of document.body.querySelectorAll('*')) {
     const overflow = getComputedStyle(el).overflowY;
-    if ((overflow === 'auto' || overflow === 'scroll') && el.scrollHeight > el.clientHeight + 1) scrollTraps.push(describe(el));
+    if ((overflow === 'auto' || overflow === 'scroll') && el.scrollHeight > el.clientHeight + 1)
+      scrollTraps.push(describe(el));
   }
 
   // The page's end can be scrolled to: after scrolling down as far as it goes, the last thing in <main> is in sight.

@@ -10,8 +10,13 @@ export interface LmsFixture {
 
 /** The fixture `name` of `lms`; fails when it does not name its source. */
 export function lmsFixture(lms: 'canvas' | 'blackboard' | 'moodle', name: string): LmsFixture {
-  const fixture = JSON.parse(readFileSync(new URL(`../fixtures/lms/${lms}/${name}.json`, import.meta.url), 'utf8')) as LmsFixture;
-  assert.ok(fixture.source?.what && fixture.source.read && (fixture.source.repository || fixture.source.published), `${lms}/${name} names its source`);
+  const fixture = JSON.parse(
+    readFileSync(new URL(`../fixtures/lms/${lms}/${name}.json`, import.meta.url), 'utf8'),
+  ) as LmsFixture;
+  assert.ok(
+    fixture.source?.what && fixture.source.read && (fixture.source.repository || fixture.source.published),
+    `${lms}/${name} names its source`,
+  );
   return fixture;
 }
 

@@ -18,12 +18,17 @@ export function browserPeople(browser: Browser, lmsUrl: string): People {
     let context = contexts.get(who);
     if (!context) {
       // Dates typed into a page are on the browser's clock: UTC here, whatever the machine's zone, unless a test says otherwise.
-      context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, timezoneId: 'UTC' });
+      context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        acceptDownloads: true,
+        timezoneId: 'UTC',
+      });
       contexts.set(who, context);
     }
     const opened = await context.newPage();
     opened.on('console', (message: ConsoleMessage) => {
-      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) cspErrors.push(`${who}: ${message.text()}`);
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text()))
+        cspErrors.push(`${who}: ${message.text()}`);
     });
     return opened;
   };

@@ -22,7 +22,14 @@ export interface ServedPlatform extends TestPlatform {
   app: express.Express;
 }
 
-type PlatformOptions = { rules?: PlatformRules; dialect?: AssetProcessorDialect; clientId?: string; deploymentId?: string; course?: Course; /** 127.0.0.1 unless told (another loopback address stands for another host). */ host?: string };
+type PlatformOptions = {
+  rules?: PlatformRules;
+  dialect?: AssetProcessorDialect;
+  clientId?: string;
+  deploymentId?: string;
+  course?: Course;
+  /** 127.0.0.1 unless told (another loopback address stands for another host). */ host?: string;
+};
 
 /** A platform on 127.0.0.1 (or options.host) for the tool at `toolUrl`, not registered anywhere yet. */
 export async function servePlatform(toolUrl: string, options: PlatformOptions = {}): Promise<ServedPlatform> {
@@ -53,7 +60,13 @@ export async function servePlatform(toolUrl: string, options: PlatformOptions = 
 }
 
 /** Starts a platform on 127.0.0.1 and, unless told not to, registers it with the tool as the CLI would. */
-export async function startTestPlatform(tool: TestTool, options: PlatformOptions & { register?: boolean; /** The LMS product it is registered as (the tool takes on its look); none by default. */ productFamily?: string } = {}): Promise<ServedPlatform> {
+export async function startTestPlatform(
+  tool: TestTool,
+  options: PlatformOptions & {
+    register?: boolean;
+    /** The LMS product it is registered as (the tool takes on its look); none by default. */ productFamily?: string;
+  } = {},
+): Promise<ServedPlatform> {
   const served = await servePlatform(tool.url, options);
   if (options.register !== false) {
     const registration = served.platform.registration();
@@ -78,16 +91,31 @@ export async function startTestPlatform(tool: TestTool, options: PlatformOptions
 }
 
 /** Registers a platform with a tool running elsewhere, through `npm run cli -- platform add`. */
-export async function registerWithCli(env: Record<string, string>, registration: ReturnType<DevPlatform['registration']>): Promise<void> {
-  const result = await runToExit('cli/main.ts', [
-    'platform', 'add',
-    '--name', registration.name,
-    '--issuer', registration.issuer,
-    '--client-id', registration.clientId,
-    '--deployment-id', registration.deploymentId,
-    '--auth-url', registration.authUrl,
-    '--token-url', registration.tokenUrl,
-    '--jwks-url', registration.jwksUrl,
-  ], env);
+export async function registerWithCli(
+  env: Record<string, string>,
+  registration: ReturnType<DevPlatform['registration']>,
+): Promise<void> {
+  const result = await runToExit(
+    'cli/main.ts',
+    [
+      'platform',
+      'add',
+      '--name',
+      registration.name,
+      '--issuer',
+      registration.issuer,
+      '--client-id',
+      registration.clientId,
+      '--deployment-id',
+      registration.deploymentId,
+      '--auth-url',
+      registration.authUrl,
+      '--token-url',
+      registration.tokenUrl,
+      '--jwks-url',
+      registration.jwksUrl,
+    ],
+    env,
+  );
   if (result.code !== 0) throw new Error(`platform add failed (${result.code}):\n${result.stderr}${result.stdout}`);
 }

@@ -36,7 +36,11 @@ export function statusWithHost(url: string, host: string): Promise<number> {
  * A raw connection to the tool on `port` that has sent `head` (and `body`, if any) and then goes quiet: a request the
  * tool counts in flight until it answers or the test closes the socket. Resolves once the tool has taken it in.
  */
-export async function quietClient(port: number, head: string, body = ''): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
+export async function quietClient(
+  port: number,
+  head: string,
+  body = '',
+): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
   const started = Date.now();
   const socket = connect(port, '127.0.0.1');
   let received = '';

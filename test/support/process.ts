@@ -37,7 +37,10 @@ function toolArgs(entry: ToolEntry): string[] {
   return [built];
 }
 
-export async function startToolProcess(env: Record<string, string>, options: { cwd?: string; timeoutMs?: number; entry?: ToolEntry } = {}): Promise<ToolProcess> {
+export async function startToolProcess(
+  env: Record<string, string>,
+  options: { cwd?: string; timeoutMs?: number; entry?: ToolEntry } = {},
+): Promise<ToolProcess> {
   const child = spawn(process.execPath, toolArgs(options.entry ?? 'source'), {
     cwd: options.cwd ?? projectRoot,
     env: baseEnv({ PORT: '0', ...env }),
@@ -84,7 +87,12 @@ export interface Finished {
 }
 
 /** Runs src/<script> to its end (main.ts or cli/main.ts) and gives back what it printed. */
-export function runToExit(script: 'main.ts' | 'cli/main.ts', args: string[], env: Record<string, string>, options: { cwd?: string; timeoutMs?: number; input?: string } = {}): Promise<Finished> {
+export function runToExit(
+  script: 'main.ts' | 'cli/main.ts',
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string; timeoutMs?: number; input?: string } = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', tsx, `${projectRoot}/src/${script}`, ...args], {
       cwd: options.cwd ?? projectRoot,

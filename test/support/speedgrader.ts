@@ -40,9 +40,17 @@ export function speedGrader(lmsUrl: string, people: People, activity: string) {
   }
 
   /** The instructor's SpeedGrader view of the student's submission, from the LMS's assignment page. */
-  async function openSpeedGrader(instructor: Page, studentName: string, instructorName = 'Iris Instructor'): Promise<void> {
+  async function openSpeedGrader(
+    instructor: Page,
+    studentName: string,
+    instructorName = 'Iris Instructor',
+  ): Promise<void> {
     await openActivity(instructor);
-    await instructor.getByRole('row', { name: new RegExp(studentName) }).last().getByRole('link', { name: `SpeedGrader as ${instructorName}` }).click();
+    await instructor
+      .getByRole('row', { name: new RegExp(studentName) })
+      .last()
+      .getByRole('link', { name: `SpeedGrader as ${instructorName}` })
+      .click();
     await instructor.getByRole('heading', { level: 1, name: `${studentName}: ${activity}` }).waitFor();
   }
 
@@ -50,9 +58,13 @@ export function speedGrader(lmsUrl: string, people: People, activity: string) {
 }
 
 /** The section of the SpeedGrader view for one asset: a file by its name, or "Text entry". */
-export const assetSection = (page: Page, name: string) => page.locator('section.asset').filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name.replace('.', '\\.')}\\b`) }) });
+export const assetSection = (page: Page, name: string) =>
+  page
+    .locator('section.asset')
+    .filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name.replace('.', '\\.')}\\b`) }) });
 /** The asset's row for a report ("Originality", "AI content"). */
-export const reportRow = (page: Page, section: Locator, title: string) => section.getByRole('row').filter({ has: page.getByRole('cell', { name: title, exact: true }) });
+export const reportRow = (page: Page, section: Locator, title: string) =>
+  section.getByRole('row').filter({ has: page.getByRole('cell', { name: title, exact: true }) });
 export const cells = async (row: Locator) => (await row.locator('td').allInnerTexts()).map((text) => text.trim());
 /** The Progress column's word, without the priority that may follow it. */
 export const progressWord = (cell: string | undefined) => cell?.split(/\s/)[0] ?? '';
@@ -68,11 +80,17 @@ export async function progressOf(page: Page, assets: string[], title = 'Original
 }
 
 /** Reloads the page, as a person waiting for reports does, until `done` holds; bounded. */
-export async function reloadUntil(page: Page, done: () => Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
+export async function reloadUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 90_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await done()) return;
-    if (Date.now() > deadline) assert.fail(`${what} was not shown in time; the page reads:\n${await page.locator('body').innerText()}`);
+    if (Date.now() > deadline)
+      assert.fail(`${what} was not shown in time; the page reads:\n${await page.locator('body').innerText()}`);
     await page.waitForTimeout(1000);
     await page.reload();
   }

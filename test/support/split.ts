@@ -50,7 +50,12 @@ export async function startSplitTool(options: { clientId: string; env?: Record<s
   const lms = await servePlatform(publicUrl, { clientId: options.clientId });
   await registerWithCli(shared, lms.platform.registration());
   const course = await openCourse({ url: publicUrl }, { clientId: options.clientId, lms });
-  const database = await openDatabase({ url: `${testDatabase.url}?application_name=hardening-test`, dataDir: testDatabase.dataDir, poolSize: 2, embedded: 'serve' });
+  const database = await openDatabase({
+    url: `${testDatabase.url}?application_name=hardening-test`,
+    dataDir: testDatabase.dataDir,
+    poolSize: 2,
+    embedded: 'serve',
+  });
   const processes: ToolProcess[] = [web];
   return {
     sandbox,
@@ -64,7 +69,8 @@ export async function startSplitTool(options: { clientId: string; env?: Record<s
       return worker;
     },
     close: async () => {
-      for (const child of processes) if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
+      for (const child of processes)
+        if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
       await database.close();
       await lms.close();
       await sandbox.close();

@@ -18,7 +18,11 @@ describe('job queues set up by processes starting at once', { skip: severalProce
     for (let round = 1; round <= 5; round += 1) {
       const testDb = await createTestDatabase();
       // One process has a pool of a single connection, which pg-boss needs while the setup waits its turn.
-      const databases = await Promise.all([1, 4, 4, 4].map((poolSize) => openDatabase({ url: testDb.url, dataDir: testDb.dataDir, poolSize, embedded: 'serve' })));
+      const databases = await Promise.all(
+        [1, 4, 4, 4].map((poolSize) =>
+          openDatabase({ url: testDb.url, dataDir: testDb.dataDir, poolSize, embedded: 'serve' }),
+        ),
+      );
       try {
         const started = await Promise.allSettled(
           databases.map(async (database) => {
@@ -28,10 +32,17 @@ describe('job queues set up by processes starting at once', { skip: severalProce
             await jobs.boss.stop({ graceful: false, wait: true });
           }),
         );
-        const failures = started.flatMap((result) => (result.status === 'rejected' ? [String((result.reason as Error).message ?? result.reason)] : []));
+        const failures = started.flatMap((result) =>
+          result.status === 'rejected' ? [String((result.reason as Error).message ?? result.reason)] : [],
+        );
         assert.deepEqual(failures, [], `round ${round}: a process could not set up the job queues`);
-        const queues = await databases[0]!.pool.query<{ name: string }>("SELECT name FROM pgboss.queue WHERE name NOT LIKE '\\_\\_pgboss%' ORDER BY name");
-        assert.deepEqual(queues.rows.map((row) => row.name), Object.values(QUEUES).sort());
+        const queues = await databases[0]!.pool.query<{ name: string }>(
+          "SELECT name FROM pgboss.queue WHERE name NOT LIKE '\\_\\_pgboss%' ORDER BY name",
+        );
+        assert.deepEqual(
+          queues.rows.map((row) => row.name),
+          Object.values(QUEUES).sort(),
+        );
       } finally {
         await Promise.all(databases.map((database) => database.close()));
         await testDb.drop();
@@ -58,7 +69,10 @@ describe('waits the service asks for', () => {
       });
       await jobs.send(QUEUES.poll, { n: 1 }, { key: 'retry-after' });
       await failedOnce;
-      assert.deepEqual(runs.filter((retry) => retry === 0), [0, 0, 0]);
+      assert.deepEqual(
+        runs.filter((retry) => retry === 0),
+        [0, 0, 0],
+      );
     } finally {
       await jobs.boss.stop({ graceful: false, wait: true });
       await cleanup();

@@ -57,10 +57,14 @@ function uploadHead(length: number): string {
   ].join('\r\n');
 }
 
-const essay = (seed: string) => `${seed}: ` + 'Rivers carve valleys over long ages, and people settle along them. '.repeat(40);
+const essay = (seed: string) =>
+  `${seed}: ` + 'Rivers carve valleys over long ages, and people settle along them. '.repeat(40);
 
 async function submissionCount(): Promise<number> {
-  const row = await tool.tool.database.db.selectFrom('submission').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await tool.tool.database.db
+    .selectFrom('submission')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -68,7 +72,9 @@ async function submissionCount(): Promise<number> {
 function uploadFiles(): string[] {
   const dir = join(tool.config.dataDir, 'uploads');
   try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
   } catch {
     return [];
   }
@@ -105,9 +111,17 @@ describe('a limit of one request in flight per route class', () => {
     const xhr = await fetch(url, { method: 'POST', body: form(), headers: { accept: 'application/json' } });
     expectBusy(xhr, await xhr.text(), 'json');
     assert.ok(Date.now() - started < 1000, 'the refusal came at once');
-    const scripted = await fetch(url, { method: 'POST', body: form(), headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' } });
+    const scripted = await fetch(url, {
+      method: 'POST',
+      body: form(),
+      headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' },
+    });
     expectBusy(scripted, await scripted.text(), 'json');
-    const framed = await fetch(url, { method: 'POST', body: form(), headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-dest': 'iframe' } });
+    const framed = await fetch(url, {
+      method: 'POST',
+      body: form(),
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-dest': 'iframe' },
+    });
     expectBusy(framed, await framed.text(), 'html');
     assert.equal((await fetch(`${tool.url}/healthz`)).status, 200);
     assert.equal((await fetch(`${tool.url}/readyz`)).status, 200);
@@ -121,11 +135,28 @@ describe('a limit of one request in flight per route class', () => {
   });
 
   test('launches: a second launch while one is in flight gets a page in the frame (and JSON to an API client)', async () => {
-    const held = await quietClient(port(), [`POST /lti/launch HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 5000', '', ''].join('\r\n'));
+    const held = await quietClient(
+      port(),
+      [
+        `POST /lti/launch HTTP/1.1`,
+        `Host: 127.0.0.1:${port()}`,
+        'Content-Type: application/x-www-form-urlencoded',
+        'Content-Length: 5000',
+        '',
+        '',
+      ].join('\r\n'),
+    );
     try {
-      const login = await fetch(`${tool.url}/lti/login?iss=x&login_hint=y&target_link_uri=z`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+      const login = await fetch(`${tool.url}/lti/login?iss=x&login_hint=y&target_link_uri=z`, {
+        headers: { accept: 'text/html' },
+        redirect: 'manual',
+      });
       expectBusy(login, await login.text(), 'html');
-      const api = await fetch(`${tool.url}/lti/launch`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, body: 'id_token=a&state=b' });
+      const api = await fetch(`${tool.url}/lti/launch`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'id_token=a&state=b',
+      });
       expectBusy(api, await api.text(), 'json');
       assert.equal((await fetch(`${tool.url}/lti/keys`)).status, 200, 'the JWKS is never limited');
     } finally {
@@ -138,11 +169,25 @@ describe('a limit of one request in flight per route class', () => {
   });
 
   test('pages: the status poll gets JSON, the page gets HTML', async () => {
-    const held = await quietClient(port(), [`POST ${course.path}/settings HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 5000', '', ''].join('\r\n'));
+    const held = await quietClient(
+      port(),
+      [
+        `POST ${course.path}/settings HTTP/1.1`,
+        `Host: 127.0.0.1:${port()}`,
+        'Content-Type: application/x-www-form-urlencoded',
+        'Content-Length: 5000',
+        '',
+        '',
+      ].join('\r\n'),
+    );
     try {
-      const poll = await fetch(`${tool.url}${course.path}/my-submissions?ltik=${encodeURIComponent(ltik)}`, { headers: { accept: 'application/json' } });
+      const poll = await fetch(`${tool.url}${course.path}/my-submissions?ltik=${encodeURIComponent(ltik)}`, {
+        headers: { accept: 'application/json' },
+      });
       expectBusy(poll, await poll.text(), 'json');
-      const page = await fetch(`${tool.url}${course.path}?ltik=${encodeURIComponent(ltik)}`, { headers: { accept: 'text/html' } });
+      const page = await fetch(`${tool.url}${course.path}?ltik=${encodeURIComponent(ltik)}`, {
+        headers: { accept: 'text/html' },
+      });
       expectBusy(page, await page.text(), 'html');
     } finally {
       held.socket.destroy();
@@ -154,9 +199,23 @@ describe('a limit of one request in flight per route class', () => {
 
   test('callbacks: the service gets JSON whatever it accepts', async () => {
     const path = `/checker/callback/${CALLBACK_SECRET}`;
-    const held = await quietClient(port(), [`PUT ${path} HTTP/1.1`, `Host: 127.0.0.1:${port()}`, 'Content-Type: application/json', 'Content-Length: 500', '', ''].join('\r\n'));
+    const held = await quietClient(
+      port(),
+      [
+        `PUT ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port()}`,
+        'Content-Type: application/json',
+        'Content-Length: 500',
+        '',
+        '',
+      ].join('\r\n'),
+    );
     try {
-      const second = await fetch(`${tool.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json', accept: '*/*' }, body: '{"paper_id": 1}' });
+      const second = await fetch(`${tool.url}${path}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', accept: '*/*' },
+        body: '{"paper_id": 1}',
+      });
       expectBusy(second, await second.text(), 'json');
     } finally {
       held.socket.destroy();
@@ -168,7 +227,11 @@ describe('a limit of one request in flight per route class', () => {
 describe('errors answer in the format asked for', () => {
   test('a body the parser refuses: JSON to a JSON client, a page to a browser', async () => {
     const send = (accept: string) =>
-      fetch(`${tool.url}${course.path}/settings`, { method: 'POST', headers: { accept, 'content-type': 'application/x-www-form-urlencoded; charset=klingon' }, body: `ltik=${encodeURIComponent(ltik)}` });
+      fetch(`${tool.url}${course.path}/settings`, {
+        method: 'POST',
+        headers: { accept, 'content-type': 'application/x-www-form-urlencoded; charset=klingon' },
+        body: `ltik=${encodeURIComponent(ltik)}`,
+      });
     const json = await send('application/json');
     assert.equal(json.status, 415);
     assert.deepEqual(Object.keys((await json.json()) as object), ['error']);
@@ -200,10 +263,16 @@ describe('slow clients', () => {
     send();
     const drip = setInterval(send, 1000);
     try {
-      const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 15_000))]);
+      const after = await Promise.race([
+        closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(-1), 15_000)),
+      ]);
       assert.notEqual(after, -1, 'the connection was still open after 15 s');
       // Node checks the limit every half second here; a busy machine adds its own delay to timers.
-      assert.ok(after <= HEADERS_TIMEOUT_MS + 2500, `closed ${after} ms after the first byte (limit ${HEADERS_TIMEOUT_MS} ms), ${sent} bytes sent`);
+      assert.ok(
+        after <= HEADERS_TIMEOUT_MS + 2500,
+        `closed ${after} ms after the first byte (limit ${HEADERS_TIMEOUT_MS} ms), ${sent} bytes sent`,
+      );
       assert.match(answer, /^HTTP\/1\.1 408 /);
       assert.ok(sent < 8, `${sent} of the ${head.length} bytes were taken before the cut`);
     } finally {
@@ -216,27 +285,47 @@ describe('slow clients', () => {
   // file alone on PostgreSQL) the silent connection was still open 15 s after it opened, while 15 silent connections
   // in a row to the tool, without the tests before this one, each closed at 2.0 s. Until the cause is found it does
   // not hold up the suite; the limit it checks is in web/http-server.ts.
-  test('a connection that never sends a byte is closed at the headers limit', { skip: 'intermittent on a busy machine (the connection sometimes still open after 15 s), cause not yet found' }, async () => {
-    const socket = connect(port(), '127.0.0.1');
-    socket.on('error', () => undefined);
-    // The limit counts from the connection, not from the client's first attempt (a loaded machine may drop and
-    // retry a SYN); a connection that never opened would also look like one never closed.
-    const opened = await Promise.race([new Promise<boolean>((resolve) => socket.once('connect', () => resolve(true))), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000))]);
-    assert.ok(opened, 'the connection did not open within 15 s');
-    const started = Date.now();
-    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
-    const after = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), 15_000))]);
-    socket.destroy();
-    assert.notEqual(after, -1, 'the silent connection was still open after 15 s');
-    assert.ok(after >= HEADERS_TIMEOUT_MS - 200 && after <= HEADERS_TIMEOUT_MS + 2500, `closed after ${after} ms (limit ${HEADERS_TIMEOUT_MS} ms)`);
-  });
+  test(
+    'a connection that never sends a byte is closed at the headers limit',
+    { skip: 'intermittent on a busy machine (the connection sometimes still open after 15 s), cause not yet found' },
+    async () => {
+      const socket = connect(port(), '127.0.0.1');
+      socket.on('error', () => undefined);
+      // The limit counts from the connection, not from the client's first attempt (a loaded machine may drop and
+      // retry a SYN); a connection that never opened would also look like one never closed.
+      const opened = await Promise.race([
+        new Promise<boolean>((resolve) => socket.once('connect', () => resolve(true))),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
+      ]);
+      assert.ok(opened, 'the connection did not open within 15 s');
+      const started = Date.now();
+      const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
+      const after = await Promise.race([
+        closed,
+        new Promise<number>((resolve) => setTimeout(() => resolve(-1), 15_000)),
+      ]);
+      socket.destroy();
+      assert.notEqual(after, -1, 'the silent connection was still open after 15 s');
+      assert.ok(
+        after >= HEADERS_TIMEOUT_MS - 200 && after <= HEADERS_TIMEOUT_MS + 2500,
+        `closed after ${after} ms (limit ${HEADERS_TIMEOUT_MS} ms)`,
+      );
+    },
+  );
 
   test('an upload that stops sending is cut off: a 408, the connection closed, no row and no file', async () => {
     const before = await submissionCount();
     const content = essay('stalled');
-    const stalled = await quietClient(port(), uploadHead(50_000), multipartStart('stalled.txt', content.slice(0, 1500)));
+    const stalled = await quietClient(
+      port(),
+      uploadHead(50_000),
+      multipartStart('stalled.txt', content.slice(0, 1500)),
+    );
     assert.equal(uploadFiles().length, 1, 'the partial file was being written');
-    const after = await Promise.race([stalled.closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), UPLOAD_IDLE_MS + 10_000))]);
+    const after = await Promise.race([
+      stalled.closed,
+      new Promise<number>((resolve) => setTimeout(() => resolve(-1), UPLOAD_IDLE_MS + 10_000)),
+    ]);
     assert.notEqual(after, -1, 'the stalled upload still held its connection');
     assert.ok(after >= UPLOAD_IDLE_MS - 500, `cut after ${after} ms, before the idle limit`);
     assert.match(stalled.received(), /^HTTP\/1\.1 408 /);

@@ -21,14 +21,16 @@ after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }))
 
 const noOtherAddress = otherAddress ? false : 'this machine has no non-loopback IPv4 address to test from';
 
-const warningsAbout = (output: string, pattern: RegExp) => output.split('\n').filter((line) => line.includes('"level":40') && pattern.test(line));
+const warningsAbout = (output: string, pattern: RegExp) =>
+  output.split('\n').filter((line) => line.includes('"level":40') && pattern.test(line));
 
 /**
  * The tool with `env`, on a PostgreSQL database of its own (starting on it is quicker than the embedded one, and
  * these checks are about the web side). This file starts processes, not an in-process tool, so it runs once, in
  * the PostgreSQL pass; test/tool/dev-platform-gate.test.ts checks the gate in-process on both databases.
  */
-const onPglite = backend === 'pglite' ? 'these checks start separate processes: they run once, in the PostgreSQL pass' : false;
+const onPglite =
+  backend === 'pglite' ? 'these checks start separate processes: they run once, in the PostgreSQL pass' : false;
 const databases: TestDatabase[] = [];
 after(async () => {
   for (const database of databases) await database.drop();
@@ -40,7 +42,7 @@ async function childTool(env: Record<string, string>) {
 }
 
 describe('a fresh start with no settings', { skip: onPglite || noOtherAddress }, () => {
-  test('answers /dev on 127.0.0.1 and ::1, and does not listen on the machine\'s other address', async () => {
+  test("answers /dev on 127.0.0.1 and ::1, and does not listen on the machine's other address", async () => {
     const tool = await startToolProcess({}, { cwd: freshDir(), timeoutMs: 150_000 });
     try {
       assert.equal(await statusOf(`${tool.url}/dev/`), 200);
@@ -66,7 +68,10 @@ describe('listening on the network', { skip: onPglite || noOtherAddress }, () =>
     const tool = await childTool({ HOST: '0.0.0.0', DEV_PLATFORM: 'on' });
     try {
       assert.equal(await statusOf(`http://${otherAddress}:${tool.port}/dev/`), 200);
-      const warnings = warningsAbout(tool.output(), /DEV_PLATFORM=on and HOST=0\.0\.0\.0: anyone who can reach this address can open \/dev/);
+      const warnings = warningsAbout(
+        tool.output(),
+        /DEV_PLATFORM=on and HOST=0\.0\.0\.0: anyone who can reach this address can open \/dev/,
+      );
       assert.equal(warnings.length, 1, tool.output());
     } finally {
       assert.equal(await tool.stop(), 0);

@@ -28,8 +28,13 @@ const webs: ToolProcess[] = [];
 const workers: ToolProcess[] = [];
 let shared: Record<string, string>;
 
-const essay = (n: number) => Array.from({ length: 20 }, (_, i) => `Student ${n} argues point ${i} about topic ${(n * 13 + i) % 101} with source ${n * 3 + i}.`).join(' ');
-const uploadsVia = (front: Forwarder) => front.forwarded.filter((r) => r.method === 'POST' && r.path.endsWith('/singleFile')).length;
+const essay = (n: number) =>
+  Array.from(
+    { length: 20 },
+    (_, i) => `Student ${n} argues point ${i} about topic ${(n * 13 + i) % 101} with source ${n * 3 + i}.`,
+  ).join(' ');
+const uploadsVia = (front: Forwarder) =>
+  front.forwarded.filter((r) => r.method === 'POST' && r.path.endsWith('/singleFile')).length;
 const count = async (sql: string) => Number((await pool.query<{ n: string }>(sql)).rows[0]!.n);
 
 async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
@@ -46,7 +51,11 @@ before(async () => {
   pool = new pg.Pool({ connectionString: database.url!, max: 2 });
   balancer = await startForwarder();
   const secret = randomBytes(18).toString('hex');
-  sandbox = await startSandbox({ delayMs: 500, callbackUrl: `${balancer.url}/checker/callback/${secret}`, faults: { slowMs: 80 } });
+  sandbox = await startSandbox({
+    delayMs: 500,
+    callbackUrl: `${balancer.url}/checker/callback/${secret}`,
+    faults: { slowMs: 80 },
+  });
   shared = {
     DATABASE_URL: database.url!,
     // Workers read the files web processes received: one upload directory for all, at the same path.
@@ -72,8 +81,12 @@ before(async () => {
   balancer.setTargets(webs.map((web) => web.url));
   lms = await servePlatform(balancer.url);
   lms.platform.addResourceLink({ id: 'essay', title: 'Essay', lineItem: { label: 'Essay', scoreMaximum: 100 } });
-  for (let i = 1; i <= STUDENTS; i += 1) lms.platform.addUser({ id: `s-${i}`, name: `Student ${i}`, email: `s-${i}@example.edu`, roles: ROLES.learner });
-  await registerWithCli({ DATABASE_URL: database.url!, DATA_DIR: database.dataDir, ENCRYPTION_KEY: shared.ENCRYPTION_KEY! }, lms.platform.registration());
+  for (let i = 1; i <= STUDENTS; i += 1)
+    lms.platform.addUser({ id: `s-${i}`, name: `Student ${i}`, email: `s-${i}@example.edu`, roles: ROLES.learner });
+  await registerWithCli(
+    { DATABASE_URL: database.url!, DATA_DIR: database.dataDir, ENCRYPTION_KEY: shared.ENCRYPTION_KEY! },
+    lms.platform.registration(),
+  );
 });
 
 after(async () => {
@@ -95,7 +108,11 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
     // Launches through the balancer: a login and its id_token post land on either web process.
     const ltiks: string[] = [];
     for (let first = 1; first <= STUDENTS; first += 10) {
-      const batch = await Promise.all(Array.from({ length: 10 }, (_, i) => launch(lms.platform, { userId: `s-${first + i}`, resourceLinkId: 'essay' })));
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          launch(lms.platform, { userId: `s-${first + i}`, resourceLinkId: 'essay' }),
+        ),
+      );
       for (const result of batch) {
         assert.equal(result.status, 200, result.body.slice(0, 300));
         ltiks.push(result.ltik!);
@@ -111,7 +128,11 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
           ltiks.slice(first, first + 20).map(async (ltik, i) => {
             const form = new FormData();
             form.append('file', new Blob([essay(first + i)]), `essay-${first + i}.txt`);
-            const response = await fetch(`${balancer.url}${assignment}/submissions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' } });
+            const response = await fetch(`${balancer.url}${assignment}/submissions`, {
+              method: 'POST',
+              body: form,
+              headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' },
+            });
             const body = (await response.json()) as { submissionId?: string; error?: string };
             assert.equal(response.status, 201, body.error);
             return body.submissionId!;
@@ -132,10 +153,21 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
     await submitting;
     assert.equal(receipts.length, STUDENTS);
 
-    await until('every submission graded', async () => (await count(`SELECT count(*) AS n FROM submission WHERE state = 'graded'`)) === STUDENTS, 120_000);
+    await until(
+      'every submission graded',
+      async () => (await count(`SELECT count(*) AS n FROM submission WHERE state = 'graded'`)) === STUDENTS,
+      120_000,
+    );
     // Anything sent twice shows once no job is left to run: uploads, read-backs and grade posts, and the polls still
     // scheduled for papers whose result came by callback (all are graded, so each poll ends at once, sending nothing).
-    await until('every job run', async () => (await count(`SELECT count(*) AS n FROM pgboss.job WHERE state IN ('created', 'retry', 'active') AND name NOT LIKE '__pgboss%'`)) === 0, 60_000);
+    await until(
+      'every job run',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM pgboss.job WHERE state IN ('created', 'retry', 'active') AND name NOT LIKE '__pgboss%'`,
+        )) === 0,
+      60_000,
+    );
 
     // Every paper at the service exactly once, each under its own submission.
     assert.equal(sandbox.stats().papers, STUDENTS);
@@ -143,15 +175,29 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
     assert.equal(await count(`SELECT count(DISTINCT paper_id) AS n FROM submission`), STUDENTS);
     // The other worker finished what the stopped one left, without the minute-long sweep for forgotten work.
     assert.equal(uploadsVia(serviceFronts[0]!), sentByStopped, 'the stopped worker went on sending');
-    t.diagnostic(`papers sent by the stopped worker: ${sentByStopped} (${inFlightAtStop} requests in flight at SIGTERM), by the other: ${uploadsVia(serviceFronts[1]!)}`);
+    t.diagnostic(
+      `papers sent by the stopped worker: ${sentByStopped} (${inFlightAtStop} requests in flight at SIGTERM), by the other: ${uploadsVia(serviceFronts[1]!)}`,
+    );
     assert.doesNotMatch(workers[1]!.output(), /Re-queued submissions that had no job/);
     assert.equal(await count(`SELECT count(*) AS n FROM pgboss.job WHERE state = 'failed'`), 0);
 
     // Scored once and graded once each; the gradebook holds each student's score.
     for (const state of ['uploading', 'processing', 'scored', 'graded']) {
-      assert.equal(await count(`SELECT count(*) AS n FROM (SELECT submission_id FROM submission_event WHERE to_state = '${state}' GROUP BY submission_id HAVING count(*) = 1) once`), STUDENTS, `not every submission moved to ${state} exactly once`);
+      assert.equal(
+        await count(
+          `SELECT count(*) AS n FROM (SELECT submission_id FROM submission_event WHERE to_state = '${state}' GROUP BY submission_id HAVING count(*) = 1) once`,
+        ),
+        STUDENTS,
+        `not every submission moved to ${state} exactly once`,
+      );
     }
-    const scores = new Map((await pool.query<{ subject: string; similarity: string }>(`SELECT u.subject, s.similarity FROM submission s JOIN lti_user u ON u.id = s.user_id`)).rows.map((row) => [row.subject, Number(row.similarity)]));
+    const scores = new Map(
+      (
+        await pool.query<{ subject: string; similarity: string }>(
+          `SELECT u.subject, s.similarity FROM submission s JOIN lti_user u ON u.id = s.user_id`,
+        )
+      ).rows.map((row) => [row.subject, Number(row.similarity)]),
+    );
     const book = lms.platform.gradebook().filter((row) => row.gradingProgress === 'FullyGraded');
     assert.equal(book.length, STUDENTS);
     for (const row of book) assert.equal(row.scoreGiven, scores.get(row.userId), `score of ${row.userId}`);

@@ -22,7 +22,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addCheckConstraint('assignment_folder_state', sql`folder_state IN ('pending', 'ready', 'failed')`)
     .execute();
-  await sql`CREATE UNIQUE INDEX assignment_resource_link ON assignment (platform_id, course_id, resource_link_id) WHERE resource_link_id IS NOT NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX assignment_resource_link ON assignment (platform_id, course_id, resource_link_id) WHERE resource_link_id IS NOT NULL`.execute(
+    db,
+  );
   await db.schema.createIndex('assignment_course').on('assignment').column('course_id').execute();
 }
 

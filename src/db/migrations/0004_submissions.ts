@@ -33,7 +33,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute();
   await db.schema.createIndex('submission_assignment').on('submission').columns(['assignment_id', 'state']).execute();
-  await db.schema.createIndex('submission_paper').on('submission').column('paper_id').where(sql.ref('paper_id'), 'is not', null).execute();
+  await db.schema
+    .createIndex('submission_paper')
+    .on('submission')
+    .column('paper_id')
+    .where(sql.ref('paper_id'), 'is not', null)
+    .execute();
   await db.schema
     .createTable('submission_event')
     .addColumn('id', 'bigint', (col) => col.generatedAlwaysAsIdentity().primaryKey())
@@ -44,7 +49,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reason', 'text', (col) => col.notNull())
     .addColumn('job_attempt', 'integer')
     .execute();
-  await db.schema.createIndex('submission_event_submission').on('submission_event').columns(['submission_id', 'id']).execute();
+  await db.schema
+    .createIndex('submission_event_submission')
+    .on('submission_event')
+    .columns(['submission_id', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

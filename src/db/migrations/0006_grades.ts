@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('grade_error', 'text')
     .addColumn('graded_at', 'timestamptz')
     .execute();
-  await sql`ALTER TABLE submission ADD CONSTRAINT submission_grade_state CHECK (grade_state IN ('none', 'pending', 'posted', 'failed', 'not-gradable'))`.execute(db);
+  await sql`ALTER TABLE submission ADD CONSTRAINT submission_grade_state CHECK (grade_state IN ('none', 'pending', 'posted', 'failed', 'not-gradable'))`.execute(
+    db,
+  );
   await db.schema
     .createTable('score_clock')
     .addColumn('platform_id', 'uuid', (col) => col.notNull().references('platform.id').onDelete('cascade'))
@@ -24,5 +26,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('score_clock').execute();
   await sql`ALTER TABLE submission DROP CONSTRAINT submission_grade_state`.execute(db);
-  await db.schema.alterTable('submission').dropColumn('grade_state').dropColumn('grade_error').dropColumn('graded_at').execute();
+  await db.schema
+    .alterTable('submission')
+    .dropColumn('grade_state')
+    .dropColumn('grade_error')
+    .dropColumn('graded_at')
+    .execute();
 }

@@ -7,7 +7,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('assignment')
     .addColumn('checker_account_id', 'uuid', (col) => col.references('checker_account.id').onDelete('restrict'))
     .execute();
-  await sql`UPDATE assignment SET checker_account_id = platform.checker_account_id FROM platform WHERE platform.id = assignment.platform_id`.execute(db);
+  await sql`UPDATE assignment SET checker_account_id = platform.checker_account_id FROM platform WHERE platform.id = assignment.platform_id`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -3,7 +3,11 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('submission').addColumn('send_lease', 'text').addColumn('send_lease_until', 'timestamptz').execute();
+  await db.schema
+    .alterTable('submission')
+    .addColumn('send_lease', 'text')
+    .addColumn('send_lease_until', 'timestamptz')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

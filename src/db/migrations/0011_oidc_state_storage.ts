@@ -4,7 +4,11 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('oidc_state').addColumn('storage_target', 'text').addColumn('storage_origin', 'text').execute();
+  await db.schema
+    .alterTable('oidc_state')
+    .addColumn('storage_target', 'text')
+    .addColumn('storage_origin', 'text')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -24,7 +24,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('submission_paper').on('submission').column('paper_id').where(sql.ref('paper_id'), 'is not', null).execute();
+  await db.schema
+    .createIndex('submission_paper')
+    .on('submission')
+    .column('paper_id')
+    .where(sql.ref('paper_id'), 'is not', null)
+    .execute();
   await db.schema.dropIndex('submission_account_paper').execute();
   await db.schema.alterTable('submission').dropColumn('paper_account_id').execute();
 }

@@ -6,10 +6,16 @@ import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('course').dropConstraint('course_platform_context').execute();
-  await db.schema.alterTable('course').addUniqueConstraint('course_platform_deployment_context', ['platform_id', 'deployment_id', 'context_id']).execute();
+  await db.schema
+    .alterTable('course')
+    .addUniqueConstraint('course_platform_deployment_context', ['platform_id', 'deployment_id', 'context_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('course').dropConstraint('course_platform_deployment_context').execute();
-  await db.schema.alterTable('course').addUniqueConstraint('course_platform_context', ['platform_id', 'context_id']).execute();
+  await db.schema
+    .alterTable('course')
+    .addUniqueConstraint('course_platform_context', ['platform_id', 'context_id'])
+    .execute();
 }

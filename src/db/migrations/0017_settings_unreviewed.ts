@@ -4,7 +4,10 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('assignment').addColumn('settings_unreviewed', 'boolean', (column) => column.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('assignment')
+    .addColumn('settings_unreviewed', 'boolean', (column) => column.notNull().defaultTo(false))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

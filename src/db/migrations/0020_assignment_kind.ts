@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('kind', 'text', (col) => col.notNull().defaultTo('gradebook'))
     .addColumn('activity_id', 'text')
     .execute();
-  await sql`ALTER TABLE assignment ADD CONSTRAINT assignment_kind CHECK (kind IN ('gradebook', 'asset-processor'))`.execute(db);
+  await sql`ALTER TABLE assignment ADD CONSTRAINT assignment_kind CHECK (kind IN ('gradebook', 'asset-processor'))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -33,6 +33,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('asset_report').execute();
   await db.schema.dropIndex('lms_asset_submission').execute();
   await sql`ALTER TABLE lms_asset DROP CONSTRAINT lms_asset_state`.execute(db);
-  await db.schema.alterTable('lms_asset').dropColumn('submission_id').dropColumn('error_code').dropColumn('error_comment').execute();
+  await db.schema
+    .alterTable('lms_asset')
+    .dropColumn('submission_id')
+    .dropColumn('error_code')
+    .dropColumn('error_comment')
+    .execute();
   await sql`ALTER TABLE lms_asset ADD CONSTRAINT lms_asset_state CHECK (state IN ('received'))`.execute(db);
 }

@@ -7,7 +7,13 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('lms_asset').addColumn('checksum', 'text').addColumn('read_scope', 'text').addColumn('report_scope', 'text').addColumn('fetch_started_at', 'timestamptz').execute();
+  await db.schema
+    .alterTable('lms_asset')
+    .addColumn('checksum', 'text')
+    .addColumn('read_scope', 'text')
+    .addColumn('report_scope', 'text')
+    .addColumn('fetch_started_at', 'timestamptz')
+    .execute();
   // What was kept before: hex compared as hex, or a base64 SHA-256 (Canvas) that no download could ever match.
   await sql`
     UPDATE lms_asset SET checksum = CASE
@@ -16,7 +22,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     END`.execute(db);
   await db.schema.alterTable('lms_asset').dropColumn('sha256').execute();
   await sql`ALTER TABLE lms_asset ALTER COLUMN report_url DROP NOT NULL`.execute(db);
-  await db.schema.alterTable('assignment').addColumn('lms_report_url', 'text').addColumn('lms_report_scope', 'text').execute();
+  await db.schema
+    .alterTable('assignment')
+    .addColumn('lms_report_url', 'text')
+    .addColumn('lms_report_scope', 'text')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -25,5 +35,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE lms_asset ALTER COLUMN report_url SET NOT NULL`.execute(db);
   await db.schema.alterTable('lms_asset').addColumn('sha256', 'text').execute();
   await sql`UPDATE lms_asset SET sha256 = substr(checksum, 8) WHERE checksum LIKE 'sha256:%'`.execute(db);
-  await db.schema.alterTable('lms_asset').dropColumn('checksum').dropColumn('read_scope').dropColumn('report_scope').dropColumn('fetch_started_at').execute();
+  await db.schema
+    .alterTable('lms_asset')
+    .dropColumn('checksum')
+    .dropColumn('read_scope')
+    .dropColumn('report_scope')
+    .dropColumn('fetch_started_at')
+    .execute();
 }

@@ -76,7 +76,8 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
     provider,
     storage,
     routes: provider.app,
-    signDeepLinking: (launch, items, answer) => provider.DeepLinking.createDeepLinkingMessage(launch, items, answer ?? {}),
+    signDeepLinking: (launch, items, answer) =>
+      provider.DeepLinking.createDeepLinkingMessage(launch, items, answer ?? {}),
     close: async () => {
       await provider.close({ silent: true });
     },

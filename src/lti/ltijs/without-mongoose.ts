@@ -9,7 +9,10 @@ import { createRequire, Module } from 'node:module';
 const fromLtijs = createRequire(createRequire(import.meta.url).resolve('ltijs'));
 const mongoosePath = fromLtijs.resolve('mongoose');
 
-const unused = (what: string) => new Error(`ltijs used mongoose (${what}), which this tool does not load: its storage is the PostgreSQL plugin (src/lti/storage.ts).`);
+const unused = (what: string) =>
+  new Error(
+    `ltijs used mongoose (${what}), which this tool does not load: its storage is the PostgreSQL plugin (src/lti/storage.ts).`,
+  );
 const standIn = new Proxy(
   {
     Schema: function Schema() {
