@@ -4,10 +4,12 @@
 // - a page in a session: that session's platform only (its origins and the host its launch came back to), never
 //   another school's LMS (frameForSession);
 // - a page of one sentence with no session (a refused launch, a session that ended, a page not found): the platform
-//   it names (the launch's issuer and client, the ended session's key), read without trusting it, else every
-//   active platform while their origins stay few (lti/frame-origins.ts), so that the sentence shows in the LMS's
-//   frame instead of the browser's broken-frame icon. Nothing on such a page acts for anyone, and a stranger's
-//   site is never among the origins (frameSentence);
+//   it names (the launch's issuer and client, the ended session's key), read without trusting it, and only while
+//   that platform is registered and active (a pending registration frames nothing until it is switched on, and a
+//   launch naming a stranger is framed by no one); a page that names no platform, every active platform while their
+//   origins stay few (lti/frame-origins.ts). So the sentence shows in the LMS's frame instead of the browser's
+//   broken-frame icon. Nothing on such a page acts for anyone, and a stranger's site is never among the origins
+//   (frameSentence);
 // - the page that keeps a launch's state in the LMS's window (platform storage): the platform the login or launch
 //   names (lti-guard.ts);
 // - the answer of /lti/register: the LMS whose configuration it validated, or anyone for a failure that shows one
@@ -87,12 +89,15 @@ export function lmsFamilyOf(res: Response): string | null {
 }
 
 /**
- * Widens who may frame a page of one sentence outside a session: the platform the request named, else every
- * active platform. A page in a session keeps its session's platform alone.
+ * Widens who may frame a page of one sentence outside a session: the platform the request named while it is active
+ * (none when it is pending, switched off or unknown), or, when the request names none, every active platform. A page
+ * in a session keeps its session's platform alone.
  */
 export async function frameSentence(res: Response): Promise<void> {
   const { framingDb: db, framedForSession, namedPlatform } = locals(res);
   if (!db || framedForSession) return;
-  const named = namedPlatform ? await claimedPlatformFrameOrigins(db, namedPlatform) : [];
-  allowFramingBy(res, named.length > 0 ? named : await everyPlatformFrameOrigins(db));
+  allowFramingBy(
+    res,
+    namedPlatform ? await claimedPlatformFrameOrigins(db, namedPlatform) : await everyPlatformFrameOrigins(db),
+  );
 }
