@@ -13,8 +13,10 @@ import {
   openFramed,
   startFrameCourse,
   stopFrameCourse,
+  tool,
   type Look,
 } from '../support/frame-fit.js';
+import { eventually } from '../support/wait.js';
 
 const WIDE: Look = {
   name: 'moodle-1366x900',
@@ -58,6 +60,15 @@ async function follow(frame: Frame, selector: string): Promise<void> {
 }
 
 test("the instructor's pages in German: dashboard, a paper's history, the report viewer's header", async () => {
+  // The history's last step is the score's arrival in the gradebook, which may come after the course is set up.
+  await eventually(
+    async () => {
+      const states = await tool.tool.database.db.selectFrom('submission').select('state').execute();
+      return states.length === 2 && states.every((s) => s.state === 'graded');
+    },
+    'both papers in the gradebook',
+    30_000,
+  );
   const { page, frame } = await openFramed(WIDE, frameUrl(WIDE, 'instructor-1'), TITLE, GERMAN);
   const framed = page.frameLocator('#tool-frame');
   try {
