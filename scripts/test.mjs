@@ -38,11 +38,14 @@ const requested = process.argv.slice(2).filter((arg) => arg !== SET_UP_ONLY);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
 // What a test file needs, by the folder it is in (test/<part>/, docs/testing.md): the folders whose files touch no
 // database server, and the pages' folder, whose files (with any file named *-browser.test.ts) drive Chromium. Every
-// other file may use the database and runs on PostgreSQL; on PGlite too, but for the pages: what a person sees does not
-// depend on the database's engine, and a browser file is among the slowest, so they run on PostgreSQL only. What the
-// engine changes (one connection, its locks, pg-boss on it, restarts) is in the other folders, which run on both.
+// other file may use the database and runs on PostgreSQL, and again on PGlite but for the folders whose subject does
+// not depend on the database's engine (ONE_ENGINE: what a person sees, an attack over HTTP, an LMS's payload shape),
+// which are among the slowest: what the engine changes (one connection, its locks, pg-boss on it, restarts, the
+// command line beside the embedded server, ltijs's storage) is in the other folders, which run on both. Files named
+// on the command line run on each pass asked for.
 const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
 const BROWSER = ['test/pages/'];
+const ONE_ENGINE = ['test/pages/', 'test/security/', 'test/lms/'];
 const inFolder = (folders) => (file) =>
   folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
 const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
@@ -50,7 +53,12 @@ const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser
 
 const PASSES = {
   postgres: { title: 'PostgreSQL pass', files },
-  pglite: { title: 'PGlite pass', files: files.filter((file) => usesDatabase(file) && !usesBrowser(file)) },
+  pglite: {
+    title: 'PGlite pass',
+    files: files.filter(
+      (file) => usesDatabase(file) && (requested.length > 0 || !(inFolder(ONE_ENGINE)(file) || usesBrowser(file))),
+    ),
+  },
   none: { title: 'no-database pass', files: files.filter((file) => !usesDatabase(file)) },
 };
 // Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr, beginning with
