@@ -162,7 +162,7 @@ async function settleAndCount(
  * Switches a fault on, submits a batch into it, switches it off after the window, and counts what came through.
  * How often the fault hit: a counter sampled as it starts and as it ends, or a count made once all is settled.
  * On a busy machine the batch's requests can come after the window: the fault then stays on until the counter has
- * moved (or, for a count made afterwards, until an upload reached the service under it), for a minute at most.
+ * moved (or, for a count made afterwards, until that count shows the fault was met), for a minute at most.
  */
 async function throughFault(
   t: TestContext,
@@ -178,11 +178,17 @@ async function throughFault(
   const papersBefore = sandbox.stats().papers;
   const counted = options.counter?.() ?? 0;
   const uploadsBefore = sandbox.stats().uploads;
-  const reached = options.counter ? () => options.counter!() > counted : () => sandbox.stats().uploads > uploadsBefore;
   options.on();
   let ids: string[];
   try {
     [ids] = await Promise.all([submitAll(fault.replace(/\W+/g, '-'), 3), sleep(WINDOW_MS)]);
+    // A count made afterwards is the tool's recovery from the fault itself (a paper found again after a lost
+    // answer): the fault stays on until it shows, since any other request (a poll, a folder) can come first.
+    const reached = options.afterwards
+      ? async () => (await options.afterwards!(ids)) > 0
+      : options.counter
+        ? () => options.counter!() > counted
+        : () => sandbox.stats().uploads > uploadsBefore;
     await waitFor(reached, 60_000);
   } finally {
     options.off();
