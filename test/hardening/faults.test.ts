@@ -233,6 +233,17 @@ test("the platform's gradebook (AGS) failing for a while", { timeout: 120_000 },
   });
 });
 
+/** How many of `ids` the tool found at the service after an upload whose answer it never had. */
+const foundAgain = async (ids: string[]) =>
+  (
+    await db()
+      .selectFrom('submission_event')
+      .select('id')
+      .where('submission_id', 'in', ids)
+      .where('reason', '=', 'Found at the service after an interrupted upload')
+      .execute()
+  ).length;
+
 test(
   'upload answers lost (the service keeps the paper, the answer comes after the timeout)',
   { timeout: 120_000 },
@@ -242,15 +253,7 @@ test(
         { uploadAnswerDelayMs: CHECKER_TIMEOUT_MS * 2.5 },
         'papers found again at the service after a lost answer',
       ),
-      afterwards: async (ids) =>
-        (
-          await db()
-            .selectFrom('submission_event')
-            .select('id')
-            .where('submission_id', 'in', ids)
-            .where('reason', '=', 'Found at the service after an interrupted upload')
-            .execute()
-        ).length,
+      afterwards: foundAgain,
     });
   },
 );
@@ -258,15 +261,7 @@ test(
 test("a gateway's 504 for uploads the service did store", { timeout: 120_000 }, async (t) => {
   await throughFault(t, 'gateway 504 after the paper was stored', {
     ...serviceFault({ uploadAnswerStatus: 504 }, 'papers found again at the service after a 504'),
-    afterwards: async (ids) =>
-      (
-        await db()
-          .selectFrom('submission_event')
-          .select('id')
-          .where('submission_id', 'in', ids)
-          .where('reason', '=', 'Found at the service after an interrupted upload')
-          .execute()
-      ).length,
+    afterwards: foundAgain,
   });
 });
 
