@@ -22,7 +22,7 @@ import { isLoopbackName } from './loopback.js';
 import { createWebApp } from './web/app.js';
 import { closeServers, listenOnHosts } from './web/http-server.js';
 import { localClientsOnly } from './web/local-only.js';
-import { launchHandlers } from './web/launch-handlers.js';
+import { rejectedLaunchHandler } from './web/launch-handlers.js';
 import { startWorker } from './worker.js';
 import { gradebookSink } from './grades/gradebook-sink.js';
 import { assetReportSink } from './assetprocessor/report-sink.js';
@@ -184,7 +184,7 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       db: database.db,
       publicUrl: config.publicUrl,
       logger,
-      ...launchHandlers({ db: database.db, logger, metrics, assetProcessor: config.assetProcessor }),
+      onRejectedLaunch: rejectedLaunchHandler(logger),
     });
     const connect = connectChecker(config.checkerTimeoutMs, metrics.observeCheckerCall);
     const connected = await connectService(config, logger, connect);

@@ -121,8 +121,6 @@ export async function platformCommand(database: Database, config: Config, args: 
     db: database.db,
     publicUrl: config.publicUrl,
     logger,
-    onLaunch: noPage,
-    onDeepLinking: noPage,
     onRejectedLaunch: noPage,
   });
   try {

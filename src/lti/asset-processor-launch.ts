@@ -1,15 +1,13 @@
-// What an Asset Processor's deep-linking launch says beyond what ltijs keeps of a launch: the LMS's own assignment
-// (the activity claim), where its notification service is, and (Blackboard) where reports go. ltijs validates the whole token but keeps only the
-// claims it knows; these are read from the same, validated token and kept with the launch's session, so that the
-// page the instructor then posts can subscribe and attach.
+// What an Asset Processor's deep-linking launch says beyond an ordinary deep-linking launch: the LMS's own assignment
+// (the activity claim), where its notification service is, and (Blackboard) where reports go. They are read from
+// the verified token (verify-launch.ts) and kept with the launch's session (launch-session.ts), so that the page the
+// instructor then posts can subscribe and attach.
 // https://www.imsglobal.org/spec/lti-pns/v1p0/main ; Canvas: doc/api/document_processor.md
-import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { CLAIM, reportAddressOf, withStandardNames } from './claims.js';
-import { extendLaunchContext } from './launch-scope.js';
+import { CLAIM, reportAddressOf } from './claims.js';
 import { noticeServiceClaim } from './notice-service.js';
 
-const claims = z.object({
+const activityAndService = z.object({
   [CLAIM.activity]: z
     .object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() })
     .optional()
@@ -28,29 +26,19 @@ export const assetProcessorContext = z.object({
 export type AssetProcessorContext = z.infer<typeof assetProcessorContext>;
 
 /**
- * Keeps the activity and notification service of the launch being recorded with its session. `idToken` is the
- * token ltijs has just validated (signature, issuer, audience, expiry, nonce, deployment): only then is it read.
+ * The activity and notification service a verified launch names (its claims read under the standard names), as the
+ * session keeps them; null when it names neither.
  */
-export function keepAssetProcessorContext(idToken: string): AssetProcessorContext | null {
-  let payload: unknown;
-  try {
-    payload = decodeJwt(idToken);
-  } catch {
-    return null;
-  }
-  if (typeof payload !== 'object' || payload === null) return null;
-  const standard = withStandardNames(payload as Record<string, unknown>);
-  const parsed = claims.safeParse(standard);
+export function assetProcessorContextOf(claims: Record<string, unknown>): AssetProcessorContext | null {
+  const parsed = activityAndService.safeParse(claims);
   if (!parsed.success) return null;
   const activity = parsed.data[CLAIM.activity];
   const service = parsed.data[CLAIM.platformNotificationService];
   if (!activity && !service) return null;
-  const context: AssetProcessorContext = {
+  return {
     noticeServiceUrl: service?.platform_notification_service_url ?? null,
     activityId: activity?.id ?? null,
     activityTitle: activity?.title ?? null,
-    reportAddress: reportAddressOf(standard),
+    reportAddress: reportAddressOf(claims),
   };
-  extendLaunchContext({ assetProcessor: context });
-  return context;
 }

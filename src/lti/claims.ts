@@ -46,6 +46,8 @@ export const CLAIM = {
   assetReport: `${LTI}/assetreport`,
   eulaService: `${LTI}/eulaservice`,
   lis: `${LTI}/lis`,
+  /** LTI Deep Linking 2.0: https://www.imsglobal.org/spec/lti-dl/v2p0#deep-linking-settings */
+  deepLinkingSettings: 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings',
   /** Assignment and Grade Services 2.0: https://www.imsglobal.org/spec/lti-ags/v2p0/#assignment-and-grade-service-claim */
   agsEndpoint: 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint',
   /** Names and Role Provisioning Services 2.0: https://www.imsglobal.org/spec/lti-nrps/v2p0#lti-1-3-integration */

@@ -6,11 +6,13 @@ import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
 import { assetProcessorContext, type AssetProcessorContext } from './asset-processor-launch.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
-import { launchWrites } from './launch-scope.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
-import { ltijsStateKey } from './storage.js';
+import { ltijsStateKey, type LaunchRecord } from './storage.js';
 
-/** The claims the tool relies on, checked again here: ltijs validates the signature, not the shape. */
+/**
+ * The launch as its session keeps it (launch-session.ts writes it in the shapes ltijs gave it), read into what the
+ * pages rely on: the claims were verified at launch (verify-launch.ts), their shape is checked again on every read.
+ */
 const launchToken = z.object({
   iss: z.string().min(1),
   user: z.string().min(1).max(255), // LTI core 5.3.6: sub is at most 255 ASCII characters
@@ -154,23 +156,24 @@ export interface RecordedIdentity extends LaunchIdentity {
   alongside?: ReadAlongside;
 }
 
-/** A launch that its recording refused: its state was used meanwhile, or its nonce was seen before (a replay). */
+/**
+ * A launch that its recording refused: its state was used meanwhile, its nonce was seen before (a replay), or it
+ * holds what cannot be stored. What the person reads of each reason is the launch route's (web/launch-route.ts).
+ */
 export class LaunchRefused extends Error {
-  constructor(
-    readonly reason: 'state used' | 'nonce used' | 'no nonce' | 'unstorable claims',
-    /** What the person is told. */
-    readonly sentence: string,
-  ) {
+  constructor(readonly reason: 'state used' | 'nonce used' | 'unstorable claims') {
     super(`Launch refused: ${reason}`);
     this.name = 'LaunchRefused';
   }
 }
 
-const STATE_USED = 'This launch has expired or was already used. Open the assignment again from your course.';
-const UNSTORABLE =
-  'Your LMS sent a launch with a character the tool cannot store (a NUL character). Tell your LMS administrator.';
-const NOT_VERIFIED =
-  'The launch from your LMS could not be verified. Open the assignment again from your course; if this keeps happening, tell your LMS administrator.';
+/** What a launch's one statement writes besides the person and the course: its nonce and its session's records. */
+export interface LaunchWrites {
+  /** The OIDC state the launch came back with, used up by this write. */
+  state: string;
+  nonce: LaunchRecord;
+  records: LaunchRecord[];
+}
 
 interface RecordedLaunch {
   state_used: boolean;
@@ -182,7 +185,7 @@ interface RecordedLaunch {
 }
 
 /**
- * Records a launch ltijs validated, in one statement, all or nothing: its state used up (issued at login,
+ * Records a verified launch (verify-launch.ts), in one statement, all or nothing: its state used up (issued at login,
  * oidc-state.ts; usable once), its nonce (OpenID Connect Core 3.1.3.7: a nonce is accepted once; the unique key
  * decides between two launches racing with one), the session's id and context tokens that its ltik stands for,
  * and the user, the course and the user's roles in it as this launch states them. A state another launch used
@@ -197,23 +200,18 @@ interface RecordedLaunch {
 export async function recordLaunch(
   db: Kysely<DatabaseSchema>,
   launch: Launch,
+  writes: LaunchWrites,
   alongside?: Alongside | null,
 ): Promise<RecordedIdentity> {
-  const writes = launchWrites();
-  if (!writes?.nonce)
-    throw new Error('A launch is recorded inside the launch scope the guard opened, after ltijs checked its nonce.');
   const { state, nonce, records } = writes;
-  // LTI Security Framework 5.1.3 and OpenID Connect Core 2: the id_token's nonce is required; without one a
-  // launch could be replayed, since there would be nothing to accept only once.
-  if (typeof nonce.doc.nonce !== 'string' || nonce.doc.nonce === '') throw new LaunchRefused('no nonce', NOT_VERIFIED);
   const context = launch.context;
   const recorded = sql<RecordedLaunch>`
     WITH used_state AS (
-      DELETE FROM oidc_state WHERE state = ${state.state} AND issuer = ${launch.issuer} AND expires_at > now()
+      DELETE FROM oidc_state WHERE state = ${state} AND issuer = ${launch.issuer} AND expires_at > now()
       RETURNING state
     ), used_ltijs_state AS (
       DELETE FROM lti_record
-       WHERE collection = 'state' AND record_key = ${ltijsStateKey(state.state)} AND EXISTS (SELECT FROM used_state)
+       WHERE collection = 'state' AND record_key = ${ltijsStateKey(state)} AND EXISTS (SELECT FROM used_state)
     ), new_nonce AS (
       INSERT INTO lti_record (collection, record_key, doc, expires_at)
       SELECT ${nonce.collection}, ${nonce.recordKey}, ${JSON.stringify(nonce.doc)}::jsonb, now() + make_interval(secs => ${nonce.ttlSeconds}::double precision)
@@ -251,13 +249,13 @@ export async function recordLaunch(
   const rows = await recorded.execute(db).then(
     (result) => result.rows,
     (error: unknown) => {
-      if (isUnstorableText(error)) throw new LaunchRefused('unstorable claims', UNSTORABLE);
+      if (isUnstorableText(error)) throw new LaunchRefused('unstorable claims');
       throw error;
     },
   );
   const row = rows[0]!;
-  if (!row.state_used) throw new LaunchRefused('state used', STATE_USED);
-  if (!row.nonce_new) throw new LaunchRefused('nonce used', NOT_VERIFIED);
+  if (!row.state_used) throw new LaunchRefused('state used');
+  if (!row.nonce_new) throw new LaunchRefused('nonce used');
   if (!row.platform_id || !row.user_id) throw new Error('The launch names a platform that is not registered.');
   if (launch.frameOrigin && !(await platformFrameOrigins(db, row.platform_id)).includes(launch.frameOrigin)) {
     await learnFrameOrigin(db, row.platform_id, launch.frameOrigin);

@@ -3,9 +3,7 @@
 // stands in for it, and refuses a launch whose state the tool never issued or already used.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { StoredState } from './launch-scope.js';
 import { registrationCache } from './registration-cache.js';
-import { ltijsStateKey } from './storage.js';
 
 const STATE_LIFETIME_SECONDS = 600;
 
@@ -34,28 +32,28 @@ export async function recordState(
 }
 
 /** A live state as the login stored it, with where it is also kept in the LMS's window. */
-export interface IssuedState extends StoredState {
+export interface IssuedState {
+  state: string;
+  /** The issuer the login was for. */
+  issuer: string;
   /** Where the login asked to keep the state in the LMS's window; null: nowhere. */
   storage: StateStorage | null;
 }
 
 /**
  * The state a launch came back with, when the tool issued it and it is still unused; undefined otherwise. The same
- * round trip reads ltijs's own record of it and the registrations' version, so that everything this launch reads
- * of the registrations from memory is at least as new as its state (registration-cache.ts). Reading does not use
- * the state up: the launch's one write does (launch.ts), so a state carries one launch at most.
+ * round trip reads the registrations' version, so that everything this launch reads of the registrations from memory
+ * is at least as new as its state (registration-cache.ts). Reading does not use the state up: the launch's one write
+ * does (launch.ts), so a state carries one launch at most.
  */
 export async function readState(db: Kysely<DatabaseSchema>, state: string): Promise<IssuedState | undefined> {
   const { rows } = await sql<{
     issuer: string | null;
     storage_target: string | null;
     storage_origin: string | null;
-    ltijs_record: Record<string, unknown> | null;
     version: string;
   }>`
     SELECT oidc_state.issuer, oidc_state.storage_target, oidc_state.storage_origin,
-           (SELECT doc FROM lti_record
-             WHERE collection = 'state' AND record_key = ${ltijsStateKey(state)} AND (expires_at IS NULL OR expires_at > now())) AS ltijs_record,
            lti_config_version.version
       FROM lti_config_version
       LEFT JOIN oidc_state ON oidc_state.state = ${state} AND oidc_state.expires_at > now()`.execute(db);
@@ -64,7 +62,7 @@ export async function readState(db: Kysely<DatabaseSchema>, state: string): Prom
   if (row.issuer === null) return undefined;
   const storage =
     row.storage_target && row.storage_origin ? { target: row.storage_target, origin: row.storage_origin } : null;
-  return { state, issuer: row.issuer, storage, ltijsRecord: row.ltijs_record };
+  return { state, issuer: row.issuer, storage };
 }
 
 export async function sweepStates(db: Kysely<DatabaseSchema>): Promise<number> {

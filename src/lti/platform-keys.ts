@@ -1,19 +1,14 @@
-// The platforms' public keys (their JWKS), for verifying launches. ltijs fetches a platform's JWKS on every launch
-// through got, with no deadline and no cache (ltijs 5.9.9 dist/Utils/Auth.js, validateToken): each launch costs the
-// LMS a request, and an LMS whose keys URL hangs stalls every launch from it. Here the keys are fetched through
-// platform-http (deadline, size limit, address rules), kept five minutes, and fetched again early only when a
-// launch names a key id the cached set lacks (a platform rotating its keys), at most every ten seconds per URL so
-// that a flood of made-up key ids cannot turn the tool against the LMS.
-//
-// ltijs still verifies every launch itself (signature, RS256, audience, age, nonce, LTI claims): the guard puts the
-// key it found for the token's kid in the launch's scope (launch-scope.ts), and the storage plugin answers ltijs's
-// read of the platform with that one key instead of the keys URL (storage.ts, launchAuthConfig). Nothing ltijs
-// checks is skipped.
+// The platforms' public keys (their JWKS), for verifying launches (verify-launch.ts) and notices (notice.ts). ltijs
+// fetched a platform's JWKS on every launch through got, with no deadline and no cache (ltijs 5.9.9
+// dist/Utils/Auth.js, validateToken): each launch cost the LMS a request, and an LMS whose keys URL hung stalled
+// every launch from it. Here the keys are fetched through platform-http (deadline, size limit, address rules), kept
+// five minutes, and fetched again early only when a launch names a key id the cached set lacks (a platform rotating
+// its keys), at most every ten seconds per URL so that a flood of made-up key ids cannot turn the tool against the
+// LMS.
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { jwk, type Jwk } from './jwk.js';
-import { withLaunch } from './launch-scope.js';
 import { PlatformRequestError, platformRequest } from './platform-http.js';
 import { registrationCache } from './registration-cache.js';
 
@@ -21,7 +16,7 @@ const FRESH_MS = 5 * 60_000;
 const REFETCH_FLOOR_MS = 10_000;
 /** When the LMS cannot be reached, keys fetched within the last hour still verify its launches. */
 const STALE_LIMIT_MS = 60 * 60_000;
-/** Well inside ltijs's 10 s id_token age, so the person gets the page below rather than an expired launch. */
+/** Well inside the 10 s id_token age (verify-launch.ts), so the person gets the page below rather than an expired launch. */
 export const KEYS_TIMEOUT_MS = 5_000;
 const MAX_KEYS_BYTES = 256 * 1024;
 
@@ -122,6 +117,3 @@ export async function keysUrlOf(db: Kysely<DatabaseSchema>, platformId: string):
     return row?.jwks_url ?? null;
   });
 }
-
-/** Runs the rest of a launch's handling (ltijs's validation) with the key the guard found for its token. */
-export const withLaunchKey = withLaunch;

@@ -67,9 +67,7 @@ export interface LaunchToken {
   platformContext: LaunchContext;
 }
 
-/** A verified resource-link or deep-linking launch handed to the tool's page. */
-export type LaunchHandler = (token: LaunchToken, req: Request, res: Response, next: NextFunction) => unknown;
-/** A launch whose token, state or session could not be verified. */
+/** What ltijs refuses at its own routes (lti/ltijs/provider.ts). */
 export type RejectedLaunchHandler = (req: Request, res: Response, next?: NextFunction) => unknown;
 
 /** An item of a deep-linking answer (https://www.imsglobal.org/spec/lti-dl/v2p0#content-item-types). */

@@ -1,6 +1,6 @@
-// A page request's session: the ltik that ltijs issued at launch (a JWT signed with the tool's key, carried in
-// the URL or a header, never a cookie, so it works in an LMS iframe that blocks third-party cookies), and the
-// launch it stands for, read back from ltijs's stored id and context tokens.
+// A page request's session: the ltik issued at launch (launch-session.ts; a JWT signed with the tool's key, as ltijs
+// made them, carried in the URL or a header, never a cookie, so it works in an LMS iframe that blocks third-party
+// cookies), and the launch it stands for, read back from the stored id and context tokens.
 import { decodeJwt, jwtVerify } from 'jose';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
@@ -58,7 +58,7 @@ interface SessionRow {
  * and a new array per page costs it a new key object (bench/ltijs-parts.ts).
  */
 const ltikKeys = new Map<string, Uint8Array>();
-function ltikKey(encryptionKey: string): Uint8Array {
+export function ltikKey(encryptionKey: string): Uint8Array {
   let key = ltikKeys.get(encryptionKey);
   if (!key) {
     key = new TextEncoder().encode(encryptionKey);

@@ -4,15 +4,12 @@
 // delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's
 // TTL indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
 //
-// Two things keep a launch's cost down. What ltijs reads of a platform on every launch (its record, its status,
-// the tool's keys) comes from the registration cache (registration-cache.ts), which triggers keep honest across
-// processes. And inside a launch (launch-scope.ts) the nonce and the session's tokens are not written one by one:
-// the launch's one statement writes them with the person and the course (launch.ts), and the nonce's uniqueness
-// is decided there, by the unique key, instead of by a read before the write. And inside a launch, ltijs's read
-// of the platform answers with the key the guard fetched (launchAuthConfig), so ltijs never fetches keys itself.
+// What ltijs reads of a platform (its record, its status, the tool's keys) comes from the registration cache
+// (registration-cache.ts), which triggers keep honest across processes. ltijs no longer sees launches: the tool
+// verifies them (verify-launch.ts) and writes a launch's session records, in the shapes ltijs gave them, with the
+// launch's one statement (launch.ts, launch-session.ts); `launchRecord` below is their one definition.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { currentLaunch, deferNonce, deferSessionRecord, type LaunchPassage } from './launch-scope.js';
 import type { RegistrationCache } from './registration-cache.js';
 
 type Doc = Record<string, unknown>;
@@ -80,6 +77,20 @@ export function sessionRecordKeys(ltik: {
   };
 }
 
+/** A row of ltijs's storage as a launch's one statement writes it (launch.ts). */
+export interface LaunchRecord {
+  collection: string;
+  recordKey: string;
+  doc: Record<string, unknown>;
+  /** Seconds until it expires; null: never. */
+  ttlSeconds: number | null;
+}
+
+/** A launch's nonce or session record, keyed and timed as ltijs keys and times it. */
+export function launchRecord(collection: 'nonce' | 'idtoken' | 'contexttoken', doc: Doc): LaunchRecord {
+  return { collection, recordKey: recordKey(collection, doc), doc, ttlSeconds: ttl(collection) };
+}
+
 /** The record key a query names exactly (every key field given, nothing else), so one index lookup finds it. */
 function exactKey(collection: string, query: Query): string | null {
   const fields = KEY_FIELDS[collection];
@@ -89,11 +100,8 @@ function exactKey(collection: string, query: Query): string | null {
   return recordKey(collection, query);
 }
 
-/** What a launch reads of its platform, kept in memory between launches; written only by registrations. */
+/** What ltijs reads of a platform, kept in memory; written only by registrations. */
 const REGISTRATION_COLLECTIONS = new Set(['platform', 'platformStatus', 'publickey', 'privatekey']);
-
-/** Written once per launch, with the launch's one statement (launch-scope.ts). */
-const SESSION_COLLECTIONS = new Set(['idtoken', 'contexttoken']);
 
 /** JSON.stringify drops undefined members, so `{clientId: undefined}` matches any clientId, as in mongoose. */
 function containment(query: Query): string {
@@ -102,27 +110,6 @@ function containment(query: Query): string {
 
 function ttl(collection: string): number | null {
   return LTI_RECORD_TTL_SECONDS[collection] ?? null;
-}
-
-/**
- * ltijs verifies a launch with the key of the platform record it reads (ltijs 5.9.9 dist/Utils/Auth.js,
- * validateToken: getPlatform(iss, aud), then platformAuthConfig()); with a keys URL (JWK_SET) it would fetch the
- * set itself through got, with no deadline and no cache. During a launch the record of the platform the guard
- * checked answers with the key the guard fetched under a deadline (JWK_KEY, platform-keys.ts); the record of any
- * other platform, looked up by issuer and client id, answers with no key at all, so ltijs refuses the launch rather
- * than fetch anything. A lookup by issuer alone (several records) is no launch's and is left as stored.
- */
-function launchAuthConfig(launch: Readonly<LaunchPassage>, query: Query, docs: Doc[]): Doc[] {
-  if (typeof query?.platformUrl !== 'string' || typeof query.clientId !== 'string') return docs;
-  const matches = query.platformUrl === launch.issuer && query.clientId === launch.clientId;
-  return docs.map((doc) => {
-    const config = doc.authConfig as { method?: unknown; key?: unknown } | undefined;
-    if (config?.method !== 'JWK_SET') return doc;
-    return {
-      ...doc,
-      authConfig: { method: 'JWK_KEY', key: matches && config.key === launch.jwksUrl ? launch.key : undefined },
-    };
-  });
 }
 
 export interface StorageLogger {
@@ -161,15 +148,7 @@ export class PostgresLtiStorage {
   }
 
   async Get(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
-    const launch = currentLaunch();
-    // In a launch the nonce is checked by the launch's one write (a unique key), and ltijs's record of the state
-    // was read with ours (oidc-state.ts).
-    if (launch && collection === 'nonce') return false;
-    if (launch && collection === 'state' && query?.state === launch.state.state) {
-      return launch.state.ltijsRecord ? [{ ...launch.state.ltijsRecord }] : false;
-    }
-    const docs = await this.#readKept(encryptionKey, collection, query);
-    return launch && docs && collection === 'platform' ? launchAuthConfig(launch, query, docs) : docs;
+    return this.#readKept(encryptionKey, collection, query);
   }
 
   /** A read, the registration collections' from the registration cache when there is one. */
@@ -217,12 +196,6 @@ export class PostgresLtiStorage {
   async Insert(encryptionKey: string | false, collection: string, item: Doc, index?: Doc): Promise<true> {
     const doc = await this.#stored(encryptionKey, item, index);
     const keySource = encryptionKey ? { ...index } : item;
-    if (
-      collection === 'nonce' &&
-      !encryptionKey &&
-      deferNonce({ collection, recordKey: recordKey(collection, keySource), doc, ttlSeconds: ttl(collection) })
-    )
-      return true;
     // A duplicate key (a replayed nonce, a reused state) raises a unique violation, which ltijs reports as a failure.
     await this.pool.query(
       `INSERT INTO lti_record (collection, record_key, doc, expires_at)
@@ -236,12 +209,6 @@ export class PostgresLtiStorage {
   async Replace(encryptionKey: string | false, collection: string, query: Doc, item: Doc, index?: Doc): Promise<true> {
     const doc = await this.#stored(encryptionKey, item, index);
     const key = recordKey(collection, { ...doc, ...query });
-    if (
-      SESSION_COLLECTIONS.has(collection) &&
-      !encryptionKey &&
-      deferSessionRecord({ collection, recordKey: key, doc, ttlSeconds: ttl(collection) })
-    )
-      return true;
     await this.pool.query(
       `INSERT INTO lti_record (collection, record_key, doc, expires_at)
        VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))
@@ -291,8 +258,6 @@ export class PostgresLtiStorage {
   }
 
   async Delete(collection: string, query: Doc): Promise<true> {
-    // A launch's state record goes with the launch's one write.
-    if (collection === 'state' && query.state === currentLaunch()?.state.state) return true;
     await this.pool.query('DELETE FROM lti_record WHERE collection = $1 AND doc @> $2::jsonb', [
       collection,
       containment(query),

@@ -1,7 +1,7 @@
 // LTI Submission Review (https://www.imsglobal.org/spec/lti-sr/v1p0/): the platform's gradebook opens the tool on
-// one user's submissions of one resource link. The message is verified with every check of the tool's other own
-// launches (asset-processor-messages.ts); this file holds only what is particular to it: the claims it must carry,
-// who may see what it names, and the line item's submissionReview that makes a platform offer it.
+// one user's submissions of one resource link. The message is verified with every check of every launch
+// (verify-launch.ts); this file holds only what is particular to it: the claims it must carry, who may see what it
+// names, and the line item's submissionReview that makes a platform offer it.
 //
 // Moodle 4.5 sends it from its grade analysis (mod/lti/grade.php redirects to view.php?action=gradeReport, whose
 // launch carries for_user = { user_id } of the student and the activity's resource link, to the line item's

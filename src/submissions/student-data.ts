@@ -37,7 +37,7 @@ async function findStudent(db: Db, ref: StudentRef) {
 /** ltijs's session records of the student: the id token (per issuer and user) and the context tokens of their launches. */
 function ltijsRecords(db: Db, ref: StudentRef) {
   // ltijs names a context token's contextId by the URL-encoded issuer followed by the rest (Provider.js, and
-  // lti/asset-processor-messages.ts does the same); its `user` is the LMS user id.
+  // lti/launch-session.ts does the same); its `user` is the LMS user id.
   const contextPrefix = encodeURIComponent(ref.issuer);
   return db
     .selectFrom('lti_record')

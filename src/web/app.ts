@@ -1,5 +1,5 @@
-// The express 5 application: health, the tool's checks in front of ltijs, ltijs's app (express 4) at /lti,
-// then the tool's own pages.
+// The express 5 application: health, the LTI addresses at /lti (the tool's guard and its launch route, then ltijs's
+// app, express 4, for the login and the keys), then the tool's own pages.
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { LtiSetup } from '../lti/ltijs/provider.js';
@@ -11,12 +11,13 @@ import { assignmentPages } from './assignment-pages.js';
 import { callbackRoutes } from './callback-route.js';
 import { assetProcessorAttachRoutes } from './asset-processor-attach.js';
 import { assetProcessorNoticeRoutes } from './asset-processor-notices.js';
-import { assetProcessorEulaRoutes, assetProcessorLaunchRoutes } from './asset-processor-launches.js';
+import { assetProcessorEulaRoutes } from './asset-processor-launches.js';
 import type { EulaTerms } from '../assetprocessor/eula.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes, type Readiness } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import type { ToolMetrics } from '../metrics.js';
+import { launchRoute } from './launch-route.js';
 import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
@@ -145,13 +146,13 @@ export function createWebApp(deps: WebDependencies): express.Express {
       LTI_MOUNT_PATH,
       ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }),
     );
-    // The launches ltijs refuses (submission review; the Asset Processor's, when it is on) are verified and answered
-    // by the tool before ltijs.
+    // Every launch is the tool's own: verified, recorded and answered before ltijs, which keeps the login and the keys.
     app.use(
       LTI_MOUNT_PATH,
-      assetProcessorLaunchRoutes({
+      launchRoute({
         ...session,
         logger,
+        metrics: deps.metrics,
         eula: settings.assetProcessorEula,
         assetProcessor: settings.assetProcessor,
         ...(deps.jobs ? { jobs: deps.jobs } : {}),
@@ -175,7 +176,6 @@ export function createWebApp(deps: WebDependencies): express.Express {
             provider,
             logger,
             eula: settings.assetProcessorEula,
-            assetProcessor: true,
           }),
         );
         app.use(

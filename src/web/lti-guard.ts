@@ -1,15 +1,16 @@
-// Checks in front of ltijs. At login: remember the state ltijs issues, and keep it in the LMS's window where the
-// LMS offers platform storage. At launch: refuse, before ltijs stores anything, a launch whose state the tool did
-// not issue (or already used), that another browser started (platform storage, state cookies), whose issuer,
-// client or deployment is not registered, or whose platform's key cannot be had under a deadline; then vouch for
-// the state when the browser did not bring its cookie back, and hand ltijs the key to verify the token with.
-import { createHmac } from 'node:crypto';
+// Checks in front of the LTI routes. At login (ltijs's): remember the state ltijs issues, and keep it in the LMS's
+// window where the LMS offers platform storage. At launch: refuse, before anything is verified or stored, a launch
+// whose state the tool did not issue (or already used), that another browser started (platform storage, state
+// cookies), whose issuer, client or deployment is not registered or is switched off, or whose platform's key cannot
+// be had under a deadline; then hand the launch route (launch-route.ts) what was found, for the one verifier
+// (lti/verify-launch.ts).
 import express, { type Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
 import { readState, recordState } from '../lti/oidc-state.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
-import { PlatformKeysUnavailable, keysUrlOf, platformKey, withLaunchKey } from '../lti/platform-keys.js';
+import { PlatformKeysUnavailable, keysUrlOf, platformKey } from '../lti/platform-keys.js';
+import type { LaunchPassage } from '../lti/verify-launch.js';
 import type { Jwk } from '../lti/jwk.js';
 import { findDeployment } from '../lti/registrations.js';
 import type { Logger } from '../logger.js';
@@ -75,10 +76,9 @@ export function launchClaims(idToken: string): { issuer: string; clientId: strin
   };
 }
 
-/** cookie-parser's signed form ("s:" + value + "." + HMAC-SHA256), so ltijs reads it as its own cookie. */
-function signedCookie(value: string, secret: string): string {
-  const mac = createHmac('sha256', secret).update(value).digest('base64').replace(/=+$/, '');
-  return `s:${value}.${mac}`;
+/** What the guard found for a launch it let through, for the launch route; undefined for any other request. */
+export function launchPassageOf(res: Response): LaunchPassage | undefined {
+  return (res.locals as { launchPassage?: LaunchPassage }).launchPassage;
 }
 
 /** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet). */
@@ -194,8 +194,8 @@ export function ltiGuard(options: GuardOptions): Router {
     },
   );
 
-  // ltijs takes an id_token posted to any of its paths, as a form or as JSON, and there validates it past these
-  // checks and fetches the platform's keys itself. Launches come as a form post (OIDC form_post response mode) to
+  // ltijs would take an id_token posted to any of its paths, as a form or as JSON, and validate it there past these
+  // checks. Launches come as a form post (OIDC form_post response mode) to
   // the launch address (the redirect URI registered with the LMS), and nowhere else.
   const parsers = {
     form: express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }),
@@ -222,8 +222,6 @@ export function ltiGuard(options: GuardOptions): Router {
     LTI_ROUTES.launch,
     express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }),
     async (req, res, next) => {
-      // Requests that carry an ltik instead of an id_token are ltijs's to judge.
-      if (req.body?.id_token === undefined) return next();
       const body = launchBody.safeParse(req.body);
       if (!body.success) {
         logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
@@ -294,7 +292,7 @@ export function ltiGuard(options: GuardOptions): Router {
         return refuse(res, 403, 'launch.switchedOff');
       }
       // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
-      // ltijs verifies the token with it.
+      // the one verifier checks the token with it.
       const kid = z.object({ kid: z.string().min(1).max(500) }).safeParse(peekPart(body.data.id_token, 0));
       const jwksUrl = await keysUrlOf(db, deployment.platformId);
       if (!kid.success || !jwksUrl) {
@@ -325,13 +323,15 @@ export function ltiGuard(options: GuardOptions): Router {
         logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
         return refuse(res, 401, 'launch.otherBrowser');
       }
-      if (!stateCookies.includes(cookieName)) {
-        const cookie = `${cookieName}=${encodeURIComponent(signedCookie(iss, options.encryptionKey))}`;
-        req.headers.cookie = cookieHeader ? `${cookieHeader}; ${cookie}` : cookie;
-      }
-      // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
-      (req as Request & { _body?: boolean })._body = true;
-      withLaunchKey({ issuer: iss, clientId, jwksUrl, key, state: issued }, () => next());
+      (res.locals as { launchPassage?: LaunchPassage }).launchPassage = {
+        issuer: iss,
+        clientId,
+        deploymentId,
+        platformId: deployment.platformId,
+        key,
+        state: issued,
+      };
+      next();
     },
   );
 

@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import { placedAssignment } from '../assignments/placement.js';
 import type { DatabaseSchema } from '../db/index.js';
-import type { RecordedMessageLaunch } from '../lti/asset-processor-messages.js';
+import type { StartedSession } from '../lti/launch-session.js';
 import { SUBMISSION_REVIEW_URIS, reviewerOf, submissionReviewClaims } from '../lti/submission-review.js';
 import type { Logger } from '../logger.js';
 import { platformUser } from '../submissions/read-models.js';
@@ -17,7 +17,7 @@ export async function answerSubmissionReview(
   deps: { db: Kysely<DatabaseSchema>; logger: Logger },
   res: Response,
   own: Record<string, unknown>,
-  recorded: RecordedMessageLaunch,
+  recorded: StartedSession,
 ): Promise<void> {
   const { launch, ltik } = recorded;
   const { t } = wordsOf(res, launch.locale);

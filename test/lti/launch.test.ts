@@ -174,11 +174,30 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
     );
   });
 
+  // Signed by the platform but not an LTI 1.3 launch: the LMS's administrator is told, as for every message type
+  // (lti/verify-launch.ts), rather than the person being sent to try again.
   test('missing claims (no roles, no version)', async () => {
     const partial = claims({});
     delete (partial as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/roles'];
     delete (partial as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/version'];
-    await refused(() => lms.platform.sign(partial), 401, /could not be verified/);
+    await refused(() => lms.platform.sign(partial), 400, /without information the tool needs/);
+  });
+
+  test('a resource-link launch without its resource link, or a deep-linking launch without its settings', async () => {
+    const withoutLink = claims({});
+    delete (withoutLink as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/resource_link'];
+    await refused(() => lms.platform.sign(withoutLink), 400, /without information the tool needs/);
+    const deepLinking = claims({ 'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiDeepLinkingRequest' });
+    await refused(() => lms.platform.sign(deepLinking), 400, /without information the tool needs/);
+  });
+
+  test('a message type the tool does not take', async () => {
+    await refused(
+      () =>
+        lms.platform.sign(claims({ 'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiStartProctoring' })),
+      401,
+      /does not offer/,
+    );
   });
 
   test('an oversized token', async () => {

@@ -1,4 +1,4 @@
-// Submission review under attack: the message's own verifier (lti/asset-processor-messages.ts) refuses a replayed
+// Submission review under attack: the one verifier of launches (lti/verify-launch.ts) refuses a replayed
 // token or nonce and a token signed HS256; a learner's review of someone else's submission, as Moodle would launch
 // it (view.php?action=gradeReport&user=<anyone> needs no grading right), is refused; a resource link of another
 // course or another platform opens nothing of it.

@@ -1,15 +1,16 @@
 // ltijs set up for this tool, and the one folder that imports it (the lint rule of DESIGN.md's parts table): our
 // PostgreSQL storage plugin, cookies that survive the LMS iframe, and the fixed routes of the design
 // (lti/provider.ts), mounted by the web part. What the rest of the tool gets of ltijs is typed by lti/platform.ts:
-// the platform store, the launch handed to the tool's handlers, and the signing of deep-linking answers. What ltijs
-// still does for the tool, and why, is measured in docs/architecture.md.
+// the platform store, the OIDC login and the keys route, and the signing of deep-linking answers. Launches never
+// reach it: the tool verifies them (lti/verify-launch.ts, mounted before ltijs's app). What ltijs still does for the
+// tool, and why, is measured in docs/architecture.md.
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
 import './without-mongoose.js';
 import ltijs, { type Provider } from 'ltijs';
 import type pg from 'pg';
 import type { DatabaseSchema } from '../../db/index.js';
-import type { LaunchHandler, RejectedLaunchHandler, SignDeepLinkingResponse } from '../platform.js';
+import type { RejectedLaunchHandler, SignDeepLinkingResponse } from '../platform.js';
 import { LTI_ROUTES } from '../provider.js';
 import { registrationCache } from '../registration-cache.js';
 import { PostgresLtiStorage, type StorageLogger } from '../storage.js';
@@ -21,9 +22,11 @@ export interface LtiSetupOptions {
   db: Kysely<DatabaseSchema>;
   publicUrl: string;
   logger: StorageLogger;
-  onLaunch: LaunchHandler;
-  onDeepLinking: LaunchHandler;
-  /** A launch whose token, state or session cannot be validated. */
+  /**
+   * What ltijs refuses at its own routes: a login from a platform not registered or switched off, a request with
+   * neither a launch nor a session. It is also ltijs's launch handler, which no launch reaches (the tool's launch
+   * route answers every request at the launch address before ltijs's app).
+   */
   onRejectedLaunch: RejectedLaunchHandler;
 }
 
@@ -59,8 +62,8 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
       cors: false,
     },
   );
-  provider.onConnect(options.onLaunch);
-  provider.onDeepLinking(options.onDeepLinking);
+  provider.onConnect((_token, req, res, next) => options.onRejectedLaunch(req, res, next));
+  provider.onDeepLinking((_token, req, res, next) => options.onRejectedLaunch(req, res, next));
   provider.onInvalidToken(options.onRejectedLaunch);
   provider.onSessionTimeout(options.onRejectedLaunch);
   provider.onUnregisteredPlatform(options.onRejectedLaunch);

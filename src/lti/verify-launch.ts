@@ -1,0 +1,151 @@
+// The one verifier of every launch the tool takes: resource link, deep linking, submission review, and the Asset
+// Processor's report review, settings and EULA. What is particular to a message type lives in its own file
+// (resource-link.ts, deep-linking.ts, submission-review.ts, eula-service.ts, and the Asset Processor's in
+// src/assetprocessor/); the checks every message shares are here, once, and none of them is loosened for any type.
+// The notices of the Platform Notification Service are not launches (no browser, no state): notice.ts verifies them
+// with the same signature check (platform-token.ts).
+//
+// Before this, the launch route's guard (web/lti-guard.ts) has found, for the token as posted and not yet trusted:
+// the state the tool issued at login, unused, for this issuer and not another browser's; the issuer, client and
+// deployment registered and switched on; the platform's key for the token's kid, fetched under a deadline. Then:
+// - the signature with that key, RS256, iss, aud (azp when aud names several), exp and iat present, unexpired,
+//   with no clock tolerance (platform-token.ts; OpenID Connect Core 3.1.3.7, LTI Security Framework 5.1.3);
+// - iat at most 10 s ago (ltijs 5.9.9's tokenMaxAge, which the tool keeps: a launch is posted at once);
+// - LTI Core 5.3 (https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims): version 1.3.0, a message type
+//   the tool takes, deployment_id (the one the guard found registered), sub, roles;
+// - the nonce present; it is accepted once by the launch's one write (launch.ts, OpenID Connect Core 3.1.3.7
+//   step 11), which writes nothing at all for a nonce seen before;
+// - the claims particular to the message type.
+import { decodeProtectedHeader } from 'jose';
+import { z } from 'zod';
+import type { PlainKey } from '../messages/index.js';
+import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
+import { CLAIM, withStandardNames } from './claims.js';
+import { DEEP_LINKING_MESSAGE, deepLinkingClaims } from './deep-linking.js';
+import { eulaServiceClaim } from './eula-service.js';
+import type { Jwk } from './jwk.js';
+import type { IssuedState } from './oidc-state.js';
+import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
+import { RESOURCE_LINK_MESSAGE, resourceLinkClaims } from './resource-link.js';
+import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from './submission-review.js';
+
+/** Every message type a launch may carry to the tool. */
+export const LAUNCH_MESSAGES = [
+  RESOURCE_LINK_MESSAGE,
+  DEEP_LINKING_MESSAGE,
+  SUBMISSION_REVIEW_MESSAGE,
+  ASSET_PROCESSOR_MESSAGES.reportReview,
+  ASSET_PROCESSOR_MESSAGES.settings,
+  EULA_MESSAGE,
+] as const;
+export type LaunchMessageType = (typeof LAUNCH_MESSAGES)[number];
+
+/**
+ * The claims particular to each message type that the LTI specifications define. The Asset Processor's report
+ * review and settings carry the LMS's assignment, submission and asset, which the part that handles them reads
+ * (src/assetprocessor/report-review.ts, settings-launch.ts) and refuses without.
+ */
+const PARTICULAR: Record<LaunchMessageType, z.ZodType | null> = {
+  [RESOURCE_LINK_MESSAGE]: resourceLinkClaims,
+  [DEEP_LINKING_MESSAGE]: deepLinkingClaims,
+  [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
+  [EULA_MESSAGE]: z.object({ [CLAIM.eulaService]: eulaServiceClaim }),
+  [ASSET_PROCESSOR_MESSAGES.reportReview]: null,
+  [ASSET_PROCESSOR_MESSAGES.settings]: null,
+};
+
+/** ltijs's default tokenMaxAge: an id_token issued longer ago than this is refused (dist/Provider/Provider.js). */
+const TOKEN_MAX_AGE_SECONDS = 10;
+
+/** What the guard found for the launch before anything of its token was trusted. */
+export interface LaunchPassage {
+  issuer: string;
+  clientId: string;
+  deploymentId: string;
+  /** The registered platform the issuer and client name, switched on. */
+  platformId: string;
+  /** The platform's key for the token's kid (platform-keys.ts). */
+  key: Jwk;
+  /** The state the launch came back with, as the login stored it (oidc-state.ts). */
+  state: IssuedState;
+}
+
+/** A launch refused by its verification: a status, what the person reads, and a detail for the log. Nothing was written. */
+export class LaunchNotVerified extends Error {
+  constructor(
+    readonly status: 400 | 401,
+    readonly sentence: PlainKey,
+    readonly detail: string,
+  ) {
+    super(`Launch not verified: ${detail}`);
+    this.name = 'LaunchNotVerified';
+  }
+}
+
+const coreClaims = z.object({
+  iss: z.string().min(1),
+  sub: z.string().min(1).max(255), // LTI core 5.3.6
+  nonce: z.string().min(1).max(1000),
+  iat: z.number(),
+  [CLAIM.version]: z.literal('1.3.0'),
+  [CLAIM.messageType]: z.string().min(1).max(200),
+  [CLAIM.deploymentId]: z.string().min(1).max(255),
+  [CLAIM.roles]: z.array(z.string()),
+});
+
+export interface VerifiedLaunch {
+  messageType: LaunchMessageType;
+  passage: LaunchPassage;
+  /** The whole verified payload, each LMS's names read as the standard ones (claims.ts). */
+  claims: Record<string, unknown>;
+}
+
+/** The verified launch of a posted id_token; throws LaunchNotVerified. */
+export async function verifyLaunch(idToken: string, passage: LaunchPassage): Promise<VerifiedLaunch> {
+  let header;
+  try {
+    header = decodeProtectedHeader(idToken);
+  } catch {
+    throw new LaunchNotVerified(401, 'launch.notVerified', 'not a JWT');
+  }
+  if (header.alg !== 'RS256' || header.kid !== passage.key.kid)
+    throw new LaunchNotVerified(
+      401,
+      'launch.notVerified',
+      `header alg ${String(header.alg)} kid ${String(header.kid)}`,
+    );
+  let payload;
+  try {
+    payload = await verifyPlatformToken(idToken, passage.key, {
+      issuer: passage.issuer,
+      clientId: passage.clientId,
+      clockToleranceSeconds: 0,
+    });
+  } catch (error) {
+    if (!(error instanceof PlatformTokenInvalid)) throw error;
+    throw new LaunchNotVerified(401, 'launch.notVerified', error.message);
+  }
+  const core = coreClaims.safeParse(payload);
+  if (!core.success)
+    throw new LaunchNotVerified(400, 'launch.incomplete', `claims: ${core.error.issues[0]!.path.join('.')}`);
+  const claims = core.data;
+  // The state the login issued names the issuer it was issued for (ltijs: the state cookie's value).
+  if (passage.state.issuer !== claims.iss)
+    throw new LaunchNotVerified(401, 'launch.notVerified', 'issuer differs from the login');
+  if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS)
+    throw new LaunchNotVerified(401, 'launch.notVerified', 'token too old');
+  // The guard found this deployment registered and switched on, read from the same token before it was verified.
+  if (claims[CLAIM.deploymentId] !== passage.deploymentId)
+    throw new LaunchNotVerified(401, 'launch.notVerified', 'deployment differs from the one the guard found');
+  const messageType = LAUNCH_MESSAGES.find((type) => type === claims[CLAIM.messageType]);
+  if (!messageType) throw new LaunchNotVerified(401, 'launch.notOffered', `message type ${claims[CLAIM.messageType]}`);
+  const standard = withStandardNames(payload as Record<string, unknown>);
+  const particular = PARTICULAR[messageType]?.safeParse(standard);
+  if (particular && !particular.success)
+    throw new LaunchNotVerified(
+      400,
+      'launch.incomplete',
+      `${messageType} claims: ${particular.error.issues[0]!.path.join('.')}`,
+    );
+  return { messageType, passage, claims: standard };
+}
