@@ -87,6 +87,9 @@ export function defaultSettings(): AssignmentSettings {
   return assignmentSettings.parse({});
 }
 
+/** Settings as stored: a value that no longer fits the schema (written by an older version) reads as the defaults. */
+export const storedSettings = assignmentSettings.catch(() => defaultSettings());
+
 export type Band = 'green' | 'yellow' | 'orange' | 'red';
 
 export const BAND_TEXT: Record<Band, string> = { green: 'low', yellow: 'moderate', orange: 'high', red: 'very high' };

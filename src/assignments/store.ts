@@ -1,7 +1,7 @@
 // Assignments in the database: finding the one a launch opens, creating it, binding it to its resource link.
 import type { Kysely, Selectable } from 'kysely';
 import type { AssignmentKind, AssignmentTable, DatabaseSchema } from '../db/index.js';
-import { assignmentSettings, defaultSettings, type AssignmentSettings } from './settings.js';
+import { defaultSettings, storedSettings, type AssignmentSettings } from './settings.js';
 
 export interface Assignment {
   id: string;
@@ -30,8 +30,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     courseId: row.course_id,
     resourceLinkId: row.resource_link_id,
     title: row.title,
-    // A stored value that no longer fits the schema (written by an older version) falls back to the defaults.
-    settings: assignmentSettings.catch(defaultSettings()).parse(row.settings),
+    settings: storedSettings.parse(row.settings),
     lineItemUrl: row.line_item_url,
     lineItemsUrl: row.line_items_url,
     membershipsUrl: row.memberships_url,

@@ -1,7 +1,7 @@
 // What a grade post needs to know, read from the database when it runs: where the user's score goes (the
 // platform and its LMS's quirks, the assignment's columns, the user's LTI id) and the submission's state.
 import type { Kysely } from 'kysely';
-import { assignmentSettings, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
+import { storedSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import { ownsCell } from '../submissions/cell-owner.js';
 import type { PlatformRef } from './ags.js';
@@ -81,7 +81,7 @@ function toColumn(row: ColumnRow): ColumnContext {
     lineItemUrl: row.line_item_url,
     lineItemsUrl: row.line_items_url,
     similarityLineItemUrl: row.similarity_line_item_url,
-    gradeColumn: assignmentSettings.catch(defaultSettings()).parse(row.settings).gradeColumn,
+    gradeColumn: storedSettings.parse(row.settings).gradeColumn,
   };
 }
 

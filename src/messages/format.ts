@@ -1,6 +1,6 @@
 // Dates and numbers as the person's language writes them, by Intl. Times are shown in UTC with the zone named:
 // a launch says which language its person reads (launch_presentation.locale), not which time zone they are in.
-import type { Language } from './language.js';
+import { perLanguage, type Language } from './language.js';
 
 export interface Formats {
   /** A moment to the second, as in a receipt or a history: "Nov 25, 2026, 6:35:09 AM UTC" ("25.11.2026, 06:35:09 UTC"). */
@@ -19,7 +19,13 @@ export interface Formats {
 
 const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
-export function formatsFor(language: Language): Formats {
+/**
+ * Intl's formatters cost more to make than to use (a page made them for each request: a sixth of a launch's CPU,
+ * bench/profile-summary.ts), and they hold no state: each language's are made once.
+ */
+export const formatsFor = perLanguage(makeFormats);
+
+function makeFormats(language: Language): Formats {
   // The language's own styles; a style with the zone's name (timeStyle "long") has seconds too, so the shorter
   // ones are followed by the zone's name, which reads the same in every language the tool has.
   const moment = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' });
@@ -33,18 +39,26 @@ export function formatsFor(language: Language): Formats {
   });
   const deadline = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
+  const numbers = new Map<number | undefined, Intl.NumberFormat>();
+  const numberFormat = (fractionDigits: number | undefined) => {
+    let format = numbers.get(fractionDigits);
+    if (!format) {
+      format = new Intl.NumberFormat(
+        language,
+        fractionDigits === undefined
+          ? {}
+          : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits },
+      );
+      numbers.set(fractionDigits, format);
+    }
+    return format;
+  };
   return {
     moment: (value) => moment.format(toDate(value)),
     minute: (value) => `${minute.format(toDate(value))} UTC`,
     brief: (value) => `${brief.format(toDate(value))} UTC`,
     deadline: (value) => `${deadline.format(toDate(value))} UTC`,
-    number: (value, fractionDigits) =>
-      new Intl.NumberFormat(
-        language,
-        fractionDigits === undefined
-          ? {}
-          : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits },
-      ).format(value),
+    number: (value, fractionDigits) => numberFormat(fractionDigits).format(value),
     percent: (value) => percent.format(value / 100),
   };
 }

@@ -4,7 +4,7 @@
 import { de } from './de.js';
 import { en } from './en.js';
 import { formatsFor, type Formats } from './format.js';
-import type { Language } from './language.js';
+import { perLanguage, type Language } from './language.js';
 import type { Message } from './message.js';
 import type { MessageKey, Translation } from './translation.js';
 
@@ -62,7 +62,10 @@ export interface Words extends Formats {
   fileSize(bytes: number): string;
 }
 
-export function wordsFor(language: Language): Words {
+/** A language's words hold nothing of a request: made once per language, as its formats (format.ts). */
+export const wordsFor = perLanguage(makeWords);
+
+function makeWords(language: Language): Words {
   const formats = formatsFor(language);
   const plurals = new Intl.PluralRules(language);
   const own = CATALOGUES[language];

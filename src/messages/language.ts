@@ -7,6 +7,19 @@ import { z } from 'zod';
 export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** What is made once per language and holds nothing of a request (Intl's formatters, the words): kept. */
+export function perLanguage<T>(make: (language: Language) => T): (language: Language) => T {
+  const made = new Map<Language, T>();
+  return (language) => {
+    let value = made.get(language);
+    if (value === undefined) {
+      value = make(language);
+      made.set(language, value);
+    }
+    return value;
+  };
+}
+
 const supported: ReadonlySet<string> = new Set(LANGUAGES.map((tag) => tag.toLowerCase()));
 
 /** A tag in its canonical form, or null when it is not a well-formed BCP 47 tag. */

@@ -142,10 +142,7 @@ export function createWebApp(deps: WebDependencies): express.Express {
         logger,
       }),
     );
-    app.use(
-      LTI_MOUNT_PATH,
-      ltiGuard({ db, encryptionKey: settings.encryptionKey, logger, publicUrl: settings.publicUrl }),
-    );
+    app.use(LTI_MOUNT_PATH, ltiGuard({ db, logger, publicUrl: settings.publicUrl }));
     // Every launch is the tool's own: verified, recorded and answered before ltijs, which keeps the login and the keys.
     app.use(
       LTI_MOUNT_PATH,

@@ -4,9 +4,10 @@
 // cookies), whose issuer, client or deployment is not registered or is switched off, or whose platform's key cannot
 // be had under a deadline; then hand the launch route (launch-route.ts) what was found, for the one verifier
 // (lti/verify-launch.ts).
-import express, { type Router, type NextFunction, type Request, type Response } from 'express';
+import express, { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
+import { authenticationRequest, loginParams, loginPlatform, newState } from '../lti/login.js';
 import { readState, recordState } from '../lti/oidc-state.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey } from '../lti/platform-keys.js';
@@ -53,6 +54,8 @@ const idTokenClaims = z.object({
   [CLAIM.deploymentId]: z.string().min(1),
 });
 
+const keyId = z.object({ kid: z.string().min(1).max(500) });
+
 /** Reads a JWT's header or payload without verifying it: only to decide whether to refuse early, never to trust. */
 function peekPart(jwt: string, index: 0 | 1): unknown {
   const part = jwt.split('.')[index];
@@ -92,7 +95,7 @@ function refuse(res: Response, status: number, message: PlainKey | ((words: Word
   );
 }
 
-export interface GuardOptions extends Pick<SessionDeps, 'db' | 'encryptionKey'> {
+export interface GuardOptions extends Pick<SessionDeps, 'db'> {
   logger: Logger;
   /** The tool's own address: the platform-storage page posts the launch on from this origin. */
   publicUrl: string;
@@ -101,6 +104,11 @@ export interface GuardOptions extends Pick<SessionDeps, 'db' | 'encryptionKey'> 
 export function ltiGuard(options: GuardOptions): Router {
   const { db, logger } = options;
   const toolOrigin = new URL(options.publicUrl).origin;
+  // The platform posts the launch cross-site into an iframe: only SameSite=None; Secure cookies arrive there.
+  const stateCookie: express.CookieOptions =
+    new URL(options.publicUrl).protocol === 'https:'
+      ? { httpOnly: true, secure: true, sameSite: 'none' }
+      : { httpOnly: true };
   const router = toolRouter();
 
   // ltijs's app matches its routes in any letter case, the checks below only the exact path: a path in other
@@ -121,78 +129,63 @@ export function ltiGuard(options: GuardOptions): Router {
     next();
   });
 
-  router.all(
-    LTI_ROUTES.login,
-    express.urlencoded({ extended: false, limit: MAX_LOGIN_BODY }),
-    (req: Request, res: Response, next: NextFunction) => {
-      // Parsed already: tell ltijs's body-parser (express 4) not to read the consumed stream again.
-      if (req.body !== undefined) (req as Request & { _body?: boolean })._body = true;
-      const params = {
-        ...(req.query as Record<string, unknown>),
-        ...((req.body as Record<string, unknown> | undefined) ?? {}),
-      };
-      // A refusal of the sign-in is one sentence that the platform it names may frame (framing.ts).
-      if (typeof params.iss === 'string' && typeof params.client_id === 'string')
-        namePlatform(res, { issuer: params.iss, clientId: params.client_id });
-      const storageTarget =
-        typeof params.lti_storage_target === 'string' && STORAGE_TARGET.test(params.lti_storage_target)
-          ? params.lti_storage_target
-          : null;
-      // ltijs names its state cookie "state<state>" and redirects right after; hold the redirect until stored.
-      let issued: { state: string; issuer: string } | null = null;
-      const setCookie = res.cookie.bind(res);
-      res.cookie = ((name: string, value: unknown, cookieOptions?: express.CookieOptions) => {
-        if (name.startsWith('state') && typeof value === 'string')
-          issued = { state: name.slice('state'.length), issuer: value };
-        return cookieOptions ? setCookie(name, value, cookieOptions) : setCookie(name, value);
-      }) as Response['cookie'];
-      const redirect = res.redirect.bind(res) as (url: string) => void;
-      res.redirect = ((url: string) => {
-        const state = issued as { state: string; issuer: string } | null;
-        // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
-        const storage =
-          state && storageTarget && URL.canParse(url) ? { target: storageTarget, origin: new URL(url).origin } : null;
-        const stored = state ? recordState(db, state.state, state.issuer, storage) : Promise.resolve();
-        // After the answer deadline the guard above has answered already: nothing more is sent.
-        stored
-          .then(
-            () => {
-              if (res.headersSent) return;
-              if (!storage || !state) return redirect(url);
-              // This page runs in the LMS's iframe: the platform the login names may frame it.
-              const claim = {
-                issuer: state.issuer,
-                clientId: typeof params.client_id === 'string' ? params.client_id : '',
-              };
-              return claimedPlatformFrameOrigins(db, claim).then((origins) => {
-                if (res.headersSent) return;
-                allowFramingBy(res, origins);
-                res.send(
-                  render(
-                    'platform-storage',
-                    {
-                      mode: 'put',
-                      target: storage.target,
-                      origin: storage.origin,
-                      key: storageKey(state.state),
-                      value: state.state,
-                      next: url,
-                    },
-                    wordsOf(res),
-                  ),
-                );
-              });
-            },
-            (error: unknown) => {
-              logger.error({ err: error }, 'Could not store the OIDC state');
-              if (!res.headersSent) refuse(res, 503, 'launch.signInNotNow');
-            },
-          )
-          .catch((error: unknown) => logger.error({ err: error }, 'Could not answer the sign-in'));
-      }) as Response['redirect'];
-      next();
-    },
-  );
+  // The login (lti/login.ts): the state is kept (oidc-state.ts) before the browser is sent to the platform, and where
+  // the LMS offers platform storage, also in the LMS's window by a page of the tool's.
+  router.all(LTI_ROUTES.login, express.urlencoded({ extended: false, limit: MAX_LOGIN_BODY }), async (req, res) => {
+    const fields = {
+      ...(req.query as Record<string, unknown>),
+      ...((req.body as Record<string, unknown> | undefined) ?? {}),
+    };
+    // A refusal of the sign-in is one sentence that the platform it names may frame (framing.ts).
+    if (typeof fields.iss === 'string' && typeof fields.client_id === 'string')
+      namePlatform(res, { issuer: fields.iss, clientId: fields.client_id });
+    const params = loginParams.safeParse(fields);
+    if (!params.success) {
+      logger.warn({ reason: `login: ${params.error.issues[0]!.path.join('.')}` }, 'LTI launch refused');
+      return refuse(res, 400, 'launch.bodyIncomplete');
+    }
+    const { iss, client_id: clientId } = params.data;
+    const platform = await loginPlatform(db, iss, clientId);
+    if (!platform) {
+      logger.warn({ issuer: iss, clientId, reason: 'unregistered platform' }, 'LTI launch refused');
+      return refuse(res, 400, 'launch.unregistered');
+    }
+    if (!platform.active) return refuse(res, 403, 'launch.switchedOff');
+    const state = newState();
+    const url = authenticationRequest(platform, params.data, state);
+    // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
+    const storageTarget = fields.lti_storage_target;
+    const storage =
+      typeof storageTarget === 'string' && STORAGE_TARGET.test(storageTarget)
+        ? { target: storageTarget, origin: new URL(url).origin }
+        : null;
+    try {
+      await recordState(db, state, iss, storage);
+    } catch (error) {
+      logger.error({ err: error }, 'Could not store the OIDC state');
+      return refuse(res, 503, 'launch.signInNotNow');
+    }
+    // The state cookie ties the launch to this browser where the browser keeps it (the launch route's login CSRF check);
+    // it is a minute's, as ltijs's was.
+    res.cookie(`state${state}`, iss, { ...stateCookie, maxAge: 60_000 });
+    if (!storage) return res.redirect(url);
+    // This page runs in the LMS's iframe: the platform the login names may frame it.
+    allowFramingBy(res, await claimedPlatformFrameOrigins(db, { issuer: iss, clientId: platform.clientId }));
+    res.send(
+      render(
+        'platform-storage',
+        {
+          mode: 'put',
+          target: storage.target,
+          origin: storage.origin,
+          key: storageKey(state),
+          value: state,
+          next: url,
+        },
+        wordsOf(res),
+      ),
+    );
+  });
 
   // ltijs would take an id_token posted to any of its paths, as a form or as JSON, and validate it there past these
   // checks. Launches come as a form post (OIDC form_post response mode) to
@@ -293,7 +286,7 @@ export function ltiGuard(options: GuardOptions): Router {
       }
       // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
       // the one verifier checks the token with it.
-      const kid = z.object({ kid: z.string().min(1).max(500) }).safeParse(peekPart(body.data.id_token, 0));
+      const kid = keyId.safeParse(peekPart(body.data.id_token, 0));
       const jwksUrl = await keysUrlOf(db, deployment.platformId);
       if (!kid.success || !jwksUrl) {
         logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');

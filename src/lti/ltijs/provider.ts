@@ -1,8 +1,8 @@
 // ltijs set up for this tool, and the one folder that imports it (the lint rule of DESIGN.md's parts table): our
 // PostgreSQL storage plugin, cookies that survive the LMS iframe, and the fixed routes of the design
 // (lti/provider.ts), mounted by the web part. What the rest of the tool gets of ltijs is typed by lti/platform.ts:
-// the platform store, the OIDC login and the keys route, and the signing of deep-linking answers. Launches never
-// reach it: the tool verifies them (lti/verify-launch.ts, mounted before ltijs's app). What ltijs still does for the
+// the platform store, the keys route, and the signing of deep-linking answers. The login and the launches never reach
+// it: the tool answers them (lti/login.ts, lti/verify-launch.ts, mounted before ltijs's app). What ltijs still does for the
 // tool, and why, is measured in docs/architecture.md.
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
@@ -23,9 +23,8 @@ export interface LtiSetupOptions {
   publicUrl: string;
   logger: StorageLogger;
   /**
-   * What ltijs refuses at its own routes: a login from a platform not registered or switched off, a request with
-   * neither a launch nor a session. It is also ltijs's launch handler, which no launch reaches (the tool's launch
-   * route answers every request at the launch address before ltijs's app).
+   * What ltijs refuses at its own routes: a request with neither a launch nor a session. It is also ltijs's login and
+   * launch handler, which no request reaches (the tool answers the login and the launch address before ltijs's app).
    */
   onRejectedLaunch: RejectedLaunchHandler;
 }
