@@ -19,7 +19,7 @@ import { ToolMetrics } from './metrics.js';
 import type { Sandbox } from './sandbox/index.js';
 import { countSubmissionsByState } from './submissions/state-counts.js';
 import { isLoopbackName } from './loopback.js';
-import { createWebApp } from './web/app.js';
+import { createHealthApp, createWebApp } from './web/app.js';
 import { closeServers, listenOnHosts } from './web/http-server.js';
 import { localClientsOnly } from './web/local-only.js';
 import { rejectedLaunchHandler } from './web/launch-handlers.js';
@@ -225,16 +225,11 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       config.role !== 'worker' && config.devPlatform !== 'off'
         ? await mountDevPlatform(config, database, lti, logger)
         : [];
-    const app = createWebApp({
-      settings: config,
-      db: database.db,
-      readiness: () => databaseReadiness(database),
-      logger,
-      metrics,
-      uploadDir,
-      ...(config.role !== 'worker' ? { lti, jobs, services, sink } : {}),
-      mounts,
-    });
+    const health = { settings: config, readiness: () => databaseReadiness(database), logger, metrics };
+    const app =
+      config.role === 'worker'
+        ? createHealthApp(health)
+        : createWebApp({ ...health, db: database.db, lti, jobs, services, sink, uploadDir, mounts });
     const listening = await listenOnHosts(app, {
       hosts: config.listenHosts,
       port: config.port,

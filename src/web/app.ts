@@ -61,20 +61,25 @@ export interface WebSettings {
   assetProcessorEula: EulaTerms | null;
 }
 
-export interface WebDependencies {
-  settings: WebSettings;
-  /** The tool's database, as the domain parts take it. */
-  db: SessionDeps['db'];
+/** What every process serves: the health checks and /metrics (a worker process serves nothing else). */
+export interface HealthDependencies {
+  settings: Pick<WebSettings, 'publicUrl' | 'metricsToken'>;
   /** Whether the database can serve the tool, for /readyz. */
   readiness(): Promise<Readiness>;
   logger: Logger;
   metrics: ToolMetrics;
-  /** Absent in a worker process, which serves health checks only. */
-  lti?: LtiSetup;
-  jobs?: Jobs;
-  services?: ServiceConnections;
+}
+
+/** What the web process serves besides: the LTI addresses and every page. */
+export interface WebDependencies extends HealthDependencies {
+  settings: WebSettings;
+  /** The tool's database, as the domain parts take it. */
+  db: SessionDeps['db'];
+  lti: LtiSetup;
+  jobs: Jobs;
+  services: ServiceConnections;
   /** Where results go (src/submissions/result-sink.ts). */
-  sink?: ResultSink;
+  sink: ResultSink;
   /** Where received files wait until the service has them. */
   uploadDir: string;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
@@ -103,8 +108,19 @@ function requestLog(logger: Logger): RequestHandler {
   };
 }
 
+/** A worker process's app: the health checks and /metrics, for its orchestrator and its scraper. */
+export function createHealthApp(deps: HealthDependencies): express.Express {
+  return appWith(deps, () => undefined);
+}
+
+/** The web process's app: the health checks, then the LTI addresses and every page. */
 export function createWebApp(deps: WebDependencies): express.Express {
-  const { db, logger, settings } = deps;
+  return appWith(deps, (app) => mountTool(app, deps));
+}
+
+/** Health and metrics first (never limited), then what `mount` adds, then the answers to a page not found and an error. */
+function appWith(deps: HealthDependencies, mount: (app: express.Express) => void): express.Express {
+  const { logger, settings } = deps;
   const app = express();
   // Before the first route: the app's router takes the setting when it is made (routing.ts says why).
   app.enable(CASE_SENSITIVE_ROUTING);
@@ -112,125 +128,130 @@ export function createWebApp(deps: WebDependencies): express.Express {
   app.use(requestLog(logger));
   app.use(healthRoutes(deps.readiness));
   app.use(metricsRoutes({ metrics: deps.metrics, token: settings.metricsToken, publicUrl: settings.publicUrl }));
+  mount(app);
+  app.use((_req, res) => {
+    const { t } = wordsOf(res);
+    sendMessage(res, 404, t('refused.notFound'), t('refused.noPage'));
+  });
+  app.use(errorAnswer(logger));
+  return app;
+}
+
+function mountTool(app: express.Express, deps: WebDependencies): void {
+  const { db, logger, settings } = deps;
   // Past the health checks, which are never limited; before anything that waits on the database.
   app.use(admission(settings.admission, logger).middleware);
   app.use(securityHeaders());
   app.use(framingFrom(db));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   app.use(pdfjsAssets());
-  if (deps.lti) {
-    const { provider, storage, routes, signDeepLinking } = deps.lti;
-    const session = { db, storage, encryptionKey: settings.encryptionKey };
-    const urls = toolUrls(settings.publicUrl);
-    // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
-    // (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
-    app.use(
-      LTI_MOUNT_PATH,
-      registrationRoutes({
-        store: { db, provider },
-        tool: {
-          name: settings.toolName,
-          description: 'Similarity and AI-content checks for submitted papers',
-          urls,
-          assetProcessor: settings.assetProcessor,
-          assetProcessorEula: settings.assetProcessorEula !== null,
-        },
-        mode: settings.dynamicRegistration,
-        perAddress: settings.registrationsPerAddress,
-        production: settings.production,
-        publicUrl: settings.publicUrl,
-        logger,
-      }),
-    );
-    app.use(LTI_MOUNT_PATH, ltiGuard({ db, logger, publicUrl: settings.publicUrl }));
-    // Every launch is the tool's own: verified, recorded and answered before ltijs, which keeps the login and the keys.
-    app.use(
-      LTI_MOUNT_PATH,
-      launchRoute({
-        ...session,
-        logger,
-        metrics: deps.metrics,
-        eula: settings.assetProcessorEula,
+  const { provider, storage, routes, signDeepLinking } = deps.lti;
+  const session = { db, storage, encryptionKey: settings.encryptionKey };
+  const urls = toolUrls(settings.publicUrl);
+  // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
+  // (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
+  app.use(
+    LTI_MOUNT_PATH,
+    registrationRoutes({
+      store: { db, provider },
+      tool: {
+        name: settings.toolName,
+        description: 'Similarity and AI-content checks for submitted papers',
+        urls,
         assetProcessor: settings.assetProcessor,
-        ...(deps.jobs ? { jobs: deps.jobs } : {}),
+        assetProcessorEula: settings.assetProcessorEula !== null,
+      },
+      mode: settings.dynamicRegistration,
+      perAddress: settings.registrationsPerAddress,
+      production: settings.production,
+      publicUrl: settings.publicUrl,
+      logger,
+    }),
+  );
+  app.use(LTI_MOUNT_PATH, ltiGuard({ db, logger, publicUrl: settings.publicUrl }));
+  // Every launch is the tool's own: verified, recorded and answered before ltijs, which keeps the login and the keys.
+  app.use(
+    LTI_MOUNT_PATH,
+    launchRoute({
+      ...session,
+      logger,
+      metrics: deps.metrics,
+      eula: settings.assetProcessorEula,
+      assetProcessor: settings.assetProcessor,
+      ...(deps.jobs ? { jobs: deps.jobs } : {}),
+    }),
+  );
+  app.use(LTI_MOUNT_PATH, routes);
+  app.use(
+    ['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'],
+    refuseCrossSiteForms(settings.publicUrl),
+  );
+  app.use(deepLinkingRoutes({ ...session, signDeepLinking, launchUrl: urls.launch }));
+  app.use(assignmentPages(session));
+  app.use(studentRoutes(session));
+  app.use(reportRoutes({ ...session, services: deps.services, logger }));
+  if (settings.assetProcessor) {
+    app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
+    app.use(
+      assetProcessorEulaRoutes({
+        ...session,
+        provider,
+        logger,
+        eula: settings.assetProcessorEula,
       }),
     );
-    app.use(LTI_MOUNT_PATH, routes);
     app.use(
-      ['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'],
-      refuseCrossSiteForms(settings.publicUrl),
+      assetProcessorAttachRoutes({
+        ...session,
+        provider,
+        signDeepLinking,
+        jobs: deps.jobs,
+        publicUrl: settings.publicUrl,
+        launchUrl: urls.launch,
+        logger,
+      }),
     );
-    app.use(deepLinkingRoutes({ ...session, signDeepLinking, launchUrl: urls.launch }));
-    app.use(assignmentPages(session));
-    app.use(studentRoutes(session));
-    if (deps.jobs && deps.services && deps.sink) {
-      app.use(reportRoutes({ ...session, services: deps.services, logger }));
-      if (settings.assetProcessor) {
-        app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
-        app.use(
-          assetProcessorEulaRoutes({
-            ...session,
-            provider,
-            logger,
-            eula: settings.assetProcessorEula,
-          }),
-        );
-        app.use(
-          assetProcessorAttachRoutes({
-            ...session,
-            provider,
-            signDeepLinking,
-            jobs: deps.jobs,
-            publicUrl: settings.publicUrl,
-            launchUrl: urls.launch,
-            logger,
-          }),
-        );
-      }
-      app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
-      app.use(
-        submissionRoutes({
-          ...session,
-          jobs: deps.jobs,
-          uploadDir: deps.uploadDir,
-          uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs,
-          metrics: deps.metrics,
-        }),
-      );
-      app.use(
-        instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }),
-      );
-      app.use(
-        adminRoutes({
-          ...session,
-          provider,
-          jobs: deps.jobs,
-          services: deps.services,
-          sink: deps.sink,
-          logger,
-          adminToken: settings.adminToken,
-          publicUrl: settings.publicUrl,
-          callbackSecret: settings.callbackSecret,
-          defaultAccount: settings.checker.url
-            ? `${settings.checker.username ?? ''} at ${settings.checker.url}`
-            : 'the built-in sandbox (no CHECKER_URL is set)',
-          defaultServiceUrl: settings.checker.url,
-          encryptionKey: settings.encryptionKey,
-          toolUrls: urls,
-        }),
-      );
-    }
   }
+  app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
+  app.use(
+    submissionRoutes({
+      ...session,
+      jobs: deps.jobs,
+      uploadDir: deps.uploadDir,
+      uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs,
+      metrics: deps.metrics,
+    }),
+  );
+  app.use(
+    instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }),
+  );
+  app.use(
+    adminRoutes({
+      ...session,
+      provider,
+      jobs: deps.jobs,
+      services: deps.services,
+      sink: deps.sink,
+      logger,
+      adminToken: settings.adminToken,
+      publicUrl: settings.publicUrl,
+      callbackSecret: settings.callbackSecret,
+      defaultAccount: settings.checker.url
+        ? `${settings.checker.username ?? ''} at ${settings.checker.url}`
+        : 'the built-in sandbox (no CHECKER_URL is set)',
+      defaultServiceUrl: settings.checker.url,
+      encryptionKey: settings.encryptionKey,
+      toolUrls: urls,
+    }),
+  );
   for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
+}
 
-  app.use((_req, res) => {
-    const { t } = wordsOf(res);
-    sendMessage(res, 404, t('refused.notFound'), t('refused.noPage'));
-  });
+function errorAnswer(logger: Logger): ErrorRequestHandler {
   // Pages and JSON clients alike: sendMessage answers `{ error }` to a client that reads JSON (an upload's script,
   // the status poll, a machine's route: answersJson), never an HTML page it cannot show. A body the parser could not
   // take is the client's fault, answered here for every route (body-faults.ts).
-  const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  return (error: unknown, req, res, _next) => {
     const fault = bodyFault(error);
     // A client that cut its body off is gone: nothing to answer, nothing to warn of.
     if (fault?.aborted) return void logger.debug({ path: loggablePath(req) }, 'Request body cut off by the client');
@@ -263,6 +284,4 @@ export function createWebApp(deps: WebDependencies): express.Express {
     );
     sendMessage(res, status >= 400 && status < 600 ? status : 500, t('error.title'), message);
   };
-  app.use(onError);
-  return app;
 }
