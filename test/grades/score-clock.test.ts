@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Database } from '../../src/db/index.js';
 import { nextScoreTimestamp, type ScoreClockKey } from '../../src/grades/score-clock.js';
 import { openTestDatabase } from '../support/db.js';
+import { platformWithCourse } from '../support/rows.js';
 
 let database: Database;
 let cleanup: () => Promise<void>;
@@ -13,23 +14,7 @@ let keys = 0;
 
 before(async () => {
   ({ database, cleanup } = await openTestDatabase());
-  const row = await database.db
-    .insertInto('platform')
-    .values({
-      name: 'Clock LMS',
-      issuer: 'https://lms.example',
-      client_id: 'clock',
-      auth_url: 'https://lms.example/auth',
-      token_url: 'https://lms.example/token',
-      jwks_url: 'https://lms.example/jwks',
-      authorization_server: null,
-      product_family: null,
-      registered_by: 'cli',
-      checker_account_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  platformId = row.id;
+  ({ platformId } = await platformWithCourse(database.db, 'Clock LMS'));
 });
 after(() => cleanup());
 

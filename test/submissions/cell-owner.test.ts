@@ -8,6 +8,7 @@ import type { Database } from '../../src/db/index.js';
 import type { SubmissionState } from '../../src/db/schema.js';
 import { cellOwner, cellShows, ownsCell } from '../../src/submissions/cell-owner.js';
 import { openTestDatabase } from '../support/db.js';
+import { platformWithCourse } from '../support/rows.js';
 
 let database: Database;
 let cleanup: () => Promise<void>;
@@ -17,32 +18,7 @@ let students = 0;
 
 before(async () => {
   ({ database, cleanup } = await openTestDatabase());
-  const db = database.db;
-  platformId = (
-    await db
-      .insertInto('platform')
-      .values({
-        name: 'Cell LMS',
-        issuer: 'https://lms.example',
-        client_id: 'cell',
-        auth_url: 'https://lms.example/auth',
-        token_url: 'https://lms.example/token',
-        jwks_url: 'https://lms.example/jwks',
-        authorization_server: null,
-        product_family: null,
-        registered_by: 'cli',
-        checker_account_id: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  courseId = (
-    await db
-      .insertInto('course')
-      .values({ platform_id: platformId, deployment_id: '1', context_id: 'course-1', title: null, label: null })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  ({ platformId, courseId } = await platformWithCourse(database.db, 'Cell LMS'));
 });
 after(() => cleanup());
 
