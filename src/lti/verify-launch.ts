@@ -125,9 +125,11 @@ export async function verifyLaunch(idToken: string, passage: LaunchPassage): Pro
     if (!(error instanceof PlatformTokenInvalid)) throw error;
     throw new LaunchNotVerified(401, 'launch.notVerified', error.message);
   }
+  // A token without the claims every LTI 1.3 message carries is not a launch the tool can verify (as ltijs answered);
+  // one whose message type lacks what is particular to it is an incomplete launch, told to the LMS's administrator.
   const core = coreClaims.safeParse(payload);
   if (!core.success)
-    throw new LaunchNotVerified(400, 'launch.incomplete', `claims: ${core.error.issues[0]!.path.join('.')}`);
+    throw new LaunchNotVerified(401, 'launch.notVerified', `claims: ${core.error.issues[0]!.path.join('.')}`);
   const claims = core.data;
   // The state the login issued names the issuer it was issued for (ltijs: the state cookie's value).
   if (passage.state.issuer !== claims.iss)

@@ -174,13 +174,11 @@ describe('bad launches are refused with a page, and nothing is stored', () => {
     );
   });
 
-  // Signed by the platform but not an LTI 1.3 launch: the LMS's administrator is told, as for every message type
-  // (lti/verify-launch.ts), rather than the person being sent to try again.
   test('missing claims (no roles, no version)', async () => {
     const partial = claims({});
     delete (partial as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/roles'];
     delete (partial as Record<string, unknown>)['https://purl.imsglobal.org/spec/lti/claim/version'];
-    await refused(() => lms.platform.sign(partial), 400, /without information the tool needs/);
+    await refused(() => lms.platform.sign(partial), 401, /could not be verified/);
   });
 
   test('a resource-link launch without its resource link, or a deep-linking launch without its settings', async () => {
