@@ -33,10 +33,10 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
   [['upload'], 'Upload forwarding', uploadMemoryBench],
   [['surge', 'surge-postgres', 'notices'], 'Deadline surge and memory (PostgreSQL)', () => surgeBench('postgres')],
   [['notices'], 'Asset Processor notices (PostgreSQL)', noticesBench],
-  [['surge'], 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
+  [['surge', 'surge-pglite'], 'Deadline surge and memory (PGlite)', () => surgeBench('pglite')],
   // PGlite's receipts wait for its one backend, so their p99 moves with the machine: a second run in the same
   // benchmark tells the figure from the noise.
-  [['surge'], 'Deadline surge and memory (PGlite, again)', () => surgeBench('pglite')],
+  [['surge', 'surge-pglite'], 'Deadline surge and memory (PGlite, again)', () => surgeBench('pglite')],
   [['fairness'], 'Fairness between LMSs (PostgreSQL)', fairnessBench],
   [['storm'], 'Callback storm (PostgreSQL)', callbackStormBench],
   [['overload'], 'Overload, default admission limits (PostgreSQL)', overloadBench],
