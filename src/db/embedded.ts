@@ -3,6 +3,9 @@
 // process may open the data directory. The process that does writes `embedded-db.json` beside the data with its
 // pid and port; another process (the CLI while the server runs) finds the file and connects to that port.
 //
+// PGlite and its socket server run in a thread of their own (embedded-server.ts): its WebAssembly work no longer
+// holds the tool's event loop.
+//
 // Memory: this is the database of someone trying the tool on their own machine, so it is kept small (measured in
 // bench/surge.ts; docs/performance.md). A new data directory is initialised by a short-lived child process, since
 // PGlite keeps its initdb's WebAssembly instance (about 450 MB) alive in the process that ran it; and PostgreSQL's
@@ -13,9 +16,8 @@ import { connect } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { BatchingQueryQueue } from './pglite-queue.js';
+import { Worker } from 'node:worker_threads';
+import type { EmbeddedServerData, EmbeddedServerMessage } from './embedded-server.js';
 import { EmbeddedDatabaseBusy } from './embedded-busy.js';
 import { isProcessAlive } from '../process-alive.js';
 
@@ -128,35 +130,78 @@ export async function startEmbeddedDatabase(
 ): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true });
   acquire(dataDir);
-  let db: PGlite | undefined;
+  let thread: Worker | undefined;
   try {
     const dataPath = join(dataDir, DATA_SUBDIR);
     await initialise(dataPath);
-    db = await PGlite.create(dataPath, {
-      startParams: [...PGlite.defaultStartParams, ...SETTINGS.flatMap((setting) => ['-c', setting])],
+    const data: EmbeddedServerData = { dataPath, maxConnections: options.maxConnections, settings: SETTINGS };
+    thread = startServerThread(data);
+    const serving = thread;
+    const port = await new Promise<number>((resolve, reject) => {
+      serving.once('message', (message: EmbeddedServerMessage) =>
+        message.kind === 'ready'
+          ? resolve(message.port)
+          : reject(
+              new Error(
+                `The embedded database did not start: ${message.kind === 'failed' ? message.reason : message.kind}`,
+              ),
+            ),
+      );
+      serving.once('error', reject);
+      serving.once('exit', (code) =>
+        reject(new Error(`The embedded database's thread ended (code ${code}) before it served.`)),
+      );
     });
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
-    // Its own queue interleaves concurrent connections' extended-protocol messages (see pglite-queue.ts).
-    // The field is private in the types; pglite-socket is pinned to 0.2.17, whose handlers take it on connection.
-    (server as unknown as { queryQueue: BatchingQueryQueue }).queryQueue = new BatchingQueryQueue(db);
-    await server.start();
-    const port = Number(server.getServerConn().split(':').pop());
     writeLock(dataDir, { pid: process.pid, port });
-    const opened = db;
+    let stopping: Promise<void> | undefined;
+    // The database gone while the tool runs ends the process, as PGlite failing in the tool's own thread did: a
+    // supervisor starts it again, and nothing serves pages with no database under them.
+    serving.once('exit', (code) => {
+      if (stopping) return;
+      process.nextTick(() => {
+        throw new Error(`The embedded database's thread ended unexpectedly (code ${code}).`);
+      });
+    });
     return {
       url: urlFor(port),
       port,
-      async stop() {
-        await server.stop();
-        await opened.close();
-        if (readLock(dataDir)?.pid === process.pid) rmSync(join(dataDir, LOCK_FILE), { force: true });
+      stop() {
+        stopping ??= new Promise<void>((resolve) => {
+          const done = () => {
+            if (readLock(dataDir)?.pid === process.pid) rmSync(join(dataDir, LOCK_FILE), { force: true });
+            resolve();
+          };
+          serving.once('exit', done);
+          serving.once('message', () => void serving.terminate());
+          serving.postMessage('stop');
+        });
+        return stopping;
       },
     };
   } catch (error) {
-    await db?.close().catch(() => undefined);
+    await thread?.terminate().catch(() => undefined);
     rmSync(join(dataDir, LOCK_FILE), { force: true });
     throw error;
   }
+}
+
+/** The thread's JavaScript heap is small (PGlite's own memory is WebAssembly's, outside it). */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
+/**
+ * The thread, from the module built beside this one; or, when the tool runs from its sources (tsx), from the source,
+ * with tsx registered in the thread first (a thread takes no loader from the command line).
+ */
+function startServerThread(data: EmbeddedServerData): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./embedded-server.js', import.meta.url), {
+      workerData: data,
+      resourceLimits: THREAD_LIMITS,
+    });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const source = new URL('./embedded-server.ts', import.meta.url).href;
+  const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(code, { eval: true, workerData: data, resourceLimits: THREAD_LIMITS });
 }
 
 /**
