@@ -22,7 +22,7 @@ import type { PlainKey } from '../messages/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
 import { CLAIM, withStandardNames } from './claims.js';
 import { DEEP_LINKING_MESSAGE, deepLinkingClaims } from './deep-linking.js';
-import { eulaServiceClaim } from './eula-service.js';
+import { eulaLaunchClaims } from './eula-service.js';
 import type { Jwk } from './jwk.js';
 import type { IssuedState } from './oidc-state.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
@@ -49,7 +49,7 @@ const PARTICULAR: Record<LaunchMessageType, z.ZodType | null> = {
   [RESOURCE_LINK_MESSAGE]: resourceLinkClaims,
   [DEEP_LINKING_MESSAGE]: deepLinkingClaims,
   [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
-  [EULA_MESSAGE]: z.object({ [CLAIM.eulaService]: eulaServiceClaim }),
+  [EULA_MESSAGE]: eulaLaunchClaims,
   [ASSET_PROCESSOR_MESSAGES.reportReview]: null,
   [ASSET_PROCESSOR_MESSAGES.settings]: null,
 };

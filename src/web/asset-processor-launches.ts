@@ -4,7 +4,6 @@
 // page's acceptance.
 import express, { type Router, type Response } from 'express';
 import type { PlatformLookup } from '../lti/platform.js';
-import { z } from 'zod';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
 import { reportReviewClaims, reviewReport } from '../assetprocessor/report-review.js';
 import { processorAssignmentFor, settingsLaunchClaims } from '../assetprocessor/settings-launch.js';
@@ -13,10 +12,9 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Jobs } from '../jobs/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.js';
-import type { StartedSession } from '../lti/launch-session.js';
-import { ownClaimsOf } from '../lti/launch-session.js';
+import { ownClaimsOf, type StartedSession } from '../lti/launch-session.js';
 import type { LaunchMessageType, VerifiedLaunch } from '../lti/verify-launch.js';
-import { EulaServiceRefused, eulaServiceClaim } from '../lti/eula-service.js';
+import { EulaServiceRefused, eulaLaunchClaims } from '../lti/eula-service.js';
 import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from '../lti/submission-review.js';
 import type { Logger } from '../logger.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
@@ -46,7 +44,7 @@ export function ownClaims(verified: VerifiedLaunch & { messageType: OwnMessageTy
   const schemas = {
     [ASSET_PROCESSOR_MESSAGES.reportReview]: reportReviewClaims,
     [ASSET_PROCESSOR_MESSAGES.settings]: settingsLaunchClaims,
-    [EULA_MESSAGE]: z.object({ [CLAIM.eulaService]: eulaServiceClaim }),
+    [EULA_MESSAGE]: eulaLaunchClaims,
     [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
   };
   const parsed = schemas[verified.messageType].safeParse(verified.claims);
@@ -131,7 +129,7 @@ export function assetProcessorEulaRoutes(deps: OwnLaunchDeps & SessionDeps & { p
   router.post('/asset-processor/eula', form, requireSession(deps), async (_req, res) => {
     const { t } = wordsOf(res);
     const session = sessionOf(res);
-    const service = z.object({ [CLAIM.eulaService]: eulaServiceClaim }).safeParse(ownClaimsOf(session.idToken));
+    const service = eulaLaunchClaims.safeParse(ownClaimsOf(session.idToken));
     if (!deps.eula || session.launch.messageType !== EULA_MESSAGE || !service.success) {
       return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.termsFromLms'));
     }

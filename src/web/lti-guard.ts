@@ -1,5 +1,5 @@
-// Checks in front of the LTI routes. At login (ltijs's): remember the state ltijs issues, and keep it in the LMS's
-// window where the LMS offers platform storage. At launch: refuse, before anything is verified or stored, a launch
+// Checks in front of the LTI routes. At login: issue the state (lti/login.ts), keep it (oidc-state.ts), and keep it in
+// the LMS's window too where the LMS offers platform storage. At launch: refuse, before anything is verified or stored, a launch
 // whose state the tool did not issue (or already used), that another browser started (platform storage, state
 // cookies), whose issuer, client or deployment is not registered or is switched off, or whose platform's key cannot
 // be had under a deadline; then hand the launch route (launch-route.ts) what was found, for the one verifier
@@ -26,10 +26,11 @@ import { comparablePath, toolRouter } from './routing.js';
 const MAX_LAUNCH_BODY = '64kb';
 
 /**
- * ltijs (on express 4) never answers a request whose storage call fails inside its own error handling (the
- * database restarting, say); past this long the person gets a sentence instead of a page that loads forever.
+ * A request under /lti not answered by then (ltijs, on express 4, never answers one whose storage call fails inside
+ * its own error handling; a database that hangs holds the login and the launch) gets a sentence instead of a page
+ * that loads forever.
  */
-const LTIJS_ANSWER_DEADLINE_MS = 30_000;
+const LTI_ANSWER_DEADLINE_MS = 30_000;
 
 const launchBody = z.object({
   id_token: z.string().min(1).max(60_000),
@@ -122,9 +123,9 @@ export function ltiGuard(options: GuardOptions): Router {
   router.use((req, res, next) => {
     const timer = setTimeout(() => {
       if (res.headersSent) return;
-      logger.error({ path: req.path }, 'The LTI library did not answer in time');
+      logger.error({ path: req.path }, 'An LTI request was not answered in time');
       refuse(res, 503, 'launch.notNow');
-    }, LTIJS_ANSWER_DEADLINE_MS);
+    }, LTI_ANSWER_DEADLINE_MS);
     res.on('close', () => clearTimeout(timer));
     next();
   });
@@ -163,14 +164,19 @@ export function ltiGuard(options: GuardOptions): Router {
       await recordState(db, state, iss, storage);
     } catch (error) {
       logger.error({ err: error }, 'Could not store the OIDC state');
-      return refuse(res, 503, 'launch.signInNotNow');
+      if (!res.headersSent) refuse(res, 503, 'launch.signInNotNow');
+      return;
     }
-    // The state cookie ties the launch to this browser where the browser keeps it (the launch route's login CSRF check);
-    // it is a minute's, as ltijs's was.
+    // Past the answer deadline above, the person was told already: nothing more is sent.
+    if (res.headersSent) return;
+    // The state cookie ties the launch to this browser where the browser keeps it (the login CSRF check below); it
+    // lasts a minute, as ltijs's did.
     res.cookie(`state${state}`, iss, { ...stateCookie, maxAge: 60_000 });
     if (!storage) return res.redirect(url);
     // This page runs in the LMS's iframe: the platform the login names may frame it.
-    allowFramingBy(res, await claimedPlatformFrameOrigins(db, { issuer: iss, clientId: platform.clientId }));
+    const framers = await claimedPlatformFrameOrigins(db, { issuer: iss, clientId: platform.clientId });
+    if (res.headersSent) return;
+    allowFramingBy(res, framers);
     res.send(
       render(
         'platform-storage',
