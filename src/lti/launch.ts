@@ -7,7 +7,7 @@ import type { Alongside, ReadAlongside } from './alongside.js';
 import { assetProcessorContext, type AssetProcessorContext } from './asset-processor-launch.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
-import { ltijsStateKey, type LaunchRecord } from './storage.js';
+import type { LaunchRecord } from './storage.js';
 
 /**
  * The launch as its session keeps it (launch-session.ts writes it in the shapes ltijs gave it), read into what the
@@ -209,9 +209,6 @@ export async function recordLaunch(
     WITH used_state AS (
       DELETE FROM oidc_state WHERE state = ${state} AND issuer = ${launch.issuer} AND expires_at > now()
       RETURNING state
-    ), used_ltijs_state AS (
-      DELETE FROM lti_record
-       WHERE collection = 'state' AND record_key = ${ltijsStateKey(state)} AND EXISTS (SELECT FROM used_state)
     ), new_nonce AS (
       INSERT INTO lti_record (collection, record_key, doc, expires_at)
       SELECT ${nonce.collection}, ${nonce.recordKey}, ${JSON.stringify(nonce.doc)}::jsonb, now() + make_interval(secs => ${nonce.ttlSeconds}::double precision)

@@ -49,11 +49,6 @@ function recordKey(collection: string, doc: Doc): string {
   return JSON.stringify(fields.map((field) => doc[field] ?? null));
 }
 
-/** The key of ltijs's record of an OIDC state (which it keeps when the target link has query parameters). */
-export function ltijsStateKey(state: string): string {
-  return recordKey('state', { state });
-}
-
 /**
  * The keys of the two records a session's ltik stands for, as ltijs looks them up (ltijs 5.9.9
  * dist/Provider/Provider.js, sessionValidator): the id token per platform, deployment and user, the context token

@@ -1,5 +1,5 @@
-// The express 5 application: health, the LTI addresses at /lti (the tool's guard and its launch route, then ltijs's
-// app, express 4, for the login and the keys), then the tool's own pages.
+// The express 5 application: health, the LTI addresses at /lti (dynamic registration, the guard with the login, the
+// launch route, then ltijs's app, express 4, for the keys), then the tool's own pages.
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
 import type { LtiSetup } from '../lti/ltijs/provider.js';
@@ -148,8 +148,8 @@ function mountTool(app: express.Express, deps: WebDependencies): void {
   const { provider, storage, routes, signDeepLinking } = deps.lti;
   const session = { db, storage, encryptionKey: settings.encryptionKey };
   const urls = toolUrls(settings.publicUrl);
-  // Dynamic registration before the guard: its answer deadline is for ltijs, while a registration has its own
-  // (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
+  // Dynamic registration before the guard: its answer deadline is for the login and launches, while a registration
+  // has its own (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
   app.use(
     LTI_MOUNT_PATH,
     registrationRoutes({
@@ -169,7 +169,7 @@ function mountTool(app: express.Express, deps: WebDependencies): void {
     }),
   );
   app.use(LTI_MOUNT_PATH, ltiGuard({ db, logger, publicUrl: settings.publicUrl }));
-  // Every launch is the tool's own: verified, recorded and answered before ltijs, which keeps the login and the keys.
+  // Every launch is the tool's own: verified, recorded and answered before ltijs's app, which serves the keys.
   app.use(
     LTI_MOUNT_PATH,
     launchRoute({
@@ -178,7 +178,7 @@ function mountTool(app: express.Express, deps: WebDependencies): void {
       metrics: deps.metrics,
       eula: settings.assetProcessorEula,
       assetProcessor: settings.assetProcessor,
-      ...(deps.jobs ? { jobs: deps.jobs } : {}),
+      jobs: deps.jobs,
     }),
   );
   app.use(LTI_MOUNT_PATH, routes);

@@ -26,8 +26,8 @@ import { toolRouter } from './routing.js';
 export interface OwnLaunchDeps {
   db: Kysely<DatabaseSchema>;
   logger: Logger;
-  /** To send the reports that waited for an address a launch now names (report-address.ts); absent: not kept. */
-  jobs?: Jobs;
+  /** To send the reports that waited for an address a launch now names (report-address.ts). */
+  jobs: Jobs;
   /** The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch. */
   eula: EulaTerms | null;
 }
@@ -115,14 +115,16 @@ export async function answerOwnLaunch(
       custom: claims[CLAIM.custom] ?? {},
     });
     if (!assignmentId) return sendMessage(res, 404, t('apLaunch.notAttachedTitle'), t('apLaunch.notAttached'));
-    if (deps.jobs) await rememberReportAddress(deps.db, deps.jobs, assignmentId, reportAddressOf(verified.claims));
+    await rememberReportAddress(deps.db, deps.jobs, assignmentId, reportAddressOf(verified.claims));
     return void res.redirect(303, withLtik(`/assignments/${assignmentId}/settings`));
   }
   eulaPage(res, deps.eula, { ltik, accepted: false, error: null });
 }
 
 /** The EULA page's Accept: told to the LMS's EULA service, then kept by the tool (assetprocessor/eula.ts). */
-export function assetProcessorEulaRoutes(deps: OwnLaunchDeps & SessionDeps & { provider: PlatformLookup }): Router {
+export function assetProcessorEulaRoutes(
+  deps: Pick<OwnLaunchDeps, 'db' | 'logger' | 'eula'> & SessionDeps & { provider: PlatformLookup },
+): Router {
   const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '8kb' });
 

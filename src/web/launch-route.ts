@@ -27,8 +27,8 @@ import { sendMessage, wordsOf } from './views.js';
 export interface LaunchRouteDeps extends SessionStart {
   logger: Logger;
   metrics: ToolMetrics;
-  /** To send the reports that waited for an address a settings launch now names; absent: not kept. */
-  jobs?: Jobs;
+  /** To send the reports that waited for an address a settings launch now names. */
+  jobs: Jobs;
   /** ASSET_PROCESSOR=on: the Asset Processor's launches are taken; off, they are refused as any message not offered. */
   assetProcessor: boolean;
   /** The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch. */
