@@ -1,6 +1,6 @@
-// The OIDC `state` values the tool issued at login, kept server-side for 10 minutes and usable once. ltijs also
-// sets a state cookie, but an LMS iframe with third-party cookies blocked never sends it back; the stored state
-// stands in for it, and refuses a launch whose state the tool never issued or already used.
+// The OIDC `state` values the tool issued at login (login.ts), kept server-side for 10 minutes and usable once. The
+// login also sets a state cookie, but an LMS iframe with third-party cookies blocked never sends it back; the stored
+// state stands in for it, and refuses a launch whose state the tool never issued or already used.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';

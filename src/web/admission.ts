@@ -1,6 +1,6 @@
 // Admission: how much work one process takes on at once. Each route class has its own limit of requests in
 // flight; one past it is answered at once with 503, Retry-After and a sentence in the format the client reads,
-// instead of joining a queue whose wait would push every request's latency (and ltijs's 10 s id_token age) past
+// instead of joining a queue whose wait would push every request's latency (and the 10 s an id_token is accepted for) past
 // use. Health checks, static files, the JWKS and the dev platform are never limited.
 import type { Request, RequestHandler } from 'express';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';

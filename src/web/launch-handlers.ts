@@ -77,9 +77,8 @@ export async function answerLtiLaunch(deps: LtiLaunchDeps, res: Response, starte
 }
 
 /**
- * What ltijs refuses at its own routes (a login from a platform that is not registered or is switched off, a request
- * at one of its paths with neither a launch nor a session): ltijs puts its reason in res.locals.err; the person gets
- * a sentence, the log gets the code.
+ * What ltijs refuses at its own routes (a request at one of its paths with neither a launch nor a session): ltijs
+ * puts its reason in res.locals.err; the person gets a sentence, the log gets the code.
  */
 export function rejectedLaunchHandler(logger: Logger): RejectedLaunchHandler {
   return (req, res) => {
