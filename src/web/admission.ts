@@ -1,7 +1,7 @@
 // Admission: how much work one process takes on at once. Each route class has its own limit of requests in
 // flight; one past it is answered at once with 503, Retry-After and a sentence in the format the client reads,
-// instead of joining a queue whose wait would push every request's latency (and the 10 s an id_token is accepted for) past
-// use. Health checks, static files, the JWKS and the dev platform are never limited.
+// instead of joining a queue whose wait would push every request's latency (and a launch past the 10 s its id_token
+// is accepted for) past use. Health checks, static files, the JWKS and the dev platform are never limited.
 import type { Request, RequestHandler } from 'express';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
