@@ -142,12 +142,8 @@ export class PostgresLtiStorage {
     return result.rowCount ?? 0;
   }
 
-  async Get(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
-    return this.#readKept(encryptionKey, collection, query);
-  }
-
   /** A read, the registration collections' from the registration cache when there is one. */
-  async #readKept(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
+  async Get(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
     if (this.registrations && REGISTRATION_COLLECTIONS.has(collection)) {
       const key = `ltijs:${collection}:${encryptionKey ? 'decrypted' : 'plain'}:${containment(query)}`;
       // A platform without a status record is active (ltijs's default), and its record is found by the id of a

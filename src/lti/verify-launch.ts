@@ -98,6 +98,8 @@ export interface VerifiedLaunch {
   passage: LaunchPassage;
   /** The whole verified payload, each LMS's names read as the standard ones (claims.ts). */
   claims: Record<string, unknown>;
+  /** The claims particular to its type as read by its schema (PARTICULAR); null for a type whose part reads them. */
+  particular: Record<string, unknown> | null;
 }
 
 /** The verified launch of a posted id_token; throws LaunchNotVerified. */
@@ -149,5 +151,10 @@ export async function verifyLaunch(idToken: string, passage: LaunchPassage): Pro
       'launch.incomplete',
       `${messageType} claims: ${particular.error.issues[0]!.path.join('.')}`,
     );
-  return { messageType, passage, claims: standard };
+  return {
+    messageType,
+    passage,
+    claims: standard,
+    particular: particular ? (particular.data as Record<string, unknown>) : null,
+  };
 }

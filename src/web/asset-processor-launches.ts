@@ -3,6 +3,7 @@
 // submission review (always), each sent to the page it opens with an ordinary page session (its ltik). Also the EULA
 // page's acceptance.
 import express, { type Router, type Response } from 'express';
+import type { ZodType } from 'zod';
 import type { PlatformLookup } from '../lti/platform.js';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
 import { reportReviewClaims, reviewReport } from '../assetprocessor/report-review.js';
@@ -15,7 +16,7 @@ import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.j
 import { ownClaimsOf, type StartedSession } from '../lti/launch-session.js';
 import type { LaunchMessageType, VerifiedLaunch } from '../lti/verify-launch.js';
 import { EulaServiceRefused, eulaLaunchClaims } from '../lti/eula-service.js';
-import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from '../lti/submission-review.js';
+import { SUBMISSION_REVIEW_MESSAGE } from '../lti/submission-review.js';
 import type { Logger } from '../logger.js';
 import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
 import { answerSubmissionReview } from './submission-review-launch.js';
@@ -35,20 +36,21 @@ export interface OwnLaunchDeps {
 /** The message types answered here. */
 export type OwnMessageType = Exclude<LaunchMessageType, 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'>;
 
+/** The claims of the Asset Processor's own launches, which this part reads (the verifier reads the others'). */
+const ASSET_PROCESSOR_CLAIMS: Partial<Record<OwnMessageType, ZodType>> = {
+  [ASSET_PROCESSOR_MESSAGES.reportReview]: reportReviewClaims,
+  [ASSET_PROCESSOR_MESSAGES.settings]: settingsLaunchClaims,
+};
+
 /**
  * What each message's launch reads of its own claims, kept with its session; null: they are missing. Submission
- * review's and the EULA's were checked by the verifier already (lti/verify-launch.ts); the report review's and the
+ * review's and the EULA's were read by the verifier already (lti/verify-launch.ts); the report review's and the
  * settings' are the Asset Processor's to read.
  */
 export function ownClaims(verified: VerifiedLaunch & { messageType: OwnMessageType }): Record<string, unknown> | null {
-  const schemas = {
-    [ASSET_PROCESSOR_MESSAGES.reportReview]: reportReviewClaims,
-    [ASSET_PROCESSOR_MESSAGES.settings]: settingsLaunchClaims,
-    [EULA_MESSAGE]: eulaLaunchClaims,
-    [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
-  };
-  const parsed = schemas[verified.messageType].safeParse(verified.claims);
-  return parsed.success ? parsed.data : null;
+  if (verified.particular) return verified.particular;
+  const parsed = ASSET_PROCESSOR_CLAIMS[verified.messageType]?.safeParse(verified.claims);
+  return parsed?.success ? (parsed.data as Record<string, unknown>) : null;
 }
 
 /** The terms with Accept; once accepted, a page that asks the LMS to close it. A refusal by the LMS is a 502. */

@@ -13,7 +13,7 @@ import { LaunchRefused, LaunchShapeError } from '../lti/launch.js';
 import { startLaunchSession, type SessionStart } from '../lti/launch-session.js';
 import { LTI_ROUTES } from '../lti/provider.js';
 import { RESOURCE_LINK_MESSAGE } from '../lti/resource-link.js';
-import { LaunchNotVerified, verifyLaunch, type VerifiedLaunch } from '../lti/verify-launch.js';
+import { LaunchNotVerified, verifyLaunch, type LaunchPassage, type VerifiedLaunch } from '../lti/verify-launch.js';
 import type { Logger } from '../logger.js';
 import type { PlainKey } from '../messages/index.js';
 import type { ToolMetrics } from '../metrics.js';
@@ -56,9 +56,8 @@ export function launchRoute(deps: LaunchRouteDeps): Router {
   const { logger } = deps;
   const router = toolRouter();
 
-  async function launch(res: Response, idToken: string, path: string): Promise<void> {
+  async function launch(res: Response, passage: LaunchPassage, idToken: string, path: string): Promise<void> {
     const { t } = wordsOf(res);
-    const passage = launchPassageOf(res)!;
     const verified = await verifyLaunch(idToken, passage);
     const { messageType } = verified;
     if (ASSET_PROCESSOR_ONLY.includes(messageType) && !deps.assetProcessor)
@@ -90,12 +89,13 @@ export function launchRoute(deps: LaunchRouteDeps): Router {
     const { t } = wordsOf(res);
     const idToken = (req.body as { id_token?: unknown } | undefined)?.id_token;
     // Only a launch the guard let through reaches the verifier: a form post with an id_token and a known state.
-    if (!launchPassageOf(res) || typeof idToken !== 'string') {
+    const passage = launchPassageOf(res);
+    if (!passage || typeof idToken !== 'string') {
       logger.warn({ method: req.method, reason: 'no launch at the launch address' }, 'LTI launch refused');
       return sendMessage(res, 401, t('launch.couldNotOpen'), t('launch.notVerified'));
     }
     try {
-      await launch(res, idToken, req.path);
+      await launch(res, passage, idToken, req.path);
     } catch (error) {
       if (error instanceof LaunchNotVerified) {
         logger.warn({ reason: error.detail }, 'LTI launch refused');
