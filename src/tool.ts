@@ -225,11 +225,28 @@ export async function startTool(config: Config, logger: Logger): Promise<Running
       config.role !== 'worker' && config.devPlatform !== 'off'
         ? await mountDevPlatform(config, database, lti, logger)
         : [];
-    const health = { settings: config, readiness: () => databaseReadiness(database), logger, metrics };
+    const readiness = () => databaseReadiness(database);
     const app =
       config.role === 'worker'
-        ? createHealthApp(health)
-        : createWebApp({ ...health, db: database.db, lti, jobs, services, sink, uploadDir, mounts });
+        ? createHealthApp({ settings: config, readiness, logger, metrics })
+        : createWebApp(
+            {
+              settings: config,
+              urls: toolUrls(config.publicUrl),
+              db: database.db,
+              encryptionKey: config.encryptionKey,
+              logger,
+              metrics,
+              jobs,
+              services,
+              sink,
+              provider: lti.provider,
+              signDeepLinking: lti.signDeepLinking,
+              uploadDir,
+            },
+            readiness,
+            { ltiRoutes: lti.routes, extra: mounts },
+          );
     const listening = await listenOnHosts(app, {
       hosts: config.listenHosts,
       port: config.port,

@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
-import type { Alongside, ReadAlongside } from '../lti/alongside.js';
+import { alongsideRow, type Alongside, type ReadAlongside } from '../lti/alongside.js';
 import { assignmentFromJson, getAssignment, type Assignment } from './store.js';
 
 const assignmentId = z.string().uuid();
@@ -25,16 +25,16 @@ export function assignmentAlongside(id: unknown): Alongside | null {
 /** The assignment, if the asker's platform and course are its own; 404 when there is none, 403 when it is another course's. */
 export async function assignmentFor(
   db: Kysely<DatabaseSchema>,
-  asker: { platformId: string; courseId: string | null; alongside?: ReadAlongside },
+  asker: { platformId: string; courseId: string | null; alongside?: readonly ReadAlongside[] },
   id: unknown,
 ): Promise<Assignment | 403 | 404> {
   const parsed = assignmentId.safeParse(id);
   if (!parsed.success) return 404;
-  const readAlready = asker.alongside?.key === keyOf(parsed.data);
-  const assignment = readAlready
-    ? asker.alongside!.row === null
+  const read = alongsideRow(asker.alongside, keyOf(parsed.data));
+  const assignment = read
+    ? read.row === null
       ? null
-      : assignmentFromJson(asker.alongside!.row)
+      : assignmentFromJson(read.row)
     : await getAssignment(db, parsed.data);
   if (!assignment) return 404;
   if (assignment.platformId !== asker.platformId || assignment.courseId !== asker.courseId) return 403;

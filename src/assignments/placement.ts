@@ -4,7 +4,7 @@
 // for the instructor to review); its folder at the service is made when the first paper needs it.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { Alongside, ReadAlongside } from '../lti/alongside.js';
+import { alongsideRow, type Alongside, type ReadAlongside } from '../lti/alongside.js';
 import type { Launch } from '../lti/launch.js';
 import {
   assignmentFromJson,
@@ -74,7 +74,7 @@ export async function placedAssignment(
 export async function placeLaunch(
   db: Kysely<DatabaseSchema>,
   launch: Launch,
-  identity: { platformId: string; userId: string; courseId: string; alongside?: ReadAlongside },
+  identity: { platformId: string; userId: string; courseId: string; alongside?: readonly ReadAlongside[] },
 ): Promise<Placement> {
   const resourceLinkId = launch.resourceLink!.id;
   const key = { platformId: identity.platformId, courseId: identity.courseId, resourceLinkId };
@@ -83,12 +83,8 @@ export async function placeLaunch(
     lineItemsUrl: launch.lineItemsUrl,
     membershipsUrl: launch.membershipsUrl,
   };
-  const readAlready = identity.alongside?.key === linkedKey(resourceLinkId);
-  let assignment = readAlready
-    ? identity.alongside!.row === null
-      ? null
-      : assignmentFromJson(identity.alongside!.row)
-    : await findByResourceLink(db, key);
+  const read = alongsideRow(identity.alongside, linkedKey(resourceLinkId));
+  let assignment = read ? (read.row === null ? null : assignmentFromJson(read.row)) : await findByResourceLink(db, key);
   let created = false;
   if (!assignment) {
     const placed = await namedAssignment(db, launch.custom);

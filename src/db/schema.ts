@@ -76,14 +76,10 @@ export interface LtiConfigVersionTable {
   version: ColumnType<string, never, never>;
 }
 
-export interface OidcStateTable {
+/** An OIDC state a launch used, kept until it would have expired: a state carries one launch (lti/oidc-state.ts). */
+export interface UsedOidcStateTable {
   state: string;
-  issuer: string;
   expires_at: Date;
-  /** lti_storage_target of the login, where the state is also kept in the LMS's window; null: no platform storage. */
-  storage_target: string | null;
-  /** The origin that frame answers from (the LMS's authorization endpoint's). */
-  storage_origin: string | null;
 }
 
 export interface AssignmentTable {
@@ -263,6 +259,6 @@ export interface DatabaseSchema {
   lti_user: LtiUserTable;
   course: CourseTable;
   course_member: CourseMemberTable;
-  oidc_state: OidcStateTable;
+  used_oidc_state: UsedOidcStateTable;
   lti_config_version: LtiConfigVersionTable;
 }

@@ -15,3 +15,12 @@ export interface ReadAlongside {
   key: string;
   row: unknown;
 }
+
+/**
+ * The row read under `key` among what came back; undefined when nothing was asked under that key (its reader then
+ * reads it itself). `{ row: null }`: it was asked, and there is none.
+ */
+export function alongsideRow(read: readonly ReadAlongside[] | undefined, key: string): { row: unknown } | undefined {
+  const found = read?.find((entry) => entry.key === key);
+  return found ? { row: found.row } : undefined;
+}

@@ -34,8 +34,8 @@ const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
  * per launch context and user, and an ltik naming them, signed with the tool's key. `own` is what the session keeps
  * of the message's own claims (report review, settings, EULA, submission review); it is part of the context's
  * identity, so that two launches of different messages never share a session record. `alongside` names what to read
- * in the same statement (launch.ts). Throws LaunchRefused when the state or nonce was used meanwhile (nothing written
- * then).
+ * in the same statement (launch.ts). Throws LaunchRefused when the state or nonce was used meanwhile, or the
+ * registrations changed since the guard read them (nothing written then).
  */
 export async function startLaunchSession(
   deps: SessionStart,
@@ -90,12 +90,13 @@ export async function startLaunchSession(
     ...(own ? { assetProcessorMessage: own } : {}),
   });
   const launch = readLaunch({ ...idToken, platformContext: contextToken } as unknown as LaunchToken);
-  const state = verified.passage.state.state;
+  const { state, registrations } = verified.passage;
   const identity = await recordLaunch(
     deps.db,
     launch,
     {
-      state,
+      state: { value: state.state, expiresAt: state.expiresAt },
+      registrations,
       nonce: launchRecord('nonce', { nonce: String(valid.nonce) }),
       records: [
         launchRecord('idtoken', idToken),
@@ -111,7 +112,8 @@ export async function startLaunchSession(
     platformCode,
     contextId,
     user: sub,
-    s: state,
+    // ltijs kept the state here; its signature part names it as well, at a fifth of its length.
+    s: state.state.split('.')[1] ?? '',
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()

@@ -7,6 +7,7 @@ import type { Alongside, ReadAlongside } from './alongside.js';
 import { assetProcessorContext, type AssetProcessorContext } from './asset-processor-launch.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
+import { registrationCache } from './registration-cache.js';
 import type { LaunchRecord } from './storage.js';
 
 /**
@@ -153,15 +154,17 @@ export interface LaunchIdentity {
 
 /** A recorded launch: who launched, and what the caller asked to read alongside. */
 export interface RecordedIdentity extends LaunchIdentity {
-  alongside?: ReadAlongside;
+  alongside?: readonly ReadAlongside[];
 }
 
 /**
- * A launch that its recording refused: its state was used meanwhile, its nonce was seen before (a replay), or it
- * holds what cannot be stored. What the person reads of each reason is the launch route's (web/launch-route.ts).
+ * A launch that its recording refused: its state was used meanwhile, its nonce was seen before (a replay), it holds
+ * what cannot be stored, or the registrations changed since the guard read them (the launch route then checks it
+ * again against the registrations as they are now). What the person reads of each reason is the launch route's
+ * (web/launch-route.ts).
  */
 export class LaunchRefused extends Error {
-  constructor(readonly reason: 'state used' | 'nonce used' | 'unstorable claims') {
+  constructor(readonly reason: 'state used' | 'nonce used' | 'unstorable claims' | 'registrations changed') {
     super(`Launch refused: ${reason}`);
     this.name = 'LaunchRefused';
   }
@@ -169,13 +172,16 @@ export class LaunchRefused extends Error {
 
 /** What a launch's one statement writes besides the person and the course: its nonce and its session's records. */
 export interface LaunchWrites {
-  /** The OIDC state the launch came back with, used up by this write. */
-  state: string;
+  /** The OIDC state the launch came back with (oidc-state.ts), used up by this write, and when it expires. */
+  state: { value: string; expiresAt: Date };
+  /** The registrations' version the launch was checked against (registration-cache.ts); null: none held still. */
+  registrations: string | null;
   nonce: LaunchRecord;
   records: LaunchRecord[];
 }
 
 interface RecordedLaunch {
+  version: string;
   state_used: boolean;
   nonce_new: boolean;
   platform_id: string | null;
@@ -185,8 +191,10 @@ interface RecordedLaunch {
 }
 
 /**
- * Records a verified launch (verify-launch.ts), in one statement, all or nothing: its state used up (issued at login,
- * oidc-state.ts; usable once), its nonce (OpenID Connect Core 3.1.3.7: a nonce is accepted once; the unique key
+ * Records a verified launch (verify-launch.ts), in one statement, all or nothing, and only while the registrations'
+ * version is still the one its checks read (registration-cache.ts: a platform switched off, a keys URL changed or a
+ * registration removed in any process refuses the next launch): its state used up (signed at login, oidc-state.ts;
+ * usable once), its nonce (OpenID Connect Core 3.1.3.7: a nonce is accepted once; the unique key
  * decides between two launches racing with one), the session's id and context tokens that its ltik stands for,
  * and the user, the course and the user's roles in it as this launch states them. A state another launch used
  * meanwhile, or a nonce seen before, writes nothing further and throws LaunchRefused. Then, when the launch came
@@ -206,8 +214,12 @@ export async function recordLaunch(
   const { state, nonce, records } = writes;
   const context = launch.context;
   const recorded = sql<RecordedLaunch>`
-    WITH used_state AS (
-      DELETE FROM oidc_state WHERE state = ${state} AND issuer = ${launch.issuer} AND expires_at > now()
+    WITH registrations AS (
+      SELECT version FROM lti_config_version
+    ), used_state AS (
+      INSERT INTO used_oidc_state (state, expires_at)
+      SELECT ${state.value}, ${state.expiresAt} FROM registrations WHERE version = ${writes.registrations}
+      ON CONFLICT (state) DO NOTHING
       RETURNING state
     ), new_nonce AS (
       INSERT INTO lti_record (collection, record_key, doc, expires_at)
@@ -239,7 +251,8 @@ export async function recordLaunch(
       SELECT launched_course.id, person.id, ${launch.roles}::text[] FROM launched_course, person
       ON CONFLICT (course_id, user_id) DO UPDATE SET roles = excluded.roles, updated_at = now()
     )
-    SELECT EXISTS (SELECT FROM used_state) AS state_used, EXISTS (SELECT FROM new_nonce) AS nonce_new,
+    SELECT (SELECT version FROM registrations) AS version,
+           EXISTS (SELECT FROM used_state) AS state_used, EXISTS (SELECT FROM new_nonce) AS nonce_new,
            person.platform_id, person.id AS user_id, (SELECT id FROM launched_course) AS course_id,
            (${alongside ? alongside.query : sql`NULL`}) AS alongside
       FROM (SELECT 1) AS one LEFT JOIN person ON true`;
@@ -251,6 +264,10 @@ export async function recordLaunch(
     },
   );
   const row = rows[0]!;
+  // The version read here keeps this process's registrations fresh; a newer one than the launch's checks read makes
+  // it forget them, and the launch is checked again against the registrations as they are now.
+  registrationCache(db).observe(row.version);
+  if (row.version !== writes.registrations) throw new LaunchRefused('registrations changed');
   if (!row.state_used) throw new LaunchRefused('state used');
   if (!row.nonce_new) throw new LaunchRefused('nonce used');
   if (!row.platform_id || !row.user_id) throw new Error('The launch names a platform that is not registered.');
@@ -261,6 +278,6 @@ export async function recordLaunch(
     platformId: row.platform_id,
     userId: row.user_id,
     courseId: row.course_id,
-    ...(alongside ? { alongside: { key: alongside.key, row: row.alongside } } : {}),
+    ...(alongside ? { alongside: [{ key: alongside.key, row: row.alongside }] } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // The OIDC login the LMS starts before every launch (LTI Core 1.3, 4.1 "Third-party initiated login":
 // https://www.imsglobal.org/spec/lti/v1p3/#third-party-initiated-login ; LTI Security Framework 5.1.1:
 // https://www.imsglobal.org/spec/security/v1p0/#step-1-third-party-initiated-login): the tool answers with the
-// authentication request, a redirect to the platform's authorization endpoint carrying a state the tool keeps
+// authentication request, a redirect to the platform's authorization endpoint carrying a state the tool signs
 // (oidc-state.ts) and a nonce. ltijs 5.9.9 did this until the tool took every launch (its Provider.js login route and
 // Utils/Request.js); the request is the same, with the nonce from the system's random source instead of Math.random.
 import { randomBytes } from 'node:crypto';
@@ -33,8 +33,8 @@ export interface LoginPlatform {
  * The registration a login names: by issuer and client id, or by issuer alone when that names exactly one (ltijs took
  * the first of several; which of two registrations a login without a client id meant cannot be known). Null: none.
  * Only an active one is kept in memory (registration-cache.ts): a refusal is read fresh, so a platform switched on a
- * moment ago signs in at once. One switched off a moment ago may still sign in; its launch is refused (the launch
- * reads the registrations' version with its state, web/lti-guard.ts), and the login trusts nothing.
+ * moment ago signs in at once. One switched off a moment ago may still sign in; its launch is refused (the launch's
+ * write holds to the registrations' version, launch.ts), and the login trusts nothing.
  */
 export async function loginPlatform(
   db: Kysely<DatabaseSchema>,
@@ -58,9 +58,6 @@ export async function loginPlatform(
     (found) => found?.active === true,
   );
 }
-
-/** A new state: 25 random bytes, as ltijs made them, in hex. */
-export const newState = (): string => randomBytes(25).toString('hex');
 
 /**
  * The authentication request (Security Framework 5.1.1.2, OpenID Connect Core 3.1.2.1): an implicit-flow id_token,

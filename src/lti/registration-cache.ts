@@ -2,8 +2,9 @@
 // status, its deployments and keys URL, the tool's own keys, the hosts that may frame it), kept in this process's
 // memory. It is good while the registrations' version (one row that triggers raise with every change, migration
 // 0015) is the one this process read last:
-// - a launch reads the version in the same round trip as its state (oidc-state.ts), so a platform switched off, a
-//   key or keys URL changed, or a registration removed takes effect on the next launch in every process;
+// - a launch's one write (launch.ts) takes effect only while the version is the one its checks read, and reads it: a
+//   platform switched off, a key or keys URL changed, or a registration removed takes effect on the next launch in
+//   every process (the launch is checked again against the registrations as they are now);
 // - other readers (grade posts, pages, the login) read it again when it is older than MAX_AGE_MS;
 // - a change made through this process forgets at once.
 // Entries read while the version moved are not kept: a read that started before a change may have missed it.
@@ -27,7 +28,12 @@ export class RegistrationCache {
 
   constructor(private readonly readVersion: () => Promise<string>) {}
 
-  /** Takes a version read elsewhere (with a launch's state); a new one empties the cache. */
+  /** The version the kept entries are good for; null until one is read, and after a change made here. */
+  get version(): string | null {
+    return this.#version;
+  }
+
+  /** Takes a version read elsewhere (by a launch's write); a new one empties the cache. */
   observe(version: string): void {
     if (version !== this.#version) {
       this.#entries.clear();
@@ -45,12 +51,18 @@ export class RegistrationCache {
     this.#observedAt = 0;
   }
 
+  /** The version, read again first when it is older than MAX_AGE_MS. */
+  async current(): Promise<string> {
+    if (this.#version === null || Date.now() - this.#observedAt > MAX_AGE_MS) await this.#refresh();
+    return this.#version!;
+  }
+
   /**
    * The value kept under `key`, or `load`'s, kept while the version stays. `keep` says whether a loaded value is
    * worth keeping (a platform not found is not: it may be registered any moment).
    */
   async get<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
-    if (this.#version === null || Date.now() - this.#observedAt > MAX_AGE_MS) await this.#refresh();
+    await this.current();
     const version = this.#version!;
     const kept = this.#entries.get(key);
     if (kept && kept.version === version) return kept.value as T;

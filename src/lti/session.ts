@@ -24,7 +24,7 @@ export interface Session extends LaunchIdentity {
   /** The launch as the session keeps it, which the deep-linking answer is signed for. */
   idToken: LaunchToken;
   /** What the page asked to read in the session's round trip (alongside.ts); absent when it asked nothing. */
-  alongside?: ReadAlongside;
+  alongside?: readonly ReadAlongside[];
 }
 
 export type SessionProblem = 'invalid' | 'expired';
@@ -67,10 +67,14 @@ export function ltikKey(encryptionKey: string): Uint8Array {
   return key;
 }
 
+/**
+ * The session an ltik stands for, in one round trip. `alongside` is read in the same statement: each query may name
+ * `platform(id)`, `lti_user(id)` and `course(id)`, the session's platform, person and course (alongside.ts).
+ */
 export async function resolveSession(
   deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
-  alongside?: Alongside | null,
+  alongside: readonly Alongside[] = [],
 ): Promise<Session | SessionProblem> {
   let claims: z.infer<typeof ltikPayload>;
   try {
@@ -86,7 +90,7 @@ export async function resolveSession(
     SELECT id_token.doc AS id_doc, id_token.created_at AS id_created,
            context_token.doc AS context_doc, context_token.created_at AS context_created,
            platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id,
-           (${alongside ? alongside.query : sql`NULL`}) AS alongside
+           ${alongside.length > 0 ? sql`json_build_array(${sql.join(alongside.map((entry) => sql`(${entry.query})`))})` : sql`NULL`} AS alongside
       FROM lti_record AS id_token
       JOIN lti_record AS context_token
         ON context_token.collection = 'contexttoken' AND context_token.record_key = ${keys.contextToken}
@@ -112,6 +116,8 @@ export async function resolveSession(
     platformId: identity.platformId,
     userId: identity.userId,
     courseId: identity.courseId,
-    ...(alongside ? { alongside: { key: alongside.key, row: row.alongside } } : {}),
+    ...(alongside.length > 0
+      ? { alongside: alongside.map((entry, i) => ({ key: entry.key, row: (row.alongside as unknown[])[i] ?? null })) }
+      : {}),
   };
 }

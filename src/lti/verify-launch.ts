@@ -66,8 +66,13 @@ export interface LaunchPassage {
   platformId: string;
   /** The platform's key for the token's kid (platform-keys.ts). */
   key: Jwk;
-  /** The state the launch came back with, as the login stored it (oidc-state.ts). */
+  /** The state the launch came back with, as the login signed it (oidc-state.ts). */
   state: IssuedState;
+  /**
+   * The registrations' version the guard's reads were good for (registration-cache.ts): the launch's write takes
+   * effect only while it is still the current one. Null: it moved while the guard read.
+   */
+  registrations: string | null;
 }
 
 /** A launch refused by its verification: a status, what the person reads, and a detail for the log. Nothing was written. */
@@ -134,7 +139,7 @@ export async function verifyLaunch(idToken: string, passage: LaunchPassage): Pro
     throw new LaunchNotVerified(401, 'launch.notVerified', `claims: ${core.error.issues[0]!.path.join('.')}`);
   const claims = core.data;
   // The state the login issued names the issuer it was issued for (ltijs: the state cookie's value).
-  if (passage.state.issuer !== claims.iss)
+  if (!passage.state.isFor(claims.iss))
     throw new LaunchNotVerified(401, 'launch.notVerified', 'issuer differs from the login');
   if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS)
     throw new LaunchNotVerified(401, 'launch.notVerified', 'token too old');

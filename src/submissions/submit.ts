@@ -7,7 +7,8 @@ import type { Assignment } from '../assignments/store.js';
 import type { Sentence } from '../messages/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { IntakeError, receiveUpload } from './intake.js';
-import { attemptsOf, canSubmit, type Submission } from './store.js';
+import { ownAttempts } from './own-attempts.js';
+import { canSubmit, counted, type Submission } from './store.js';
 
 export { SubmitRefused, type SubmitResult } from './admit.js';
 
@@ -32,13 +33,16 @@ export function ownPageRefusal(assignment: Assignment): Sentence | null {
 export async function submitPaper(
   deps: SubmitDeps,
   assignment: Assignment,
-  userId: string,
+  student: Parameters<typeof ownAttempts>[1],
   req: IncomingMessage,
 ): Promise<SubmitResult> {
   const closed = ownPageRefusal(assignment);
   if (closed) throw new SubmitRefused(403, closed);
+  const { userId } = student;
   const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date());
-  const previous = await attemptsOf(deps.db, assignment.id, userId, 'counted');
+  // A first look, before a byte of the file is read (read with the session where it asked for them); the rules are
+  // decided again on the attempts as they are when the file is recorded (admit.ts).
+  const previous = counted(await ownAttempts(deps.db, student, assignment.id));
   const decision = rule(previous);
   if (!decision.allowed) throw new SubmitRefused(409, decision.reason);
   let file;

@@ -26,25 +26,11 @@ import {
   setRegistrationActive,
 } from '../lti/registrations.js';
 import { resolveSession } from '../lti/session.js';
-import type { PlatformStore } from '../lti/platform.js';
-import type { InstructorDeps } from './instructor-pages.js';
 import { ltikOf } from './require-session.js';
 import { frameForSession } from './framing.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
-
-export interface AdminDeps extends InstructorDeps {
-  /** Registrations are added and removed here, so the store itself. */
-  provider: PlatformStore;
-  adminToken: string | null;
-  publicUrl: string;
-  callbackSecret: string;
-  /** Who the default service account is, for the page: "user at URL", or the sandbox. */
-  defaultAccount: string;
-  /** CHECKER_URL, the service the installation uses by default; null: the sandbox. */
-  defaultServiceUrl: string | null;
-  toolUrls: Record<string, string>;
-}
+import type { Tool } from './tool-context.js';
 
 /** What an administrator answers for: the whole installation (ADMIN_TOKEN), or the platform they launched from. */
 type AdminScope = 'installation' | { platformId: string };
@@ -53,7 +39,8 @@ const scopeOf = (res: Response): AdminScope => res.locals.adminScope as AdminSco
 const platformOf = (scope: AdminScope): string | null => (scope === 'installation' ? null : scope.platformId);
 
 /** What proves the request comes from an administrator: a platform admin's ltik, or the bootstrap token. */
-function requireAdmin(deps: AdminDeps) {
+function requireAdmin(tool: Tool) {
+  const adminToken = tool.settings.adminToken;
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization ?? '';
     const token = header.startsWith('AdminToken ')
@@ -61,19 +48,19 @@ function requireAdmin(deps: AdminDeps) {
       : typeof req.body?.adminToken === 'string'
         ? req.body.adminToken
         : null;
-    if (deps.adminToken && token && sameSecret(token, deps.adminToken)) {
+    if (adminToken && token && sameSecret(token, adminToken)) {
       res.locals.adminCredential = { field: 'adminToken', value: token };
       res.locals.adminScope = 'installation' satisfies AdminScope;
       return next();
     }
     const ltik = ltikOf(req);
     if (ltik) {
-      const session = await resolveSession(deps, ltik);
+      const session = await resolveSession(tool, ltik);
       if (typeof session === 'object' && session.launch.platformAdmin) {
         res.locals.adminCredential = { field: 'ltik', value: ltik };
         res.locals.adminScope = { platformId: session.platformId } satisfies AdminScope;
         // Opened in a session: its own platform may frame the page. With ADMIN_TOKEN, only the tool itself.
-        await frameForSession(deps, res, session);
+        await frameForSession(tool, res, session);
         return next();
       }
     }
@@ -83,19 +70,26 @@ function requireAdmin(deps: AdminDeps) {
 
 const jobRetry = z.object({ queue: z.enum(QUEUE_NAMES), id: z.string().uuid() });
 
-export function adminRoutes(deps: AdminDeps): Router {
+export function adminRoutes(tool: Tool): Router {
+  const { settings } = tool;
+  /** CHECKER_URL, the service the installation uses by default; null: the sandbox. */
+  const defaultServiceUrl = settings.checker.url;
+  /** Who the default service account is, for the page: "user at URL", or the sandbox. */
+  const defaultAccount = defaultServiceUrl
+    ? `${settings.checker.username ?? ''} at ${defaultServiceUrl}`
+    : 'the built-in sandbox (no CHECKER_URL is set)';
   const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '32kb' });
-  const admin = requireAdmin(deps);
+  const admin = requireAdmin(tool);
 
   /** The registrations an administrator may see and act on. */
   const registrationsIn = async (scope: AdminScope) =>
-    (await listRegistrations(deps.db)).filter((r) => scope === 'installation' || r.id === scope.platformId);
+    (await listRegistrations(tool.db)).filter((r) => scope === 'installation' || r.id === scope.platformId);
   /** The service accounts an administrator may see, test and choose: all, or the one their platform uses. */
   const accountsIn = async (scope: AdminScope) => {
-    const accounts = await listAccounts(deps.db);
+    const accounts = await listAccounts(tool.db);
     if (scope === 'installation') return accounts;
-    const own = (await accountOfEachPlatform(deps.db)).get(scope.platformId);
+    const own = (await accountOfEachPlatform(tool.db)).get(scope.platformId);
     return accounts.filter((account) => account.id === own);
   };
 
@@ -106,8 +100,8 @@ export function adminRoutes(deps: AdminDeps): Router {
    */
   const serviceAddresses = async (): Promise<string[]> => {
     const known = [
-      ...(deps.defaultServiceUrl ? [deps.defaultServiceUrl.replace(/\/+$/, '')] : []),
-      ...(await listAccounts(deps.db)).map((account) => account.baseUrl),
+      ...(defaultServiceUrl ? [defaultServiceUrl.replace(/\/+$/, '')] : []),
+      ...(await listAccounts(tool.db)).map((account) => account.baseUrl),
     ];
     return [...new Set(known)];
   };
@@ -128,17 +122,18 @@ export function adminRoutes(deps: AdminDeps): Router {
           registrations,
           accounts: await accountsIn(scope),
           accountOf: Object.fromEntries(
-            [...(await accountOfEachPlatform(deps.db))].filter(([platformId]) =>
+            [...(await accountOfEachPlatform(tool.db))].filter(([platformId]) =>
               registrations.some((r) => r.id === platformId),
             ),
           ),
-          defaultAccount: deps.defaultAccount,
+          defaultAccount,
           serviceAddresses: await serviceAddresses(),
-          queues: await deps.jobs.queueHealth(),
-          failed: await deps.jobs.failedJobs({ platformId: platformOf(scope) }),
+          queues: await tool.jobs.queueHealth(),
+          failed: await tool.jobs.failedJobs({ platformId: platformOf(scope) }),
           // The callback's secret is the installation's, for the service operator.
-          callbackUrl: scope === 'installation' ? `${deps.publicUrl}/checker/callback/${deps.callbackSecret}` : null,
-          toolUrls: deps.toolUrls,
+          callbackUrl:
+            scope === 'installation' ? `${settings.publicUrl}/checker/callback/${settings.callbackSecret}` : null,
+          toolUrls: tool.urls,
           credential: res.locals.adminCredential,
           message,
         },
@@ -171,7 +166,7 @@ export function adminRoutes(deps: AdminDeps): Router {
         return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);
       }
       // Only the installation's administrator comes here (ADMIN_TOKEN): a change of the platform's URLs is logged as theirs.
-      await saveRegistration({ db: deps.db, provider: deps.provider }, input.data, 'admin', { audit: deps.logger });
+      await saveRegistration({ db: tool.db, provider: tool.provider }, input.data, 'admin', { audit: tool.logger });
       await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
     },
   );
@@ -189,7 +184,7 @@ export function adminRoutes(deps: AdminDeps): Router {
     ) {
       return page(req, res, { text: 'Unknown registration or service account.', tone: 'error' }, 404);
     }
-    if (!(await assignAccount(deps.db, platformId.data!, accountId)))
+    if (!(await assignAccount(tool.db, platformId.data!, accountId)))
       return page(req, res, { text: 'Unknown registration.', tone: 'error' }, 404);
     await page(req, res, {
       text: "Saved. The platform's new assignments use that account; existing ones keep theirs.",
@@ -204,18 +199,18 @@ export function adminRoutes(deps: AdminDeps): Router {
     if (!id.success || !['activate', 'deactivate', 'remove', 'resync-grades'].includes(String(action)))
       return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
     if (action === 'remove') {
-      if (registration) await removeRegistration({ db: deps.db, provider: deps.provider }, registration);
+      if (registration) await removeRegistration({ db: tool.db, provider: tool.provider }, registration);
       return page(req, res, { text: registration ? `Removed ${registration.name}.` : 'Already removed.', tone: 'ok' });
     }
     if (!registration) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
     if (action === 'resync-grades') {
-      const queued = await queueGradeResync(deps.db, deps.jobs, { platformId: registration.id });
+      const queued = await queueGradeResync(tool.db, tool.jobs, { platformId: registration.id });
       return page(req, res, {
         text: `${queued} score${queued === 1 ? '' : 's'} queued for the gradebook again.`,
         tone: 'ok',
       });
     }
-    await setRegistrationActive(deps.db, registration.id, action === 'activate');
+    await setRegistrationActive(tool.db, registration.id, action === 'activate');
     await page(req, res, { text: action === 'activate' ? 'Switched on.' : 'Switched off.', tone: 'ok' });
   });
 
@@ -238,12 +233,12 @@ export function adminRoutes(deps: AdminDeps): Router {
     }
     // Saving an account with a known address and username replaces its password: a platform's administrator
     // may do that only to their own platform's account, and only while no other platform depends on it.
-    const existing = (await listAccounts(deps.db)).find(
+    const existing = (await listAccounts(tool.db)).find(
       (account) => account.baseUrl === input.data.baseUrl && account.username === input.data.username,
     );
     if (existing && platformId) {
       const own = (await accountsIn(scope)).some((account) => account.id === existing.id);
-      if (!own || existing.platforms > 1 || (await holdsOtherPlatformsFolders(deps.db, existing.id, platformId))) {
+      if (!own || existing.platforms > 1 || (await holdsOtherPlatformsFolders(tool.db, existing.id, platformId))) {
         return page(
           req,
           res,
@@ -255,9 +250,9 @@ export function adminRoutes(deps: AdminDeps): Router {
         );
       }
     }
-    const account = await saveAccount(deps.db, deps.encryptionKey, input.data);
-    if (platformId) await assignAccount(deps.db, platformId, account.id);
-    deps.logger.info({ accountId: account.id, platformId }, 'Service account saved by an administrator');
+    const account = await saveAccount(tool.db, tool.encryptionKey, input.data);
+    if (platformId) await assignAccount(tool.db, platformId, account.id);
+    tool.logger.info({ accountId: account.id, platformId }, 'Service account saved by an administrator');
     const usedBy = platformId ? " Your platform's new assignments use it." : '';
     await page(req, res, {
       text: `Saved the service account ${account.name}.${usedBy} Test its login below.`,
@@ -277,7 +272,7 @@ export function adminRoutes(deps: AdminDeps): Router {
     if (action === 'remove') {
       if (scope !== 'installation' && account!.platforms > 1)
         return page(req, res, { text: 'Not removed: other platforms use this account too.', tone: 'error' }, 409);
-      const outcome = await removeAccount(deps.db, id!);
+      const outcome = await removeAccount(tool.db, id!);
       const text = {
         removed: 'Removed. Platforms that used it now use the default account.',
         missing: 'Already removed.',
@@ -286,7 +281,7 @@ export function adminRoutes(deps: AdminDeps): Router {
       return page(req, res, { text, tone: outcome === 'in-use' ? 'error' : 'ok' }, outcome === 'in-use' ? 409 : 200);
     }
     try {
-      await deps.services.checkLogin(id);
+      await tool.services.checkLogin(id);
       await page(req, res, { text: 'The login works.', tone: 'ok' });
     } catch (error) {
       await page(req, res, { text: `The login failed: ${failureOf(error).message}`, tone: 'error' }, 502);
@@ -296,10 +291,10 @@ export function adminRoutes(deps: AdminDeps): Router {
   router.post('/admin/jobs/retry', form, admin, async (req, res) => {
     const input = jobRetry.safeParse(req.body);
     if (!input.success) return page(req, res, { text: 'Unknown job.', tone: 'error' }, 400);
-    if ((await deps.jobs.failedJobs({ platformId: platformOf(scopeOf(res)), jobId: input.data.id })).length === 0)
+    if ((await tool.jobs.failedJobs({ platformId: platformOf(scopeOf(res)), jobId: input.data.id })).length === 0)
       return page(req, res, { text: 'No such failed job.', tone: 'error' }, 404);
-    await deps.jobs.retryFailed(input.data.queue, input.data.id);
-    deps.logger.info({ queue: input.data.queue, jobId: input.data.id }, 'Failed job retried by an administrator');
+    await tool.jobs.retryFailed(input.data.queue, input.data.id);
+    tool.logger.info({ queue: input.data.queue, jobId: input.data.id }, 'Failed job retried by an administrator');
     await page(req, res, { text: 'The job is queued again.', tone: 'ok' });
   });
 

@@ -2,8 +2,7 @@
 // launch route, then ltijs's app, express 4, for the keys), then the tool's own pages.
 import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
-import type { LtiSetup } from '../lti/ltijs/provider.js';
-import { LTI_MOUNT_PATH, toolUrls } from '../lti/provider.js';
+import { LTI_MOUNT_PATH } from '../lti/provider.js';
 import { isUnstorableText } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { adminRoutes } from './admin-pages.js';
@@ -12,7 +11,6 @@ import { callbackRoutes } from './callback-route.js';
 import { assetProcessorAttachRoutes } from './asset-processor-attach.js';
 import { assetProcessorNoticeRoutes } from './asset-processor-notices.js';
 import { assetProcessorEulaRoutes } from './asset-processor-launches.js';
-import type { EulaTerms } from '../assetprocessor/eula.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes, type Readiness } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -22,44 +20,19 @@ import { ltiGuard } from './lti-guard.js';
 import { registrationRoutes } from './registration.js';
 import { reportRoutes } from './report-routes.js';
 import { pdfjsAssets } from './pdfjs-assets.js';
-import type { ServiceConnections } from '../accounts/connections.js';
-import type { ResultSink } from '../submissions/result-sink.js';
 import { securityHeaders } from './security-headers.js';
 import { framingFrom } from './framing.js';
-import type { SessionDeps } from './require-session.js';
 import { refuseCrossSiteForms } from './cross-site.js';
 import { instructorRoutes } from './instructor-pages.js';
 import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
-import type { Jobs } from '../jobs/index.js';
 import { sendMessage, wordsOf } from './views.js';
 import { bodyFault } from './body-faults.js';
-import { admission, CALLBACK_PREFIX, type AdmissionLimits } from './admission.js';
+import { admission, CALLBACK_PREFIX } from './admission.js';
+import type { Tool, WebSettings } from './tool-context.js';
 import { CASE_SENSITIVE_ROUTING, comparablePath } from './routing.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
-
-export interface WebSettings {
-  publicUrl: string;
-  encryptionKey: string;
-  adminToken: string | null;
-  metricsToken: string | null;
-  callbackSecret: string;
-  toolName: string;
-  dynamicRegistration: 'open' | 'approve' | 'off';
-  registrationsPerAddress: number;
-  production: boolean;
-  /** The default service account from the environment (never its password). */
-  checker: { url: string | null; username: string | null };
-  /** Requests of each class worked on at once (src/web/admission.ts). */
-  admission: AdmissionLimits;
-  /** An upload whose body sends nothing for this long is cut off. */
-  http: { uploadIdleTimeoutMs: number };
-  /** ASSET_PROCESSOR=on: the tool offers itself as the LMS's Asset Processor. */
-  assetProcessor: boolean;
-  /** The Asset Processor's terms (ASSET_PROCESSOR_EULA=on); null: none. */
-  assetProcessorEula: EulaTerms | null;
-}
 
 /** What every process serves: the health checks and /metrics (a worker process serves nothing else). */
 export interface HealthDependencies {
@@ -70,20 +43,12 @@ export interface HealthDependencies {
   metrics: ToolMetrics;
 }
 
-/** What the web process serves besides: the LTI addresses and every page. */
-export interface WebDependencies extends HealthDependencies {
-  settings: WebSettings;
-  /** The tool's database, as the domain parts take it. */
-  db: SessionDeps['db'];
-  lti: LtiSetup;
-  jobs: Jobs;
-  services: ServiceConnections;
-  /** Where results go (src/submissions/result-sink.ts). */
-  sink: ResultSink;
-  /** Where received files wait until the service has them. */
-  uploadDir: string;
+/** What the web app mounts besides the tool's own routes. */
+export interface WebMounts {
+  /** ltijs's app (the platforms' keys), under LTI_MOUNT_PATH after the tool's own LTI routes. */
+  ltiRoutes: RequestHandler;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
-  mounts?: Array<{ path: string; router: Router }>;
+  extra?: Array<{ path: string; router: Router }>;
 }
 
 /** A request's path as logs may show it: without its query (an ltik rides there) or the callback's secret. */
@@ -113,9 +78,13 @@ export function createHealthApp(deps: HealthDependencies): express.Express {
   return appWith(deps, () => undefined);
 }
 
-/** The web process's app: the health checks, then the LTI addresses and every page. */
-export function createWebApp(deps: WebDependencies): express.Express {
-  return appWith(deps, (app) => mountTool(app, deps));
+/** The web process's app: the health checks, then the LTI addresses and every page, each router given the tool. */
+export function createWebApp(
+  tool: Tool,
+  readiness: HealthDependencies['readiness'],
+  mounts: WebMounts,
+): express.Express {
+  return appWith({ ...tool, readiness }, (app) => mountTool(app, tool, mounts));
 }
 
 /** Health and metrics first (never limited), then what `mount` adds, then the answers to a page not found and an error. */
@@ -137,114 +106,39 @@ function appWith(deps: HealthDependencies, mount: (app: express.Express) => void
   return app;
 }
 
-function mountTool(app: express.Express, deps: WebDependencies): void {
-  const { db, logger, settings } = deps;
+function mountTool(app: express.Express, tool: Tool, mounts: WebMounts): void {
+  const { settings } = tool;
   // Past the health checks, which are never limited; before anything that waits on the database.
-  app.use(admission(settings.admission, logger).middleware);
+  app.use(admission(settings.admission, tool.logger).middleware);
   app.use(securityHeaders());
-  app.use(framingFrom(db));
+  app.use(framingFrom(tool.db));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
   app.use(pdfjsAssets());
-  const { provider, storage, routes, signDeepLinking } = deps.lti;
-  const session = { db, storage, encryptionKey: settings.encryptionKey };
-  const urls = toolUrls(settings.publicUrl);
   // Dynamic registration before the guard: its answer deadline is for the login and launches, while a registration
   // has its own (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.
-  app.use(
-    LTI_MOUNT_PATH,
-    registrationRoutes({
-      store: { db, provider },
-      tool: {
-        name: settings.toolName,
-        description: 'Similarity and AI-content checks for submitted papers',
-        urls,
-        assetProcessor: settings.assetProcessor,
-        assetProcessorEula: settings.assetProcessorEula !== null,
-      },
-      mode: settings.dynamicRegistration,
-      perAddress: settings.registrationsPerAddress,
-      production: settings.production,
-      publicUrl: settings.publicUrl,
-      logger,
-    }),
-  );
-  app.use(LTI_MOUNT_PATH, ltiGuard({ db, logger, publicUrl: settings.publicUrl }));
+  app.use(LTI_MOUNT_PATH, registrationRoutes(tool));
+  app.use(LTI_MOUNT_PATH, ltiGuard(tool));
   // Every launch is the tool's own: verified, recorded and answered before ltijs's app, which serves the keys.
-  app.use(
-    LTI_MOUNT_PATH,
-    launchRoute({
-      ...session,
-      logger,
-      metrics: deps.metrics,
-      eula: settings.assetProcessorEula,
-      assetProcessor: settings.assetProcessor,
-      jobs: deps.jobs,
-    }),
-  );
-  app.use(LTI_MOUNT_PATH, routes);
+  app.use(LTI_MOUNT_PATH, launchRoute(tool));
+  app.use(LTI_MOUNT_PATH, mounts.ltiRoutes);
   app.use(
     ['/assignments', '/admin', '/deep-linking', '/reports', '/asset-processor'],
     refuseCrossSiteForms(settings.publicUrl),
   );
-  app.use(deepLinkingRoutes({ ...session, signDeepLinking, launchUrl: urls.launch }));
-  app.use(assignmentPages(session));
-  app.use(studentRoutes(session));
-  app.use(reportRoutes({ ...session, services: deps.services, logger }));
+  app.use(deepLinkingRoutes(tool));
+  app.use(assignmentPages(tool));
+  app.use(studentRoutes(tool));
+  app.use(reportRoutes(tool));
   if (settings.assetProcessor) {
-    app.use(assetProcessorNoticeRoutes({ db, jobs: deps.jobs, logger }));
-    app.use(
-      assetProcessorEulaRoutes({
-        ...session,
-        provider,
-        logger,
-        eula: settings.assetProcessorEula,
-      }),
-    );
-    app.use(
-      assetProcessorAttachRoutes({
-        ...session,
-        provider,
-        signDeepLinking,
-        jobs: deps.jobs,
-        publicUrl: settings.publicUrl,
-        launchUrl: urls.launch,
-        logger,
-      }),
-    );
+    app.use(assetProcessorNoticeRoutes(tool));
+    app.use(assetProcessorEulaRoutes(tool));
+    app.use(assetProcessorAttachRoutes(tool));
   }
-  app.use(callbackRoutes({ db, jobs: deps.jobs, secret: settings.callbackSecret, logger, metrics: deps.metrics }));
-  app.use(
-    submissionRoutes({
-      ...session,
-      jobs: deps.jobs,
-      uploadDir: deps.uploadDir,
-      uploadIdleTimeoutMs: settings.http.uploadIdleTimeoutMs,
-      metrics: deps.metrics,
-    }),
-  );
-  app.use(
-    instructorRoutes({ ...session, provider, jobs: deps.jobs, services: deps.services, sink: deps.sink, logger }),
-  );
-  app.use(
-    adminRoutes({
-      ...session,
-      provider,
-      jobs: deps.jobs,
-      services: deps.services,
-      sink: deps.sink,
-      logger,
-      adminToken: settings.adminToken,
-      publicUrl: settings.publicUrl,
-      callbackSecret: settings.callbackSecret,
-      defaultAccount: settings.checker.url
-        ? `${settings.checker.username ?? ''} at ${settings.checker.url}`
-        : 'the built-in sandbox (no CHECKER_URL is set)',
-      defaultServiceUrl: settings.checker.url,
-      encryptionKey: settings.encryptionKey,
-      toolUrls: urls,
-    }),
-  );
-  for (const mount of deps.mounts ?? []) app.use(mount.path, mount.router);
+  app.use(callbackRoutes(tool));
+  app.use(submissionRoutes(tool));
+  app.use(instructorRoutes(tool));
+  app.use(adminRoutes(tool));
+  for (const mount of mounts.extra ?? []) app.use(mount.path, mount.router);
 }
 
 function errorAnswer(logger: Logger): ErrorRequestHandler {

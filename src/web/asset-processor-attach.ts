@@ -2,15 +2,13 @@
 // Asset Processor): the usual check settings with their defaults, one click to attach, and the signed answer back
 // to the LMS. The rules live in assetprocessor/attach.ts; this file reads the form and renders.
 import express, { type Router } from 'express';
-import type { PlatformLookup, SignDeepLinkingResponse } from '../lti/platform.js';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
-import type { Jobs } from '../jobs/index.js';
 import type { Launch } from '../lti/launch.js';
 import { NoticeHandlerRefused } from '../lti/notice-service.js';
-import type { Logger } from '../logger.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
+import type { Tool } from './tool-context.js';
 import { readSettings } from './settings-form.js';
 import type { Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
@@ -58,21 +56,12 @@ function fieldsNotShown(): Record<string, unknown> {
   };
 }
 
-export function assetProcessorAttachRoutes(
-  deps: SessionDeps & {
-    provider: PlatformLookup;
-    signDeepLinking: SignDeepLinkingResponse;
-    jobs: Jobs;
-    publicUrl: string;
-    launchUrl: string;
-    logger: Logger;
-  },
-): Router {
+export function assetProcessorAttachRoutes(tool: Tool): Router {
   const router = toolRouter();
   router.post(
     '/asset-processor/attach',
     express.urlencoded({ extended: false, limit: '32kb' }),
-    requireSession(deps),
+    requireSession(tool),
     async (req, res) => {
       const session = sessionOf(res);
       const { launch } = session;
@@ -115,19 +104,22 @@ export function assetProcessorAttachRoutes(
       }
       let assignment;
       try {
-        assignment = await attachProcessor(deps, {
-          platform: { id: session.platformId, issuer: launch.issuer, clientId: launch.clientId },
-          courseId: session.courseId,
-          createdBy: session.userId,
-          title: named.data,
-          settings: read.settings,
-          noticeServiceUrl: serviceUrl,
-          activityId: launch.assetProcessor?.activityId ?? null,
-          reportAddress: launch.assetProcessor?.reportAddress ?? null,
-        });
+        assignment = await attachProcessor(
+          { ...tool, publicUrl: tool.settings.publicUrl },
+          {
+            platform: { id: session.platformId, issuer: launch.issuer, clientId: launch.clientId },
+            courseId: session.courseId,
+            createdBy: session.userId,
+            title: named.data,
+            settings: read.settings,
+            noticeServiceUrl: serviceUrl,
+            activityId: launch.assetProcessor?.activityId ?? null,
+            reportAddress: launch.assetProcessor?.reportAddress ?? null,
+          },
+        );
       } catch (error) {
         if (!(error instanceof NoticeHandlerRefused)) throw error;
-        deps.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
+        tool.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
         res
           .status(502)
           .send(
@@ -138,8 +130,8 @@ export function assetProcessorAttachRoutes(
           );
         return;
       }
-      deps.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
-      const jwt = await deps.signDeepLinking(session.idToken, [assetProcessorItem(assignment, deps.launchUrl)], {
+      tool.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
+      const jwt = await tool.signDeepLinking(session.idToken, [assetProcessorItem(assignment, tool.urls.launch)], {
         message: t('attach.attached', { title: assignment.title }),
       });
       res.send(

@@ -4,34 +4,21 @@
 // page's acceptance.
 import express, { type Router, type Response } from 'express';
 import type { ZodType } from 'zod';
-import type { PlatformLookup } from '../lti/platform.js';
 import { acceptTerms, type EulaTerms } from '../assetprocessor/eula.js';
 import { reportReviewClaims, reviewReport } from '../assetprocessor/report-review.js';
 import { processorAssignmentFor, settingsLaunchClaims } from '../assetprocessor/settings-launch.js';
 import { rememberReportAddress } from '../assetprocessor/report-address.js';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/index.js';
-import type { Jobs } from '../jobs/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.js';
 import { ownClaimsOf, type StartedSession } from '../lti/launch-session.js';
 import type { LaunchMessageType, VerifiedLaunch } from '../lti/verify-launch.js';
 import { EulaServiceRefused, eulaLaunchClaims } from '../lti/eula-service.js';
 import { SUBMISSION_REVIEW_MESSAGE } from '../lti/submission-review.js';
-import type { Logger } from '../logger.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { answerSubmissionReview } from './submission-review-launch.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM, reportAddressOf } from '../lti/claims.js';
 import { toolRouter } from './routing.js';
-
-export interface OwnLaunchDeps {
-  db: Kysely<DatabaseSchema>;
-  logger: Logger;
-  /** To send the reports that waited for an address a launch now names (report-address.ts). */
-  jobs: Jobs;
-  /** The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch. */
-  eula: EulaTerms | null;
-}
+import type { Tool } from './tool-context.js';
 
 /** The message types answered here. */
 export type OwnMessageType = Exclude<LaunchMessageType, 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest'>;
@@ -64,7 +51,7 @@ function eulaPage(
 
 /** The page a verified launch of one of these messages opens, its session started with its own claims. */
 export async function answerOwnLaunch(
-  deps: OwnLaunchDeps,
+  tool: Tool,
   res: Response,
   verified: VerifiedLaunch & { messageType: OwnMessageType },
   own: Record<string, unknown>,
@@ -72,12 +59,12 @@ export async function answerOwnLaunch(
 ): Promise<void> {
   const { launch, ltik } = recorded;
   const { messageType } = verified;
-  if (messageType === SUBMISSION_REVIEW_MESSAGE) return answerSubmissionReview(deps, res, own, recorded);
+  if (messageType === SUBMISSION_REVIEW_MESSAGE) return answerSubmissionReview(tool, res, own, recorded);
   const { t } = wordsOf(res, launch.locale);
   const withLtik = (path: string) => `${path}?ltik=${encodeURIComponent(ltik)}`;
   if (messageType === ASSET_PROCESSOR_MESSAGES.reportReview) {
     const claims = reportReviewClaims.parse(own);
-    const outcome = await reviewReport(deps.db, {
+    const outcome = await reviewReport(tool.db, {
       platformId: recorded.platformId,
       courseId: recorded.courseId,
       activityId: claims[CLAIM.activity].id,
@@ -110,48 +97,49 @@ export async function answerOwnLaunch(
       return sendMessage(res, 403, t('apLaunch.notForRoleTitle'), t('apLaunch.settingsInstructorsOnly'));
     if (recorded.courseId === null) return sendMessage(res, 400, t('apLaunch.couldNotOpen'), t('apLaunch.noCourse'));
     const claims = settingsLaunchClaims.parse(own);
-    const assignmentId = await processorAssignmentFor(deps.db, {
+    const assignmentId = await processorAssignmentFor(tool.db, {
       platformId: recorded.platformId,
       courseId: recorded.courseId,
       activityId: claims[CLAIM.activity].id,
       custom: claims[CLAIM.custom] ?? {},
     });
     if (!assignmentId) return sendMessage(res, 404, t('apLaunch.notAttachedTitle'), t('apLaunch.notAttached'));
-    await rememberReportAddress(deps.db, deps.jobs, assignmentId, reportAddressOf(verified.claims));
+    // To send the reports that waited for an address this launch now names (report-address.ts).
+    await rememberReportAddress(tool.db, tool.jobs, assignmentId, reportAddressOf(verified.claims));
     return void res.redirect(303, withLtik(`/assignments/${assignmentId}/settings`));
   }
-  eulaPage(res, deps.eula, { ltik, accepted: false, error: null });
+  eulaPage(res, tool.settings.assetProcessorEula, { ltik, accepted: false, error: null });
 }
 
 /** The EULA page's Accept: told to the LMS's EULA service, then kept by the tool (assetprocessor/eula.ts). */
-export function assetProcessorEulaRoutes(
-  deps: Pick<OwnLaunchDeps, 'db' | 'logger' | 'eula'> & SessionDeps & { provider: PlatformLookup },
-): Router {
+export function assetProcessorEulaRoutes(tool: Tool): Router {
+  // The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch.
+  const terms = tool.settings.assetProcessorEula;
   const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '8kb' });
 
-  router.post('/asset-processor/eula', form, requireSession(deps), async (_req, res) => {
+  router.post('/asset-processor/eula', form, requireSession(tool), async (_req, res) => {
     const { t } = wordsOf(res);
     const session = sessionOf(res);
     const service = eulaLaunchClaims.safeParse(ownClaimsOf(session.idToken));
-    if (!deps.eula || session.launch.messageType !== EULA_MESSAGE || !service.success) {
+    if (!terms || session.launch.messageType !== EULA_MESSAGE || !service.success) {
       return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.termsFromLms'));
     }
-    const platform = await deps.provider.getPlatform(session.launch.issuer, session.launch.clientId);
+    const platform = await tool.provider.getPlatform(session.launch.issuer, session.launch.clientId);
     if (!platform || Array.isArray(platform))
       return sendMessage(res, 403, t('apLaunch.notAvailableTitle'), t('apLaunch.lmsGone'));
     try {
-      await acceptTerms({ db: deps.db, platform }, service.data[CLAIM.eulaService].url, {
+      await acceptTerms({ db: tool.db, platform }, service.data[CLAIM.eulaService].url, {
         platformId: session.platformId,
         deploymentId: session.launch.deploymentId,
         lmsUserId: session.launch.subject,
       });
     } catch (error) {
       if (!(error instanceof EulaServiceRefused)) throw error;
-      deps.logger.warn({ reason: error.detail }, 'EULA acceptance not taken by the LMS');
-      return eulaPage(res, deps.eula, { ltik: session.ltik, accepted: false, error: error.message });
+      tool.logger.warn({ reason: error.detail }, 'EULA acceptance not taken by the LMS');
+      return eulaPage(res, terms, { ltik: session.ltik, accepted: false, error: error.message });
     }
-    eulaPage(res, deps.eula, { ltik: session.ltik, accepted: true, error: null });
+    eulaPage(res, terms, { ltik: session.ltik, accepted: true, error: null });
   });
   return router;
 }

@@ -7,10 +7,8 @@ import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { isDatabaseUnreachable, isUnstorableText } from '../db/index.js';
 import { NoticeRefused } from '../lti/notice.js';
-import type { Jobs } from '../jobs/index.js';
-import type { Logger } from '../logger.js';
-import type { SessionDeps } from './require-session.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 import { bodyFault } from './body-faults.js';
 import { answersJson } from './views.js';
 
@@ -28,12 +26,13 @@ const body = z.object({
     .max(MAX_NOTICES),
 });
 
-export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { jobs: Jobs; logger: Logger }): Router {
+export function assetProcessorNoticeRoutes(tool: Tool): Router {
+  const { db, jobs, logger } = tool;
   const router = toolRouter();
   router.post(NOTICE_HANDLER_PATH, answersJson, express.json({ limit: '1mb', type: () => true }), async (req, res) => {
     const parsed = body.safeParse(req.body);
     if (!parsed.success) {
-      deps.logger.warn({ reason: parsed.error.issues[0]!.path.join('.') }, 'Notices with an unreadable body refused');
+      logger.warn({ reason: parsed.error.issues[0]!.path.join('.') }, 'Notices with an unreadable body refused');
       res
         .status(400)
         .json({ error: `The body must be JSON: {"notices":[{"jwt":"..."}]}, with 1 to ${MAX_NOTICES} notices.` });
@@ -41,16 +40,16 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
     }
     try {
       const received = await receiveNotices(
-        deps.db,
-        deps.jobs,
+        db,
+        jobs,
         parsed.data.notices.map((notice) => notice.jwt),
-        deps.logger,
+        logger,
       );
-      deps.logger.info(received, 'Notices received');
+      logger.info(received, 'Notices received');
       res.status(200).json({ received: received.notices });
     } catch (error) {
       if (!(error instanceof NoticeRefused)) throw error;
-      deps.logger.warn({ status: error.status, reason: error.detail }, 'Notice refused; nothing kept');
+      logger.warn({ status: error.status, reason: error.detail }, 'Notice refused; nothing kept');
       res.status(error.status).json({ error: error.message });
     }
   });
@@ -64,10 +63,7 @@ export function assetProcessorNoticeRoutes(deps: Pick<SessionDeps, 'db'> & { job
         .status(400)
         .json({ error: 'A notice holds a character that cannot be stored (a NUL character); nothing was kept.' });
     const unreachable = isDatabaseUnreachable(error);
-    deps.logger.error(
-      { err: error },
-      unreachable ? 'Notices not kept: the database did not answer' : 'Notices not kept',
-    );
+    logger.error({ err: error }, unreachable ? 'Notices not kept: the database did not answer' : 'Notices not kept');
     res.status(unreachable ? 503 : 500).json({
       error: unreachable
         ? 'The tool could not reach its database, so nothing was kept. Send the notices again in a moment.'

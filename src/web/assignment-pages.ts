@@ -3,10 +3,11 @@
 import { type Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { ownPageRefusal } from '../submissions/submit.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { studentPage } from './student-pages.js';
 import { sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
 function refuse(res: Response, status: 403 | 404): void {
   const { t } = wordsOf(res);
@@ -14,18 +15,19 @@ function refuse(res: Response, status: 403 | 404): void {
   else sendMessage(res, status, t('refused.notAvailable'), t('refused.otherCourseAssignment'));
 }
 
-export function assignmentPages(deps: SessionDeps): Router {
+export function assignmentPages(tool: Tool): Router {
   const router = toolRouter();
-  router.get('/assignments/:id', requireSession(deps), async (req, res) => {
+  // The student's side shows their attempts: they are read with the session and the assignment, in one round trip.
+  router.get('/assignments/:id', requireSession(tool, { ownAttempts: true }), async (req, res) => {
     const session = sessionOf(res);
-    const assignment = await assignmentFor(deps.db, session, req.params.id);
+    const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (typeof assignment === 'number') return refuse(res, assignment);
     if (session.launch.audience === 'instructor') {
       res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
     } else if (session.launch.audience === 'learner') {
       const closed = ownPageRefusal(assignment);
       if (closed) return sendMessage(res, 403, wordsOf(res).t('refused.notAvailable'), wordsOf(res).say(closed));
-      res.send(await studentPage(deps, session, assignment, wordsOf(res)));
+      res.send(await studentPage(tool, session, assignment, wordsOf(res)));
     } else {
       const { t } = wordsOf(res);
       sendMessage(res, 403, t('refused.notForYourRole'), t('refused.roleNoAccess'));

@@ -4,26 +4,25 @@
 // bursts): the result is read back from the service, never taken from here.
 import express, { type Router } from 'express';
 import { CheckerError, parseCallback, type CompletionCallback } from '../checker/index.js';
-import type { Logger } from '../logger.js';
-import type { ToolMetrics } from '../metrics.js';
 import { sameSecret } from '../secrets.js';
-import { ResultAnnouncements, type ResultReadBackDeps } from '../submissions/announced-result.js';
+import { ResultAnnouncements } from '../submissions/announced-result.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 import { bodyFault } from './body-faults.js';
 import { answersJson } from './views.js';
 
-export function callbackRoutes(
-  deps: ResultReadBackDeps & { secret: string; logger: Logger; metrics: ToolMetrics },
-): Router {
+export function callbackRoutes(tool: Tool): Router {
+  const { logger, metrics } = tool;
+  const secret = tool.settings.callbackSecret;
   const router = toolRouter();
-  const announcements = new ResultAnnouncements(deps);
+  const announcements = new ResultAnnouncements(tool);
   router.put(
     '/checker/callback/:secret',
     answersJson,
     (req, res, next) => {
-      if (!sameSecret(String(req.params.secret), deps.secret)) {
-        deps.logger.warn({ from: req.ip }, 'Callback with a wrong secret refused');
-        deps.metrics.callbacks.inc({ outcome: 'wrong-secret' });
+      if (!sameSecret(String(req.params.secret), secret)) {
+        logger.warn({ from: req.ip }, 'Callback with a wrong secret refused');
+        metrics.callbacks.inc({ outcome: 'wrong-secret' });
         res.status(404).json({ error: 'Not found.' });
         return;
       }
@@ -36,26 +35,26 @@ export function callbackRoutes(
         callback = parseCallback(req.body);
       } catch (error) {
         if (!(error instanceof CheckerError)) throw error;
-        deps.logger.warn({ reason: error.message }, 'Callback with an unreadable body refused');
-        deps.metrics.callbacks.inc({ outcome: 'unreadable' });
+        logger.warn({ reason: error.message }, 'Callback with an unreadable body refused');
+        metrics.callbacks.inc({ outcome: 'unreadable' });
         res
           .status(400)
           .json({ error: 'The body must be JSON with an integer paper_id (and similarity, download_url, flag).' });
         return;
       }
       const known = await announcements.announce(callback.paperId);
-      deps.logger.info(
+      logger.info(
         { paperId: callback.paperId, failed: callback.failed, known },
         'Callback received; result read-back queued',
       );
-      deps.metrics.callbacks.inc({ outcome: 'accepted' });
+      metrics.callbacks.inc({ outcome: 'accepted' });
       res.status(200).json({ received: true });
     },
   );
   // A body the parser could not take is counted here, and answered (JSON) by the app's one handler (body-faults.ts).
   router.use('/checker/callback', ((error, _req, _res, next) => {
     const fault = bodyFault(error);
-    if (fault && !fault.aborted) deps.metrics.callbacks.inc({ outcome: 'unreadable' });
+    if (fault && !fault.aborted) metrics.callbacks.inc({ outcome: 'unreadable' });
     next(error);
   }) as express.ErrorRequestHandler);
   return router;

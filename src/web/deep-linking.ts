@@ -3,26 +3,24 @@
 // (scoreMaximum 100, tag "similarity", resourceId = the assignment id, and a submissionReview so that the LMS's
 // gradebook can open a student's submissions in the tool), signed by ltijs.
 import express, { type Router } from 'express';
-import type { SignDeepLinkingResponse } from '../lti/platform.js';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
 import { submissionReviewOfLineItem } from '../lti/submission-review.js';
 import { render, sendMessage, wordsOf } from './views.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
 const choice = z.object({ title: z.string().trim().min(1).max(200) });
 
-export function deepLinkingRoutes(
-  deps: SessionDeps & { signDeepLinking: SignDeepLinkingResponse; launchUrl: string },
-): Router {
+export function deepLinkingRoutes(tool: Tool): Router {
   const router = toolRouter();
   router.post(
     '/deep-linking',
     express.urlencoded({ extended: false, limit: '16kb' }),
-    requireSession(deps),
+    requireSession(tool),
     async (req, res) => {
       const session = sessionOf(res);
       const deepLinking = session.launch.deepLinking;
@@ -52,7 +50,7 @@ export function deepLinkingRoutes(
         );
         return;
       }
-      const assignment = await createAssignment(deps.db, {
+      const assignment = await createAssignment(tool.db, {
         platformId: session.platformId,
         courseId: session.courseId,
         resourceLinkId: null,
@@ -61,20 +59,20 @@ export function deepLinkingRoutes(
         lineItemsUrl: session.launch.lineItemsUrl,
         membershipsUrl: session.launch.membershipsUrl,
       });
-      const jwt = await deps.signDeepLinking(
+      const jwt = await tool.signDeepLinking(
         session.idToken,
         [
           {
             type: 'ltiResourceLink',
             title: assignment.title,
-            url: deps.launchUrl,
+            url: tool.urls.launch,
             custom: { [ASSIGNMENT_PARAMETER]: assignment.id },
             lineItem: {
               scoreMaximum: 100,
               label: assignment.title,
               resourceId: assignment.id,
               tag: SIMILARITY_TAG,
-              submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: assignment.id }, deps.launchUrl),
+              submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: assignment.id }, tool.urls.launch),
             },
           },
         ],

@@ -2,19 +2,14 @@
 // resend the grade, delete). Forms post the ltik in their body; a request without it (a cross-site form, for one)
 // has no session and is refused.
 import express, { type Router, type Request, type Response } from 'express';
-import type { PlatformLookup } from '../lti/platform.js';
 import { z } from 'zod';
 import { folderStatus } from '../assignments/folder-status.js';
 import { DOCUMENT_TYPES, FILE_TYPES, bandOf, type AssignmentSettings } from '../assignments/settings.js';
 import { changeSettings } from '../assignments/settings-change.js';
 import { defaultsInUse } from '../assignments/defaults-in-use.js';
 import type { Assignment } from '../assignments/store.js';
-import type { ServiceConnections } from '../accounts/connections.js';
-import type { ResultSink } from '../submissions/result-sink.js';
 import { queueGradeResync } from '../grades/resync.js';
-import type { Jobs } from '../jobs/index.js';
 import type { Session } from '../lti/session.js';
-import type { Logger } from '../logger.js';
 import {
   BANDS,
   DESCENDING_FIRST,
@@ -30,30 +25,23 @@ import { attemptsOf, submissionOfAssignment, type Submission } from '../submissi
 import { assignmentFor } from '../assignments/access.js';
 import { histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
 import { reportsOffered } from '../reports/kinds.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { ADVANCED_FIELDS, readSettings } from './settings-form.js';
 import type { Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
-
-export interface InstructorDeps extends SessionDeps {
-  provider: PlatformLookup;
-  jobs: Jobs;
-  services: ServiceConnections;
-  sink: ResultSink;
-  logger: Logger;
-}
+import type { Tool } from './tool-context.js';
 
 type Found = { session: Session; assignment: Assignment; words: Words };
 
-async function instructorAssignment(deps: InstructorDeps, req: Request, res: Response): Promise<Found | null> {
+async function instructorAssignment(tool: Tool, req: Request, res: Response): Promise<Found | null> {
   const session = sessionOf(res);
   const { t } = wordsOf(res);
   if (session.launch.audience !== 'instructor') {
     sendMessage(res, 403, t('refused.notForYourRole'), t('refused.instructorsOnly'));
     return null;
   }
-  const assignment = await assignmentFor(deps.db, session, req.params.id);
+  const assignment = await assignmentFor(tool.db, session, req.params.id);
   if (typeof assignment === 'number') {
     sendMessage(res, assignment, t('refused.notAvailable'), t('refused.notInYourCourse'));
     return null;
@@ -100,17 +88,17 @@ function sentAgainNotice(
   }
 }
 
-export function instructorRoutes(deps: InstructorDeps): Router {
+export function instructorRoutes(tool: Tool): Router {
   const router = toolRouter();
-  const session = requireSession(deps);
+  const session = requireSession(tool);
   const form = express.urlencoded({ extended: false, limit: '64kb' });
 
   router.get('/assignments/:id/dashboard', session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     const { session: s, assignment } = found;
     const query = readDashboardQuery(req.query);
-    const overview = await classOverview(deps, assignment, s.launch);
+    const overview = await classOverview(tool, assignment, s.launch);
     const notice = dashboardNotice.safeParse(req.query);
     res.send(
       render(
@@ -136,9 +124,9 @@ export function instructorRoutes(deps: InstructorDeps): Router {
   });
 
   router.get('/assignments/:id/export.csv', session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
-    const overview = await classOverview(deps, found.assignment, found.session.launch);
+    const overview = await classOverview(tool, found.assignment, found.session.launch);
     const rows = filterAndSort(overview.rows, readDashboardQuery(req.query));
     const name =
       found.assignment.title
@@ -175,13 +163,13 @@ export function instructorRoutes(deps: InstructorDeps): Router {
     );
 
   router.get('/assignments/:id/settings', session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     res.send(settingsPage(found, { error: null, saved: req.query.saved === '1' }));
   });
 
   router.post('/assignments/:id/settings', form, session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     const result = readSettings(req.body, found.words);
     if ('error' in result) {
@@ -195,8 +183,8 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       );
       return;
     }
-    await changeSettings(deps, found.assignment, result.settings);
-    await deps.sink.settingsChanged(found.assignment.id, found.assignment.settings, result.settings);
+    await changeSettings(tool, found.assignment, result.settings);
+    await tool.sink.settingsChanged(found.assignment.id, found.assignment.settings, result.settings);
     res.redirect(
       303,
       `/assignments/${found.assignment.id}/settings?saved=1&ltik=${encodeURIComponent(found.session.ltik)}`,
@@ -205,7 +193,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
 
   // Whether the checking service has the settings yet: the settings page asks until it knows.
   router.get('/assignments/:id/settings/status', session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     res.setHeader('Cache-Control', 'no-store');
     res.json(folderStatus(found.assignment, true));
@@ -213,11 +201,11 @@ export function instructorRoutes(deps: InstructorDeps): Router {
 
   // Every state change of one submission, so that "stuck in pending" always has an answer.
   router.get('/assignments/:id/submissions/:submissionId/history', session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     const input = submissionParams.safeParse(req.params);
     const submission = input.success
-      ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId)
+      ? await submissionOfAssignment(tool.db, found.assignment.id, input.data.submissionId)
       : null;
     if (!submission) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('refused.noSuchSubmission'));
@@ -229,7 +217,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
         {
           assignment: found.assignment,
           submission,
-          events: await eventsOf(deps.db, submission.id),
+          events: await eventsOf(tool.db, submission.id),
           ltik: found.session.ltik,
         },
         found.words,
@@ -239,18 +227,18 @@ export function instructorRoutes(deps: InstructorDeps): Router {
 
   // One student's attempts, scores and reports: where the LMS's gradebook opens a student's submission (submission review).
   router.get('/assignments/:id/students/:userId', session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     const input = studentParams.safeParse(req.params);
     const student = input.success
-      ? await platformUser(deps.db, found.assignment.platformId, { id: input.data.userId })
+      ? await platformUser(tool.db, found.assignment.platformId, { id: input.data.userId })
       : null;
     if (!student) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('review.noSuchStudent'));
       return;
     }
     const { settings } = found.assignment;
-    const attempts = (await attemptsOf(deps.db, found.assignment.id, student.id)).map((attempt) => ({
+    const attempts = (await attemptsOf(tool.db, found.assignment.id, student.id)).map((attempt) => ({
       ...attempt,
       band: attempt.similarity === null ? null : bandOf(attempt.similarity, settings.similarityBands),
       reports: attempt.reportKey === null ? [] : reportsOffered('instructor', settings, attempt),
@@ -265,27 +253,27 @@ export function instructorRoutes(deps: InstructorDeps): Router {
   });
 
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
-    const queued = await queueGradeResync(deps.db, deps.jobs, { assignmentId: found.assignment.id });
+    const queued = await queueGradeResync(tool.db, tool.jobs, { assignmentId: found.assignment.id });
     backToDashboard(res, found, found.words.t('dashboard.notice.scoresQueued', { count: queued }));
   });
 
   router.post('/assignments/:id/submissions/:submissionId/:action', form, session, async (req, res) => {
-    const found = await instructorAssignment(deps, req, res);
+    const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     const input = rowAction.safeParse(req.params);
     const submission = input.success
-      ? await submissionOfAssignment(deps.db, found.assignment.id, input.data.submissionId)
+      ? await submissionOfAssignment(tool.db, found.assignment.id, input.data.submissionId)
       : null;
     if (!input.success || !submission) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('refused.noSuchSubmission'));
       return;
     }
-    const name = await studentName(deps.db, submission.userId);
+    const name = await studentName(tool.db, submission.userId);
     const { action } = input.data;
     if (action === 'delete') {
-      const removal = await deleteAttempt(deps, submission);
+      const removal = await deleteAttempt(tool, submission);
       if (!removal.removed)
         return backToDashboard(
           res,
@@ -293,7 +281,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
           found.words.t('dashboard.notice.notDeleted', { name, reason: removal.reason }),
           'error',
         );
-      deps.logger.info(
+      tool.logger.info(
         { assignmentId: found.assignment.id, submissionId: submission.id },
         'Submission deleted by an instructor',
       );
@@ -304,7 +292,7 @@ export function instructorRoutes(deps: InstructorDeps): Router {
       );
     }
     const sent =
-      action === 'resync-grade' ? await sendGradeAgain(deps, submission) : await sendPaperAgain(deps.jobs, submission);
+      action === 'resync-grade' ? await sendGradeAgain(tool, submission) : await sendPaperAgain(tool.jobs, submission);
     const { notice, tone } = sentAgainNotice(found.words, sent, action, name, submission);
     backToDashboard(res, found, notice, tone);
   });

@@ -1,10 +1,8 @@
 // A verified resource-link or deep-linking launch (launch-route.ts): decide which assignment and which side of it
 // the person opens, and send them there with their ltik. Also the page for what ltijs refuses at its own routes.
 import type { Response } from 'express';
-import type { Kysely } from 'kysely';
 import type { RejectedLaunchHandler } from '../lti/platform.js';
 import { placeLaunch } from '../assignments/placement.js';
-import type { DatabaseSchema } from '../db/index.js';
 import { DEEP_LINKING_MESSAGE } from '../lti/deep-linking.js';
 import type { Launch } from '../lti/launch.js';
 import type { StartedSession } from '../lti/launch-session.js';
@@ -15,6 +13,7 @@ import { namePlatform } from './framing.js';
 import { ltikPlatform } from '../lti/session.js';
 import type { Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
+import type { Tool } from './tool-context.js';
 
 export function assignmentPath(assignmentId: string, ltik: string): string {
   return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
@@ -24,19 +23,13 @@ function page(words: Words, title: string, message: string): string {
   return render('message', { title, message, tone: 'error' }, words);
 }
 
-export interface LtiLaunchDeps {
-  db: Kysely<DatabaseSchema>;
-  logger: Logger;
-  /** ASSET_PROCESSOR=on: a deep-linking launch that asks for a processor gets the attach page, else the picker. */
-  assetProcessor: boolean;
-}
-
 /** The page a verified resource-link or deep-linking launch opens, its session started (launch-session.ts). */
-export async function answerLtiLaunch(deps: LtiLaunchDeps, res: Response, started: StartedSession): Promise<void> {
+export async function answerLtiLaunch(tool: Tool, res: Response, started: StartedSession): Promise<void> {
   const { launch, ltik } = started;
   const words = wordsOf(res, launch.locale);
   const { t } = words;
-  const wantsProcessor = (launch: Launch) => deps.assetProcessor && wantsAssetProcessor(launch);
+  // ASSET_PROCESSOR=on: a deep-linking launch that asks for a processor gets the attach page, else the picker.
+  const wantsProcessor = (launch: Launch) => tool.settings.assetProcessor && wantsAssetProcessor(launch);
   if (launch.audience === 'none') {
     res.status(403).send(page(words, t('refused.notForYourRole'), t('launch.roleNoAccess')));
     return;
@@ -67,9 +60,9 @@ export async function answerLtiLaunch(deps: LtiLaunchDeps, res: Response, starte
     res.status(400).send(page(words, t('launch.fromAssignmentTitle'), t('launch.fromAssignment')));
     return;
   }
-  const placement = await placeLaunch(deps.db, launch, { ...started, courseId: started.courseId });
+  const placement = await placeLaunch(tool.db, launch, { ...started, courseId: started.courseId });
   if (placement.created)
-    deps.logger.info(
+    tool.logger.info(
       { assignmentId: placement.assignment.id, audience: launch.audience },
       'Assignment created on its first launch',
     );

@@ -1,45 +1,38 @@
-// The launch address: every launch the guard let through (lti-guard.ts) is verified by the one verifier
+// The launch address: every launch the guard's checks let through (admitLaunch, lti-guard.ts) is verified by the one verifier
 // (lti/verify-launch.ts), recorded with its session (lti/launch-session.ts), and handed to the part that answers its
 // message type: the resource link and deep linking (launch-handlers.ts), submission review and the Asset Processor's
 // report review, settings and EULA (asset-processor-launches.ts). A refusal is one sentence, in the reader's language,
 // which the platform the launch names may frame (framing.ts).
 import { type Response, type Router } from 'express';
 import { linkedAssignmentAlongside } from '../assignments/placement.js';
-import type { EulaTerms } from '../assetprocessor/eula.js';
-import type { Jobs } from '../jobs/index.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.js';
 import { DEEP_LINKING_MESSAGE } from '../lti/deep-linking.js';
 import { LaunchRefused, LaunchShapeError } from '../lti/launch.js';
-import { startLaunchSession, type SessionStart } from '../lti/launch-session.js';
+import { startLaunchSession } from '../lti/launch-session.js';
 import { LTI_ROUTES } from '../lti/provider.js';
 import { RESOURCE_LINK_MESSAGE } from '../lti/resource-link.js';
 import { LaunchNotVerified, verifyLaunch, type LaunchPassage, type VerifiedLaunch } from '../lti/verify-launch.js';
-import type { Logger } from '../logger.js';
 import type { PlainKey } from '../messages/index.js';
-import type { ToolMetrics } from '../metrics.js';
 import { answerOwnLaunch, ownClaims, type OwnMessageType } from './asset-processor-launches.js';
 import { frameForSession } from './framing.js';
 import { answerLtiLaunch } from './launch-handlers.js';
-import { launchPassageOf } from './lti-guard.js';
+import { admitLaunch } from './lti-guard.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 import { sendMessage, wordsOf } from './views.js';
-
-export interface LaunchRouteDeps extends SessionStart {
-  logger: Logger;
-  metrics: ToolMetrics;
-  /** To send the reports that waited for an address a settings launch now names. */
-  jobs: Jobs;
-  /** ASSET_PROCESSOR=on: the Asset Processor's launches are taken; off, they are refused as any message not offered. */
-  assetProcessor: boolean;
-  /** The tool's terms (ASSET_PROCESSOR_EULA=on); null: it has none and refuses the EULA launch. */
-  eula: EulaTerms | null;
-}
 
 /** What the person reads of a launch its recording refused (lti/launch.ts), in their language. */
 const REFUSED: Record<LaunchRefused['reason'], PlainKey> = {
   'state used': 'launch.stateUsed',
   'nonce used': 'launch.notVerified',
   'unstorable claims': 'launch.unstorable',
+  'registrations changed': 'launch.notNow',
+};
+const REFUSED_STATUS: Record<LaunchRefused['reason'], number> = {
+  'state used': 401,
+  'nonce used': 401,
+  'unstorable claims': 401,
+  'registrations changed': 503,
 };
 
 const ASSET_PROCESSOR_ONLY: readonly string[] = [
@@ -52,26 +45,26 @@ function isOwn(verified: VerifiedLaunch): verified is VerifiedLaunch & { message
   return verified.messageType !== RESOURCE_LINK_MESSAGE && verified.messageType !== DEEP_LINKING_MESSAGE;
 }
 
-export function launchRoute(deps: LaunchRouteDeps): Router {
-  const { logger } = deps;
+export function launchRoute(tool: Tool): Router {
+  const { logger, settings } = tool;
   const router = toolRouter();
 
   async function launch(res: Response, passage: LaunchPassage, idToken: string, path: string): Promise<void> {
     const { t } = wordsOf(res);
     const verified = await verifyLaunch(idToken, passage);
     const { messageType } = verified;
-    if (ASSET_PROCESSOR_ONLY.includes(messageType) && !deps.assetProcessor)
+    if (ASSET_PROCESSOR_ONLY.includes(messageType) && !settings.assetProcessor)
       throw new LaunchNotVerified(401, 'launch.notOffered', `${messageType} with ASSET_PROCESSOR off`);
     if (!isOwn(verified)) {
-      deps.metrics.launches.inc({ kind: messageType === DEEP_LINKING_MESSAGE ? 'deep-linking' : 'resource-link' });
       // A resource-link launch's assignment is read in the statement that records the launch.
-      const started = await startLaunchSession(deps, verified, path, {
+      const started = await startLaunchSession(tool, verified, path, {
         alongside: messageType === RESOURCE_LINK_MESSAGE ? linkedAssignmentAlongside : undefined,
       });
-      await frameForSession(deps, res, { platformId: started.platformId, launch: started.launch });
-      return answerLtiLaunch(deps, res, started);
+      tool.metrics.launches.inc({ kind: messageType === DEEP_LINKING_MESSAGE ? 'deep-linking' : 'resource-link' });
+      await frameForSession(tool, res, { platformId: started.platformId, launch: started.launch });
+      return answerLtiLaunch(tool, res, started);
     }
-    if (messageType === EULA_MESSAGE && !deps.eula) {
+    if (messageType === EULA_MESSAGE && !settings.assetProcessorEula) {
       logger.warn({ reason: 'EULA launch, the tool has no terms' }, 'LTI launch refused');
       return sendMessage(res, 404, t('apLaunch.couldNotOpen'), t('apLaunch.noTerms'));
     }
@@ -80,22 +73,30 @@ export function launchRoute(deps: LaunchRouteDeps): Router {
       logger.warn({ messageType, reason: 'its own claims are missing' }, 'LTI launch refused');
       return sendMessage(res, 400, t('apLaunch.couldNotOpen'), t('apLaunch.missing'));
     }
-    const started = await startLaunchSession(deps, verified, path, { own });
-    await frameForSession(deps, res, { platformId: started.platformId, launch: started.launch });
-    return answerOwnLaunch(deps, res, verified, own, started);
+    const started = await startLaunchSession(tool, verified, path, { own });
+    await frameForSession(tool, res, { platformId: started.platformId, launch: started.launch });
+    return answerOwnLaunch(tool, res, verified, own, started);
   }
 
   router.all(LTI_ROUTES.launch, async (req, res, next) => {
     const { t } = wordsOf(res);
-    const idToken = (req.body as { id_token?: unknown } | undefined)?.id_token;
-    // Only a launch the guard let through reaches the verifier: a form post with an id_token and a known state.
-    const passage = launchPassageOf(res);
-    if (!passage || typeof idToken !== 'string') {
+    // A launch is a form post with an id_token and a state (the guard parsed the form).
+    if (req.method !== 'POST') {
       logger.warn({ method: req.method, reason: 'no launch at the launch address' }, 'LTI launch refused');
       return sendMessage(res, 401, t('launch.couldNotOpen'), t('launch.notVerified'));
     }
     try {
-      await launch(res, passage, idToken, req.path);
+      const admitted = await admitLaunch(tool, req, res);
+      if (!admitted) return;
+      try {
+        await launch(res, admitted.passage, admitted.idToken, req.path);
+      } catch (error) {
+        if (!(error instanceof LaunchRefused && error.reason === 'registrations changed')) throw error;
+        // An administrator changed a registration while the checks ran (in any process): nothing was written, and
+        // the checks run again against the registrations as they are now. A second change meanwhile is refused.
+        const again = await admitLaunch(tool, req, res);
+        if (again) await launch(res, again.passage, again.idToken, req.path);
+      }
     } catch (error) {
       if (error instanceof LaunchNotVerified) {
         logger.warn({ reason: error.detail }, 'LTI launch refused');
@@ -103,7 +104,7 @@ export function launchRoute(deps: LaunchRouteDeps): Router {
       }
       if (error instanceof LaunchRefused) {
         logger.warn({ reason: error.reason }, 'LTI launch refused');
-        return sendMessage(res, 401, t('launch.couldNotOpen'), t(REFUSED[error.reason]));
+        return sendMessage(res, REFUSED_STATUS[error.reason], t('launch.couldNotOpen'), t(REFUSED[error.reason]));
       }
       if (error instanceof LaunchShapeError) {
         logger.warn({ reason: error.message }, 'LTI launch refused');

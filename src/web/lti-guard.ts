@@ -1,26 +1,27 @@
-// Checks in front of the LTI routes. At login: issue the state (lti/login.ts), keep it (oidc-state.ts), and keep it in
-// the LMS's window too where the LMS offers platform storage. At launch: refuse, before anything is verified or stored, a launch
-// whose state the tool did not issue (or already used), that another browser started (platform storage, state
-// cookies), whose issuer, client or deployment is not registered or is switched off, or whose platform's key cannot
-// be had under a deadline; then hand the launch route (launch-route.ts) what was found, for the one verifier
-// (lti/verify-launch.ts).
+// Checks in front of the LTI routes. At login: issue the signed state (lti/login.ts, oidc-state.ts), and keep it in the
+// LMS's window too where the LMS offers platform storage. At launch (admitLaunch, which the launch route calls):
+// refuse, before anything is verified or stored, a launch whose state the tool did not sign or that expired, that
+// another browser started (platform storage, state cookies), whose issuer, client or deployment is not registered or
+// is switched off, or whose platform's key cannot be had under a deadline; then hand the launch route
+// (launch-route.ts) what was found, for the one verifier (lti/verify-launch.ts). A state used already is refused by
+// the launch's write, which uses it up (lti/launch.ts).
 import express, { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
-import { authenticationRequest, loginParams, loginPlatform, newState } from '../lti/login.js';
-import { readState, recordState } from '../lti/oidc-state.js';
+import { authenticationRequest, loginParams, loginPlatform } from '../lti/login.js';
+import { issueState, readState, wasUsed } from '../lti/oidc-state.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import { PlatformKeysUnavailable, keysUrlOf, platformKey } from '../lti/platform-keys.js';
 import type { LaunchPassage } from '../lti/verify-launch.js';
 import type { Jwk } from '../lti/jwk.js';
+import { registrationCache } from '../lti/registration-cache.js';
 import { findDeployment } from '../lti/registrations.js';
-import type { Logger } from '../logger.js';
 import { allowFramingBy, namePlatform } from './framing.js';
-import type { SessionDeps } from './require-session.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM } from '../lti/claims.js';
 import { comparablePath, toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
 /** An id_token is a few kilobytes; 64 KB leaves room for large custom claims and refuses the absurd. */
 const MAX_LAUNCH_BODY = '64kb';
@@ -34,7 +35,8 @@ const LTI_ANSWER_DEADLINE_MS = 30_000;
 
 const launchBody = z.object({
   id_token: z.string().min(1).max(60_000),
-  state: z.string().min(1).max(200),
+  // A signed state is about 100 characters, some 300 more with platform storage (oidc-state.ts).
+  state: z.string().min(1).max(1000),
   /** Set by the tool's own page once the LMS's platform storage held this launch's state. */
   lti_storage_checked: z.literal('1').optional(),
 });
@@ -80,13 +82,8 @@ export function launchClaims(idToken: string): { issuer: string; clientId: strin
   };
 }
 
-/** What the guard found for a launch it let through, for the launch route; undefined for any other request. */
-export function launchPassageOf(res: Response): LaunchPassage | undefined {
-  return (res.locals as { launchPassage?: LaunchPassage }).launchPassage;
-}
-
-/** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet). */
-function refuse(res: Response, status: number, message: PlainKey | ((words: Words) => string)): void {
+/** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet); null, as nothing passed. */
+function refuse(res: Response, status: number, message: PlainKey | ((words: Words) => string)): null {
   const words = wordsOf(res);
   sendMessage(
     res,
@@ -94,20 +91,14 @@ function refuse(res: Response, status: number, message: PlainKey | ((words: Word
     words.t('launch.couldNotOpen'),
     typeof message === 'function' ? message(words) : words.t(message),
   );
+  return null;
 }
 
-export interface GuardOptions extends Pick<SessionDeps, 'db'> {
-  logger: Logger;
-  /** The tool's own address: the platform-storage page posts the launch on from this origin. */
-  publicUrl: string;
-}
-
-export function ltiGuard(options: GuardOptions): Router {
-  const { db, logger } = options;
-  const toolOrigin = new URL(options.publicUrl).origin;
+export function ltiGuard(tool: Tool): Router {
+  const { db, logger } = tool;
   // The platform posts the launch cross-site into an iframe: only SameSite=None; Secure cookies arrive there.
   const stateCookie: express.CookieOptions =
-    new URL(options.publicUrl).protocol === 'https:'
+    new URL(tool.settings.publicUrl).protocol === 'https:'
       ? { httpOnly: true, secure: true, sameSite: 'none' }
       : { httpOnly: true };
   const router = toolRouter();
@@ -130,8 +121,8 @@ export function ltiGuard(options: GuardOptions): Router {
     next();
   });
 
-  // The login (lti/login.ts): the state is kept (oidc-state.ts) before the browser is sent to the platform, and where
-  // the LMS offers platform storage, also in the LMS's window by a page of the tool's.
+  // The login (lti/login.ts): the browser is sent to the platform with a state the tool signs (oidc-state.ts), kept
+  // in a cookie and, where the LMS offers platform storage, in the LMS's window by a page of the tool's.
   router.all(LTI_ROUTES.login, express.urlencoded({ extended: false, limit: MAX_LOGIN_BODY }), async (req, res) => {
     const fields = {
       ...(req.query as Record<string, unknown>),
@@ -152,24 +143,20 @@ export function ltiGuard(options: GuardOptions): Router {
       return refuse(res, 400, 'launch.unregistered');
     }
     if (!platform.active) return refuse(res, 403, 'launch.switchedOff');
-    const state = newState();
-    const url = authenticationRequest(platform, params.data, state);
     // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
     const storageTarget = fields.lti_storage_target;
+    const storageOrigin = new URL(platform.authUrl).origin;
     const storage =
-      typeof storageTarget === 'string' && STORAGE_TARGET.test(storageTarget)
-        ? { target: storageTarget, origin: new URL(url).origin }
+      typeof storageTarget === 'string' && STORAGE_TARGET.test(storageTarget) && storageOrigin.length <= 300
+        ? { target: storageTarget, origin: storageOrigin }
         : null;
-    try {
-      await recordState(db, state, iss, storage);
-    } catch (error) {
-      logger.error({ err: error }, 'Could not store the OIDC state');
-      if (!res.headersSent) refuse(res, 503, 'launch.signInNotNow');
-      return;
-    }
+    // The state is signed, not stored (oidc-state.ts): the login writes nothing.
+    const state = issueState(tool.encryptionKey, iss, storage);
+    const url = authenticationRequest(platform, params.data, state);
     // Past the answer deadline above, the person was told already: nothing more is sent.
     if (res.headersSent) return;
-    // The state cookie ties the launch to this browser where the browser keeps it (the login CSRF check below); it
+    // The state cookie ties the launch to this browser where the browser keeps it (the login CSRF check of
+    // admitLaunch, below); it
     // lasts a minute, as ltijs's did.
     res.cookie(`state${state}`, iss, { ...stateCookie, maxAge: 60_000 });
     if (!storage) return res.redirect(url);
@@ -217,122 +204,143 @@ export function ltiGuard(options: GuardOptions): Router {
     });
   });
 
-  router.post(
-    LTI_ROUTES.launch,
-    express.urlencoded({ extended: false, limit: MAX_LAUNCH_BODY }),
-    async (req, res, next) => {
-      const body = launchBody.safeParse(req.body);
-      if (!body.success) {
-        logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
-        return refuse(res, 400, 'launch.bodyIncomplete');
-      }
-      const claims = launchClaims(body.data.id_token);
-      if (!claims) {
-        logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
-        return refuse(res, 401, 'launch.unreadable');
-      }
-      const { issuer: iss, clientId, deploymentId } = claims;
-      // A refusal from here on is one sentence that the platform the token names may frame (framing.ts), so that its
-      // iframe shows the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
-      namePlatform(res, { issuer: iss, clientId });
-      const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
-      // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
-      // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
-      const issued = await readState(db, body.data.state);
-      const storage = issued?.storage;
-      if (storage && !body.data.lti_storage_checked) {
-        // This page runs in the LMS's iframe, before anything is verified: the platform the token names may frame it.
-        allowFramingBy(res, await framers());
-        res.send(
-          render(
-            'platform-storage',
-            {
-              mode: 'get',
-              target: storage.target,
-              origin: storage.origin,
-              key: storageKey(body.data.state),
-              value: body.data.state,
-              launch: {
-                action: `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`,
-                idToken: body.data.id_token,
-                state: body.data.state,
-              },
-            },
-            wordsOf(res),
-          ),
-        );
-        return;
-      }
-      // The tool's pages send no Referer, so browsers send `Origin: null` on their posts; Sec-Fetch-Site says
-      // same-origin all the same. Without it (older browsers), the Origin must be the tool's own.
-      const fetchSite = req.headers['sec-fetch-site'];
-      const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
-      if (storage && !fromToolPage) {
-        logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
-        return refuse(res, 403, 'launch.otherBrowser');
-      }
-      if (!issued) {
-        logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
-        return refuse(res, 401, 'launch.stateUsed');
-      }
-      if (issued.issuer !== iss) {
-        logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
-        return refuse(res, 401, 'launch.issuerDiffers');
-      }
-      const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
-      if (!deployment) {
-        logger.warn(
-          { issuer: iss, clientId, deploymentId, reason: 'unregistered issuer, client or deployment' },
-          'LTI launch refused',
-        );
-        return refuse(res, 403, 'launch.deploymentUnregistered');
-      }
-      if (!deployment.active) {
-        return refuse(res, 403, 'launch.switchedOff');
-      }
-      // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
-      // the one verifier checks the token with it.
-      const kid = keyId.safeParse(peekPart(body.data.id_token, 0));
-      const jwksUrl = await keysUrlOf(db, deployment.platformId);
-      if (!kid.success || !jwksUrl) {
-        logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
-        return refuse(res, 401, 'launch.notVerified');
-      }
-      let key: Jwk | null;
-      try {
-        key = await platformKey(jwksUrl, kid.data.kid);
-      } catch (error) {
-        if (!(error instanceof PlatformKeysUnavailable)) throw error;
-        logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
-        return refuse(res, 503, ({ t }) => t('launch.keysUnreachable', { host: error.host }));
-      }
-      if (!key) {
-        logger.warn({ issuer: iss, reason: "the platform has no key with the token's key id" }, 'LTI launch refused');
-        return refuse(res, 401, 'launch.notVerified');
-      }
-      const cookieName = `state${body.data.state}`;
-      const cookieHeader = req.headers.cookie ?? '';
-      const stateCookies = cookieHeader
-        .split(/;\s*/)
-        .filter((pair) => pair.startsWith('state'))
-        .map((pair) => pair.split('=')[0]);
-      // Login CSRF: a browser that keeps the tool's state cookies but not this state's did not start this launch
-      // (someone else's login, posted here). A browser with none gets the stored state's word (iframes drop them).
-      if (stateCookies.length > 0 && !stateCookies.includes(cookieName)) {
-        logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
-        return refuse(res, 401, 'launch.otherBrowser');
-      }
-      (res.locals as { launchPassage?: LaunchPassage }).launchPassage = {
-        issuer: iss,
-        clientId,
-        deploymentId,
-        platformId: deployment.platformId,
-        key,
-        state: issued,
-      };
-      next();
-    },
-  );
-
   return router;
+}
+
+/** A launch the guard's checks let through: what they found, for the one verifier, and the token itself. */
+export interface AdmittedLaunch {
+  passage: LaunchPassage;
+  idToken: string;
+}
+
+/**
+ * The launch's checks before anything of its token is trusted (this file's head says which), made by the launch
+ * route (launch-route.ts), again when the registrations changed while it ran. Null: the launch was refused, or the
+ * platform-storage page was sent first; either way it is answered.
+ */
+export async function admitLaunch(tool: Tool, req: Request, res: Response): Promise<AdmittedLaunch | null> {
+  const { db, logger } = tool;
+  // The tool's own address: the platform-storage page posts the launch on from this origin.
+  const toolOrigin = new URL(tool.settings.publicUrl).origin;
+  const body = launchBody.safeParse(req.body);
+  if (!body.success) {
+    logger.warn({ reason: 'malformed launch body' }, 'LTI launch refused');
+    return refuse(res, 400, 'launch.bodyIncomplete');
+  }
+  const claims = launchClaims(body.data.id_token);
+  if (!claims) {
+    logger.warn({ reason: 'id_token unreadable or missing claims' }, 'LTI launch refused');
+    return refuse(res, 401, 'launch.unreadable');
+  }
+  const { issuer: iss, clientId, deploymentId } = claims;
+  // A refusal from here on is one sentence that the platform the token names may frame (framing.ts), so that its
+  // iframe shows the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
+  namePlatform(res, { issuer: iss, clientId });
+  const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
+  // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
+  // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
+  const issued = readState(tool.encryptionKey, body.data.state);
+  const storage = issued?.storage;
+  if (storage && !body.data.lti_storage_checked) {
+    // This page runs in the LMS's iframe, before anything is verified: the platform the token names may frame it.
+    allowFramingBy(res, await framers());
+    res.send(
+      render(
+        'platform-storage',
+        {
+          mode: 'get',
+          target: storage.target,
+          origin: storage.origin,
+          key: storageKey(body.data.state),
+          value: body.data.state,
+          launch: {
+            action: `${LTI_MOUNT_PATH}${LTI_ROUTES.launch}`,
+            idToken: body.data.id_token,
+            state: body.data.state,
+          },
+        },
+        wordsOf(res),
+      ),
+    );
+    return null;
+  }
+  // The tool's pages send no Referer, so browsers send `Origin: null` on their posts; Sec-Fetch-Site says
+  // same-origin all the same. Without it (older browsers), the Origin must be the tool's own.
+  const fetchSite = req.headers['sec-fetch-site'];
+  const fromToolPage = fetchSite !== undefined ? fetchSite === 'same-origin' : req.headers.origin === toolOrigin;
+  if (storage && !fromToolPage) {
+    logger.warn({ reason: 'platform-storage launch posted from another site' }, 'LTI launch refused');
+    return refuse(res, 403, 'launch.otherBrowser');
+  }
+  if (!issued) {
+    logger.warn({ reason: 'unknown, expired or reused state' }, 'LTI launch refused');
+    return refuse(res, 401, 'launch.stateUsed');
+  }
+  if (!issued.isFor(iss)) {
+    logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
+    return refuse(res, 401, 'launch.issuerDiffers');
+  }
+  // What is read of the registrations from here on is good for this version; the launch's write holds to it.
+  const cache = registrationCache(db);
+  const registrations = await cache.current();
+  const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
+  if (!deployment) {
+    logger.warn(
+      { issuer: iss, clientId, deploymentId, reason: 'unregistered issuer, client or deployment' },
+      'LTI launch refused',
+    );
+    return refuse(res, 403, 'launch.deploymentUnregistered');
+  }
+  if (!deployment.active) return refuse(res, 403, 'launch.switchedOff');
+  // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
+  // the one verifier checks the token with it.
+  const kid = keyId.safeParse(peekPart(body.data.id_token, 0));
+  const jwksUrl = await keysUrlOf(db, deployment.platformId);
+  if (!kid.success || !jwksUrl) {
+    logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
+    return refuse(res, 401, 'launch.notVerified');
+  }
+  let key: Jwk | null;
+  try {
+    key = await platformKey(jwksUrl, kid.data.kid);
+  } catch (error) {
+    if (!(error instanceof PlatformKeysUnavailable)) throw error;
+    logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
+    return refuse(res, 503, ({ t }) => t('launch.keysUnreachable', { host: error.host }));
+  }
+  if (!key) {
+    logger.warn({ issuer: iss, reason: "the platform has no key with the token's key id" }, 'LTI launch refused');
+    return refuse(res, 401, 'launch.notVerified');
+  }
+  const cookieName = `state${body.data.state}`;
+  const cookieHeader = req.headers.cookie ?? '';
+  const stateCookies = cookieHeader
+    .split(/;\s*/)
+    .filter((pair) => pair.startsWith('state'))
+    .map((pair) => pair.split('=')[0]);
+  // Login CSRF: a browser that keeps the tool's state cookies but not this state's did not start this launch
+  // (someone else's login, posted here). A browser with none gets the signed state's word (iframes drop them).
+  if (stateCookies.length > 0 && !stateCookies.includes(cookieName)) {
+    // A state that carried a launch already is told as such, whichever browser brings it back.
+    if (await wasUsed(db, body.data.state)) {
+      logger.warn({ reason: 'reused state' }, 'LTI launch refused');
+      return refuse(res, 401, 'launch.stateUsed');
+    }
+    logger.warn({ reason: 'state cookie of another login' }, 'LTI launch refused');
+    return refuse(res, 401, 'launch.otherBrowser');
+  }
+  return {
+    idToken: body.data.id_token,
+    passage: {
+      issuer: iss,
+      clientId,
+      deploymentId,
+      platformId: deployment.platformId,
+      key,
+      state: issued,
+      // Null when the registrations moved while the checks read them: the launch's write then refuses, and the
+      // checks run again.
+      registrations: cache.version === registrations ? registrations : null,
+    },
+  };
 }

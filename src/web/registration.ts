@@ -5,11 +5,10 @@
 import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { RegistrationFailed, registerDynamically, type ToolDescription } from '../lti/dynamic-registration.js';
-import type { RegistrationStore } from '../lti/registrations.js';
-import type { Logger } from '../logger.js';
 import { allowFramingBy, allowFramingByAnyone } from './framing.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
 const registrationQuery = z.object({
   openid_configuration: z.string().url().max(2048),
@@ -45,21 +44,22 @@ function rateLimiter(limit: number, windowMs: number) {
   };
 }
 
-export interface RegistrationRouteDeps {
-  store: RegistrationStore;
-  tool: Omit<ToolDescription, 'requireApproval'>;
-  mode: 'open' | 'approve' | 'off';
-  /** Registrations one source address may start per REGISTRATION_WINDOW_MS. */
-  perAddress: number;
-  production: boolean;
-  /** The tool's address, for the admin page's link on the success page. */
-  publicUrl: string;
-  logger: Logger;
-}
+/** How the tool describes itself to an LMS that registers it. */
+const DESCRIPTION = 'Similarity and AI-content checks for submitted papers';
 
-export function registrationRoutes(deps: RegistrationRouteDeps): Router {
+export function registrationRoutes(tool: Tool): Router {
+  const { settings, logger } = tool;
+  const store = { db: tool.db, provider: tool.provider };
+  const description: Omit<ToolDescription, 'requireApproval'> = {
+    name: settings.toolName,
+    description: DESCRIPTION,
+    urls: tool.urls,
+    assetProcessor: settings.assetProcessor,
+    assetProcessorEula: settings.assetProcessorEula !== null,
+  };
+  const mode = settings.dynamicRegistration;
   const router = toolRouter();
-  const allowed = rateLimiter(deps.perAddress, REGISTRATION_WINDOW_MS);
+  const allowed = rateLimiter(settings.registrationsPerAddress, REGISTRATION_WINDOW_MS);
 
   /** The failure page: one sentence and a Close button. Framed by the LMS once known, else by anyone (it shows nothing else). */
   const fail = (res: Response, status: number, message: string, lmsOrigin: string | null = null) => {
@@ -69,7 +69,7 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
   };
 
   router.get('/register', async (req: Request, res: Response) => {
-    if (deps.mode === 'off')
+    if (mode === 'off')
       return fail(
         res,
         403,
@@ -83,7 +83,7 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
         'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.',
       );
     if (!allowed(req.socket.remoteAddress ?? 'unknown')) {
-      deps.logger.warn(
+      logger.warn(
         { address: req.socket.remoteAddress },
         'Dynamic registration refused: too many attempts from one address',
       );
@@ -96,29 +96,33 @@ export function registrationRoutes(deps: RegistrationRouteDeps): Router {
     }
     try {
       const { registration, productFamily } = await registerDynamically(
-        deps.store,
-        { ...deps.tool, requireApproval: deps.mode === 'approve' },
+        store,
+        { ...description, requireApproval: mode === 'approve' },
         {
           openidConfiguration: query.data.openid_configuration,
           ...(query.data.registration_token ? { registrationToken: query.data.registration_token } : {}),
         },
-        { production: deps.production },
+        { production: settings.production },
       );
-      deps.logger.info(
+      logger.info(
         { issuer: registration.issuer, clientId: registration.clientId, active: registration.active },
         'Platform registered dynamically',
       );
       allowFramingBy(res, [new URL(query.data.openid_configuration).origin]);
       res.send(
-        render('registration-done', { registration, productFamily, adminUrl: `${deps.publicUrl}/admin` }, wordsOf(res)),
+        render(
+          'registration-done',
+          { registration, productFamily, adminUrl: `${settings.publicUrl}/admin` },
+          wordsOf(res),
+        ),
       );
     } catch (error) {
       if (error instanceof RegistrationFailed) {
-        deps.logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');
+        logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');
         return fail(res, error.status, error.message, error.lmsOrigin);
       }
       // Still a page the panel can show, with its Close button, rather than the tool's general error page.
-      deps.logger.error({ err: error }, "Dynamic registration failed on the tool's side");
+      logger.error({ err: error }, "Dynamic registration failed on the tool's side");
       return fail(
         res,
         500,

@@ -5,7 +5,7 @@
 import { pipeline } from 'node:stream/promises';
 import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { reportFromService, type ReportDeps } from '../reports/from-service.js';
+import { reportFromService } from '../reports/from-service.js';
 import { REPORT_KINDS, type ReportKind } from '../reports/kinds.js';
 import { freshReportPath, validReportLink } from '../reports/signed-link.js';
 import { NO_SUCH_REPORT, reportRefusal, scoresShown, type ReportRefusal } from '../reports/visibility.js';
@@ -15,9 +15,10 @@ import { getSubmission, type Submission } from '../submissions/store.js';
 import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
 import { ownPageRefusal } from '../submissions/submit.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
 const params = z.object({ submissionId: z.string().uuid(), kind: z.enum(REPORT_KINDS) });
 const signed = z.object({
@@ -30,7 +31,7 @@ const refuse = (res: Response, refusal: ReportRefusal) => {
   sendMessage(res, refusal.status, words.t('report.notAvailable'), words.say(refusal.sentence));
 };
 
-export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
+export function reportRoutes(tool: Tool): Router {
   const router = toolRouter();
 
   /** The report the session asks for, once it may open it; otherwise the refusal has been sent and this is null. */
@@ -53,9 +54,9 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     const input = params.safeParse(req.params);
     if (!input.success) return NO_SUCH_REPORT;
     const session = sessionOf(res);
-    const submission = await getSubmission(deps.db, input.data.submissionId);
+    const submission = await getSubmission(tool.db, input.data.submissionId);
     if (!submission) return NO_SUCH_REPORT;
-    const assignment = await assignmentFor(deps.db, session, submission.assignmentId);
+    const assignment = await assignmentFor(tool.db, session, submission.assignmentId);
     if (typeof assignment === 'number') return { status: 403, sentence: { key: 'report.otherCourse' } };
     const refusal = reportRefusal(
       { audience: session.launch.audience, userId: session.userId },
@@ -66,12 +67,12 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     return refusal ?? { assignment, submission, kind: input.data.kind };
   }
 
-  router.get('/reports/:submissionId/:kind', requireSession(deps), async (req, res) => {
+  router.get('/reports/:submissionId/:kind', requireSession(tool), async (req, res) => {
     const allowed = await allowedReport(req, res);
-    if (allowed) res.redirect(303, freshReportPath(deps.encryptionKey, allowed.submission.id, allowed.kind));
+    if (allowed) res.redirect(303, freshReportPath(tool.encryptionKey, allowed.submission.id, allowed.kind));
   });
 
-  router.get('/reports/:submissionId/:kind/view', requireSession(deps), async (req, res) => {
+  router.get('/reports/:submissionId/:kind/view', requireSession(tool), async (req, res) => {
     const allowed = await allowedReport(req, res);
     if (!allowed) return;
     const session = sessionOf(res);
@@ -89,13 +90,13 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
         {
           // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
           title: words.t(`report.student.${kind}`),
-          student: await studentName(deps.db, submission.userId),
+          student: await studentName(tool.db, submission.userId),
           fileLabel: submission.fileLabel,
           checkedAt: submission.scoredAt?.toISOString() ?? null,
           similarity: scores.similarity,
           band: scores.similarity === null ? null : bandOf(scores.similarity, assignment.settings.similarityBands),
           aiScore: scores.aiScore,
-          pdfUrl: freshReportPath(deps.encryptionKey, submission.id, kind),
+          pdfUrl: freshReportPath(tool.encryptionKey, submission.id, kind),
           downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
           backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
         },
@@ -108,17 +109,17 @@ export function reportRoutes(deps: SessionDeps & ReportDeps): Router {
     const input = params.safeParse(req.params);
     const link = signed.safeParse(req.query);
     if (!input.success || !link.success) return refuse(res, NO_SUCH_REPORT);
-    if (!validReportLink(deps.encryptionKey, { ...input.data, ...link.data })) {
+    if (!validReportLink(tool.encryptionKey, { ...input.data, ...link.data })) {
       return refuse(res, { status: 403, sentence: { key: 'report.linkExpired' } });
     }
-    const report = await reportFromService(deps, input.data.submissionId, input.data.kind);
+    const report = await reportFromService(tool, input.data.submissionId, input.data.kind);
     if ('status' in report) return refuse(res, report);
     res.setHeader('Content-Type', 'application/pdf');
     res.setHeader('Content-Disposition', `inline; filename="${report.fileName}"`);
     res.setHeader('Cache-Control', 'private, no-store');
     if (report.contentLength !== null) res.setHeader('Content-Length', String(report.contentLength));
     await pipeline(report.stream, res).catch((error: unknown) =>
-      deps.logger.warn({ err: error, submissionId: input.data.submissionId }, 'Report stream interrupted'),
+      tool.logger.warn({ err: error, submissionId: input.data.submissionId }, 'Report stream interrupted'),
     );
   });
   return router;

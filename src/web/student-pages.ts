@@ -5,14 +5,16 @@ import { bandOf } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled } from '../submissions/state.js';
-import { attemptsOf, canSubmit, counted, receiptOf, type Submission } from '../submissions/store.js';
+import { ownAttempts } from '../submissions/own-attempts.js';
+import { canSubmit, counted, receiptOf, type Submission } from '../submissions/store.js';
 import { uploadLimits } from '../submissions/upload-limits.js';
 import { assignmentFor } from '../assignments/access.js';
 import type { Session } from '../lti/session.js';
 import type { Words } from '../messages/index.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
 export function studentView(assignment: Assignment, submission: Submission, words: Words) {
   const results = studentResults(assignment, submission);
@@ -51,13 +53,8 @@ function resultCard(assignment: Assignment, attempts: StudentView[], ltik: strin
 }
 
 /** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
-export async function studentPage(
-  deps: SessionDeps,
-  session: Session,
-  assignment: Assignment,
-  words: Words,
-): Promise<string> {
-  const attempts = await attemptsOf(deps.db, assignment.id, session.userId);
+export async function studentPage(tool: Tool, session: Session, assignment: Assignment, words: Words): Promise<string> {
+  const attempts = await ownAttempts(tool.db, session, assignment.id);
   const decision = canSubmit(assignment.settings, counted(attempts), new Date());
   const limits = uploadLimits(assignment.settings);
   const typeNames = assignment.settings.allowedFileTypes.map((type) => words.t(`fileType.${type}`)).join(', ');
@@ -121,17 +118,17 @@ export function receiptText(assignmentTitle: string, submission: Submission, wor
   ].join('\n');
 }
 
-export function studentRoutes(deps: SessionDeps): Router {
+export function studentRoutes(tool: Tool): Router {
   const router = toolRouter();
-  const session = requireSession(deps);
+  const session = requireSession(tool, { ownAttempts: true });
 
   // The attempts as data, with the result card and the list as the page shows them (the page's script puts them in place).
   router.get('/assignments/:id/my-submissions', session, async (req, res) => {
     const s = sessionOf(res);
-    const assignment = await assignmentFor(deps.db, s, req.params.id);
+    const assignment = await assignmentFor(tool.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).json({ error: 'Not available.' });
     const words = wordsOf(res);
-    const submissions = (await attemptsOf(deps.db, assignment.id, s.userId)).map((submission) =>
+    const submissions = (await ownAttempts(tool.db, s, assignment.id)).map((submission) =>
       studentView(assignment, submission, words),
     );
     const html = render(
@@ -145,11 +142,9 @@ export function studentRoutes(deps: SessionDeps): Router {
 
   router.get('/assignments/:id/submissions/:submissionId/receipt', session, async (req, res) => {
     const s = sessionOf(res);
-    const assignment = await assignmentFor(deps.db, s, req.params.id);
+    const assignment = await assignmentFor(tool.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).type('text/plain').send('Not available.\n');
-    const submission = (await attemptsOf(deps.db, assignment.id, s.userId)).find(
-      (a) => a.id === req.params.submissionId,
-    );
+    const submission = (await ownAttempts(tool.db, s, assignment.id)).find((a) => a.id === req.params.submissionId);
     if (!submission) return void res.status(404).type('text/plain').send('There is no such submission of yours.\n');
     res.setHeader('Content-Disposition', `attachment; filename="receipt-${submission.id}.txt"`);
     res.type('text/plain').send(receiptText(assignment.title, submission, wordsOf(res)));

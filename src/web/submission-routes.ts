@@ -4,15 +4,18 @@ import type { Router } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
 import { assignmentPath } from './launch-handlers.js';
-import { requireSession, sessionOf, type SessionDeps } from './require-session.js';
+import { requireSession, sessionOf } from './require-session.js';
 import { sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
+import type { Tool } from './tool-context.js';
 
-export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
+export function submissionRoutes(tool: Tool): Router {
+  const submitting: SubmitDeps = { ...tool, uploadIdleTimeoutMs: tool.settings.http.uploadIdleTimeoutMs };
   const router = toolRouter();
-  router.post('/assignments/:id/submissions', requireSession(deps), async (req, res) => {
+  // The student's attempts are read with the session: the rules look at them before the file is read.
+  router.post('/assignments/:id/submissions', requireSession(tool, { ownAttempts: true }), async (req, res) => {
     const session = sessionOf(res);
-    const assignment = await assignmentFor(deps.db, session, req.params.id);
+    const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (assignment === 404) return res.status(404).json({ error: 'There is no such assignment.' });
     if (assignment === 403) return res.status(403).json({ error: 'This assignment belongs to another course.' });
     if (session.launch.audience !== 'learner')
@@ -20,7 +23,7 @@ export function submissionRoutes(deps: SubmitDeps & SessionDeps): Router {
     // A plain form post (no script in the page) gets pages back; the page's script asks for JSON.
     const wantsPage = req.accepts(['json', 'html']) === 'html';
     try {
-      const result = await submitPaper(deps, assignment, session.userId, req);
+      const result = await submitPaper(submitting, assignment, session, req);
       if (wantsPage) return res.redirect(303, assignmentPath(assignment.id, session.ltik));
       res.status(result.duplicate ? 200 : 201).json({ ...result.receipt, duplicate: result.duplicate });
     } catch (error) {

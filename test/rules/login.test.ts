@@ -3,7 +3,11 @@
 // nonce that is new each time, and the platform's own query on its authorization endpoint kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { authenticationRequest, loginParams, newState } from '../../src/lti/login.js';
+import { authenticationRequest, loginParams } from '../../src/lti/login.js';
+import { issueState } from '../../src/lti/oidc-state.js';
+
+const KEY = 'a-test-encryption-key-of-enough-length';
+const newState = () => issueState(KEY, platform.issuer);
 
 const platform = {
   issuer: 'https://moodle.example.edu',

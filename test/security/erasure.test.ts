@@ -55,7 +55,7 @@ const NO_USER_DATA = [
   'course',
   'checker_account',
   'lti_config_version',
-  'oidc_state',
+  'used_oidc_state',
   'kysely_migration',
   'kysely_migration_lock',
 ];

@@ -8,7 +8,7 @@ import type { Database } from '../../src/db/index.js';
 import type { SubmissionState } from '../../src/db/schema.js';
 import { cellOwner, cellShows, ownsCell } from '../../src/submissions/cell-owner.js';
 import { openTestDatabase } from '../support/db.js';
-import { platformWithCourse } from '../support/rows.js';
+import { assignmentIn, personOf, platformWithCourse } from '../support/rows.js';
 
 let database: Database;
 let cleanup: () => Promise<void>;
@@ -22,40 +22,8 @@ before(async () => {
 });
 after(() => cleanup());
 
-async function newAssignment(): Promise<string> {
-  const row = await database.db
-    .insertInto('assignment')
-    .values({
-      platform_id: platformId,
-      course_id: courseId,
-      resource_link_id: randomUUID(),
-      title: 'Essay',
-      settings: {},
-      line_item_url: null,
-      line_items_url: null,
-      similarity_line_item_url: null,
-      memberships_url: null,
-      folder_id: null,
-      folder_error: null,
-      created_by: null,
-      checker_account_id: null,
-      activity_id: null,
-      lms_report_url: null,
-      lms_report_scope: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-async function newStudent(): Promise<string> {
-  const row = await database.db
-    .insertInto('lti_user')
-    .values({ platform_id: platformId, subject: `student-${++students}`, name: null, email: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const newAssignment = () => assignmentIn(database.db, { platformId, courseId });
+const newStudent = () => personOf(database.db, platformId, `student-${++students}`);
 
 /** The student's attempts in this order of states (attempt 1 first); their ids. */
 async function attempts(assignmentId: string, userId: string, states: SubmissionState[]): Promise<string[]> {

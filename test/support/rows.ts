@@ -1,4 +1,6 @@
-// Rows a test of one rule needs around it, written straight into its database: a registered platform with a course.
+// Rows a test of one rule needs around it, written straight into its database: a registered platform with a course,
+// an assignment in it, a student.
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/db/index.js';
 
 /** A platform registered by the command line, and one course of it; their ids. */
@@ -26,4 +28,45 @@ export async function platformWithCourse(
     .returning('id')
     .executeTakeFirstOrThrow();
   return { platformId: platform.id, courseId: course.id };
+}
+
+/** An assignment of the tool's own in the course, with default settings; its id. */
+export async function assignmentIn(
+  db: Database['db'],
+  where: { platformId: string; courseId: string },
+  title = 'Essay',
+): Promise<string> {
+  const row = await db
+    .insertInto('assignment')
+    .values({
+      platform_id: where.platformId,
+      course_id: where.courseId,
+      resource_link_id: randomUUID(),
+      title,
+      settings: {},
+      line_item_url: null,
+      line_items_url: null,
+      similarity_line_item_url: null,
+      memberships_url: null,
+      folder_id: null,
+      folder_error: null,
+      created_by: null,
+      checker_account_id: null,
+      activity_id: null,
+      lms_report_url: null,
+      lms_report_scope: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A person of the platform, known by `subject`; their id. */
+export async function personOf(db: Database['db'], platformId: string, subject: string): Promise<string> {
+  const row = await db
+    .insertInto('lti_user')
+    .values({ platform_id: platformId, subject, name: null, email: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -22,6 +22,7 @@ import * as lmsAsset from './0021_lms_asset.js';
 import * as assetProcessing from './0022_asset_processing.js';
 import * as eula from './0023_eula.js';
 import * as assetDialects from './0024_asset_dialects.js';
+import * as usedOidcState from './0025_used_oidc_state.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0022_asset_processing': assetProcessing,
   '0023_eula': eula,
   '0024_asset_dialects': assetDialects,
+  '0025_used_oidc_state': usedOidcState,
 };
 
 export const migrationProvider: MigrationProvider = {
