@@ -51,6 +51,16 @@ export class RegistrationCache {
     this.#observedAt = 0;
   }
 
+  /**
+   * Reads the version now; true when it moved from the one held (what was kept is then forgotten). For a refusal
+   * made from memory, which must not stand on a registration changed a moment ago.
+   */
+  async moved(): Promise<boolean> {
+    const held = this.#version;
+    await this.#refresh();
+    return this.#version !== held;
+  }
+
   /** The version, read again first when it is older than MAX_AGE_MS. */
   async current(): Promise<string> {
     if (this.#version === null || Date.now() - this.#observedAt > MAX_AGE_MS) await this.#refresh();

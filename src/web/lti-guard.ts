@@ -207,6 +207,55 @@ export function ltiGuard(tool: Tool): Router {
   return router;
 }
 
+/** Why the registrations refuse a launch: its status, what the person reads, and a reason for the log. */
+interface RegistrationRefusal {
+  status: number;
+  sentence: PlainKey | ((words: Words) => string);
+  reason: string;
+}
+
+/**
+ * The deployment a launch names, registered and switched on, and its platform's key for the token's key id (fetched
+ * under a deadline and cached, lti/platform-keys.ts), for the one verifier; or why there is none.
+ */
+async function platformFor(
+  db: Tool['db'],
+  names: { issuer: string; clientId: string; deploymentId: string },
+  idToken: string,
+): Promise<{ deployment: { platformId: string }; key: Jwk } | { refusal: RegistrationRefusal }> {
+  const deployment = await findDeployment(db, names);
+  if (!deployment)
+    return {
+      refusal: {
+        status: 403,
+        sentence: 'launch.deploymentUnregistered',
+        reason: 'unregistered issuer, client or deployment',
+      },
+    };
+  if (!deployment.active) return { refusal: { status: 403, sentence: 'launch.switchedOff', reason: 'switched off' } };
+  const kid = keyId.safeParse(peekPart(idToken, 0));
+  const jwksUrl = await keysUrlOf(db, deployment.platformId);
+  if (!kid.success || !jwksUrl)
+    return { refusal: { status: 401, sentence: 'launch.notVerified', reason: 'id_token names no key id' } };
+  try {
+    const key = await platformKey(jwksUrl, kid.data.kid);
+    if (key) return { deployment, key };
+    return {
+      refusal: {
+        status: 401,
+        sentence: 'launch.notVerified',
+        reason: "the platform has no key with the token's key id",
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof PlatformKeysUnavailable)) throw error;
+    const { host } = error;
+    return {
+      refusal: { status: 503, sentence: ({ t }) => t('launch.keysUnreachable', { host }), reason: error.message },
+    };
+  }
+}
+
 /** A launch the guard's checks let through: what they found, for the one verifier, and the token itself. */
 export interface AdmittedLaunch {
   passage: LaunchPassage;
@@ -280,38 +329,21 @@ export async function admitLaunch(tool: Tool, req: Request, res: Response): Prom
     logger.warn({ reason: 'issuer differs from the login' }, 'LTI launch refused');
     return refuse(res, 401, 'launch.issuerDiffers');
   }
-  // What is read of the registrations from here on is good for this version; the launch's write holds to it.
+  // What is read of the registrations is good for the version held; the launch's write holds to it (lti/launch.ts),
+  // so a launch let in on what was kept is checked against a change all the same. A refusal made on what was kept is
+  // checked once against the registrations as they are now: a platform switched on a moment ago launches at once.
   const cache = registrationCache(db);
-  const registrations = await cache.current();
-  const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
-  if (!deployment) {
-    logger.warn(
-      { issuer: iss, clientId, deploymentId, reason: 'unregistered issuer, client or deployment' },
-      'LTI launch refused',
-    );
-    return refuse(res, 403, 'launch.deploymentUnregistered');
+  let registrations = await cache.current();
+  let found = await platformFor(db, { issuer: iss, clientId, deploymentId }, body.data.id_token);
+  if ('refusal' in found && (await cache.moved())) {
+    registrations = await cache.current();
+    found = await platformFor(db, { issuer: iss, clientId, deploymentId }, body.data.id_token);
   }
-  if (!deployment.active) return refuse(res, 403, 'launch.switchedOff');
-  // The platform's key for this token, fetched here under a deadline and cached (see lti/platform-keys.ts);
-  // the one verifier checks the token with it.
-  const kid = keyId.safeParse(peekPart(body.data.id_token, 0));
-  const jwksUrl = await keysUrlOf(db, deployment.platformId);
-  if (!kid.success || !jwksUrl) {
-    logger.warn({ issuer: iss, reason: 'id_token names no key id' }, 'LTI launch refused');
-    return refuse(res, 401, 'launch.notVerified');
+  if ('refusal' in found) {
+    logger.warn({ issuer: iss, clientId, deploymentId, reason: found.refusal.reason }, 'LTI launch refused');
+    return refuse(res, found.refusal.status, found.refusal.sentence);
   }
-  let key: Jwk | null;
-  try {
-    key = await platformKey(jwksUrl, kid.data.kid);
-  } catch (error) {
-    if (!(error instanceof PlatformKeysUnavailable)) throw error;
-    logger.warn({ issuer: iss, reason: error.message }, 'LTI launch refused');
-    return refuse(res, 503, ({ t }) => t('launch.keysUnreachable', { host: error.host }));
-  }
-  if (!key) {
-    logger.warn({ issuer: iss, reason: "the platform has no key with the token's key id" }, 'LTI launch refused');
-    return refuse(res, 401, 'launch.notVerified');
-  }
+  const { deployment, key } = found;
   const cookieName = `state${body.data.state}`;
   const cookieHeader = req.headers.cookie ?? '';
   const stateCookies = cookieHeader

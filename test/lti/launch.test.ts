@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, generateKeyPair } from 'jose';
 import { launch } from '../../src/devplatform/agent.js';
+import { ROLES } from '../../src/devplatform/index.js';
 import { launchClaims, payloadOf } from '../support/id-token.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
@@ -359,5 +360,28 @@ describe('the JWKS', () => {
     assert.equal(keys.keys[0]!.kty, 'RSA');
     assert.equal(keys.keys[0]!.alg, 'RS256');
     assert.ok(!('d' in keys.keys[0]!), 'the private part must never be published');
+  });
+});
+
+describe('a registration changed while this process trusts what it read of it', () => {
+  // The process keeps the registrations it read for a second after its last launch read their version; a launch
+  // within that second is checked against the change all the same, because its write holds to the version.
+  test('switched off by hand in the database just after a launch: the next launch is refused and writes nothing', async () => {
+    const issuer = lms.platform.registration().issuer;
+    lms.platform.addUser({ id: 'late-student', name: 'Lee Late', email: 'lee@example.edu', roles: ROLES.learner });
+    const first = await launch(lms.platform, { userId: 'student-1', resourceLinkId: 'essay-1' });
+    assert.equal(first.status, 200, text(first.body));
+    await db().updateTable('platform').set({ active: false }).where('issuer', '=', issuer).execute();
+    try {
+      const usersBefore = await count('lti_user');
+      const refused = await launch(lms.platform, { userId: 'late-student', resourceLinkId: 'essay-1' });
+      assert.equal(refused.status, 403, text(refused.body));
+      assert.match(text(refused.body), /The tool is switched off for this LMS/);
+      assert.equal(await count('lti_user'), usersBefore, 'the refused launch recorded nobody');
+    } finally {
+      await db().updateTable('platform').set({ active: true }).where('issuer', '=', issuer).execute();
+    }
+    const again = await launch(lms.platform, { userId: 'late-student', resourceLinkId: 'essay-1' });
+    assert.equal(again.status, 200, text(again.body));
   });
 });
