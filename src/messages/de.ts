@@ -212,8 +212,6 @@ export const de: Translation = {
     'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs; wenn das wiederholt passiert, wenden Sie sich an die Administration Ihres LMS.',
   'launch.notNow':
     'Das Werkzeug konnte die Aufgabe gerade nicht öffnen. Bitte öffnen Sie sie gleich noch einmal aus Ihrem Kurs.',
-  'launch.signInNotNow':
-    'Das Werkzeug konnte die Anmeldung gerade nicht beginnen. Bitte versuchen Sie es gleich noch einmal.',
   'launch.notFromForm':
     'Starts kommen von Ihrem LMS an die Startadresse des Werkzeugs. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
   'launch.bodyIncomplete': 'Der Start aus Ihrem LMS war unvollständig. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',

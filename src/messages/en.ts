@@ -424,7 +424,6 @@ export const en = {
   'deepLink.continue': 'Continue to the LMS',
   'launch.notNow':
     'The tool could not open the assignment just now. Please open it again from your course in a moment.',
-  'launch.signInNotNow': 'The tool could not start the sign-in just now. Please try again in a moment.',
   'launch.notFromForm':
     "Launches come from your LMS to the tool's launch address. Open the assignment again from your course.",
   'launch.bodyIncomplete': 'The launch from your LMS was incomplete. Open the assignment again from your course.',

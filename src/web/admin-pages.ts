@@ -166,7 +166,7 @@ export function adminRoutes(tool: Tool): Router {
         return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);
       }
       // Only the installation's administrator comes here (ADMIN_TOKEN): a change of the platform's URLs is logged as theirs.
-      await saveRegistration({ db: tool.db, provider: tool.provider }, input.data, 'admin', { audit: tool.logger });
+      await saveRegistration(tool, input.data, 'admin', { audit: tool.logger });
       await page(req, res, { text: `Saved the registration of ${input.data.name}.`, tone: 'ok' });
     },
   );
@@ -199,7 +199,7 @@ export function adminRoutes(tool: Tool): Router {
     if (!id.success || !['activate', 'deactivate', 'remove', 'resync-grades'].includes(String(action)))
       return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);
     if (action === 'remove') {
-      if (registration) await removeRegistration({ db: tool.db, provider: tool.provider }, registration);
+      if (registration) await removeRegistration(tool, registration);
       return page(req, res, { text: registration ? `Removed ${registration.name}.` : 'Already removed.', tone: 'ok' });
     }
     if (!registration) return page(req, res, { text: 'Unknown registration or action.', tone: 'error' }, 404);

@@ -21,18 +21,12 @@ import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 import { sendMessage, wordsOf } from './views.js';
 
-/** What the person reads of a launch its recording refused (lti/launch.ts), in their language. */
-const REFUSED: Record<LaunchRefused['reason'], PlainKey> = {
-  'state used': 'launch.stateUsed',
-  'nonce used': 'launch.notVerified',
-  'unstorable claims': 'launch.unstorable',
-  'registrations changed': 'launch.notNow',
-};
-const REFUSED_STATUS: Record<LaunchRefused['reason'], number> = {
-  'state used': 401,
-  'nonce used': 401,
-  'unstorable claims': 401,
-  'registrations changed': 503,
+/** What the person reads of a launch its recording refused (lti/launch.ts), in their language, and its status. */
+const REFUSED: Record<LaunchRefused['reason'], { status: number; sentence: PlainKey }> = {
+  'state used': { status: 401, sentence: 'launch.stateUsed' },
+  'nonce used': { status: 401, sentence: 'launch.notVerified' },
+  'unstorable claims': { status: 401, sentence: 'launch.unstorable' },
+  'registrations changed': { status: 503, sentence: 'launch.notNow' },
 };
 
 const ASSET_PROCESSOR_ONLY: readonly string[] = [
@@ -104,7 +98,8 @@ export function launchRoute(tool: Tool): Router {
       }
       if (error instanceof LaunchRefused) {
         logger.warn({ reason: error.reason }, 'LTI launch refused');
-        return sendMessage(res, REFUSED_STATUS[error.reason], t('launch.couldNotOpen'), t(REFUSED[error.reason]));
+        const { status, sentence } = REFUSED[error.reason];
+        return sendMessage(res, status, t('launch.couldNotOpen'), t(sentence));
       }
       if (error instanceof LaunchShapeError) {
         logger.warn({ reason: error.message }, 'LTI launch refused');

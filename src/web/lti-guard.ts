@@ -156,8 +156,7 @@ export function ltiGuard(tool: Tool): Router {
     // Past the answer deadline above, the person was told already: nothing more is sent.
     if (res.headersSent) return;
     // The state cookie ties the launch to this browser where the browser keeps it (the login CSRF check of
-    // admitLaunch, below); it
-    // lasts a minute, as ltijs's did.
+    // admitLaunch, below); it lasts a minute, as ltijs's did.
     res.cookie(`state${state}`, iss, { ...stateCookie, maxAge: 60_000 });
     if (!storage) return res.redirect(url);
     // This page runs in the LMS's iframe: the platform the login names may frame it.

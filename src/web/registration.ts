@@ -49,7 +49,6 @@ const DESCRIPTION = 'Similarity and AI-content checks for submitted papers';
 
 export function registrationRoutes(tool: Tool): Router {
   const { settings, logger } = tool;
-  const store = { db: tool.db, provider: tool.provider };
   const description: Omit<ToolDescription, 'requireApproval'> = {
     name: settings.toolName,
     description: DESCRIPTION,
@@ -96,7 +95,7 @@ export function registrationRoutes(tool: Tool): Router {
     }
     try {
       const { registration, productFamily } = await registerDynamically(
-        store,
+        tool,
         { ...description, requireApproval: mode === 'approve' },
         {
           openidConfiguration: query.data.openid_configuration,
