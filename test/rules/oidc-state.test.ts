@@ -3,7 +3,9 @@
 // key, expired, or for another issuer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { loginParams } from '../../src/lti/login.js';
 import { issueState, readState } from '../../src/lti/oidc-state.js';
+import { lmsFixture } from '../support/lms-fixtures.js';
 
 const KEY = 'one-installation-encryption-key-0123456789';
 const ISSUER = 'https://canvas.example.edu';
@@ -43,4 +45,17 @@ test('a state is good for ten minutes from its login', () => {
   assert.ok(readState(KEY, state, issuedAt + 9 * 60_000));
   assert.equal(readState(KEY, state, issuedAt + 10 * 60_000), undefined);
   assert.deepEqual(readState(KEY, state, issuedAt)?.expiresAt, new Date(issuedAt + 10 * 60_000));
+});
+
+test('the state signed for a Canvas login as seen keeps its storage target, and comes back as sent from Canvas and Moodle', () => {
+  const login = lmsFixture('canvas', 'login-initiation').payload;
+  const params = loginParams.parse(login);
+  const target = String(login.lti_storage_target);
+  const state = issueState(KEY, params.iss, { target, origin: new URL(params.iss).origin });
+  assert.deepEqual(readState(KEY, state)?.storage, { target, origin: 'https://canvas.home.russfeld.me' });
+  // Canvas posts the state back as it was sent; Moodle reads it with PARAM_TEXT (tags stripped) into an escaped
+  // hidden field: base64url and dots pass both unchanged, and fit the launch form's 1,000 characters.
+  assert.equal(lmsFixture('moodle', 'authentication-response').payload.stateParam, 'PARAM_TEXT');
+  assert.match(state, /^[A-Za-z0-9_.-]+$/);
+  assert.ok(state.length < 1000, `${state.length} characters`);
 });
