@@ -215,8 +215,14 @@ if (requested.length === 0 && chosen !== 'none') {
 } else {
   print('\nThe lint and the format check run with the whole suite: npm run lint, npm run format:check.');
 }
-// `npm start` runs the tool built into dist/; the tests that start it that way need this build.
-await compile('build', ['-p', 'tsconfig.build.json'], 'The build (npm run build) failed: see above.');
+// `npm start` runs the tool built into dist/; the tests that start it that way need this build (skipped when dist/
+// already holds the build of these sources).
+await step(
+  'build',
+  process.execPath,
+  [join(root, 'scripts/build.mjs')],
+  'The build (npm run build) failed: see above.',
+);
 
 let passed = 0;
 let failed = 0;
