@@ -49,6 +49,7 @@ const SHARED = [
   'process-alive.ts',
   'data-dir.ts',
   'near-miss.ts',
+  'cidr.ts',
   'messages',
   'types',
 ];

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { plain, readSchema } from './config-words.js';
-import { parseCidr } from './lti/platform-http.js';
+import { parseCidr } from './cidr.js';
 import { isLoopbackName, LOOPBACK_HOSTS } from './loopback.js';
 import { nearMiss } from './near-miss.js';
 

@@ -15,11 +15,9 @@ import {
 } from './config.js';
 import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from './data-dir.js';
 import { earlyRefusal } from './early-checks.js';
-import { createLogger, terminalDestination, type Logger } from './logger.js';
+import type { Logger } from './logger.js';
 import { explainStartupFailure } from './startup-errors.js';
 import type { RunningTool } from './tool.js';
-import { openToolDatabase } from './tool-database.js';
-import { welcomeText } from './welcome.js';
 
 // Everything this process (and PGlite in it) writes is its owner's alone: DATA_DIR holds the database and the keys.
 keepNewFilesPrivate();
@@ -45,6 +43,11 @@ try {
   fail(explain(error));
 }
 
+const [{ createLogger, terminalDestination }, { openToolDatabase }, { welcomeText }] = await Promise.all([
+  import('./logger.js'),
+  import('./tool-database.js'),
+  import('./welcome.js'),
+]);
 const inTerminal = process.stdout.isTTY === true;
 const logger: Logger = createLogger({
   level: config.logLevel,

@@ -152,6 +152,10 @@ export async function startTool(
   opening: Promise<Database> = openToolDatabase(config, logger),
 ): Promise<RunningTool> {
   allowPlatformNetworks(config.platformPrivateNetworks);
+  // The modules only some settings need load while the database starts (its own thread), not after it.
+  if (config.checker.url === null) void import('./sandbox/index.js').catch(() => undefined);
+  if (config.role !== 'worker' && config.devPlatform !== 'off')
+    void import('./devplatform/index.js').catch(() => undefined);
   const database = await opening;
   let servers: Server[] = [];
   let lti: LtiSetup | undefined;
