@@ -6,22 +6,12 @@
 //   node scripts/setup/nginx.mjs --dry-run              what npm test would do on this machine
 //   node scripts/setup/nginx.mjs --dry-run --as-if-none  the same, as if no nginx were installed
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SetupError } from './error.mjs';
+import { aptGet, executable, thisMachine } from './machine.mjs';
 
 export const USUAL_PLACES = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'];
 const APT_INSTALL = 'apt-get install -y nginx';
-
-const executable = (path) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
 /** What to do, from facts about the machine ({ env, executable(path), isRoot, hasApt, platform }). */
 export function nginxPlan(machine) {
@@ -45,36 +35,9 @@ export function nginxPlan(machine) {
   };
 }
 
-function thisMachine(env) {
-  return {
-    env,
-    executable,
-    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
-    hasApt: process.platform === 'linux' && onPath('apt-get'),
-    platform: process.platform,
-  };
-}
-
 function version(path) {
   const result = spawnSync(path, ['-v'], { encoding: 'utf8', timeout: 30_000 });
   return result.status === 0 ? `${result.stderr}${result.stdout}`.trim() : null;
-}
-
-function aptGet(args) {
-  // Debian's package starts its service on install where it can; the test starts its own nginx, so none is wanted.
-  const result = spawnSync('apt-get', args, {
-    encoding: 'utf8',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) {
-    const tail = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`
-      .trim()
-      .split('\n')
-      .slice(-8)
-      .join('\n  ');
-    throw new SetupError(`apt-get ${args.join(' ')} failed, so nginx could not be installed; it said:\n  ${tail}`);
-  }
 }
 
 /** The path of an nginx that runs, installing one where needed; `say` prints one line per step. */
@@ -89,8 +52,8 @@ export function provideNginx(env, say) {
   }
   const started = Date.now();
   say(`no nginx installed: installing Debian's package nginx with apt-get (under a minute)`);
-  aptGet(['update', '-q']);
-  aptGet(['install', '-y', '-q', '--no-install-recommends', 'nginx']);
+  aptGet(['update', '-q'], 'nginx');
+  aptGet(['install', '-y', '-q', '--no-install-recommends', 'nginx'], 'nginx');
   const installed = USUAL_PLACES[0];
   const running = executable(installed) && version(installed);
   if (!running) throw new SetupError(`apt-get installed nginx, but ${installed} does not run.`);
