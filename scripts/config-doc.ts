@@ -54,9 +54,12 @@ export function configurationPage(schema: z.ZodObject = environment): string {
 <!-- Written by \`npm run docs:config\` from src/config.ts: edit the descriptions there, not here. -->
 
 Every setting is an environment variable, read once at start by \`src/config.ts\` (nothing else reads the
-environment). An empty value counts as unset. A bad value stops the process with one sentence that names the
-variable (the value of a secret is never shown), and a non-zero exit. What production needs, and which settings
-every process of an installation shares, is in [Operations](operations.md).
+environment). An empty value counts as unset. Bad values stop the process before anything is written, with a
+non-zero exit and one sentence for each, all at once: the variable's name and what it takes, in the words of the
+table below, and the value given (a secret's length only). A variable that looks like one of these but is not (a
+near miss of a name, or a PostgreSQL address under another name) is named at start with the setting it was probably
+meant to be. What production needs, and which settings every process of an installation shares, is in
+[Operations](operations.md).
 
 | variable | default | values | meaning |
 |---|---|---|---|
