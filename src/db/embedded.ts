@@ -39,6 +39,11 @@ import { isProcessAlive } from '../process-alive.js';
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';
 const START_WAIT_MS = 60_000;
+/**
+ * A new data directory's initdb, in its child process: seconds on a quiet machine, but a first start that loads the
+ * tool beside it on a busy one took over a minute, and a first start must not fail for being slow.
+ */
+const INIT_WAIT_MS = 300_000;
 /** libpq's name for a server's socket (port 5432) in its folder: `pg` connects to `<host>/.s.PGSQL.5432`. */
 const SOCKET_NAME = '.s.PGSQL.5432';
 /** A Unix socket's path holds at most 103 bytes on macOS (107 on Linux). */
@@ -144,7 +149,7 @@ async function initialise(dataPath: string): Promise<void> {
   const pglite = import.meta.resolve('@electric-sql/pglite');
   const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(${JSON.stringify(building)}); await db.close();`;
   try {
-    await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], { timeout: START_WAIT_MS });
+    await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], { timeout: INIT_WAIT_MS });
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
     throw new Error(
