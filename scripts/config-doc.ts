@@ -6,62 +6,11 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { environment, HIDDEN, settingDocs } from '../src/config.js';
+import { literal, numberLimits, readSchema, TEXT } from '../src/config-words.js';
 
 export const CONFIGURATION_PAGE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
-const code = (value: unknown) => `\`${String(value)}\``;
-
-// zod keeps a schema's kind and parts in `def`, and a check's kind in `_zod.def.check`; the public types name only
-// what each class adds, so the walk reads the definition through this narrow shape.
-interface Definition {
-  type: string;
-  in?: z.ZodType;
-  out?: z.ZodType;
-  innerType?: z.ZodType;
-  defaultValue?: unknown;
-  entries?: Record<string, string>;
-  checks?: Array<{ _zod: { def: { check: string } } }>;
-}
-const definitionOf = (schema: z.ZodType) => schema.def as unknown as Definition;
-
-/** What a setting's own schema says: its default (undefined: none) and, where its checks are plain, its values. */
-function readSchema(schema: z.ZodType): { default: unknown; values: string | null } {
-  let current = schema;
-  // An empty variable counts as unset: each setting is `z.preprocess(emptyToUndefined, <its schema>)`.
-  if (definitionOf(current).type === 'pipe' && definitionOf(definitionOf(current).in!).type === 'transform')
-    current = definitionOf(current).out!;
-  let fallback: unknown;
-  if (definitionOf(current).type === 'default') {
-    fallback = definitionOf(current).defaultValue;
-    current = definitionOf(current).innerType!;
-  } else if (definitionOf(current).type === 'optional') {
-    current = definitionOf(current).innerType!;
-  }
-  return { default: fallback, values: valuesOf(current) };
-}
-
-function valuesOf(schema: z.ZodType): string | null {
-  const definition = definitionOf(schema);
-  if (definition.type === 'enum') return Object.values(definition.entries!).map(code).join(', ');
-  if (definition.type === 'number') {
-    const number = schema as z.ZodNumber;
-    return `${number.isInt ? 'a whole number' : 'a number'}, ${number.minValue} to ${number.maxValue}`;
-  }
-  if (definition.type === 'string') {
-    // Only a length (and trimming) is said here; a pattern or a format needs the description's `values`.
-    const plain = (definition.checks ?? []).every((check) =>
-      ['min_length', 'max_length', 'overwrite'].includes(check._zod.def.check),
-    );
-    if (!plain) return null;
-    const { minLength: min, maxLength: max } = schema as z.ZodString;
-    if (min !== null && max !== null) return `${min} to ${max} characters`;
-    if (min !== null) return `at least ${min} characters`;
-    if (max !== null) return `at most ${max} characters`;
-    return TEXT;
-  }
-  return null;
-}
-const TEXT = 'text';
+const code = (value: unknown) => literal(value, 'markdown');
 
 /** One row of the table: the variable, its default, its values, what it does. */
 function row(name: string, schema: z.ZodType): string[] {
@@ -70,13 +19,16 @@ function row(name: string, schema: z.ZodType): string[] {
     throw new Error(
       `${name} has no description in src/config.ts: register one with .register(settingDocs, { description })`,
     );
-  const own = readSchema(schema);
+  const own = readSchema(schema, 'markdown');
   if (doc.default !== undefined && own.default !== undefined) {
     throw new Error(
       `${name}: its default is in its schema (${code(own.default)}); drop the \`default\` of its description`,
     );
   }
-  if (doc.values !== undefined && own.values !== null && own.values !== TEXT) {
+  // A number's values may be said in the setting's own words ("a port number") when they name its limits.
+  const limits = numberLimits(schema);
+  const ownWords = limits !== null && doc.values !== undefined && limits.every((n) => doc.values!.includes(String(n)));
+  if (doc.values !== undefined && own.values !== null && own.values !== TEXT && !ownWords) {
     throw new Error(`${name}: its schema says its values (${own.values}); drop the \`values\` of its description`);
   }
   const values = doc.values ?? own.values;
@@ -102,9 +54,12 @@ export function configurationPage(schema: z.ZodObject = environment): string {
 <!-- Written by \`npm run docs:config\` from src/config.ts: edit the descriptions there, not here. -->
 
 Every setting is an environment variable, read once at start by \`src/config.ts\` (nothing else reads the
-environment). An empty value counts as unset. A bad value stops the process with one sentence that names the
-variable (the value of a secret is never shown), and a non-zero exit. What production needs, and which settings
-every process of an installation shares, is in [Operations](operations.md).
+environment). An empty value counts as unset. Bad values stop the process before anything is written, with a
+non-zero exit and one sentence for each, all at once: the variable's name and what it takes, in the words of the
+table below, and the value given (a secret's length only). A variable that looks like one of these but is not (a
+near miss of a name, or a PostgreSQL address under another name) is named at start with the setting it was probably
+meant to be. What production needs, and which settings every process of an installation shares, is in
+[Operations](operations.md).
 
 | variable | default | values | meaning |
 |---|---|---|---|

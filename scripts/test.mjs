@@ -17,6 +17,7 @@ import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { runWithSummary, signalRunning } from './run-node.mjs';
 import { provideChromium } from './setup/chromium.mjs';
+import { provideNginx } from './setup/nginx.mjs';
 import { SetupError } from './setup/error.mjs';
 import { providePostgres } from './setup/postgres.mjs';
 
@@ -50,6 +51,8 @@ const inFolder = (folders) => (file) =>
   folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
 const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
 const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
+// The server recipe's test (test/deploy/) puts nginx in front of the tool on PostgreSQL.
+const usesNginx = inFolder(['test/deploy/']);
 
 const PASSES = {
   postgres: { title: 'PostgreSQL pass', files },
@@ -148,13 +151,15 @@ try {
     const needBrowser = passes.some((pass) => pass.files.some(usesBrowser));
     const needPostgres = passes.some((pass) => pass.db === 'postgres' && pass.files.some(usesDatabase));
     if (needBrowser) testEnv.CHROMIUM_PATH = provideChromium(process.env, say);
+    const needNginx = passes.some((pass) => pass.db === 'postgres' && pass.files.some(usesNginx));
+    if (needNginx) testEnv.NGINX_PATH = provideNginx(process.env, say);
     if (needPostgres) {
       const server = await providePostgres(process.env, say);
       testEnv.TEST_PG_ADMIN_URL = server.adminUrl;
       teardowns.push(server.stop);
     }
-    if (!needBrowser && !needPostgres)
-      say('nothing to set up: these test files need neither Chromium nor a PostgreSQL server');
+    if (!needBrowser && !needPostgres && !needNginx)
+      say('nothing to set up: these test files need neither Chromium, nor nginx, nor a PostgreSQL server');
   });
   await settingUp;
   await exitIfStopped();
@@ -215,8 +220,14 @@ if (requested.length === 0 && chosen !== 'none') {
 } else {
   print('\nThe lint and the format check run with the whole suite: npm run lint, npm run format:check.');
 }
-// `npm start` runs the tool built into dist/; the tests that start it that way need this build.
-await compile('build', ['-p', 'tsconfig.build.json'], 'The build (npm run build) failed: see above.');
+// `npm start` runs the tool built into dist/; the tests that start it that way need this build (skipped when dist/
+// already holds the build of these sources).
+await step(
+  'build',
+  process.execPath,
+  [join(root, 'scripts/build.mjs')],
+  'The build (npm run build) failed: see above.',
+);
 
 let passed = 0;
 let failed = 0;

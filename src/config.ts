@@ -6,15 +6,28 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { parseCidr } from './lti/platform-http.js';
+import { plain, readSchema } from './config-words.js';
+import { parseCidr } from './cidr.js';
 import { isLoopbackName, LOOPBACK_HOSTS } from './loopback.js';
+import { nearMiss } from './near-miss.js';
 
+/** One setting that is wrong, in a sentence that begins with its name and says what it must be. */
+export interface ConfigProblem {
+  variable: string;
+  sentence: string;
+}
+
+/** Every setting that is wrong, found at once: a start lists them all rather than one per restart. */
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    detail: string,
-  ) {
-    super(`Configuration error in ${variable}: ${detail}`);
+  /** The first setting named. */
+  readonly variable: string;
+  constructor(readonly problems: ConfigProblem[]) {
+    super(
+      problems.length === 1
+        ? problems[0]!.sentence
+        : `${problems.length} settings need attention:\n${problems.map((problem) => `  - ${problem.sentence}`).join('\n')}`,
+    );
+    this.variable = problems[0]!.variable;
     this.name = 'ConfigError';
   }
 }
@@ -40,7 +53,7 @@ const postgresUrl = z.string().refine(
       return false;
     }
   },
-  { message: 'must be a URL like postgres://user:password@host:5432/database' },
+  { message: 'must be a PostgreSQL address' },
 );
 
 /**
@@ -68,7 +81,7 @@ function setting<T extends z.ZodType>(schema: T, doc: SettingDoc) {
 export const environment = z.object({
   NODE_ENV: setting(z.enum(['development', 'production', 'test']).default('development'), {
     description:
-      '`production` requires `PUBLIC_URL` over https, `ENCRYPTION_KEY`, `CALLBACK_SECRET` and `CHECKER_URL`, and never mounts the dev platform',
+      '`production` requires `PUBLIC_URL` over https, `DATABASE_URL`, `ENCRYPTION_KEY`, `CALLBACK_SECRET` and `CHECKER_URL` with its account, lists every one missing or wrong at once, and never mounts the dev platform',
   }),
   HOST: setting(z.string().optional(), {
     description:
@@ -78,6 +91,7 @@ export const environment = z.object({
   }),
   PORT: setting(z.coerce.number().int().min(0).max(65535).default(3000), {
     description: 'HTTP port (`0` picks a free one); each web process of an installation on one machine has its own',
+    values: 'a port number from 1 to 65535, or 0 for any free one',
   }),
   PUBLIC_URL: setting(z.string().optional(), {
     description:
@@ -88,8 +102,8 @@ export const environment = z.object({
   DATABASE_URL: setting(postgresUrl.optional(), {
     description:
       'the PostgreSQL database (15 or later); required with `ROLE=web` or `worker`. The embedded database is for trying the tool and for small single-process installs: it is one PostgreSQL backend inside the process and is not crash-durable',
-    default: 'none: the embedded PGlite database in `DATA_DIR`',
-    values: '`postgres://user:password@host:5432/database`',
+    default: 'none: the embedded PGlite database in `DATA_DIR` (refused in production)',
+    values: 'a PostgreSQL address such as `postgres://user:password@host:5432/database`',
   }),
   DATABASE_POOL_SIZE: setting(z.coerce.number().int().min(1).max(200).default(10), {
     description: 'database connections per process; the `CONCURRENT_*` limits follow it',
@@ -130,7 +144,7 @@ export const environment = z.object({
     description:
       'base address of the checking service; required in production and with `ROLE=web` or `worker` (run `npm run sandbox` and point it there to try several processes)',
     default: 'none: the sandbox runs in-process and stands in for the service',
-    values: 'a URL',
+    values: 'a full address such as `https://checker.example.com`',
   }),
   CHECKER_USERNAME: setting(z.string().optional(), {
     description:
@@ -317,26 +331,42 @@ const HINTS: Record<string, string> = {
   CALLBACK_SECRET: 'generate one with: openssl rand -hex 24',
 };
 
-/** Turns zod's first complaint into one sentence that names the variable. */
-function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): ConfigError {
+/** A value as a message may show it: a secret's length only, and a long value cut short. */
+function shown(variable: string, given: unknown): string {
+  const text = String(given);
+  if (HIDDEN.has(variable)) return `${text.length} characters long, not shown`;
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+/**
+ * The sentence for a setting that is wrong: its name, then `detail` ("must be …", "is required …"); a value that
+ * is there but wrong is shown after it ("; it is abc"), then what to do about a secret.
+ */
+function problemOf(variable: string, detail: string, given?: unknown): ConfigProblem {
+  const value =
+    given !== undefined && given !== '' && detail.startsWith('must') ? `; it is ${shown(variable, given)}` : '';
+  const hint = HINTS[variable] ? ` (${HINTS[variable]})` : '';
+  return { variable, sentence: `${variable} ${detail.replace(/\.$/, '')}${value}${hint}.` };
+}
+
+/** A value zod refused, in the words docs/configuration.md uses for the setting (never zod's own). */
+function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string | undefined>): ConfigProblem {
   const variable = String(issue.path[0] ?? 'environment');
-  const given = env[variable];
-  const hint = HINTS[variable] ? `; ${HINTS[variable]}` : '';
-  if (given === undefined || given === '') return new ConfigError(variable, `${issue.message}${hint}`);
-  const shown = HIDDEN.has(variable) ? `${given.length} characters, not shown` : JSON.stringify(given);
-  return new ConfigError(variable, `${issue.message} (given ${shown})${hint}.`);
+  const schema = environment.shape[variable as keyof typeof environment.shape] as z.ZodType | undefined;
+  const words = schema && (settingDocs.get(schema)?.values ?? readSchema(schema, 'plain').values);
+  return problemOf(variable, `must be ${plain(words ?? issue.message)}`, env[variable]);
 }
 
 type Refuse = (variable: string, message: string) => never;
-/** Stops the parse at a setting that is wrong given the others: zod passes an error thrown in a transform on. */
-const refuse: Refuse = (variable, message) => {
-  throw new ConfigError(variable, message);
-};
 
 /** PUBLIC_URL as the tool writes it into links (no trailing slash), or the local default outside production. */
 function publicUrlOf(raw: string | undefined, production: boolean, port: number, refuse: Refuse): string {
   if (raw === undefined) {
-    if (production) refuse('PUBLIC_URL', 'is required in production (the https address of the tool).');
+    if (production)
+      refuse(
+        'PUBLIC_URL',
+        'is required in production: the https address people and LMSs reach the tool at, such as https://lti.example.edu',
+      );
     return `http://localhost:${port}`;
   }
   let url: URL;
@@ -383,40 +413,70 @@ function assetProcessorEulaOf(
 /** The environment's variables checked together, as the settings the rest of the tool reads. */
 const settingsSchema = environment.transform((values) => {
   const production = values.NODE_ENV === 'production';
-  const publicUrl = publicUrlOf(values.PUBLIC_URL, production, values.PORT, refuse);
+  // Every setting wrong given the others is noted, and the checks go on, so that one start lists them all.
+  const problems: ConfigProblem[] = [];
+  const note = (variable: keyof typeof values, detail: string) => {
+    if (!problems.some((problem) => problem.variable === variable))
+      problems.push(problemOf(variable, detail, values[variable]));
+  };
+  const refuse: Refuse = (variable, detail) => {
+    throw new ConfigError([problemOf(variable, detail, values[variable as keyof typeof values])]);
+  };
+  /** A check that refuses through `refuse`: its refusal is noted, and `fallback` stands in for its result. */
+  const checked = <T>(work: () => T, fallback: T): T => {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const problem of error.problems)
+        if (!problems.some((known) => known.variable === problem.variable)) problems.push(problem);
+      return fallback;
+    }
+  };
+  const publicUrl = checked(
+    () => publicUrlOf(values.PUBLIC_URL, production, values.PORT, refuse),
+    `http://localhost:${values.PORT}`,
+  );
+  if (production && values.DATABASE_URL === undefined) {
+    note(
+      'DATABASE_URL',
+      'is required in production: the PostgreSQL database, such as postgres://user:password@host:5432/database (the embedded database is for trying the tool and is not crash-durable)',
+    );
+  }
   if (values.ROLE !== 'all' && values.DATABASE_URL === undefined) {
-    refuse(
+    note(
       'DATABASE_URL',
       `is required with ROLE=${values.ROLE}: separate web and worker processes share one PostgreSQL database (the embedded database serves a single process).`,
     );
   }
-  if (production && values.ENCRYPTION_KEY === undefined)
-    refuse('ENCRYPTION_KEY', `is required in production; ${HINTS.ENCRYPTION_KEY}`);
-  if (production && values.CALLBACK_SECRET === undefined)
-    refuse('CALLBACK_SECRET', `is required in production; ${HINTS.CALLBACK_SECRET}`);
-  if (values.CHECKER_URL && (!values.CHECKER_USERNAME || !values.CHECKER_PASSWORD)) {
-    refuse(
-      values.CHECKER_USERNAME ? 'CHECKER_PASSWORD' : 'CHECKER_USERNAME',
-      'is required when CHECKER_URL is set (the default service account).',
-    );
-  }
+  if (production && values.ENCRYPTION_KEY === undefined) note('ENCRYPTION_KEY', 'is required in production');
+  if (production && values.CALLBACK_SECRET === undefined) note('CALLBACK_SECRET', 'is required in production');
   if (values.ROLE !== 'all' && !values.CHECKER_URL) {
-    refuse(
+    note(
       'CHECKER_URL',
       `is required with ROLE=${values.ROLE}: separate processes must share one checking service (an in-process sandbox belongs to one process; run \`npm run sandbox\` and point CHECKER_URL at it).`,
     );
   }
   if (production && !values.CHECKER_URL)
-    refuse(
+    note(
       'CHECKER_URL',
-      'is required in production: the address of the checking service (the sandbox is for trying the tool).',
+      'is required in production: the address of the checking service, such as https://checker.example.com (the sandbox is for trying the tool).',
     );
+  if (values.CHECKER_URL || production) {
+    const why = values.CHECKER_URL ? 'when CHECKER_URL is set' : 'in production';
+    if (!values.CHECKER_USERNAME)
+      note('CHECKER_USERNAME', `is required ${why}: the default service account's user name.`);
+    if (!values.CHECKER_PASSWORD)
+      note('CHECKER_PASSWORD', `is required ${why}: the default service account's password.`);
+  }
   if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS) {
-    refuse(
+    note(
       'HTTP_HEADERS_TIMEOUT_MS',
       `must not exceed HTTP_REQUEST_TIMEOUT_MS (${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request.`,
     );
   }
+  const assetProcessorEula = checked(() => assetProcessorEulaOf(values, refuse), null);
+  if (problems.length > 0) throw new ConfigError(problems);
   const listenHosts = listenHostsFor(values.HOST, production);
   // Behind a reverse proxy on the same machine the tool listens on loopback, yet the world reaches it through
   // PUBLIC_URL: only when both name this machine is the instance private.
@@ -460,7 +520,7 @@ const settingsSchema = environment.transform((values) => {
     assetProcessor: values.ASSET_PROCESSOR === 'on',
     /** The Asset Processor's terms (EULA), which each user accepts once per deployment before their files are
      * checked (src/assetprocessor/eula.ts); null: the tool has none, and registration does not ask for the EULA. */
-    assetProcessorEula: assetProcessorEulaOf(values, refuse),
+    assetProcessorEula,
     /** The deadline of one download of an LMS's file (its token included); a download past it is tried again later. */
     assetDownloadTimeoutMs: values.ASSET_DOWNLOAD_TIMEOUT_SECONDS * 1000,
     /** Every try to download one LMS file ends within this time of the first; then the LMS is told DOWNLOAD_FAILED. */
@@ -534,18 +594,61 @@ const settingsSchema = environment.transform((values) => {
 /** The tool's settings, without the secrets kept in DATA_DIR. */
 export type Settings = z.output<typeof settingsSchema>;
 
-/** Reads the environment; writes nothing. Throws a ConfigError naming the first variable that is wrong. */
+/**
+ * Reads the environment; writes nothing. Throws a ConfigError naming every variable that is wrong: each value that
+ * is not what its setting takes, then (the others taken as given) each setting the rest make wrong or required.
+ */
 export function parseConfig(env: Record<string, string | undefined> = process.env): Settings {
-  const parsed = settingsSchema.safeParse(env);
-  if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, env);
-  return parsed.data;
+  const fields = environment.safeParse(env);
+  if (fields.success) return settingsSchema.parse(env); // a ConfigError thrown in the transform comes out as it is
+  const problems: ConfigProblem[] = [];
+  for (const issue of fields.error.issues) {
+    const problem = describeIssue(issue, env);
+    if (!problems.some((known) => known.variable === problem.variable)) problems.push(problem);
+  }
+  const wrong = new Set(problems.map((problem) => problem.variable));
+  try {
+    settingsSchema.parse(Object.fromEntries(Object.entries(env).filter(([name]) => !wrong.has(name))));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems.filter((problem) => !wrong.has(problem.variable)));
+  }
+  throw new ConfigError(problems);
+}
+
+/**
+ * Variables that look like one of the tool's settings but are not one (a near miss of a setting's name, or a
+ * PostgreSQL address under another name while DATABASE_URL is unset): one warning each, for start-up to say.
+ */
+export function nearMissWarnings(env: Record<string, string | undefined> = process.env): string[] {
+  const known = Object.keys(environment.shape);
+  const warnings: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === '') continue;
+    const meant = nearMiss(name, known);
+    if (meant) {
+      const unset = env[meant] ? '' : ` (${meant} itself is not set)`;
+      warnings.push(`${name} is set, but the tool has no setting of that name: did you mean ${meant}?${unset}`);
+    } else if (!known.includes(name) && !env.DATABASE_URL && /^postgres(ql)?:\/\//i.test(value)) {
+      warnings.push(
+        `${name} holds a PostgreSQL address, but the tool reads its database from DATABASE_URL only: did you mean DATABASE_URL? (DATABASE_URL itself is not set)`,
+      );
+    }
+  }
+  return warnings;
+}
+
+/** What start-up says of the embedded database, once, where it is used (null on PostgreSQL). */
+export function embeddedDatabaseNote(settings: Pick<Settings, 'databaseUrl' | 'dataDir'>): string | null {
+  if (settings.databaseUrl !== null) return null;
+  return `No DATABASE_URL is set: the data is kept in the embedded database in ${settings.dataDir}, which serves this one process and is meant for trying the tool or a small single-process install (it is not crash-durable). To use a PostgreSQL server, set DATABASE_URL=postgres://user:password@host:5432/database.`;
 }
 
 /** A secret from the environment, or else (outside production) the one generated once into DATA_DIR. */
 function keptSecret(dataDir: string, fileName: string, bytes: number): { value: string; generated: boolean } {
   const file = join(dataDir, fileName);
   if (existsSync(file)) return { value: readFileSync(file, 'utf8').trim(), generated: false };
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const value = randomBytes(bytes).toString('hex');
   writeFileSync(file, `${value}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
@@ -564,10 +667,12 @@ export function provideSecrets(settings: Settings) {
   if (encryptionKey === null) {
     const kept = keptSecret(settings.dataDir, KEY_FILE, 32);
     if (kept.value.length < MIN_KEY_LENGTH) {
-      throw new ConfigError(
-        'ENCRYPTION_KEY',
-        `the key stored in ${join(settings.dataDir, KEY_FILE)} is too short; remove the file to generate a new one.`,
-      );
+      throw new ConfigError([
+        problemOf(
+          'ENCRYPTION_KEY',
+          `is not set, and the key stored in ${join(settings.dataDir, KEY_FILE)} is too short; remove the file to generate a new one.`,
+        ),
+      ]);
     }
     encryptionKey = kept.value;
     encryptionKeySource = kept.generated ? 'generated' : 'data-dir';

@@ -1,33 +1,70 @@
 // `npm start`: read the configuration, start the tool, and stop it cleanly on SIGTERM or SIGINT. In a terminal the
 // log records are printed for a person to read, and a few plain lines say where to go; elsewhere they are JSON.
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, terminalDestination, type Logger } from './logger.js';
+//
+// What can refuse a start is found first, before anything slow is loaded and before anything is written (every
+// setting that is wrong, at once; the data folder open in another process; the port taken): within a second, and a
+// start refused there leaves no data folder behind. `--check` stops there (scripts/start.mjs runs it before a build).
+// Only then is the rest of the tool loaded, while the database opens beside it.
+import {
+  ConfigError,
+  embeddedDatabaseNote,
+  nearMissWarnings,
+  parseConfig,
+  provideSecrets,
+  type Config,
+} from './config.js';
+import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from './data-dir.js';
+import { earlyRefusal } from './early-checks.js';
+import type { Logger } from './logger.js';
 import { explainStartupFailure } from './startup-errors.js';
-import { startTool, type RunningTool } from './tool.js';
-import { welcomeText } from './welcome.js';
+import type { RunningTool } from './tool.js';
 
+// Everything this process (and PGlite in it) writes is its owner's alone: DATA_DIR holds the database and the keys.
+keepNewFilesPrivate();
+
+const warnings = nearMissWarnings();
 function fail(sentence: string): never {
-  process.stderr.write(`originality-lti could not start. ${sentence}\n`);
+  const notes = warnings.map((warning) => `\n  Note: ${warning}`).join('');
+  process.stderr.write(`originality-lti could not start. ${sentence}${notes}\n`);
   process.exit(1);
 }
+const explain = (error: unknown) => (error instanceof ConfigError ? error.message : explainStartupFailure(error));
 
 let config: Config;
 try {
-  config = loadConfig();
+  const settings = parseConfig();
+  const refusal = await earlyRefusal(settings);
+  if (refusal) fail(refusal);
+  if (process.argv.includes('--check')) process.exit(0);
+  const tightened = preparePrivateDataDir(settings.dataDir);
+  config = provideSecrets(settings);
+  if (tightened) warnings.push(tightenedSentence(config.dataDir, tightened));
 } catch (error) {
-  fail(error instanceof ConfigError ? error.message : explainStartupFailure(error));
+  fail(explain(error));
 }
 
+const [{ createLogger, terminalDestination }, { openToolDatabase }, { welcomeText }] = await Promise.all([
+  import('./logger.js'),
+  import('./tool-database.js'),
+  import('./welcome.js'),
+]);
 const inTerminal = process.stdout.isTTY === true;
 const logger: Logger = createLogger({
   level: config.logLevel,
   ...(inTerminal ? { destination: terminalDestination(process.stdout) } : {}),
 });
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'Unhandled promise rejection'));
+for (const warning of warnings) logger.warn(warning);
+const embedded = embeddedDatabaseNote(config);
+if (embedded) logger.warn({ dataDir: config.dataDir }, embedded);
 
 let tool: RunningTool;
 try {
-  tool = await startTool(config, logger);
+  // The embedded database starts in its own thread while the tool's modules load here.
+  const opening = openToolDatabase(config, logger);
+  opening.catch(() => undefined); // startTool takes its failure
+  const { startTool } = await import('./tool.js');
+  tool = await startTool(config, logger, opening);
 } catch (error) {
   logger.flush();
   fail(explainStartupFailure(error, config.port));

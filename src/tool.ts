@@ -6,7 +6,7 @@ import { Router } from 'express';
 import { connectChecker, ServiceConnections, type Connect } from './accounts/connections.js';
 import type { PaperService } from './checker/index.js';
 import type { Config } from './config.js';
-import { databaseReadiness, migrateToLatest, openDatabase, type Database } from './db/index.js';
+import { databaseReadiness, migrateToLatest, type Database } from './db/index.js';
 import { Jobs } from './jobs/index.js';
 import { queueHealth } from './jobs/queue-health.js';
 import { sweepStates } from './lti/oidc-state.js';
@@ -27,6 +27,7 @@ import { startWorker } from './worker.js';
 import { gradebookSink } from './grades/gradebook-sink.js';
 import { assetReportSink } from './assetprocessor/report-sink.js';
 import { sinkByAssignmentKind } from './submissions/result-sink.js';
+import { openToolDatabase } from './tool-database.js';
 
 export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
@@ -142,15 +143,20 @@ async function mountDevPlatform(
   return [{ path: '/dev', router: gated }];
 }
 
-export async function startTool(config: Config, logger: Logger): Promise<RunningTool> {
+/**
+ * `opening`: the database already being opened (main.ts starts it while this module loads); without it, opened here.
+ */
+export async function startTool(
+  config: Config,
+  logger: Logger,
+  opening: Promise<Database> = openToolDatabase(config, logger),
+): Promise<RunningTool> {
   allowPlatformNetworks(config.platformPrivateNetworks);
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.databasePoolSize,
-    embedded: 'serve',
-    onPoolError: (error) => logger.warn({ err: error }, 'A database connection failed; the pool will open a new one'),
-  });
+  // The modules only some settings need load while the database starts (its own thread), not after it.
+  if (config.checker.url === null) void import('./sandbox/index.js').catch(() => undefined);
+  if (config.role !== 'worker' && config.devPlatform !== 'off')
+    void import('./devplatform/index.js').catch(() => undefined);
+  const database = await opening;
   let servers: Server[] = [];
   let lti: LtiSetup | undefined;
   let sandbox: Sandbox | null = null;

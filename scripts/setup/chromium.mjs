@@ -5,9 +5,9 @@
 //   node scripts/setup/chromium.mjs --dry-run              what npm test would do on this machine
 //   node scripts/setup/chromium.mjs --dry-run --as-if-none  the same, as if no Chromium were installed
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SetupError } from './error.mjs';
+import { aptGet, executable, thisMachine } from './machine.mjs';
 
 /** Where Debian's package puts it first; then other Linux packages' names, and macOS's applications. */
 export const USUAL_PLACES = [
@@ -20,16 +20,6 @@ export const USUAL_PLACES = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 const APT_INSTALL = 'apt-get install -y chromium';
-
-const executable = (path) => {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
 /**
  * What to do, from facts about the machine: { use: path }, { install: 'apt' }, or { fail: sentence }.
@@ -58,36 +48,9 @@ export function chromiumPlan(machine) {
   };
 }
 
-function thisMachine(env) {
-  return {
-    env,
-    executable,
-    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
-    hasApt: process.platform === 'linux' && onPath('apt-get'),
-    platform: process.platform,
-  };
-}
-
 function version(path) {
   const result = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   return result.status === 0 ? result.stdout.trim() : null;
-}
-
-/** apt-get's output is kept back, and its end shown only when it fails. */
-function aptGet(args) {
-  const result = spawnSync('apt-get', args, {
-    encoding: 'utf8',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) {
-    const tail = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`
-      .trim()
-      .split('\n')
-      .slice(-8)
-      .join('\n  ');
-    throw new SetupError(`apt-get ${args.join(' ')} failed, so Chromium could not be installed; it said:\n  ${tail}`);
-  }
 }
 
 /** The path of a Chromium that runs, installing one where needed; `say` prints one line per step. */
@@ -105,8 +68,8 @@ export function provideChromium(env, say) {
   }
   const started = Date.now();
   say(`no Chromium installed: installing Debian's package chromium with apt-get (about a minute)`);
-  aptGet(['update', '-q']);
-  aptGet(['install', '-y', '-q', 'chromium']);
+  aptGet(['update', '-q'], 'Chromium');
+  aptGet(['install', '-y', '-q', 'chromium'], 'Chromium');
   const installed = USUAL_PLACES[0];
   const running = executable(installed) && version(installed);
   if (!running) throw new SetupError(`apt-get installed chromium, but ${installed} does not run.`);

@@ -14,7 +14,8 @@ export const accountInput = z.object({
     .trim()
     .url('The service address must be a URL, such as https://api.example.com.')
     .refine(
-      (value) => ['https:', 'http:'].includes(new URL(value).protocol),
+      // zod runs this even when .url() refused the value.
+      (value) => URL.canParse(value) && ['https:', 'http:'].includes(new URL(value).protocol),
       'The service address must be http or https.',
     )
     .transform((value) => value.replace(/\/+$/, '')),

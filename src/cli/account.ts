@@ -9,8 +9,10 @@ import {
   listAccounts,
   removeAccount,
   saveAccount,
+  type AccountInput,
   type ServiceAccount,
 } from '../accounts/store.js';
+import { flagProblems, unknownFlagSentence, type FlagWords } from './flags.js';
 import { UsageError } from './usage.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
@@ -25,6 +27,13 @@ const HELP = `Usage:
       The account the platform's new assignments use (existing assignments keep the account of their folder).
   npm run cli -- account remove ID                    only when no assignment's folder lives in it
 `;
+
+const ACCOUNT_FLAGS: FlagWords<keyof AccountInput> = {
+  name: { flag: '--name', takes: 'the name administrators see, 1 to 200 characters' },
+  baseUrl: { flag: '--url', takes: "the service's full http or https address, such as https://api.example.com" },
+  username: { flag: '--username', takes: "the account's user name (its e-mail address)" },
+  password: { flag: 'The password', takes: 'read from standard input or ACCOUNT_PASSWORD, 1 to 1000 characters' },
+};
 
 function describe(account: ServiceAccount): string {
   return [
@@ -58,7 +67,7 @@ export async function accountCommand(database: Database, config: Config, args: s
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+    throw new UsageError(`${unknownFlagSentence(error as Error, ['name', 'url', 'username', 'platform'])}\n\n${HELP}`);
   }
   const id = positionals[0];
   switch (action) {
@@ -72,20 +81,10 @@ export async function accountCommand(database: Database, config: Config, args: s
       return;
     }
     case 'add': {
-      const input = accountInput.safeParse({
-        name: values.name,
-        baseUrl: values.url,
-        username: values.username,
-        password: await readPassword(),
-      });
-      if (!input.success) {
-        const issue = input.error.issues[0]!;
-        const flag =
-          { baseUrl: '--url', password: 'the password' }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
-        throw new UsageError(
-          `${flag}: ${issue.message.startsWith('Invalid input') ? 'is required' : issue.message}\n\n${HELP}`,
-        );
-      }
+      const given = { name: values.name, baseUrl: values.url, username: values.username };
+      const input = accountInput.safeParse({ ...given, password: await readPassword() });
+      if (!input.success)
+        throw new UsageError(`${flagProblems(input.error.issues, given, ACCOUNT_FLAGS).join('\n')}\n\n${HELP}`);
       console.log(`Saved.\n${describe(await saveAccount(database.db, config.encryptionKey, input.data))}`);
       return;
     }

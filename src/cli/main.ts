@@ -1,6 +1,7 @@
 // `npm run cli -- <command>`: administration from a terminal. With the embedded database it uses the running
 // server's database through its socket, and opens the data directory itself only when no server runs.
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, nearMissWarnings, parseConfig, provideSecrets, type Config } from '../config.js';
+import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from '../data-dir.js';
 import { migrateToLatest, openDatabase, pendingMigrations, type Database } from '../db/index.js';
 import { platformCommand } from './platform.js';
 import { UsageError } from './usage.js';
@@ -68,9 +69,15 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${name}".\n\n${usage()}`);
     return 2;
   }
+  for (const warning of nearMissWarnings()) process.stderr.write(`Note: ${warning}\n`);
   let config: Config;
   try {
-    config = loadConfig();
+    // The CLI may open the embedded database itself: what it writes in DATA_DIR is the owner's alone too.
+    keepNewFilesPrivate();
+    const settings = parseConfig();
+    const tightened = preparePrivateDataDir(settings.dataDir);
+    if (tightened) process.stderr.write(`${tightenedSentence(settings.dataDir, tightened)}\n`);
+    config = provideSecrets(settings);
   } catch (error) {
     process.stderr.write(`${error instanceof ConfigError ? error.message : explainStartupFailure(error)}\n`);
     return 1;

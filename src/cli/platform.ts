@@ -1,6 +1,7 @@
 // `npm run cli -- platform ...`: register an LMS by hand, list, switch on and off, remove.
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
+import { flagProblems, unknownFlagSentence, type FlagWords } from './flags.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
@@ -13,6 +14,7 @@ import {
   saveRegistration,
   setRegistrationActive,
   type Registration,
+  type RegistrationInput,
 } from '../lti/registrations.js';
 import { createLogger } from '../logger.js';
 
@@ -62,25 +64,43 @@ function toolUrlsText(config: Pick<Config, 'publicUrl' | 'assetProcessor'>): str
   ].join('\n');
 }
 
+const FLAGS = {
+  name: { type: 'string' },
+  issuer: { type: 'string' },
+  'client-id': { type: 'string' },
+  'deployment-id': { type: 'string' },
+  'auth-url': { type: 'string' },
+  'token-url': { type: 'string' },
+  'jwks-url': { type: 'string' },
+  'authorization-server': { type: 'string' },
+  product: { type: 'string' },
+} as const;
+
+/** What each field of a registration takes, said as its flag (Moodle's addresses as the examples). */
+const HTTPS = 'a full https address (http for localhost only) such as';
+const REGISTRATION_FLAGS: FlagWords<keyof RegistrationInput> = {
+  name: { flag: '--name', takes: 'the name administrators see, 1 to 200 characters' },
+  issuer: {
+    flag: '--issuer',
+    takes: "the LMS's issuer as its tool settings show it, such as https://moodle.example.edu",
+  },
+  clientId: { flag: '--client-id', takes: 'the client id the LMS gave the tool' },
+  deploymentId: { flag: '--deployment-id', takes: 'the deployment id the LMS gave the tool' },
+  authUrl: { flag: '--auth-url', takes: `${HTTPS} https://moodle.example.edu/mod/lti/auth.php` },
+  tokenUrl: { flag: '--token-url', takes: `${HTTPS} https://moodle.example.edu/mod/lti/token.php` },
+  jwksUrl: { flag: '--jwks-url', takes: `${HTTPS} https://moodle.example.edu/mod/lti/certs.php` },
+  authorizationServer: {
+    flag: '--authorization-server',
+    takes: `${HTTPS} https://moodle.example.edu/mod/lti/token.php`,
+  },
+  productFamily: { flag: '--product', takes: "the LMS's product family code, such as moodle or canvas" },
+};
+
 function parseFlags(args: string[]) {
   try {
-    return parseArgs({
-      args,
-      options: {
-        name: { type: 'string' },
-        issuer: { type: 'string' },
-        'client-id': { type: 'string' },
-        'deployment-id': { type: 'string' },
-        'auth-url': { type: 'string' },
-        'token-url': { type: 'string' },
-        'jwks-url': { type: 'string' },
-        'authorization-server': { type: 'string' },
-        product: { type: 'string' },
-      },
-      strict: true,
-    });
+    return parseArgs({ args, options: FLAGS, strict: true });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+    throw new UsageError(`${unknownFlagSentence(error as Error, Object.keys(FLAGS))}\n\n${HELP}`);
   }
 }
 
@@ -134,7 +154,7 @@ export async function platformCommand(database: Database, config: Config, args: 
       console.log(removed ? 'Removed.' : 'No registration has that issuer and client id.');
       return;
     }
-    const input = registrationInput.safeParse({
+    const given = {
       name: values.name,
       issuer: values.issuer,
       clientId: values['client-id'],
@@ -144,23 +164,10 @@ export async function platformCommand(database: Database, config: Config, args: 
       jwksUrl: values['jwks-url'],
       ...(values['authorization-server'] ? { authorizationServer: values['authorization-server'] } : {}),
       ...(values.product !== undefined ? { productFamily: values.product } : {}),
-    });
-    if (!input.success) {
-      const issue = input.error.issues[0]!;
-      const flag =
-        {
-          clientId: '--client-id',
-          deploymentId: '--deployment-id',
-          authUrl: '--auth-url',
-          tokenUrl: '--token-url',
-          jwksUrl: '--jwks-url',
-          authorizationServer: '--authorization-server',
-          productFamily: '--product',
-        }[String(issue.path[0])] ?? `--${String(issue.path[0])}`;
-      throw new UsageError(
-        `${flag}: ${issue.message === 'Invalid input: expected string, received undefined' ? 'is required' : issue.message}.\n\n${HELP}`,
-      );
-    }
+    };
+    const input = registrationInput.safeParse(given);
+    if (!input.success)
+      throw new UsageError(`${flagProblems(input.error.issues, given, REGISTRATION_FLAGS).join('\n')}\n\n${HELP}`);
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.
     const audit = createLogger({ level: 'info', destination: process.stderr as never });
     const registration = await saveRegistration({ db: database.db, provider: lti.provider }, input.data, 'cli', {

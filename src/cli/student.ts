@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { connectChecker, ServiceConnections } from '../accounts/connections.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
+import { unknownFlagSentence } from './flags.js';
 import { UsageError } from './usage.js';
 import { eraseStudent, exportStudent } from '../submissions/student-data.js';
 
@@ -24,7 +25,7 @@ export async function studentCommand(database: Database, config: Config, args: s
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+    throw new UsageError(`${unknownFlagSentence(error as Error, ['issuer', 'subject'])}\n\n${HELP}`);
   }
   if (!values.issuer || !values.subject)
     throw new UsageError(`Give --issuer (the platform) and --subject (the student's LTI user id).\n\n${HELP}`);

@@ -1,7 +1,10 @@
-// The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in DATA_DIR, served on 127.0.0.1 by
-// pglite-socket so that the tool's ordinary `pg` code runs on it unchanged. PGlite is one backend: only one
-// process may open the data directory. The process that does writes `embedded-db.json` beside the data with its
-// pid and port; another process (the CLI while the server runs) finds the file and connects to that port.
+// The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in DATA_DIR, served by pglite-socket on
+// a Unix socket so that the tool's ordinary `pg` code runs on it unchanged. PGlite is one backend: only one process
+// may open the data directory. The process that does writes `embedded-db.json` beside the data with its pid and the
+// socket's folder; another process of the same owner (the CLI while the server runs) finds the file and connects.
+//
+// Only the owner can connect: PGlite takes any user name and password, so the socket sits in DATA_DIR, a folder only
+// its owner can enter (0700, src/data-dir.ts), and the kernel refuses everyone else (test/setup/data-dir.test.ts).
 //
 // PGlite and its socket server run in a thread of their own (embedded-server.ts): its WebAssembly work no longer
 // holds the tool's event loop.
@@ -13,17 +16,38 @@
 // the server default (the files underneath are in the operating system's page cache all the same).
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { EmbeddedServerData, EmbeddedServerMessage } from './embedded-server.js';
 import { EmbeddedDatabaseBusy } from './embedded-busy.js';
+import { tighten } from '../data-dir.js';
 import { isProcessAlive } from '../process-alive.js';
 
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';
 const START_WAIT_MS = 60_000;
+/**
+ * A new data directory's initdb, in its child process: seconds on a quiet machine, but a first start that loads the
+ * tool beside it on a busy one took over a minute, and a first start must not fail for being slow.
+ */
+const INIT_WAIT_MS = 300_000;
+/** libpq's name for a server's socket (port 5432) in its folder: `pg` connects to `<host>/.s.PGSQL.5432`. */
+const SOCKET_NAME = '.s.PGSQL.5432';
+/** A Unix socket's path holds at most 103 bytes on macOS (107 on Linux). */
+const MOST_SOCKET_PATH = 103;
 
 /**
  * PostgreSQL settings for the embedded server, beside PGlite's own. 16 MB of shared buffers (the default is 128 MB)
@@ -33,24 +57,26 @@ const SETTINGS = ['shared_buffers=16MB', 'temp_buffers=1MB', 'maintenance_work_m
 
 interface LockContent {
   pid: number;
-  port: number | null;
+  /** The folder of the server's socket, once it serves. */
+  socket: string | null;
 }
 
 export interface EmbeddedDatabase {
   url: string;
-  port: number;
+  /** The server's Unix socket. */
+  socketPath: string;
   stop(): Promise<void>;
 }
 
-function urlFor(port: number): string {
-  return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+function urlFor(socketFolder: string): string {
+  return `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketFolder)}`;
 }
 
 function readLock(dataDir: string): LockContent | null {
   try {
     const parsed = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as Partial<LockContent>;
     if (typeof parsed.pid !== 'number') return null;
-    return { pid: parsed.pid, port: typeof parsed.port === 'number' ? parsed.port : null };
+    return { pid: parsed.pid, socket: typeof parsed.socket === 'string' ? parsed.socket : null };
   } catch {
     return null;
   }
@@ -58,30 +84,50 @@ function readLock(dataDir: string): LockContent | null {
 
 function writeLock(dataDir: string, content: LockContent): void {
   const temporary = join(dataDir, `${LOCK_FILE}.${process.pid}.tmp`);
-  writeFileSync(temporary, JSON.stringify(content));
+  writeFileSync(temporary, JSON.stringify(content), { mode: 0o600 });
   renameSync(temporary, join(dataDir, LOCK_FILE));
+}
+
+/** The live process that holds this data directory's embedded database, if any. */
+export function embeddedHolder(dataDir: string): number | null {
+  const holder = readLock(dataDir);
+  return holder && holder.pid !== process.pid && isProcessAlive(holder.pid) ? holder.pid : null;
 }
 
 /** Takes the data directory for this process, or says which live process holds it. */
 function acquire(dataDir: string): void {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.pid, port: null }), { flag: 'wx' });
+      writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.pid, socket: null }), {
+        flag: 'wx',
+        mode: 0o600,
+      });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = readLock(dataDir);
-      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid))
-        throw new EmbeddedDatabaseBusy(holder.pid);
+      const holder = embeddedHolder(dataDir);
+      if (holder !== null) throw new EmbeddedDatabaseBusy(holder);
       rmSync(join(dataDir, LOCK_FILE), { force: true }); // left by a process that died
     }
   }
   throw new Error(`Could not take the embedded database lock in ${dataDir}.`);
 }
 
-function portAnswers(port: number, timeoutMs = 1000): Promise<boolean> {
+/**
+ * The socket's folder: DATA_DIR itself (made the owner's alone here whoever the caller), or, where DATA_DIR's path is
+ * too long for a socket's, a new folder of the owner's alone in the system's temporary folder.
+ */
+function socketFolder(dataDir: string): string {
+  if (Buffer.byteLength(join(dataDir, SOCKET_NAME)) <= MOST_SOCKET_PATH) {
+    chmodSync(dataDir, 0o700);
+    return dataDir;
+  }
+  return mkdtempSync(join(tmpdir(), 'olti-db-')); // 0700
+}
+
+function socketAnswers(folder: string, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ path: join(folder, SOCKET_NAME) });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);
@@ -103,7 +149,7 @@ async function initialise(dataPath: string): Promise<void> {
   const pglite = import.meta.resolve('@electric-sql/pglite');
   const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(${JSON.stringify(building)}); await db.close();`;
   try {
-    await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], { timeout: START_WAIT_MS });
+    await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], { timeout: INIT_WAIT_MS });
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
     throw new Error(
@@ -111,6 +157,7 @@ async function initialise(dataPath: string): Promise<void> {
       { cause: error },
     );
   }
+  tighten(building);
   if (existsSync(dataPath)) {
     if (readdirSync(dataPath).length > 0) {
       rmSync(building, { recursive: true, force: true });
@@ -128,19 +175,29 @@ export async function startEmbeddedDatabase(
   dataDir: string,
   options: { maxConnections: number },
 ): Promise<EmbeddedDatabase> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   acquire(dataDir);
   let thread: Worker | undefined;
+  let folder: string | undefined;
   try {
     const dataPath = join(dataDir, DATA_SUBDIR);
     await initialise(dataPath);
-    const data: EmbeddedServerData = { dataPath, maxConnections: options.maxConnections, settings: SETTINGS };
+    folder = socketFolder(dataDir);
+    const socketPath = join(folder, SOCKET_NAME);
+    rmSync(socketPath, { force: true }); // left by a process that died (this one holds the lock now)
+    const data: EmbeddedServerData = {
+      dataPath,
+      socketPath,
+      maxConnections: options.maxConnections,
+      settings: SETTINGS,
+    };
     thread = startServerThread(data);
     const serving = thread;
-    const port = await new Promise<number>((resolve, reject) => {
+    const ownFolder = folder === dataDir ? null : folder;
+    await new Promise<void>((resolve, reject) => {
       serving.once('message', (message: EmbeddedServerMessage) =>
         message.kind === 'ready'
-          ? resolve(message.port)
+          ? resolve()
           : reject(
               new Error(
                 `The embedded database did not start: ${message.kind === 'failed' ? message.reason : message.kind}`,
@@ -152,7 +209,8 @@ export async function startEmbeddedDatabase(
         reject(new Error(`The embedded database's thread ended (code ${code}) before it served.`)),
       );
     });
-    writeLock(dataDir, { pid: process.pid, port });
+    tighten(dataPath); // the relation cache PostgreSQL wrote as it started
+    writeLock(dataDir, { pid: process.pid, socket: folder });
     let stopping: Promise<void> | undefined;
     // The database gone while the tool runs ends the process, as PGlite failing in the tool's own thread did: a
     // supervisor starts it again, and nothing serves pages with no database under them.
@@ -163,12 +221,14 @@ export async function startEmbeddedDatabase(
       });
     });
     return {
-      url: urlFor(port),
-      port,
+      url: urlFor(folder),
+      socketPath,
       stop() {
         stopping ??= new Promise<void>((resolve) => {
           const done = () => {
+            tighten(dataPath);
             if (readLock(dataDir)?.pid === process.pid) rmSync(join(dataDir, LOCK_FILE), { force: true });
+            if (ownFolder) rmSync(ownFolder, { recursive: true, force: true });
             resolve();
           };
           serving.once('exit', done);
@@ -180,6 +240,7 @@ export async function startEmbeddedDatabase(
     };
   } catch (error) {
     await thread?.terminate().catch(() => undefined);
+    if (folder && folder !== dataDir) rmSync(folder, { recursive: true, force: true });
     rmSync(join(dataDir, LOCK_FILE), { force: true });
     throw error;
   }
@@ -213,7 +274,7 @@ export async function findRunningEmbeddedDatabase(dataDir: string): Promise<stri
   for (;;) {
     const holder = readLock(dataDir);
     if (!holder || !isProcessAlive(holder.pid)) return null;
-    if (holder.port !== null && (await portAnswers(holder.port))) return urlFor(holder.port);
+    if (holder.socket !== null && (await socketAnswers(holder.socket))) return urlFor(holder.socket);
     if (Date.now() > deadline) throw new EmbeddedDatabaseBusy(holder.pid);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

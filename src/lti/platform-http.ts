@@ -10,6 +10,9 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
+import { parseCidr } from '../cidr.js';
+
+export { parseCidr };
 
 /** Address ranges no platform is expected at. IPv4-mapped IPv6 forms (::ffff:a.b.c.d) match the IPv4 rules. */
 const FORBIDDEN_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
@@ -33,16 +36,6 @@ const FORBIDDEN_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
 
 const forbidden = new BlockList();
 for (const [address, prefix, family] of FORBIDDEN_RANGES) forbidden.addSubnet(address, prefix, family);
-
-/** `a.b.c.d/n` or `x:y::/n`; null when malformed. */
-export function parseCidr(value: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const match = value.trim().match(/^([^/]+)\/(\d{1,3})$/);
-  if (!match) return null;
-  const version = isIP(match[1]!);
-  const prefix = Number(match[2]);
-  if (version === 0 || prefix > (version === 4 ? 32 : 128)) return null;
-  return { address: match[1]!, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
-}
 
 let allowed = new BlockList();
 

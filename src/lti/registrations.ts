@@ -11,6 +11,8 @@ const httpsOrLocalUrl = z
   .string()
   .url()
   .refine((value) => {
+    // zod runs this even when .url() refused the value: an address that does not parse is refused here too.
+    if (!URL.canParse(value)) return false;
     const url = new URL(value);
     return (
       url.protocol === 'https:' ||

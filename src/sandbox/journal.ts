@@ -66,6 +66,16 @@ export interface Journal {
   close(): void;
 }
 
+/** The live process, other than this one, whose sandbox holds the data folder `dir`; null when none does. */
+export function sandboxHolder(dir: string): number | null {
+  try {
+    const holder = Number(readFileSync(join(dir, LOCK_FILE), 'utf8'));
+    return Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder) ? holder : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The data folders open in this process (the lock file names the process, not the sandbox). */
 const openHere = new Set<string>();
 
@@ -79,9 +89,8 @@ function lock(dir: string): void {
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(file, 'utf8'));
-      if (Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder))
-        throw new SandboxDataBusy(dir, holder);
+      const holder = sandboxHolder(dir);
+      if (holder !== null) throw new SandboxDataBusy(dir, holder);
       rmSync(file, { force: true }); // left by a process that ended without removing it
     }
   }

@@ -59,7 +59,8 @@ export async function receiveUpload(
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
-        limits: { files: 1, fileSize: options.maxBytes, fields: 8, parts: 10, fieldSize: 4096 },
+        // fileSize + 1: busboy reports the limit when the count reaches it, and a file of exactly the limit is allowed.
+        limits: { files: 1, fileSize: options.maxBytes + 1, fields: 8, parts: 10, fieldSize: 4096 },
       });
     } catch {
       reject(new IntakeError(400, { key: 'upload.unreadable' }));

@@ -21,7 +21,7 @@ export interface Listening {
 }
 
 /** Errors that mean "this machine has no such address" (IPv6 switched off): the other address still serves. */
-const ABSENT_ADDRESS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+export const ABSENT_ADDRESS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 
 /** The answers each server has not sent yet, and the servers told to close (closeServers). */
 const unanswered = new WeakMap<Server, Set<ServerResponse>>();

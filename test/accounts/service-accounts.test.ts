@@ -116,7 +116,7 @@ test('a wrong password is named as such by "account test"; a missing password is
     { input: '' },
   );
   assert.equal(empty.code, 2);
-  assert.match(empty.stderr, /the password: Give the password/);
+  assert.match(empty.stderr, /^The password is required: read from standard input or ACCOUNT_PASSWORD/m);
   const removed = await runToExit('cli/main.ts', ['account', 'remove', accountId], cliEnv);
   assert.equal(removed.code, 0, removed.stderr);
 });

@@ -227,7 +227,10 @@ describe('registration by hand with the CLI', () => {
       env,
     );
     assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /--auth-url: must be an https URL/);
+    assert.match(
+      wrong.stderr,
+      /^--auth-url must be a full https address \(http for localhost only\) such as https:\/\/moodle\.example\.edu\/mod\/lti\/auth\.php; it is http:\/\/x\.example\/a\.$/m,
+    );
     const removed = await runToExit(
       'cli/main.ts',
       ['platform', 'remove', '--issuer', 'https://moodle.example.edu', '--client-id', 'cli-client'],

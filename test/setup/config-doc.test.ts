@@ -26,8 +26,17 @@ test('every setting the tool reads has a row, with the default and limits its sc
       .split(' | ');
   // What the row says is what parsing does: the default taken when the variable is unset, the ends of the range.
   assert.equal(parseConfig({}).port, 3000);
-  assert.deepEqual(rowOf('PORT').slice(1, 3), ['`3000`', 'a whole number, 0 to 65535']);
-  assert.throws(() => parseConfig({ PORT: '65536' }), /PORT/);
+  // PORT says its range in its own words, and the sentence that refuses a value says the same words.
+  assert.deepEqual(rowOf('PORT').slice(1, 3), ['`3000`', 'a port number from 1 to 65535, or 0 for any free one']);
+  assert.throws(
+    () => parseConfig({ PORT: '65536' }),
+    /PORT must be a port number from 1 to 65535, or 0 for any free one; it is 65536\.$/,
+  );
+  assert.deepEqual(rowOf('DATABASE_POOL_SIZE').slice(1, 3), ['`10`', 'a whole number from 1 to 200']);
+  assert.throws(
+    () => parseConfig({ DATABASE_POOL_SIZE: '0' }),
+    /DATABASE_POOL_SIZE must be a whole number from 1 to 200; it is 0\.$/,
+  );
   assert.equal(parseConfig({}).role, 'all');
   assert.deepEqual(rowOf('ROLE').slice(1, 3), ['`all`', '`all`, `web`, `worker`']);
   assert.equal(parseConfig({}).databasePoolSize, 10);
@@ -69,5 +78,5 @@ test('a setting without a description, or described twice, stops the page from b
       .preprocess(plain, z.coerce.number().int().min(1).max(9).default(4))
       .register(settingDocs, { description: 'a limit' }),
   });
-  assert.match(configurationPage(described), /^\| `SOME_LIMIT` \| `4` \| a whole number, 1 to 9 \| a limit \|$/m);
+  assert.match(configurationPage(described), /^\| `SOME_LIMIT` \| `4` \| a whole number from 1 to 9 \| a limit \|$/m);
 });

@@ -4,7 +4,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ConfigError, loadConfig, parseConfig, provideSecrets } from '../../src/config.js';
+import {
+  ConfigError,
+  embeddedDatabaseNote,
+  loadConfig,
+  nearMissWarnings,
+  parseConfig,
+  provideSecrets,
+} from '../../src/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'olti-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,7 +102,11 @@ test('outside production the callback secret is generated once; the poll schedul
 });
 
 const refusals: Array<[string, Record<string, string>, RegExp]> = [
-  ['DATABASE_URL', { DATABASE_URL: 'http://db/x' }, /must be a URL like postgres:/],
+  [
+    'DATABASE_URL',
+    { DATABASE_URL: 'http://db/x' },
+    /^DATABASE_URL must be a PostgreSQL address such as postgres:\/\/user:password@host:5432\/database; it is 11 characters long, not shown\.$/,
+  ],
   ['ENCRYPTION_KEY', { ENCRYPTION_KEY: 'short' }, /at least 32 characters/],
   ['PUBLIC_URL', { PUBLIC_URL: 'lti.example.edu' }, /absolute URL/],
   ['PUBLIC_URL', { PUBLIC_URL: 'https://lti.example.edu/?a=1' }, /query string/],
@@ -114,7 +125,11 @@ const refusals: Array<[string, Record<string, string>, RegExp]> = [
     /required when CHECKER_URL is set/,
   ],
   ['CALLBACK_SECRET', { CALLBACK_SECRET: 'short' }, /24 to 128/],
-  ['POLL_SCHEDULE_SECONDS', { POLL_SCHEDULE_SECONDS: '60,soon' }, /comma-separated/],
+  [
+    'POLL_SCHEDULE_SECONDS',
+    { POLL_SCHEDULE_SECONDS: '60,soon' },
+    /must be whole seconds, at least 1 each, separated by commas; it is 60,soon\./,
+  ],
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0' }, /CIDR form/],
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: '10.0.0.0/33' }, /CIDR form/],
   ['PLATFORM_PRIVATE_NETWORKS', { PLATFORM_PRIVATE_NETWORKS: 'moodle.school.edu/24' }, /CIDR form/],
@@ -182,6 +197,7 @@ test('safe defaults: loopback only, the dev platform for this machine, open regi
     NODE_ENV: 'production',
     DEV_PLATFORM: 'on',
     PUBLIC_URL: 'https://lti.example.edu',
+    DATABASE_URL: 'postgres://tool@db.internal:5432/originality',
     ENCRYPTION_KEY: 'p'.repeat(64),
     CHECKER_URL: 'https://checker.example.com',
     CHECKER_USERNAME: 'lti@example.edu',
@@ -230,4 +246,100 @@ test('admission limits follow the pool size unless set; server timeouts have def
       (error: unknown) => error instanceof ConfigError && error.variable === variable,
     );
   }
+});
+
+test('production with nothing set lists every setting it needs at once, each with what it must be', () => {
+  assert.throws(
+    () => parseConfig({ NODE_ENV: 'production' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(
+        error.problems.map((problem) => problem.variable),
+        [
+          'PUBLIC_URL',
+          'DATABASE_URL',
+          'ENCRYPTION_KEY',
+          'CALLBACK_SECRET',
+          'CHECKER_URL',
+          'CHECKER_USERNAME',
+          'CHECKER_PASSWORD',
+        ],
+      );
+      assert.equal(
+        error.message,
+        [
+          '7 settings need attention:',
+          '  - PUBLIC_URL is required in production: the https address people and LMSs reach the tool at, such as https://lti.example.edu.',
+          '  - DATABASE_URL is required in production: the PostgreSQL database, such as postgres://user:password@host:5432/database (the embedded database is for trying the tool and is not crash-durable).',
+          '  - ENCRYPTION_KEY is required in production (generate one with: openssl rand -hex 32).',
+          '  - CALLBACK_SECRET is required in production (generate one with: openssl rand -hex 24).',
+          '  - CHECKER_URL is required in production: the address of the checking service, such as https://checker.example.com (the sandbox is for trying the tool).',
+          "  - CHECKER_USERNAME is required in production: the default service account's user name.",
+          "  - CHECKER_PASSWORD is required in production: the default service account's password.",
+        ].join('\n'),
+      );
+      return true;
+    },
+  );
+});
+
+test("values that are wrong and settings that are missing come in one list, in words, never zod's", () => {
+  assert.throws(
+    () => parseConfig({ NODE_ENV: 'production', PORT: 'abc', LOG_LEVEL: 'loud', PUBLIC_URL: 'http://lti.example.edu' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      const sentences = error.problems.map((problem) => problem.sentence);
+      assert.equal(sentences[0], 'PORT must be a port number from 1 to 65535, or 0 for any free one; it is abc.');
+      assert.equal(
+        sentences[1],
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace or silent; it is loud.',
+      );
+      assert.ok(
+        sentences.includes(
+          'PUBLIC_URL must use https in production: LMS platforms only launch tools over HTTPS; it is http://lti.example.edu.',
+        ),
+        sentences.join('\n'),
+      );
+      assert.equal(error.problems.length, 9, sentences.join('\n'));
+      assert.doesNotMatch(error.message, /expected|received|NaN|Invalid/);
+      return true;
+    },
+  );
+});
+
+test('a variable that looks like a setting but is not one is named, with the setting it was meant to be', () => {
+  assert.deepEqual(
+    nearMissWarnings({
+      DATABSE_URL: 'postgres://tool@db/olti',
+      PUBLIC_ULR: 'https://lti.example.edu',
+      log_level: 'debug',
+      HOSTS: '0.0.0.0',
+      // The shell's and npm's own variables are left alone, however close their names.
+      HOME: '/root',
+      PWD: '/srv',
+      HOSTNAME: 'box',
+      NODE_OPTIONS: '--max-old-space-size=512',
+      npm_config_cache: '/root/.npm',
+      PORT: '3000',
+    }),
+    [
+      'DATABSE_URL is set, but the tool has no setting of that name: did you mean DATABASE_URL? (DATABASE_URL itself is not set)',
+      'PUBLIC_ULR is set, but the tool has no setting of that name: did you mean PUBLIC_URL? (PUBLIC_URL itself is not set)',
+      'log_level is set, but the tool has no setting of that name: did you mean LOG_LEVEL? (LOG_LEVEL itself is not set)',
+      'HOSTS is set, but the tool has no setting of that name: did you mean HOST? (HOST itself is not set)',
+    ],
+  );
+  assert.deepEqual(nearMissWarnings({ PG_URL: 'postgresql://tool@db/olti' }), [
+    'PG_URL holds a PostgreSQL address, but the tool reads its database from DATABASE_URL only: did you mean DATABASE_URL? (DATABASE_URL itself is not set)',
+  ]);
+  assert.deepEqual(nearMissWarnings({ PG_URL: 'postgresql://a@b/c', DATABASE_URL: 'postgres://tool@db/olti' }), []);
+});
+
+test('outside production the embedded database is said in one line, with how to use PostgreSQL instead', () => {
+  const embedded = parseConfig({ DATA_DIR: '/srv/olti' });
+  assert.equal(
+    embeddedDatabaseNote(embedded),
+    'No DATABASE_URL is set: the data is kept in the embedded database in /srv/olti, which serves this one process and is meant for trying the tool or a small single-process install (it is not crash-durable). To use a PostgreSQL server, set DATABASE_URL=postgres://user:password@host:5432/database.',
+  );
+  assert.equal(embeddedDatabaseNote(parseConfig({ DATABASE_URL: 'postgres://tool@db/olti' })), null);
 });

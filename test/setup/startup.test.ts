@@ -2,7 +2,7 @@
 // a terminal and plain words when it is, and bad configuration refused with one sentence.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,25 +113,34 @@ describe('a fresh start with no settings', () => {
 });
 
 describe('bad configuration ends the process with one clear sentence and a non-zero exit', () => {
-  const cases: Array<{ name: string; env: Record<string, string>; sentence: RegExp }> = [
+  const cases: Array<{ name: string; env: Record<string, string>; sentence: RegExp; lines?: number }> = [
     {
       name: 'a malformed DATABASE_URL',
       env: { DATABASE_URL: 'mysql//nope' },
-      sentence: /DATABASE_URL: must be a URL like postgres:\/\//,
+      sentence:
+        /DATABASE_URL must be a PostgreSQL address such as postgres:\/\/user:password@host:5432\/database; it is 11 characters long, not shown\./,
     },
     {
       name: 'a short ENCRYPTION_KEY',
       env: { ENCRYPTION_KEY: 'too-short' },
       sentence:
-        /ENCRYPTION_KEY: must be at least 32 characters long \(given 9 characters, not shown\); generate one with: openssl rand -hex 32/,
+        /ENCRYPTION_KEY must be at least 32 characters; it is 9 characters long, not shown \(generate one with: openssl rand -hex 32\)\./,
     },
     {
       name: 'an unreachable database',
       env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' },
       sentence: /Could not connect to the PostgreSQL server named by DATABASE_URL: connect ECONNREFUSED 127\.0\.0\.1:1/,
     },
-    { name: 'an unknown ROLE', env: { ROLE: 'everything' }, sentence: /Configuration error in ROLE:/ },
-    { name: 'a port out of range', env: { PORT: '70000' }, sentence: /Configuration error in PORT:/ },
+    {
+      name: 'an unknown ROLE',
+      env: { ROLE: 'everything' },
+      sentence: /ROLE must be one of all, web or worker; it is everything\./,
+    },
+    {
+      name: 'a port out of range',
+      env: { PORT: '70000' },
+      sentence: /PORT must be a port number from 1 to 65535, or 0 for any free one; it is 70000\./,
+    },
     {
       name: 'production without a key',
       env: {
@@ -139,21 +148,23 @@ describe('bad configuration ends the process with one clear sentence and a non-z
         PUBLIC_URL: 'https://lti.example.edu',
         DATABASE_URL: 'postgres://x@127.0.0.1:1/x',
       },
-      sentence: /ENCRYPTION_KEY: is required in production/,
+      sentence: /- ENCRYPTION_KEY is required in production/,
+      lines: 6,
     },
     {
       name: 'production over plain HTTP',
       env: { NODE_ENV: 'production', PUBLIC_URL: 'http://lti.example.edu', ENCRYPTION_KEY: 'x'.repeat(40) },
-      sentence: /PUBLIC_URL: must use https in production/,
+      sentence: /- PUBLIC_URL must use https in production/,
+      lines: 7,
     },
   ];
-  for (const { name, env, sentence } of cases) {
+  for (const { name, env, sentence, lines = 1 } of cases) {
     test(name, async () => {
       const result = await runToExit('main.ts', [], { ...env, DATA_DIR: join(freshDir(), 'data') });
       assert.equal(result.code, 1, `exit code for ${name}`);
       assert.match(result.stderr, sentence);
       assert.match(result.stderr, /^originality-lti could not start\. /);
-      assert.equal(result.stderr.trim().split('\n').length, 1, `more than one line:\n${result.stderr}`);
+      assert.equal(result.stderr.trim().split('\n').length, lines, `lines:\n${result.stderr}`);
       assert.doesNotMatch(result.stderr + result.stdout, STACK_FRAME);
     });
   }
@@ -166,14 +177,88 @@ describe('bad configuration ends the process with one clear sentence and a non-z
     assert.equal(result.code, 1);
     assert.doesNotMatch(result.stderr + result.stdout, /hunter2-secret/);
   });
+});
 
-  test('a second server on the same embedded data directory is refused, naming the first', async () => {
+/**
+ * `npm start` once dist/ holds the build of these sources (scripts/start.mjs, as npm runs it but without npm's own
+ * half-second), run to its end: what it printed, and how long it took.
+ */
+function startToExit(
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stderr: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(projectRoot, 'scripts', 'start.mjs')], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stderr += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, ms: performance.now() - started });
+    });
+  });
+}
+
+/** A port of 127.0.0.1 held by another program for the test's length. */
+async function takenPort(): Promise<{ port: number; release(): Promise<void> }> {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (holder.address() as { port: number }).port,
+    release: () => new Promise((resolve) => holder.close(() => resolve())),
+  };
+}
+
+// Within 2 s (measured here from the process's start to its end, on a machine shared with other work), before
+// anything slow, and leaving no data folder behind: a person who made a mistake hears of it before giving up.
+describe('a start that cannot succeed says why at once and leaves nothing behind', () => {
+  const EARLY_MS = 2000;
+
+  test('the port in use', async () => {
     const cwd = freshDir();
-    const first = await startToolProcess({}, { cwd });
+    const taken = await takenPort();
     try {
-      const second = await runToExit('main.ts', [], { PORT: '0' }, { cwd });
+      const result = await startToExit({ PORT: String(taken.port), HOST: '127.0.0.1' }, cwd);
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(
+        result.stderr.trim(),
+        `originality-lti could not start. Port ${taken.port} is already in use: stop the other program or set PORT to a free port.`,
+      );
+      assert.ok(result.ms < EARLY_MS, `took ${Math.round(result.ms)} ms`);
+      assert.equal(existsSync(join(cwd, 'data')), false, 'a data folder was left behind');
+    } finally {
+      await taken.release();
+    }
+  });
+
+  test('every setting wrong in production, listed at once, with a near miss named', async () => {
+    const cwd = freshDir();
+    const result = await startToExit({ NODE_ENV: 'production', DATABSE_URL: 'postgres://tool@db/olti' }, cwd);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^originality-lti could not start\. 7 settings need attention:\n {2}- PUBLIC_URL /);
+    assert.match(
+      result.stderr,
+      /\n {2}Note: DATABSE_URL is set, but the tool has no setting of that name: did you mean DATABASE_URL\?/,
+    );
+    assert.doesNotMatch(result.stderr, /postgres:\/\/tool@db/, 'the value of a misnamed DATABASE_URL was printed');
+    assert.ok(result.ms < EARLY_MS, `took ${Math.round(result.ms)} ms`);
+    assert.equal(existsSync(join(cwd, 'data')), false, 'a data folder was left behind');
+  });
+
+  test('the data folder already open in another process, named', async () => {
+    const cwd = freshDir();
+    const first = await startToolProcess({}, { cwd, entry: 'built', timeoutMs: 120_000 });
+    try {
+      const second = await startToExit({ PORT: '0' }, cwd);
       assert.equal(second.code, 1);
       assert.match(second.stderr, new RegExp(`already open in process ${first.child.pid}`));
+      assert.ok(second.ms < EARLY_MS, `took ${Math.round(second.ms)} ms`);
       assert.equal((await fetch(`${first.url}/readyz`)).status, 200, 'the first server was disturbed');
     } finally {
       await first.stop();
@@ -184,7 +269,7 @@ describe('bad configuration ends the process with one clear sentence and a non-z
 describe('the CLI beside the embedded database', () => {
   test('uses the running server through its socket, and opens the data itself once the server is gone', async () => {
     const cwd = freshDir();
-    const server = await startToolProcess({}, { cwd });
+    const server = await startToolProcess({}, { cwd, timeoutMs: 120_000 });
     try {
       const status = await runToExit('cli/main.ts', ['status'], {}, { cwd });
       assert.equal(status.code, 0, status.stderr);
