@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { SNIFF_BYTES } from './file-type.js';
-import { CHUNK_BYTES, deleteFile, readChunk, writeChunk } from './file-store.js';
+import { CHUNK_BYTES, READ_BYTES, deleteFile, readChunkPart, writeChunk } from './file-store.js';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -57,8 +57,10 @@ export class FileWriter {
   readonly fileId = randomUUID();
   readonly #db: Db;
   readonly #digest = new FileDigest();
+  /** What arrived and is not written yet. */
   #parts: Buffer[] = [];
   #buffered = 0;
+  #chunk: Buffer | null = null;
   #written = 0;
   #writing: Promise<void> = Promise.resolve();
   #discarded = false;
@@ -75,11 +77,18 @@ export class FileWriter {
     // More than a chunk held: the full chunk goes out; a file of exactly one chunk waits for the commit that keeps it.
     while (this.#buffered > CHUNK_BYTES) {
       if (this.#discarded) throw new Error('The file is no longer being received.');
-      const held = Buffer.concat(this.#parts, this.#buffered);
-      this.#parts = [held.subarray(CHUNK_BYTES)];
+      // One buffer for every chunk of a large file: the memory a 100 MB upload takes stays that of one chunk.
+      const chunk = (this.#chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
+      for (let filled = 0; filled < CHUNK_BYTES;) {
+        const part = this.#parts[0]!;
+        const copied = part.copy(chunk, filled);
+        filled += copied;
+        if (copied === part.length) this.#parts.shift();
+        else this.#parts[0] = part.subarray(copied);
+      }
       this.#buffered -= CHUNK_BYTES;
-      // Counted before it is written: a discard meanwhile deletes it too.
-      this.#writing = writeChunk(this.#db, this.fileId, this.#written++, held.subarray(0, CHUNK_BYTES));
+      // Counted before it is written: a discard meanwhile deletes it too. The chunk is reused once it is written.
+      this.#writing = writeChunk(this.#db, this.fileId, this.#written++, chunk);
       await this.#writing;
     }
   }
@@ -138,14 +147,19 @@ export async function forgetFile(
   if (submission.storedPath) await rm(submission.storedPath, { force: true });
 }
 
-/** A stored file's bytes from the first, chunk by chunk; `size` bytes in all, or it throws. */
+/** A stored file's bytes from the first, a part of a chunk at a time; `size` bytes in all, or it throws. */
 export async function* readStoredFile(db: Db, fileId: string, size: number): AsyncGenerator<Buffer> {
   let read = 0;
   for (let seq = 0; read < size; seq += 1) {
-    const bytes = await readChunk(db, fileId, seq);
-    if (!bytes) throw new Error(`The stored file ${fileId} ends after ${read} of its ${size} bytes.`);
-    read += bytes.length;
-    yield bytes;
+    for (let offset = 0, chunkLength = 1; offset < chunkLength;) {
+      const part = await readChunkPart(db, { fileId, seq }, offset, READ_BYTES);
+      if (!part || part.bytes.length === 0)
+        throw new Error(`The stored file ${fileId} ends after ${read} of its ${size} bytes.`);
+      ({ chunkLength } = part);
+      offset += part.bytes.length;
+      read += part.bytes.length;
+      yield part.bytes;
+    }
   }
 }
 
