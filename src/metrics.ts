@@ -49,6 +49,8 @@ function processMetrics(): Registry {
 
 export class ToolMetrics {
   readonly #registry = new Registry();
+  /** Gauges without labels, which a reset sets to 0: served only when the database answered, as the others. */
+  readonly #storeRegistry = new Registry();
   readonly #read: () => Promise<Readings>;
   readonly #onReadFailure: (error: unknown) => void;
   /** The database read in flight: scrapes that come while it runs share it rather than pile up behind it. */
@@ -116,19 +118,19 @@ export class ToolMetrics {
   readonly #receivedFiles = new Gauge({
     name: 'originality_received_files',
     help: 'Received files kept in the database until the service has them (uploads and downloads still arriving included).',
-    registers: [this.#registry],
+    registers: [this.#storeRegistry],
   });
 
   readonly #receivedFileBytes = new Gauge({
     name: 'originality_received_file_bytes',
     help: 'The bytes of those files.',
-    registers: [this.#registry],
+    registers: [this.#storeRegistry],
   });
 
   readonly #receivedFileDiskBytes = new Gauge({
     name: 'originality_received_file_disk_bytes',
     help: "The disk their table takes in the database: the files, its index, and deleted files' space until PostgreSQL reuses it.",
-    registers: [this.#registry],
+    registers: [this.#storeRegistry],
   });
 
   readonly #databaseUp = new Gauge({
@@ -172,7 +174,6 @@ export class ToolMetrics {
     this.#submissions.reset();
     this.#jobs.reset();
     this.#oldestWaiting.reset();
-    for (const gauge of [this.#receivedFiles, this.#receivedFileBytes, this.#receivedFileDiskBytes]) gauge.reset();
     this.#databaseUp.set(read.readings ? 1 : 0);
     if (read.readings) {
       for (const [state, count] of Object.entries(read.readings.submissionsByState))
@@ -187,7 +188,10 @@ export class ToolMetrics {
       this.#receivedFileBytes.set(read.readings.receivedFiles.bytes);
       this.#receivedFileDiskBytes.set(read.readings.receivedFiles.diskBytes);
     }
-    const text = (await processMetrics().metrics()) + (await this.#registry.metrics());
+    const text =
+      (await processMetrics().metrics()) +
+      (await this.#registry.metrics()) +
+      (read.readings ? await this.#storeRegistry.metrics() : '');
     return read.readings
       ? text
       : `# ${read.problem} The submission, job and received-file gauges are left out of this scrape.\n${text}`;

@@ -137,7 +137,10 @@ async function sendPaper(
       );
       return;
     }
-  } else {
+  }
+  // The file is looked for before the move to uploading: one no process can read yet leaves the paper as it was.
+  const fileId = await fileToSend(deps.db, submission);
+  if (submission.state !== 'uploading') {
     await transition(deps.db, {
       submissionId,
       to: 'uploading',
@@ -146,7 +149,6 @@ async function sendPaper(
       lease: lease.token,
     });
   }
-  const fileId = await fileToSend(deps.db, submission);
   const { settings } = assignment;
   let paperId: number;
   // Only the service's own answer is judged here: a failure after it (recording the paper) leaves the submission
