@@ -19,7 +19,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { ROLES } from '../../src/devplatform/index.js';
@@ -27,12 +26,11 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/index.js';
 import { Jobs, QUEUES } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
-import { startTool } from '../../src/tool.js';
 import { openCourse } from '../support/course.js';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import type { TestDatabase } from '../support/db.js';
 import { startToolProcess, type ToolProcess } from '../support/process.js';
 import { storedChunks } from '../support/stored-files.js';
-import { freePort, type TestTool } from '../support/tool.js';
+import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 let database: TestDatabase | undefined;
@@ -50,29 +48,6 @@ after(async () => {
   rmSync(elsewhere, { recursive: true, force: true });
 });
 
-async function start(database: TestDatabase, port: number): Promise<TestTool> {
-  const config = loadConfig({
-    ...database.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'debug',
-    SANDBOX_DELAY_MS: '300',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
-    JOB_RETRY_LIMIT: '30',
-  });
-  const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const tool = await startTool(config, createLogger({ level: config.logLevel, destination }));
-  return { tool, config, url: `http://127.0.0.1:${port}`, database, logs, stop: () => tool.close() };
-}
-
 /** A text paper of `bytes` bytes, its own words. */
 const paper = (seed: string, bytes: number) =>
   Buffer.from(
@@ -87,9 +62,9 @@ function serviceHolds(dataDir: string, bytes: Buffer): boolean {
 }
 
 test("an earlier release's received files move into the database and reach the service from there", async () => {
-  database = await createTestDatabase();
-  const port = await freePort();
-  running = await start(database, port);
+  running = await startTestTool();
+  database = running.database;
+  const port = Number(new URL(running.url).port);
   const course = await openCourse(running, { clientId: 'files-from-disk' });
   lms = course.lms;
   for (const userId of ['student-a', 'student-b']) {

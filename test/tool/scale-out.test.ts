@@ -148,7 +148,12 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
             });
             const body = (await response.json()) as { submissionId?: string; sha256?: string; error?: string };
             assert.equal(response.status, 201, body.error);
-            assert.equal(body.sha256, createHash('sha256').update(essay(first + i)).digest('hex'));
+            assert.equal(
+              body.sha256,
+              createHash('sha256')
+                .update(essay(first + i))
+                .digest('hex'),
+            );
             return body.submissionId!;
           }),
         );
