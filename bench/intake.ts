@@ -1,9 +1,10 @@
 // Receipts for 100 KB papers: 100 students sending at once as fast as the tool answers, then a fixed 200
 // submissions a second for the receipt's latency. The tool runs as ROLE=web on PostgreSQL, so the figure is
-// intake alone (size and type checks, hashing, the file synced to disk, the commit, the queued job). Two anchors,
-// same client, same run: the same work without the tool (bench/same-work-server.ts: the upload hashed while it
-// streams to disk, synced, one INSERT … RETURNING committed on the same PostgreSQL server), and a bare express
-// route that streams it to disk and syncs it.
+// intake alone (size and type checks, hashing, the file written into the database with the submission in one
+// commit, the queued job). Two anchors, same client, same run: the same work without the tool
+// (bench/same-work-server.ts: the upload hashed while it streams, its bytes and the receipt's row in one
+// INSERT … RETURNING committed on the same PostgreSQL server), and a bare express route that streams it to disk and
+// syncs it.
 import { FormData, request } from 'undici';
 import {
   comparisonRows,

@@ -1,6 +1,7 @@
 // The same-work anchors: the least a receipt and a callback must do to keep their promise, on the same PostgreSQL
-// server as the tool, in a tiny node:http server of its own (no framework). A receipt: the upload streamed to disk
-// while it is hashed (SHA-256), the file synced, one `INSERT … RETURNING` committed, then the answer. A callback:
+// server as the tool, in a tiny node:http server of its own (no framework). A receipt: the upload hashed (SHA-256)
+// while it streams into the database as the tool keeps files (a row per full megabyte as it arrives, uncompressed),
+// the last part and the receipt's row in one `INSERT … RETURNING` committed, then the answer. A callback:
 // its JSON read, one durable insert committed, then the answer; either one transaction per callback, concurrent
 // on a pool as large as the tool's (PostgreSQL flushes the log once for the commits that arrive together: its
 // group commit), or, at /callback-batched, the callbacks that arrive while a batch is being written go together in
@@ -9,12 +10,7 @@
 // `READY {url}`.
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 
 // Metered like the tool (statements, commits, CPU): loaded before the pool's first query.
@@ -24,13 +20,18 @@ const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL names the database of the same-work anchors.');
 const pool = new pg.Pool({ connectionString: url, max: Number(process.env.ANCHOR_POOL_SIZE ?? 10) });
 await pool.query(
-  `CREATE TABLE IF NOT EXISTS anchor_receipt (id bigserial PRIMARY KEY, path text NOT NULL, size integer NOT NULL, sha256 text NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`,
+  `CREATE TABLE IF NOT EXISTS anchor_receipt (id bigserial PRIMARY KEY, file_id uuid NOT NULL, size integer NOT NULL, sha256 text NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`,
 );
+await pool.query(
+  `CREATE TABLE IF NOT EXISTS anchor_file_chunk (file_id uuid NOT NULL, seq integer NOT NULL, bytes bytea NOT NULL, PRIMARY KEY (file_id, seq))`,
+);
+await pool.query(`ALTER TABLE anchor_file_chunk ALTER COLUMN bytes SET STORAGE EXTERNAL`);
 await pool.query(
   `CREATE TABLE IF NOT EXISTS anchor_callback (id bigserial PRIMARY KEY, paper_id bigint NOT NULL, received_at timestamptz NOT NULL DEFAULT now())`,
 );
 
-const dir = mkdtempSync(join(tmpdir(), 'olti-same-work-'));
+/** The tool's chunk (src/submissions/file-store.ts). */
+const CHUNK_BYTES = 1024 * 1024;
 
 /** The tool's batch: at most this many callbacks in one statement (src/submissions/announced-result.ts). */
 const MOST_PER_BATCH = 200;
@@ -41,27 +42,35 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 }
 
 async function receipt(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = join(dir, randomUUID());
+  const fileId = randomUUID();
   const hash = createHash('sha256');
   let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    hash.update(chunk);
-  });
-  await pipeline(req, createWriteStream(path, { flags: 'wx' }));
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+  let parts: Buffer[] = [];
+  let held = 0;
+  let seq = 0;
+  for await (const piece of req as AsyncIterable<Buffer>) {
+    size += piece.length;
+    hash.update(piece);
+    parts.push(piece);
+    held += piece.length;
+    if (held > CHUNK_BYTES) {
+      const all = Buffer.concat(parts, held);
+      await pool.query('INSERT INTO anchor_file_chunk (file_id, seq, bytes) VALUES ($1, $2, $3)', [
+        fileId,
+        seq++,
+        all.subarray(0, CHUNK_BYTES),
+      ]);
+      parts = [all.subarray(CHUNK_BYTES)];
+      held -= CHUNK_BYTES;
+    }
   }
   const sha256 = hash.digest('hex');
   const { rows } = await pool.query<{ id: string; received_at: Date }>(
-    'INSERT INTO anchor_receipt (path, size, sha256) VALUES ($1, $2, $3) RETURNING id, received_at',
-    [path, size, sha256],
+    `WITH chunk AS (INSERT INTO anchor_file_chunk (file_id, seq, bytes) VALUES ($1, $2, $3))
+     INSERT INTO anchor_receipt (file_id, size, sha256) VALUES ($1, $4, $5) RETURNING id, received_at`,
+    [fileId, seq, Buffer.concat(parts, held), size, sha256],
   );
   answer(res, 201, { id: rows[0]!.id, receivedAt: rows[0]!.received_at, sha256 });
-  await rm(path, { force: true }); // the tool keeps its file until the upload job sends it; the disk here is not the point
 }
 
 async function paperIdOf(req: IncomingMessage): Promise<number | null> {
@@ -138,6 +147,5 @@ process.stdout.write(
   `READY ${JSON.stringify({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` })}\n`,
 );
 process.on('SIGTERM', () => {
-  rmSync(dir, { recursive: true, force: true });
   void pool.end().finally(() => process.exit(0));
 });

@@ -79,6 +79,8 @@ export interface Receipt {
 export interface Stack {
   url: string;
   tool: ToolProcess;
+  /** With `separateWorker`: the ROLE=worker process. */
+  worker: ToolProcess | null;
   sandbox: Sandbox;
   platform: RemotePlatform;
   callbackUrl: string;
@@ -174,9 +176,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       CHECKER_PASSWORD: DEMO_USER.password,
       ...options.env,
     };
+    let worker: ToolProcess | null = null;
     if (options.separateWorker) {
-      const worker = await startToolProcess({ ...shared, ROLE: 'worker' }, { entry: ENTRY });
-      cleanups.push(() => worker.stop());
+      const started = await startToolProcess({ ...shared, ROLE: 'worker' }, { entry: ENTRY });
+      cleanups.push(() => started.stop());
+      worker = started;
     }
     const tool = await startToolProcess(
       {
@@ -263,6 +267,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       url,
       tool,
+      worker,
       sandbox,
       platform,
       callbackUrl,

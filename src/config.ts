@@ -110,7 +110,7 @@ export const environment = z.object({
   }),
   DATA_DIR: setting(z.string().default('./data'), {
     description:
-      "the embedded database, the generated encryption key and callback secret, uploaded files until the service has them, and the in-process sandbox's folders and papers (`sandbox/`, one process at a time: a second without `CHECKER_URL` is refused). Several processes share one, at the same absolute path, with a `CHECKER_URL` ([Several processes](operations.md#several-processes))",
+      "the embedded database, the generated encryption key and callback secret, and the in-process sandbox's folders and papers (`sandbox/`, one process at a time: a second without `CHECKER_URL` is refused). Received files wait in the database, so processes on PostgreSQL need no shared folder: each has its own ([Several processes](operations.md#several-processes))",
     values: 'a folder',
   }),
   ENCRYPTION_KEY: setting(

@@ -15,6 +15,8 @@ export interface Readings {
     failed: number;
     oldestWaitingSeconds: number | null;
   }>;
+  /** Received files kept in the database until the service has them (those still arriving included). */
+  receivedFiles: { files: number; bytes: number; diskBytes: number };
 }
 
 /** One call to the checking service, as its client reports it (the client's `observe` option). */
@@ -47,6 +49,8 @@ function processMetrics(): Registry {
 
 export class ToolMetrics {
   readonly #registry = new Registry();
+  /** Gauges without labels, which a reset sets to 0: served only when the database answered, as the others. */
+  readonly #storeRegistry = new Registry();
   readonly #read: () => Promise<Readings>;
   readonly #onReadFailure: (error: unknown) => void;
   /** The database read in flight: scrapes that come while it runs share it rather than pile up behind it. */
@@ -111,9 +115,27 @@ export class ToolMetrics {
     registers: [this.#registry],
   });
 
+  readonly #receivedFiles = new Gauge({
+    name: 'originality_received_files',
+    help: 'Received files kept in the database until the service has them (uploads and downloads still arriving included).',
+    registers: [this.#storeRegistry],
+  });
+
+  readonly #receivedFileBytes = new Gauge({
+    name: 'originality_received_file_bytes',
+    help: 'The bytes of those files.',
+    registers: [this.#storeRegistry],
+  });
+
+  readonly #receivedFileDiskBytes = new Gauge({
+    name: 'originality_received_file_disk_bytes',
+    help: "The disk their table takes in the database: the files, its index, and deleted files' space until PostgreSQL reuses it.",
+    registers: [this.#storeRegistry],
+  });
+
   readonly #databaseUp = new Gauge({
     name: 'originality_database_up',
-    help: `1 when the database answered this scrape's queries within ${READ_DEADLINE_MS / 1000} s; 0 when not, and the submission and job gauges are then left out.`,
+    help: `1 when the database answered this scrape's queries within ${READ_DEADLINE_MS / 1000} s; 0 when not, and the submission, job and received-file gauges are then left out.`,
     registers: [this.#registry],
   });
 
@@ -162,11 +184,17 @@ export class ToolMetrics {
         this.#jobs.set({ queue: queue.queue, state: 'failed' }, queue.failed);
         this.#oldestWaiting.set({ queue: queue.queue }, queue.oldestWaitingSeconds ?? 0);
       }
+      this.#receivedFiles.set(read.readings.receivedFiles.files);
+      this.#receivedFileBytes.set(read.readings.receivedFiles.bytes);
+      this.#receivedFileDiskBytes.set(read.readings.receivedFiles.diskBytes);
     }
-    const text = (await processMetrics().metrics()) + (await this.#registry.metrics());
+    const text =
+      (await processMetrics().metrics()) +
+      (await this.#registry.metrics()) +
+      (read.readings ? await this.#storeRegistry.metrics() : '');
     return read.readings
       ? text
-      : `# ${read.problem} The submission and job gauges are left out of this scrape.\n${text}`;
+      : `# ${read.problem} The submission, job and received-file gauges are left out of this scrape.\n${text}`;
   }
 
   async #readWithinDeadline(): Promise<

@@ -17,6 +17,8 @@ import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
 import { ToolMetrics } from './metrics.js';
 import type { Sandbox } from './sandbox/index.js';
+import { storedFileTotals } from './submissions/file-store.js';
+import { moveFilesFromDisk } from './submissions/files-on-disk.js';
 import { countSubmissionsByState } from './submissions/state-counts.js';
 import { isLoopbackName } from './loopback.js';
 import { createHealthApp, createWebApp } from './web/app.js';
@@ -143,6 +145,39 @@ async function mountDevPlatform(
   return [{ path: '/dev', router: gated }];
 }
 
+/** Moves what an earlier release left in `uploadDir` into the database (files-on-disk.ts), and says what it did. */
+function moveEarlierFiles(
+  database: Database,
+  uploadDir: string,
+  logger: Logger,
+): { done: Promise<void>; stop(): void } {
+  const stopping = new AbortController();
+  const done = moveFilesFromDisk(database.db, uploadDir, stopping.signal).then(
+    (outcome) => {
+      if (outcome.moved > 0)
+        logger.info(
+          { moved: outcome.moved },
+          `Moved ${outcome.moved} received files from ${uploadDir} into the database`,
+        );
+      if (outcome.removed > 0)
+        logger.info(
+          { removed: outcome.removed },
+          `Removed ${outcome.removed} files of interrupted uploads from ${uploadDir}`,
+        );
+      if (outcome.elsewhere > 0)
+        logger.warn(
+          { elsewhere: outcome.elsewhere },
+          `${outcome.elsewhere} received files kept on disk by an earlier release are not at their recorded paths on this machine; a process that can read them moves them into the database at its start, and their uploads wait until then`,
+        );
+      for (const problem of outcome.problems)
+        logger.warn({ problem }, 'A received file was not moved into the database');
+    },
+    (error: unknown) =>
+      logger.warn({ err: error }, 'Could not move the received files of an earlier release into the database'),
+  );
+  return { done, stop: () => stopping.abort() };
+}
+
 /**
  * `opening`: the database already being opened (main.ts starts it while this module loads); without it, opened here.
  */
@@ -167,11 +202,12 @@ export async function startTool(
   // This tool's own metrics, apart from any other tool started in the process; the gauges are read when /metrics is scraped.
   const metrics = new ToolMetrics({
     read: async () => {
-      const [submissionsByState, queues] = await Promise.all([
+      const [submissionsByState, queues, receivedFiles] = await Promise.all([
         countSubmissionsByState(database.db),
         queueHealth(database.pool),
+        storedFileTotals(database.db),
       ]);
-      return { submissionsByState, queues };
+      return { submissionsByState, queues, receivedFiles };
     },
     onReadFailure: (error) =>
       logger.warn({ err: error }, 'The metrics could not read the database; the scrape serves the counters alone'),
@@ -206,7 +242,6 @@ export async function startTool(
       gradebook: gradebookSink(database.db, jobs),
       'asset-processor': assetReportSink(database.db, jobs),
     });
-    const uploadDir = join(config.dataDir, 'uploads');
     if (config.role !== 'web') {
       worker = await startWorker({
         db: database.db,
@@ -215,7 +250,6 @@ export async function startTool(
         sink,
         provider: lti.provider,
         pollScheduleSeconds: config.pollScheduleSeconds,
-        uploadDir,
         eulaRequired: config.assetProcessorEula !== null,
         assetDownloadTimeoutMs: config.assetDownloadTimeoutMs,
         assetDownloadGiveUpMs: config.assetDownloadGiveUpMs,
@@ -248,7 +282,6 @@ export async function startTool(
               sink,
               provider: lti.provider,
               signDeepLinking: lti.signDeepLinking,
-              uploadDir,
             },
             readiness,
             { ltiRoutes: lti.routes, extra: mounts },
@@ -286,6 +319,9 @@ export async function startTool(
         `No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`,
       );
     }
+    // Files an earlier release left in DATA_DIR move into the database in the background; close() waits for the one
+    // being moved.
+    const moving = moveEarlierFiles(database, join(config.dataDir, 'uploads'), logger);
     const housekeeping = setInterval(() => {
       sweepStates(database.db).catch((error: unknown) =>
         logger.warn({ err: error }, 'Could not remove expired OIDC states'),
@@ -305,9 +341,11 @@ export async function startTool(
       devPlatformUrl: mounts.length > 0 ? `${config.publicUrl}/dev` : null,
       close() {
         clearInterval(housekeeping);
+        moving.stop();
         worker?.stop();
         closing ??= closeServers(listening.servers, config.shutdownTimeoutMs).then(async () => {
           await jobs.stop(config.shutdownTimeoutMs);
+          await moving.done;
           await running.close();
           await sandbox?.close();
           await database.close();

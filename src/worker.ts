@@ -11,7 +11,7 @@ import type { MinRate } from './lti/platform-http.js';
 import { runResultJob, type ResultJob } from './submissions/announced-result.js';
 import { runGradeJob, type GradeJob, type GradeJobDeps } from './grades/grade-job.js';
 import { pollSubmission, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
-import { sweepForgottenWork } from './submissions/sweep.js';
+import { sweepForgottenWork, sweepUnclaimedFiles } from './submissions/sweep.js';
 import { fetchAsset, type AssetFetchDeps, type AssetFetchJob } from './assetprocessor/fetch.js';
 import { runAssetReportJob, type AssetReportJob } from './assetprocessor/report-job.js';
 import { sweepForgottenAssets } from './assetprocessor/sweep.js';
@@ -24,8 +24,6 @@ export interface WorkerDeps {
   sink: ResultSink;
   provider: PlatformLookup;
   pollScheduleSeconds: number[];
-  /** Where files wait for the service (an LMS's assets are kept there too, once fetched). */
-  uploadDir: string;
   /** The Asset Processor has terms its users accept (ASSET_PROCESSOR_EULA=on): files of those who have not are not checked. */
   eulaRequired: boolean;
   /** The deadline of one asset download (ASSET_DOWNLOAD_TIMEOUT_SECONDS). */
@@ -67,7 +65,6 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
     db: deps.db,
     jobs: deps.jobs,
     provider: deps.provider,
-    uploadDir: deps.uploadDir,
     metrics: deps.metrics,
     eulaRefuses: (asset) => eulaRefuses(deps.db, asset, deps.eulaRequired),
     downloadTimeoutMs: deps.assetDownloadTimeoutMs,
@@ -85,6 +82,7 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   const sweep = setInterval(() => {
     sweepForgottenWork(deps)
       .then(() => sweepForgottenAssets(deps))
+      .then(() => sweepUnclaimedFiles(deps))
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'The work sweep failed; it runs again in a minute'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();

@@ -1,15 +1,22 @@
 // Fetching one asset from the LMS's Asset Service: a client-credentials token of the asset.readonly scope, redirects
-// followed (Canvas answers with a redirect to its file storage), the body streamed to disk under the assignment's
+// followed (Canvas answers with a redirect to its file storage), the body streamed into the database (the store of
+// received files, submissions/received-file.ts) under the assignment's
 // size limit and a deadline, then checked against the size and checksum the notice declared (checksum.ts reads it as
 // each LMS writes it). The token and a new one on 401 are the tool's one way to call an LMS service
 // (lti/platform-service.ts). A text entry is kept as its words. What cannot be checked ends with the specification's error code; a failure that may pass is retried.
 // https://www.imsglobal.org/spec/lti-ap/v1p0 (Asset Service, error codes) ; Canvas: doc/api/document_processor.md
-import { rm, readFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
 import { SCOPE } from '../lti/claims.js';
 import type { Platform } from '../lti/platform.js';
 import { PlatformRequestError, platformDownload, type MinRate } from '../lti/platform-http.js';
 import { SERVICE_TIMEOUT_MS, ServiceCallFailed, bearer, withServiceToken } from '../lti/platform-service.js';
-import { writeReceivedFile, type ReceivedFile } from '../submissions/received-file.js';
+import {
+  discardReceivedFile,
+  readReceivedFile,
+  writeReceivedFile,
+  type ReceivedFile,
+} from '../submissions/received-file.js';
 import { ChecksumCheck, type DeclaredChecksum } from './checksum.js';
 import { isTextEntry, textOfHtml } from './text-entry.js';
 
@@ -42,7 +49,6 @@ export interface DeclaredAsset {
 }
 
 export interface DownloadLimits {
-  tempDir: string;
   maxBytes: number;
   /** The whole download, from asking for a token to the last byte. */
   timeoutMs: number;
@@ -64,22 +70,26 @@ function tooLarge(maxBytes: number): AssetUnusable {
 const downloadFailed = (why: string, retry = true) =>
   new AssetUnusable('DOWNLOAD_FAILED', `The file could not be fetched from the LMS: ${why}`, retry);
 
-/** A text entry's words as a text file beside the downloaded HTML, which is removed. */
-async function asText(file: ReceivedFile, tempDir: string, title: string | null): Promise<ReceivedFile> {
+/** A text entry's words as a text file in place of the downloaded HTML, which is removed. */
+async function asText(db: Kysely<DatabaseSchema>, file: ReceivedFile, title: string | null): Promise<ReceivedFile> {
   try {
-    const words = textOfHtml(await readFile(file.tempPath, 'utf8'));
+    // The words are read from the whole page, as the service would read them; a text entry is a page of text.
+    const html: Buffer[] = [];
+    for await (const part of readReceivedFile(db, file)) html.push(part);
+    const words = textOfHtml(Buffer.concat(html).toString('utf8'));
     return await writeReceivedFile(
+      db,
       [Buffer.from(words, 'utf8')],
-      tempDir,
       `${title?.trim().replace(/\.html?$/i, '') || 'Text entry'}.txt`,
     );
   } finally {
-    await rm(file.tempPath, { force: true });
+    await discardReceivedFile(db, file);
   }
 }
 
-/** Downloads the asset to a file under `limits.tempDir`; throws AssetUnusable when it cannot be checked. */
+/** Downloads the asset into the store of received files; throws AssetUnusable when it cannot be checked. */
 export async function downloadAsset(
+  db: Kysely<DatabaseSchema>,
   platform: Platform,
   asset: DeclaredAsset,
   limits: DownloadLimits,
@@ -102,7 +112,7 @@ export async function downloadAsset(
       scope,
       (token) =>
         platformDownload(asset.url, bearer(token, request), (body) =>
-          writeReceivedFile(check ? check.through(body) : body, limits.tempDir, asset.filename ?? asset.title ?? ''),
+          writeReceivedFile(db, check ? check.through(body) : body, asset.filename ?? asset.title ?? ''),
         ),
       Math.min(SERVICE_TIMEOUT_MS, limits.timeoutMs),
     );
@@ -127,8 +137,8 @@ export async function downloadAsset(
         ? `its content does not match the ${check.declared.algorithm === 'md5' ? 'MD5' : 'SHA-256'} checksum the LMS announced.`
         : null;
   if (mismatch) {
-    await rm(file.tempPath, { force: true });
+    await discardReceivedFile(db, file);
     throw downloadFailed(mismatch);
   }
-  return isTextEntry(asset) ? asText(file, limits.tempDir, asset.title) : file;
+  return isTextEntry(asset) ? asText(db, file, asset.title) : file;
 }

@@ -4,7 +4,6 @@
 // later is tried again a few times first, all within ASSET_DOWNLOAD_GIVE_UP_SECONDS (10 minutes) of the first try, so
 // the instructor learns of a file the LMS keeps failing to serve while the deadline still matters. Either way the
 // asset's report job tells the LMS.
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { PlatformLookup } from '../lti/platform.js';
 import { maxFileBytes } from '../assignments/settings.js';
@@ -158,6 +157,7 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
   const tryStarted = Date.now();
   try {
     file = await downloadAsset(
+      deps.db,
       platform,
       {
         url: asset.url,
@@ -169,7 +169,6 @@ export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNu
         filename: asset.filename,
       },
       {
-        tempDir: join(deps.uploadDir, 'incoming'),
         maxBytes: maxFileBytes(assignment.settings),
         timeoutMs: Math.min(deps.downloadTimeoutMs ?? DOWNLOAD_TIMEOUT_MS, leftMs),
         minRate: deps.downloadMinRate ?? null,

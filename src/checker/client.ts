@@ -1,7 +1,5 @@
 // The tool's client for the checking service (reference/checker-api.md): login with a cached token, both
 // families' folders and submissions, streamed uploads, and reports as streams.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -224,11 +222,11 @@ export class CheckerClient {
   }
 
   /**
-   * Uploads a paper from disk as a stream (memory stays flat whatever its size). Never repeated here: whether a
-   * lost upload reached the service is for the caller to find out (by listing the folder) before sending again.
+   * Uploads a paper as a stream (memory stays flat whatever its size). Never repeated here: whether a lost upload
+   * reached the service is for the caller to find out (by listing the folder) before sending again.
    */
   async upload(input: UploadInput): Promise<Paper> {
-    const size = (await stat(input.filePath)).size;
+    const size = input.file.size;
     const boundary = `----originality${randomBytes(12).toString('hex')}`;
     const fields: Record<string, string> = {
       authorName: input.authorName,
@@ -252,7 +250,7 @@ export class CheckerClient {
         : `files/folder/${input.folderId}/singleFile`;
     async function* body(): AsyncIterable<Uint8Array> {
       yield preamble;
-      yield* createReadStream(input.filePath, { highWaterMark: 256 * 1024 });
+      yield* input.file.read();
       yield epilogue;
     }
     const token = await this.token();

@@ -25,6 +25,7 @@ export {
   type Folder,
   type FolderSettings,
   type Paper,
+  type PaperFile,
   type ReportKind,
   type Result,
   type UploadInput,

@@ -47,10 +47,16 @@ export interface Paper {
   failed: boolean;
 }
 
+/** A paper's bytes: how many, and a way to read them from the first (a login that expired sends them again). */
+export interface PaperFile {
+  size: number;
+  read(): AsyncIterable<Uint8Array>;
+}
+
 export interface UploadInput {
   family: Family;
   folderId: number;
-  filePath: string;
+  file: PaperFile;
   fileName: string;
   authorName: string;
   title: string;

@@ -180,13 +180,15 @@ export interface SubmissionTable {
   user_id: string;
   attempt: number;
   state: SubmissionState;
-  /** The student's file name, cleaned, kept only to show; the file on disk is named by the submission id. */
+  /** The student's file name, cleaned, kept only to show; the file is kept under its own id (file_id). */
   file_label: string;
   file_type: string;
   file_size: ColumnType<string, number, number>;
   sha256: string;
-  /** Path of the file while the service has not confirmed it; null once removed. */
+  /** Where an earlier release kept the file on disk (DATA_DIR/uploads), until it is moved into received_file_chunk. */
   stored_path: string | null;
+  /** The file this submission waits to send (received_file_chunk.file_id); null once the service has it or refused it. */
+  file_id: string | null;
   submitted_at: ColumnType<Date, Date | undefined, never>;
   late: Generated<boolean>;
   paper_id: ColumnType<string | null, number | null, number | null>;
@@ -243,12 +245,21 @@ export interface CheckerAccountTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** A received file's bytes, in chunks of about 1 MB, kept until the service has the file (submissions/file-store.ts). */
+export interface ReceivedFileChunkTable {
+  file_id: string;
+  seq: number;
+  bytes: Buffer;
+  written_at: Generated<Date>;
+}
+
 export interface DatabaseSchema {
   platform_frame_origin: PlatformFrameOriginTable;
   score_clock: ScoreClockTable;
   checker_account: CheckerAccountTable;
   submission: SubmissionTable;
   submission_event: SubmissionEventTable;
+  received_file_chunk: ReceivedFileChunkTable;
   assignment: AssignmentTable;
   lms_asset: LmsAssetTable;
   asset_report: AssetReportTable;

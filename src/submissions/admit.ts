@@ -1,9 +1,7 @@
-// What every door does with a file it has received (the tool's upload page today, an LMS's notice next): check its
-// real type, find it among the student's earlier attempts, store it, and commit the submission with its upload job.
-// Only then is there a receipt. Whatever is not kept is removed, so a refusal leaves nothing behind.
+// What every door does with a file it has received (the tool's upload page, an LMS's notice): check its real type,
+// find it among the student's earlier attempts, and commit the submission with the rest of its file and its upload
+// job. Only then is there a receipt. Whatever is not kept is removed, so a refusal leaves nothing behind.
 import { randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
@@ -13,7 +11,7 @@ import type { ToolMetrics } from '../metrics.js';
 import { fileLabel } from './file-label.js';
 import { FILE_TYPE_NAMES } from '../assignments/settings.js';
 import { detectFileType } from './file-type.js';
-import type { ReceivedFile } from './intake.js';
+import { discardReceivedFile, keepReceivedFile, type ReceivedFile } from './received-file.js';
 import { receiptOf, recordSubmission, type Receipt, type Submission, type SubmitDecision } from './store.js';
 
 export class SubmitRefused extends Error {
@@ -30,7 +28,6 @@ export class SubmitRefused extends Error {
 export interface AdmitDeps {
   db: Kysely<DatabaseSchema>;
   jobs: Jobs;
-  uploadDir: string;
   metrics: Pick<ToolMetrics, 'submissionsReceived'>;
 }
 
@@ -55,15 +52,6 @@ export interface SubmitResult {
   duplicate: boolean;
 }
 
-async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: ReceivedFile): Promise<SubmitResult> {
   const { settings } = attempt.assignment;
   let keep = false;
@@ -83,55 +71,45 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
     if (identical) return { receipt: receiptOf(identical), duplicate: true };
 
     const id = randomUUID();
-    const storedPath = join(deps.uploadDir, id);
-    await rename(file.tempPath, storedPath);
-    await syncDirectory(deps.uploadDir);
-    let recorded;
-    try {
-      recorded = await recordSubmission(
-        deps.db,
-        {
-          id,
-          assignmentId: attempt.assignment.id,
-          userId: attempt.userId,
-          fileLabel: fileLabel(file.originalName, type),
-          fileType: type,
-          fileSize: file.size,
-          sha256: file.sha256,
-          storedPath,
-          late: attempt.late,
+    const recorded = await recordSubmission(
+      deps.db,
+      {
+        id,
+        assignmentId: attempt.assignment.id,
+        userId: attempt.userId,
+        fileLabel: fileLabel(file.originalName, type),
+        fileType: type,
+        fileSize: file.size,
+        sha256: file.sha256,
+        fileId: file.fileId,
+        late: attempt.late,
+      },
+      {
+        check: (countedNow) => {
+          const standing = sameFile(countedNow, file.sha256);
+          if (standing) return standing;
+          const decision = attempt.rule?.(countedNow);
+          if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
+          return undefined;
         },
-        {
-          check: (countedNow) => {
-            const standing = sameFile(countedNow, file.sha256);
-            if (standing) return standing;
-            const decision = attempt.rule?.(countedNow);
-            if (decision && !decision.allowed) throw new SubmitRefused(409, decision.reason);
-            return undefined;
-          },
-          // The upload job commits with the submission: a receipt always has its job.
-          // Each LMS's uploads take turns with the others' (a flood from one does not hold back another's first paper).
-          inSameCommit: (trx) =>
-            deps.jobs.send(
-              QUEUES.upload,
-              { submissionId: id, platformId: attempt.assignment.platformId },
-              { key: id, newKey: true, takeTurnsBy: 'platformId', within: trx },
-            ),
+        // The rest of the file and the upload job commit with the submission: a receipt always has its whole file
+        // and its job. Each LMS's uploads take turns with the others' (a flood from one does not hold back another's
+        // first paper).
+        inSameCommit: async (trx) => {
+          await keepReceivedFile(trx, file);
+          await deps.jobs.send(
+            QUEUES.upload,
+            { submissionId: id, platformId: attempt.assignment.platformId },
+            { key: id, newKey: true, takeTurnsBy: 'platformId', within: trx },
+          );
         },
-      );
-    } catch (error) {
-      await rm(storedPath, { force: true });
-      throw error;
-    }
-    if (recorded.duplicate) {
-      await rm(storedPath, { force: true });
-      return { receipt: receiptOf(recorded.submission), duplicate: true };
-    }
-    const submission = recorded.submission;
+      },
+    );
+    if (recorded.duplicate) return { receipt: receiptOf(recorded.submission), duplicate: true };
     keep = true;
     deps.metrics.submissionsReceived.inc();
-    return { receipt: receiptOf(submission), duplicate: false };
+    return { receipt: receiptOf(recorded.submission), duplicate: false };
   } finally {
-    if (!keep) await rm(file.tempPath, { force: true });
+    if (!keep) await discardReceivedFile(deps.db, file);
   }
 }

@@ -1,15 +1,12 @@
-// Receiving a student's file: multipart streamed straight to a temporary file (never whole in memory), its size
-// checked while it streams (the rest of an oversized body is not stored), hashed on the way, synced to disk.
-import { randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+// Receiving a student's file: multipart streamed straight into the database (received-file.ts, never whole in memory),
+// its size checked while it streams (the rest of an oversized body is not stored), hashed on the way.
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
 import { inEnglish, type Sentence } from '../messages/index.js';
-import { FileDigest, type ReceivedFile } from './received-file.js';
+import { FileWriter, type ReceivedFile } from './received-file.js';
 
 export type { ReceivedFile } from './received-file.js';
 
@@ -44,13 +41,12 @@ const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 export async function receiveUpload(
   req: IncomingMessage,
-  options: { maxBytes: number; tempDir: string; idleTimeoutMs?: number },
+  options: { maxBytes: number; db: Kysely<DatabaseSchema>; idleTimeoutMs?: number },
 ): Promise<ReceivedFile> {
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
     throw new IntakeError(415, { key: 'upload.notMultipart' });
   }
   checkDeclaredLength(req, options.maxBytes);
-  await mkdir(options.tempDir, { recursive: true });
 
   return new Promise<ReceivedFile>((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -68,9 +64,8 @@ export async function receiveUpload(
     }
     let settled = false;
     let received: Promise<ReceivedFile> | null = null;
-    let tempPath: string | null = null;
     let source: Readable | null = null;
-    let writer: WriteStream | null = null;
+    let writer: FileWriter | null = null;
     const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     let idle: NodeJS.Timeout | undefined;
     const stalled = () =>
@@ -79,7 +74,8 @@ export async function receiveUpload(
       clearTimeout(idle);
       if (!settled) idle = setTimeout(stalled, idleMs);
     };
-    const fail = (error: IntakeError) => {
+    /** An IntakeError says what was wrong with the upload; any other error, that the tool could not store it. */
+    const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(idle);
@@ -88,14 +84,8 @@ export async function receiveUpload(
       // (a server that stops reading makes it report a broken connection instead).
       req.resume();
       source?.destroy();
-      writer?.destroy();
-      // The temporary file is removed only once its stream has closed: removed earlier, a stream still opening
-      // would create it again. (The stream may fail first, as the body it was fed was cut: its close still comes.)
-      const file = writer;
-      const closed =
-        file && !file.closed ? new Promise<void>((resolve) => file.once('close', () => resolve())) : Promise.resolve();
-      const cleanup = closed.then(() => (tempPath ? rm(tempPath, { force: true }) : undefined));
-      cleanup.finally(() => reject(error));
+      // What was written is deleted (after a write in flight) before the answer; a failure here is left to the sweep.
+      (writer?.discard() ?? Promise.resolve()).catch(() => undefined).finally(() => reject(error));
     };
 
     parser.on('file', (field, stream, info) => {
@@ -104,23 +94,20 @@ export async function receiveUpload(
         fail(new IntakeError(400, { key: 'upload.wrongField' }));
         return;
       }
-      const path = join(options.tempDir, `${randomUUID()}.part`);
-      tempPath = path;
-      const digest = new FileDigest();
-      stream.on('data', (chunk: Buffer) => digest.add(chunk));
+      const file = new FileWriter(options.db);
+      writer = file;
       stream.on('limit', () => fail(tooLarge(options.maxBytes)));
       source = stream;
-      writer = createWriteStream(path, { flags: 'wx' });
-      received = pipeline(stream, writer).then(async () => {
-        const handle = await open(path, 'r+');
-        try {
-          await handle.sync(); // on disk before the receipt says so
-        } finally {
-          await handle.close();
-        }
-        return digest.finish(path, info.filename ?? '');
-      });
-      received.catch(() => fail(new IntakeError(400, { key: 'upload.interrupted' })));
+      let storing: Error | null = null;
+      received = (async () => {
+        for await (const piece of stream as AsyncIterable<Buffer>)
+          await file.add(piece).catch((error: Error) => {
+            storing = error;
+            throw error;
+          });
+        return file.finish(info.filename ?? '');
+      })();
+      received.catch(() => fail(storing ?? new IntakeError(400, { key: 'upload.interrupted' })));
     });
     parser.on('filesLimit', () => fail(new IntakeError(400, { key: 'upload.oneFile' })));
     parser.on('partsLimit', () => fail(new IntakeError(400, { key: 'upload.tooManyParts' })));

@@ -2,7 +2,6 @@
 // step reads the submission's state first and moves it with `transition`, so a repeated or late job does
 // nothing twice: exactly one paper per submission at the service, one result, one grade.
 import { failureOf } from '../checker/index.js';
-import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { ensureFolder } from '../assignments/folder.js';
 import { getAssignment } from '../assignments/store.js';
@@ -10,6 +9,8 @@ import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from './result-sink.js';
+import { fileMovedFromDisk } from './files-on-disk.js';
+import { readStoredFile } from './received-file.js';
 import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
 import { getSubmission, getSubmissionInFolder, toSubmission, type Submission } from './store.js';
@@ -50,8 +51,19 @@ async function schedulePoll(deps: PipelineDeps, submissionId: string, round: num
   );
 }
 
-async function forgetFile(submission: Submission): Promise<void> {
-  if (submission.storedPath) await rm(submission.storedPath, { force: true });
+/** The file the submission waits to send, moved into the database first if an earlier release left it on disk. */
+async function fileToSend(db: Kysely<DatabaseSchema>, submission: Submission): Promise<string> {
+  const fileId =
+    submission.fileId ??
+    (submission.storedPath === null
+      ? null
+      : await fileMovedFromDisk(db, {
+          id: submission.id,
+          storedPath: submission.storedPath,
+          sha256: submission.sha256,
+        }));
+  if (fileId === null) throw new Error(`The file of submission ${submission.id} is no longer kept.`);
+  return fileId;
 }
 
 /** Another job holds the lease on sending this paper (see send-lease.ts): this one tries again later. */
@@ -125,7 +137,10 @@ async function sendPaper(
       );
       return;
     }
-  } else {
+  }
+  // The file is looked for before the move to uploading: one no process can read yet leaves the paper as it was.
+  const fileId = await fileToSend(deps.db, submission);
+  if (submission.state !== 'uploading') {
     await transition(deps.db, {
       submissionId,
       to: 'uploading',
@@ -134,7 +149,6 @@ async function sendPaper(
       lease: lease.token,
     });
   }
-  if (!submission.storedPath) throw new Error(`The file of submission ${submissionId} is no longer on disk.`);
   const { settings } = assignment;
   let paperId: number;
   // Only the service's own answer is judged here: a failure after it (recording the paper) leaves the submission
@@ -142,7 +156,8 @@ async function sendPaper(
   try {
     ({ paperId } = await service.upload({
       folderId,
-      filePath: submission.storedPath,
+      // Read from the database chunk by chunk as the request goes (and again if a new login must send it again).
+      file: { size: submission.fileSize, read: () => readStoredFile(deps.db, fileId, submission.fileSize) },
       fileName,
       authorName: await authorName(deps.db, submission.userId),
       title: submission.fileLabel,
@@ -163,9 +178,8 @@ async function sendPaper(
         reason: failure.message,
         jobAttempt,
         lease: lease.token,
-        changes: { failure_reason: failure.message, stored_path: null },
+        changes: { failure_reason: failure.message, file_id: null },
       });
-      await forgetFile(submission);
       if (moved !== null) await deps.sink.ended(submissionId);
       return;
     }
@@ -208,10 +222,10 @@ async function accepted(
     reason,
     jobAttempt,
     lease: lease.token,
-    changes: { paper_id: paper.paperId, paper_account_id: paper.accountId, stored_path: null },
+    // The service has the file now: its bytes go (transition), only hash, size and label stay here.
+    changes: { paper_id: paper.paperId, paper_account_id: paper.accountId, file_id: null },
   });
   if (moved === null) return;
-  await forgetFile(submission); // the service has it now; only hash, size and label stay here
   await schedulePoll(deps, submission.id, 0);
   await deps.sink.accepted(submission.id);
 }

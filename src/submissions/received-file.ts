@@ -1,20 +1,28 @@
-// What the tool learns of a file while it streams in, whichever door it comes by: its size, its SHA-256 and its
-// first bytes (for the type check); and a file written to disk from a stream, synced before anyone is told it is kept.
+// What the tool learns of a file while it streams in, whichever door it comes by (its size, its SHA-256 and its first
+// bytes, for the type check), and the file itself written into the database as it arrives (file-store.ts): full
+// chunks while it streams, the rest in the commit that keeps it, so that a kept file is whole the moment anyone can
+// see it, and a file that is not kept is deleted (or, if the process dies first, swept: sweep.ts).
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { rm } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
 import { SNIFF_BYTES } from './file-type.js';
+import { CHUNK_BYTES, READ_BYTES, deleteFile, readChunkPart, writeChunk } from './file-store.js';
+
+type Db = Kysely<DatabaseSchema>;
 
 export interface ReceivedFile {
-  tempPath: string;
+  /** Where its bytes are kept (received_file_chunk.file_id). */
+  fileId: string;
   size: number;
   sha256: string;
   /** The first bytes, for the type check. */
   head: Buffer;
   originalName: string;
+  /** Chunks already in the store (numbered from 0). */
+  written: number;
+  /** The bytes after them, written as chunk `written` in the commit that keeps the file (keepReceivedFile). */
+  rest: Buffer | null;
 }
 
 /** Size, hash and first bytes of a stream, chunk by chunk. */
@@ -35,46 +43,128 @@ export class FileDigest {
   }
 
   /** Once the stream has ended. */
-  finish(tempPath: string, originalName: string): ReceivedFile {
-    return {
-      tempPath,
-      size: this.size,
-      sha256: this.#hash.digest('hex'),
-      head: Buffer.concat(this.#head),
-      originalName,
-    };
+  finish(): { size: number; sha256: string; head: Buffer } {
+    return { size: this.size, sha256: this.#hash.digest('hex'), head: Buffer.concat(this.#head) };
   }
 }
 
-/** Writes a stream to a new file under `tempDir`, synced to disk; a stream that fails leaves no file behind. */
+/**
+ * A file written into the store while it streams in: `add` each piece and wait for it (a full chunk is written
+ * before it resolves, which holds the stream back), then `finish` once it has ended, or `discard` when it is not
+ * kept. Nothing is written after `discard` begins.
+ */
+export class FileWriter {
+  readonly fileId = randomUUID();
+  readonly #db: Db;
+  readonly #digest = new FileDigest();
+  /** What arrived and is not written yet. */
+  #parts: Buffer[] = [];
+  #buffered = 0;
+  #chunk: Buffer | null = null;
+  #written = 0;
+  #writing: Promise<void> = Promise.resolve();
+  #discarded = false;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  async add(piece: Buffer): Promise<void> {
+    if (this.#discarded) throw new Error('The file is no longer being received.');
+    this.#digest.add(piece);
+    this.#parts.push(piece);
+    this.#buffered += piece.length;
+    // More than a chunk held: the full chunk goes out; a file of exactly one chunk waits for the commit that keeps it.
+    while (this.#buffered > CHUNK_BYTES) {
+      if (this.#discarded) throw new Error('The file is no longer being received.');
+      // One buffer for every chunk of a large file: the memory a 100 MB upload takes stays that of one chunk.
+      const chunk = (this.#chunk ??= Buffer.allocUnsafe(CHUNK_BYTES));
+      for (let filled = 0; filled < CHUNK_BYTES;) {
+        const part = this.#parts[0]!;
+        const copied = part.copy(chunk, filled);
+        filled += copied;
+        if (copied === part.length) this.#parts.shift();
+        else this.#parts[0] = part.subarray(copied);
+      }
+      this.#buffered -= CHUNK_BYTES;
+      // Counted before it is written: a discard meanwhile deletes it too. The chunk is reused once it is written.
+      this.#writing = writeChunk(this.#db, this.fileId, this.#written++, chunk);
+      await this.#writing;
+    }
+  }
+
+  finish(originalName: string): ReceivedFile {
+    return {
+      fileId: this.fileId,
+      ...this.#digest.finish(),
+      originalName,
+      written: this.#written,
+      rest: this.#buffered > 0 ? Buffer.concat(this.#parts, this.#buffered) : null,
+    };
+  }
+
+  /** Deletes what was written, once a write in flight has ended. */
+  async discard(): Promise<void> {
+    this.#discarded = true;
+    this.#parts = [];
+    await this.#writing.catch(() => undefined);
+    if (this.#written > 0) await deleteFile(this.#db, this.fileId);
+  }
+}
+
+/** Writes a stream into the store; a stream that fails leaves nothing behind. */
 export async function writeReceivedFile(
+  db: Db,
   source: AsyncIterable<Buffer> | Iterable<Buffer>,
-  tempDir: string,
   originalName: string,
 ): Promise<ReceivedFile> {
-  await mkdir(tempDir, { recursive: true });
-  const path = join(tempDir, `${randomUUID()}.part`);
-  const digest = new FileDigest();
+  const writer = new FileWriter(db);
   try {
-    await pipeline(
-      Readable.from(source),
-      async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          digest.add(chunk);
-          yield chunk;
-        }
-      },
-      createWriteStream(path, { flags: 'wx' }),
-    );
-    const handle = await open(path, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    for await (const piece of source) await writer.add(piece);
   } catch (error) {
-    await rm(path, { force: true });
+    await writer.discard().catch(() => undefined); // what is left is swept
     throw error;
   }
-  return digest.finish(path, originalName);
+  return writer.finish(originalName);
+}
+
+/** Writes the rest of the file: called in the transaction that records what keeps it, so it is whole once visible. */
+export async function keepReceivedFile(trx: Db, file: ReceivedFile): Promise<void> {
+  if (file.rest) await writeChunk(trx, file.fileId, file.written, file.rest);
+}
+
+/** Deletes a file that is not kept (a refusal, the same file again); what a failure here leaves is swept. */
+export async function discardReceivedFile(db: Db, file: ReceivedFile): Promise<void> {
+  if (file.written > 0) await deleteFile(db, file.fileId).catch(() => undefined);
+}
+
+/** Deletes a submission's file: in the store, and on disk where an earlier release left it (files-on-disk.ts). */
+export async function forgetFile(
+  db: Db,
+  submission: { fileId: string | null; storedPath: string | null },
+): Promise<void> {
+  if (submission.fileId) await deleteFile(db, submission.fileId);
+  if (submission.storedPath) await rm(submission.storedPath, { force: true });
+}
+
+/** A stored file's bytes from the first, a part of a chunk at a time; `size` bytes in all, or it throws. */
+export async function* readStoredFile(db: Db, fileId: string, size: number): AsyncGenerator<Buffer> {
+  let read = 0;
+  for (let seq = 0; read < size; seq += 1) {
+    for (let offset = 0, chunkLength = 1; offset < chunkLength;) {
+      const part = await readChunkPart(db, { fileId, seq }, offset, READ_BYTES);
+      if (!part || part.bytes.length === 0)
+        throw new Error(`The stored file ${fileId} ends after ${read} of its ${size} bytes.`);
+      ({ chunkLength } = part);
+      offset += part.bytes.length;
+      read += part.bytes.length;
+      yield part.bytes;
+    }
+  }
+}
+
+/** A file received but not yet kept, read from the first byte (its chunks in the store, then its rest). */
+export async function* readReceivedFile(db: Db, file: ReceivedFile): AsyncGenerator<Buffer> {
+  yield* readStoredFile(db, file.fileId, file.size - (file.rest?.length ?? 0));
+  if (file.rest) yield file.rest;
 }

@@ -1,10 +1,10 @@
 // An instructor deletes one submission: the paper at the service first, then the file and the rows here, so
 // that the student may submit again and nothing is left behind at the service.
-import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { ServiceConnections } from '../accounts/connections.js';
 import { failureOf, type PaperService } from '../checker/index.js';
 import type { DatabaseSchema } from '../db/index.js';
+import { forgetFile } from './received-file.js';
 import type { ResultSink } from './result-sink.js';
 import { getSubmission, type Submission } from './store.js';
 
@@ -55,7 +55,7 @@ export async function removeSubmission(
         return { removed: false, reason: `The checking service did not delete the paper: ${outcome.refused}` };
     }
   }
-  if (submission.storedPath) await rm(submission.storedPath, { force: true });
+  await forgetFile(db, submission);
   await db.deleteFrom('submission').where('id', '=', submission.id).execute(); // its events go with it
   return { removed: true };
 }

@@ -40,6 +40,8 @@ export type SubmissionChanges = Partial<{
   grammar_score: number | null;
   failure_reason: string | null;
   stored_path: string | null;
+  /** Null lets go of the file: its bytes are deleted in the same statement (no retry needs them any more). */
+  file_id: null;
   scored_at: Date | null;
 }>;
 
@@ -66,13 +68,15 @@ const statesBefore = (to: SubmissionState): SubmissionState[] =>
  *
  * One statement, so one round trip and one commit: `current` locks the row and reads it as it is now (a move
  * committed meanwhile is waited for and seen), `moved` updates it only from an allowed state and under the named
- * lease, and `event` records the move it made. The checks after it only explain a move that was not made.
+ * lease, `event` records the move it made, and a move that lets go of the file (`file_id: null`) deletes its bytes.
+ * The checks after it only explain a move that was not made.
  */
 export async function transition(db: Db, move: Transition): Promise<SubmissionState | null> {
   const changes = Object.entries(move.changes ?? {}).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+  const releasesFile = move.changes !== undefined && 'file_id' in move.changes;
   const { rows } = await sql<{ state: SubmissionState; send_lease: string | null; moved_from: SubmissionState | null }>`
     WITH current AS (
-      SELECT id, state, send_lease FROM submission WHERE id = ${move.submissionId} FOR UPDATE
+      SELECT id, state, send_lease, file_id FROM submission WHERE id = ${move.submissionId} FOR UPDATE
     ), moved AS (
       UPDATE submission SET ${sql.join([...changes, sql`state = ${move.to}`, sql`updated_at = now()`])}
         FROM current
@@ -83,7 +87,13 @@ export async function transition(db: Db, move: Transition): Promise<SubmissionSt
     ), event AS (
       INSERT INTO submission_event (submission_id, from_state, to_state, reason, job_attempt)
       SELECT id, from_state, ${move.to}, ${move.reason}, ${move.jobAttempt ?? null}::integer FROM moved
-    )
+    )${
+      releasesFile
+        ? sql`, released AS (
+      DELETE FROM received_file_chunk USING current, moved WHERE received_file_chunk.file_id = current.file_id
+    )`
+        : sql``
+    }
     SELECT current.state, current.send_lease, moved.from_state AS moved_from FROM current LEFT JOIN moved ON TRUE`.execute(
     db,
   );

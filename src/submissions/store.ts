@@ -15,6 +15,9 @@ export interface Submission {
   fileType: string;
   fileSize: number;
   sha256: string;
+  /** The file it waits to send, in the store (received-file.ts); null once the service has it or refused it. */
+  fileId: string | null;
+  /** Where an earlier release kept that file on disk, until it is moved into the store (files-on-disk.ts). */
   storedPath: string | null;
   submittedAt: Date;
   late: boolean;
@@ -42,6 +45,7 @@ export function toSubmission(row: Selectable<SubmissionTable>): Submission {
     fileType: row.file_type,
     fileSize: Number(row.file_size),
     sha256: row.sha256,
+    fileId: row.file_id,
     storedPath: row.stored_path,
     submittedAt: row.submitted_at,
     late: row.late,
@@ -135,7 +139,7 @@ export interface NewSubmission {
   fileType: FileType;
   fileSize: number;
   sha256: string;
-  storedPath: string;
+  fileId: string;
   late: boolean;
 }
 
@@ -158,7 +162,7 @@ export async function recordSubmission(
   input: NewSubmission,
   options: {
     check?: AttemptCheck;
-    /** What commits with the new submission, or not at all (its upload job). */ inSameCommit?: (
+    /** What commits with the new submission, or not at all (the rest of its file, its upload job). */ inSameCommit?: (
       trx: Transaction<DatabaseSchema>,
     ) => Promise<unknown>;
   } = {},
@@ -194,7 +198,7 @@ export async function recordSubmission(
             file_type: input.fileType,
             file_size: input.fileSize,
             sha256: input.sha256,
-            stored_path: input.storedPath,
+            file_id: input.fileId,
             late: input.late,
           })
           .returningAll(),

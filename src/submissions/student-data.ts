@@ -5,10 +5,10 @@
 // rows that name them by that LMS user id as text: the files the LMS announced (lms_asset), their acceptance of the
 // terms (eula_acceptance), the gradebook's score clock (score_clock), and ltijs's session records (lti_record: name,
 // e-mail, roles). Both ways are read and erased here; test/security/erasure.test.ts lists every table.
-import { rm } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
+import { forgetFile } from './received-file.js';
 import { deletePaperAtService } from './remove.js';
 
 export interface StudentRef {
@@ -226,6 +226,7 @@ export async function eraseStudent(
             'submission.state',
             'submission.paper_id',
             'submission.stored_path',
+            'submission.file_id',
             'assignment.folder_id',
             'assignment.checker_account_id',
           ])
@@ -266,7 +267,8 @@ export async function eraseStudent(
     .map((file) => file.id);
   report.lmsFiles = goneFiles.length;
   for (const submission of submissions)
-    if (!keep.has(submission.id) && submission.stored_path) await rm(submission.stored_path, { force: true });
+    if (!keep.has(submission.id))
+      await forgetFile(db, { fileId: submission.file_id, storedPath: submission.stored_path });
   const everythingGoes = keep.size === 0 && fetching.length === 0;
   await db.transaction().execute(async (trx) => {
     // An asset's reports cascade with it.

@@ -1,7 +1,6 @@
 // The tool's own upload page as a door: a student hands in a paper through it. The rules are checked, the file is
 // received, and then admitted like every door's (admit.ts): only a committed submission gets a receipt.
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
 import { maxFileBytes } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { Sentence } from '../messages/index.js';
@@ -49,7 +48,7 @@ export async function submitPaper(
   try {
     file = await receiveUpload(req, {
       maxBytes: maxFileBytes(assignment.settings),
-      tempDir: join(deps.uploadDir, 'incoming'),
+      db: deps.db,
       ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}),
     });
   } catch (error) {

@@ -1,10 +1,11 @@
 // The work sweep: the submission row is the truth, a job only a reminder to act on it. A crash or a lost send can
 // leave a submission waiting in a state that needs a job with none for it; every minute such submissions get
-// their job again.
+// their job again. And a file no submission names, left by a process that died while it arrived, is deleted.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, hasOpenJob, type Jobs, type QueueName } from '../jobs/index.js';
 import { ownsCell } from './cell-owner.js';
+import { deleteUnclaimedChunks } from './file-store.js';
 
 /** Waiting this long without a job means forgotten, not about to be queued by the step that moved it. */
 const FORGOTTEN_AFTER = sql<Date>`now() - interval '1 minute'`;
@@ -59,4 +60,14 @@ export async function sweepForgottenWork(deps: {
   }
   if (requeued > 0) deps.logger.info({ requeued }, 'Re-queued submissions that had no job');
   return requeued;
+}
+
+/** Deletes what files no submission names left in the store (file-store.ts says when one is no longer arriving). */
+export async function sweepUnclaimedFiles(deps: {
+  db: Kysely<DatabaseSchema>;
+  logger: { info(details: object, message: string): void };
+}): Promise<number> {
+  const chunks = await deleteUnclaimedChunks(deps.db);
+  if (chunks > 0) deps.logger.info({ chunks }, 'Deleted what interrupted uploads left of their files');
+  return chunks;
 }

@@ -55,6 +55,4 @@ export interface Tool {
   provider: PlatformStore;
   /** Signs a deep-linking answer for the launch it answers (ltijs). */
   signDeepLinking: SignDeepLinkingResponse;
-  /** Where received files wait until the service has them. */
-  uploadDir: string;
 }

@@ -2,13 +2,13 @@
 // specification lists, each seen as the client's caller sees it.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import { CheckerClient, CheckerError, type FolderSettings } from '../../src/checker/index.js';
+import { CheckerClient, CheckerError, type FolderSettings, type PaperFile } from '../../src/checker/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { pdf } from '../fixtures/sandbox/client.js';
 
@@ -42,10 +42,11 @@ function text(seed: string): string {
   );
 }
 
-function file(name: string, content: string | Buffer): string {
+/** A paper written to disk and read from it as a stream, each time the client reads it. */
+function file(name: string, content: string | Buffer): PaperFile {
   const path = join(dir, name);
   writeFileSync(path, content);
-  return path;
+  return { size: statSync(path).size, read: () => createReadStream(path) };
 }
 
 async function expectError(promise: Promise<unknown>, kind: string, status: number | null): Promise<CheckerError> {
@@ -172,7 +173,7 @@ for (const family of ['classroom', 'pro'] as const) {
       const first = await alice.upload({
         family,
         folderId,
-        filePath: file(`a-${family}.txt`, text(`rivers ${family}`)),
+        file: file(`a-${family}.txt`, text(`rivers ${family}`)),
         fileName: 'a.txt',
         authorName: 'Ana',
         title: 'A',
@@ -195,7 +196,7 @@ for (const family of ['classroom', 'pro'] as const) {
       const copy = await alice.upload({
         family,
         folderId,
-        filePath: file(`b-${family}.docx`, docx),
+        file: file(`b-${family}.docx`, docx),
         fileName: 'b.docx',
         authorName: 'Ben',
         title: 'B',
@@ -208,7 +209,7 @@ for (const family of ['classroom', 'pro'] as const) {
       const unrelated = await alice.upload({
         family,
         folderId,
-        filePath: file(`c-${family}.pdf`, await pdf(text(`astronomy ${family} telescopes`))),
+        file: file(`c-${family}.pdf`, await pdf(text(`astronomy ${family} telescopes`))),
         fileName: 'c.pdf',
         authorName: 'Cy',
         title: 'C',
@@ -267,7 +268,7 @@ for (const family of ['classroom', 'pro'] as const) {
         alice.upload({
           family,
           folderId,
-          filePath: file(`big-${family}.txt`, 'word '.repeat(600_000)),
+          file: file(`big-${family}.txt`, 'word '.repeat(600_000)),
           fileName: 'big.txt',
           authorName: 'A',
           title: 'Big',
@@ -283,7 +284,7 @@ for (const family of ['classroom', 'pro'] as const) {
         alice.upload({
           family,
           folderId,
-          filePath: file(`x-${family}.pdf`, Buffer.concat([Buffer.from('MZ'), Buffer.alloc(1000, 7)])),
+          file: file(`x-${family}.pdf`, Buffer.concat([Buffer.from('MZ'), Buffer.alloc(1000, 7)])),
           fileName: 'x.pdf',
           authorName: 'A',
           title: 'X',
@@ -299,7 +300,7 @@ for (const family of ['classroom', 'pro'] as const) {
         alice.upload({
           family,
           folderId,
-          filePath: file(`t-${family}.txt`, 'some text here'),
+          file: file(`t-${family}.txt`, 'some text here'),
           fileName: 't.txt',
           authorName: '',
           title: 'T',
@@ -359,7 +360,7 @@ describe('faults', () => {
         alice.upload({
           family: 'classroom',
           folderId,
-          filePath: file('rl.txt', text('limits')),
+          file: file('rl.txt', text('limits')),
           fileName: 'rl.txt',
           authorName: 'A',
           title: 'RL',

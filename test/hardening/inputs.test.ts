@@ -3,8 +3,6 @@
 // that the case should not write (rows counted before and after, no file left half-received, settings unchanged).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { createDeflateRaw, crc32 } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { SignJWT, generateKeyPair } from 'jose';
@@ -15,6 +13,7 @@ import { allowResubmission, essay, recordFigures } from '../support/hardening.js
 import { settingsForm } from '../support/forms.js';
 import { launchClaims, payloadOf } from '../support/id-token.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { unclaimedChunks } from '../support/stored-files.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
 const ADMIN_TOKEN = 'hardening-inputs-admin-token-0123456789';
@@ -113,14 +112,8 @@ async function counts(): Promise<Record<Counted, number>> {
   return result;
 }
 
-/** Files still being received (a refused upload must leave none). */
-const halfReceived = () => {
-  try {
-    return readdirSync(join(tool.config.dataDir, 'uploads', 'incoming'));
-  } catch {
-    return [];
-  }
-};
+/** What files still being received left in the database (a refused upload must leave nothing). */
+const halfReceived = () => unclaimedChunks(tool.tool.database.db);
 
 interface Case {
   name: string;
@@ -174,7 +167,7 @@ function catalogue(group: string, cases: Case[]): void {
         rowsAsExpected &&
         settingsKept &&
         alive &&
-        halfReceived().length === 0 &&
+        (await halfReceived()) === 0 &&
         !failedCheck;
       recordFigures({ badInputs: 1, badInputsAsExpected: asExpected ? 1 : 0 });
       assert.equal(
@@ -188,7 +181,7 @@ function catalogue(group: string, cases: Case[]): void {
       assert.deepEqual(written, expectedWrites, 'rows written');
       assert.ok(settingsKept, 'the settings changed');
       assert.ok(alive, 'the tool does not answer /healthz');
-      assert.deepEqual(halfReceived(), [], 'a half-received file was left behind');
+      assert.equal(await halfReceived(), 0, 'a half-received file was left behind');
       if (failedCheck) throw failedCheck;
     });
   }

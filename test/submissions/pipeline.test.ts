@@ -1,13 +1,12 @@
 // From a student's file to a grade, over HTTP, with the sandbox standing in for the service and the dev platform
 // for the LMS: callbacks normal, dropped, duplicated and early, unreadable files, outages, and bad uploads.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { DEMO_USER } from '../../src/sandbox/index.js';
 import { runToExit } from '../support/process.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { storedChunks, unclaimedChunks } from '../support/stored-files.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
@@ -100,13 +99,8 @@ async function events(id: string) {
     .orderBy('id')
     .execute();
 }
-const incoming = () => {
-  try {
-    return readdirSync(join(tool.config.dataDir, 'uploads', 'incoming'));
-  } catch {
-    return [];
-  }
-};
+/** What refused uploads left in the store of received files (nothing, or it was not deleted). */
+const leftBehind = () => unclaimedChunks(db());
 
 describe('a paper from upload to gradebook', () => {
   test('the receipt comes with the commit; the callback leads to the score, and the score to the gradebook', async () => {
@@ -119,7 +113,8 @@ describe('a paper from upload to gradebook', () => {
     const row = await waitFor(id, ['graded']);
     assert.notEqual(row.paper_id, null);
     assert.match(String(row.report_key), /^[A-Z0-9]{20}$/);
-    assert.equal(row.stored_path, null, 'the file stays on disk after the service has it');
+    assert.equal(row.file_id, null, 'the submission still names its file after the service has it');
+    assert.deepEqual(await storedChunks(db()), { chunks: 0, bytes: 0 }, 'the file stays after the service has it');
     assert.deepEqual(
       (await events(id)).map((e) => e.to_state),
       ['received', 'uploading', 'processing', 'scored', 'graded'],
@@ -335,7 +330,7 @@ describe('bad uploads get a clear answer and leave nothing behind', () => {
         ).n,
         count,
       );
-      assert.deepEqual(incoming(), []);
+      assert.equal(await leftBehind(), 0, 'a refused file was left in the database');
     });
   }
 
@@ -367,7 +362,7 @@ describe('bad uploads get a clear answer and leave nothing behind', () => {
       const result = await submit('student-1', 'big.txt', 'word '.repeat(400_000));
       assert.equal(result.status, 413);
       assert.match(String(result.body.error), /larger than this assignment allows \(1 MB/);
-      assert.deepEqual(incoming(), []);
+      assert.equal(await leftBehind(), 0, 'a refused file was left in the database');
     } finally {
       await db()
         .updateTable('assignment')
@@ -387,7 +382,7 @@ describe('bad uploads get a clear answer and leave nothing behind', () => {
     const result = await submit('student-3', 'essay\u0007\u001b.txt', essay('control test'));
     assert.equal(result.status, 400);
     assert.match(String(result.body.error), /form data is malformed/);
-    assert.deepEqual(incoming(), []);
+    assert.equal(await leftBehind(), 0, 'a refused file was left in the database');
   });
 
   test('an instructor cannot submit, and a student of another assignment cannot either', async () => {

@@ -1,7 +1,11 @@
 // The tool as it runs at scale: a web process (ROLE=web) and worker processes (ROLE=worker), each started as
-// `npm start` starts it, on one PostgreSQL database; the sandbox as the checking service and a course on a dev
-// platform in this process, and a connection of the test's own to read the database.
+// `npm start` starts it with a DATA_DIR of its own (they share the database and nothing else), on one PostgreSQL
+// database; the sandbox as the checking service and a course on a dev platform in this process, and a connection of
+// the test's own to read the database.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openDatabase, type Database } from '../../src/db/index.js';
 import { DEMO_USER, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { openCourse, type TestCourse } from './course.js';
@@ -57,6 +61,7 @@ export async function startSplitTool(options: { clientId: string; env?: Record<s
     embedded: 'serve',
   });
   const processes: ToolProcess[] = [web];
+  const workerDirs: string[] = [];
   return {
     sandbox,
     web,
@@ -64,7 +69,9 @@ export async function startSplitTool(options: { clientId: string; env?: Record<s
     env: shared,
     course,
     startWorker: async () => {
-      const worker = await startToolProcess({ ...shared, ROLE: 'worker' });
+      const dataDir = mkdtempSync(join(tmpdir(), 'olti-worker-'));
+      workerDirs.push(dataDir);
+      const worker = await startToolProcess({ ...shared, DATA_DIR: dataDir, ROLE: 'worker' });
       processes.push(worker);
       return worker;
     },
@@ -75,6 +82,7 @@ export async function startSplitTool(options: { clientId: string; env?: Record<s
       await lms.close();
       await sandbox.close();
       await testDatabase.drop();
+      for (const dir of workerDirs) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

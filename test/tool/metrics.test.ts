@@ -94,6 +94,10 @@ describe('scraped on this machine', () => {
       assert.ok(samples(before.text).has(`originality_job_oldest_waiting_seconds{queue="${queue}"}`), queue);
     }
     assert.equal(total(before.text, 'originality_submissions'), 0);
+    // The store of received files, empty.
+    assert.equal(total(before.text, 'originality_received_files'), 0);
+    assert.equal(total(before.text, 'originality_received_file_bytes'), 0);
+    assert.ok(total(before.text, 'originality_received_file_disk_bytes') > 0, 'its table takes no disk');
 
     course = await openCourse(tool, { clientId: 'metrics-course' });
     const afterLaunch = await scrape(tool.url);
@@ -133,6 +137,9 @@ describe('scraped on this machine', () => {
       250,
     );
     assert.ok(total(last, 'originality_callbacks_total', { outcome: 'accepted' }) >= 1);
+    // The service has the paper: its file is no longer kept.
+    assert.equal(total(last, 'originality_received_files'), 0);
+    assert.equal(total(last, 'originality_received_file_bytes'), 0);
     // The service was called: the folder created, the paper uploaded and read back, each timed.
     for (const operation of ['login', 'create-folder', 'upload', 'get-paper']) {
       assert.ok(
@@ -212,10 +219,11 @@ describe('scraped on this machine', () => {
       assert.equal(blocked.status, 200);
       assert.match(
         blocked.text,
-        /^# The database did not answer within 2 s\. The submission and job gauges are left out of this scrape\.$/m,
+        /^# The database did not answer within 2 s\. The submission, job and received-file gauges are left out of this scrape\.$/m,
       );
       assert.equal(total(blocked.text, 'originality_database_up'), 0);
       assert.ok(!samples(blocked.text).has('originality_submissions{state="graded"}'));
+      assert.ok(!samples(blocked.text).has('originality_received_files'));
       assert.ok(total(blocked.text, 'originality_submissions_received_total') >= 1, 'the counters are served');
     } finally {
       await client.query('ROLLBACK');

@@ -1,9 +1,14 @@
 // Several processes on one PostgreSQL database: two ROLE=web behind a round-robin balancer and two ROLE=worker,
-// each a real `node src/main.ts`, one checking service (the sandbox, here) and one platform. A deadline's worth
-// of students launch and submit; one worker is stopped with SIGTERM while papers are on their way. Every paper
-// reaches the service once, every submission is scored and graded once, and both workers did the work.
+// each a real `node src/main.ts` with a DATA_DIR of its own (as on machines of their own: they share the database
+// and nothing else), one checking service (the sandbox, here) and one platform. A deadline's worth of students
+// launch and submit; one worker is stopped with SIGTERM while papers are on their way. Every paper reaches the
+// service once with the bytes the student sent, every submission is scored and graded once, both workers did the
+// work, and no process wrote a received file to its folder.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { launch } from '../../src/devplatform/agent.js';
@@ -27,6 +32,13 @@ const serviceFronts: Forwarder[] = [];
 const webs: ToolProcess[] = [];
 const workers: ToolProcess[] = [];
 let shared: Record<string, string>;
+/** Each process's own DATA_DIR. */
+const dataDirs: string[] = [];
+const ownDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'olti-scale-'));
+  dataDirs.push(dir);
+  return { DATA_DIR: dir };
+};
 
 const essay = (n: number) =>
   Array.from(
@@ -58,8 +70,6 @@ before(async () => {
   });
   shared = {
     DATABASE_URL: database.url!,
-    // Workers read the files web processes received: one upload directory for all, at the same path.
-    DATA_DIR: database.dataDir,
     ENCRYPTION_KEY: randomBytes(24).toString('hex'),
     CALLBACK_SECRET: secret,
     PUBLIC_URL: balancer.url,
@@ -73,8 +83,10 @@ before(async () => {
   for (let i = 0; i < 2; i += 1) serviceFronts.push(await startForwarder([sandbox.url]));
   // All four at once, as a deployment starts them: migrations and the job schema are set up by whoever is first.
   const started = await Promise.all([
-    ...[0, 1].map(() => startToolProcess({ ...shared, ROLE: 'web', CHECKER_URL: sandbox.url })),
-    ...serviceFronts.map((front) => startToolProcess({ ...shared, ROLE: 'worker', CHECKER_URL: front.url })),
+    ...[0, 1].map(() => startToolProcess({ ...shared, ...ownDataDir(), ROLE: 'web', CHECKER_URL: sandbox.url })),
+    ...serviceFronts.map((front) =>
+      startToolProcess({ ...shared, ...ownDataDir(), ROLE: 'worker', CHECKER_URL: front.url }),
+    ),
   ]);
   webs.push(...started.slice(0, 2));
   workers.push(...started.slice(2));
@@ -84,7 +96,7 @@ before(async () => {
   for (let i = 1; i <= STUDENTS; i += 1)
     lms.platform.addUser({ id: `s-${i}`, name: `Student ${i}`, email: `s-${i}@example.edu`, roles: ROLES.learner });
   await registerWithCli(
-    { DATABASE_URL: database.url!, DATA_DIR: database.dataDir, ENCRYPTION_KEY: shared.ENCRYPTION_KEY! },
+    { DATABASE_URL: database.url!, ...ownDataDir(), ENCRYPTION_KEY: shared.ENCRYPTION_KEY! },
     lms.platform.registration(),
   );
 });
@@ -97,6 +109,7 @@ after(async () => {
   await sandbox?.close();
   await pool?.end();
   await database?.drop();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('two web and two worker processes on one PostgreSQL database', { skip }, () => {
@@ -133,8 +146,14 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
               body: form,
               headers: { authorization: `Bearer ${ltik}`, accept: 'application/json' },
             });
-            const body = (await response.json()) as { submissionId?: string; error?: string };
+            const body = (await response.json()) as { submissionId?: string; sha256?: string; error?: string };
             assert.equal(response.status, 201, body.error);
+            assert.equal(
+              body.sha256,
+              createHash('sha256')
+                .update(essay(first + i))
+                .digest('hex'),
+            );
             return body.submissionId!;
           }),
         );
@@ -180,6 +199,9 @@ describe('two web and two worker processes on one PostgreSQL database', { skip }
     );
     assert.doesNotMatch(workers[1]!.output(), /Re-queued submissions that had no job/);
     assert.equal(await count(`SELECT count(*) AS n FROM pgboss.job WHERE state = 'failed'`), 0);
+    // The files crossed from the web processes to the workers through the database alone, and are gone from it.
+    assert.equal(await count(`SELECT count(*) AS n FROM received_file_chunk`), 0, 'a sent file is still kept');
+    for (const dir of dataDirs) assert.ok(!readdirSync(dir).includes('uploads'), `a file was written to ${dir}`);
 
     // Scored once and graded once each; the gradebook holds each student's score.
     for (const state of ['uploading', 'processing', 'scored', 'graded']) {
