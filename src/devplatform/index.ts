@@ -10,6 +10,7 @@
 import type { AssetProcessorDialect } from './dialect.js';
 import { Router } from 'express';
 import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
+import { courseTotals, gradeAsTeacher, type CourseTotal } from './ags-gradebook.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
 import { mountEula } from './eula.js';
@@ -48,6 +49,7 @@ import {
 import { mountTokenEndpoint, tokenUrl } from './token.js';
 
 export type { GradebookRow } from './ags.js';
+export type { CourseTotal } from './ags-gradebook.js';
 export type { AssetReport } from './state.js';
 export { SubmissionRefused, type SubmitOptions } from './lms-submissions.js';
 export type { NoticeAsset } from './notices.js';
@@ -86,6 +88,10 @@ export interface DevPlatform {
   lineItems(): LineItem[];
   loginInitiationUrl(options: LoginInitiation): string;
   gradebook(): GradebookRow[];
+  /** Each student's course total, over graded cells only (as Moodle and Canvas compute it). */
+  courseTotals(): CourseTotal[];
+  /** The teacher grades a student in the LMS's gradebook (the line item's own id, as lineItems() gives it in its url's path). */
+  gradeAsTeacher(lineItemId: string, userId: string, score: number): void;
   scoreLog(): ScoreLogEntry[];
   attempts(lineItemId: string, userId: string): number;
   setRules(rules: PlatformRules): void;
@@ -184,6 +190,8 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     lineItems: () => [...memory.lineItems.values()].map((item) => lineItemJson(platform, item)),
     loginInitiationUrl: (init) => loginInitiationUrl(platform, init),
     gradebook: () => gradebook(platform),
+    courseTotals: () => courseTotals(platform),
+    gradeAsTeacher: (lineItemId, userId, score) => gradeAsTeacher(platform, lineItemId, userId, score),
     scoreLog: () => [...memory.scoreLog],
     attempts: (lineItemId, userId) => memory.attempts.get(scoreKey(lineItemId, userId)) ?? 0,
     setRules: (next) => void (memory.rules = next),
