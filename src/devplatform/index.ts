@@ -25,6 +25,7 @@ import { submissionNotice, type NoticeAsset, type SubmissionNoticeOptions } from
 import { mountNrps } from './nrps.js';
 import { authUrl, loginInitiationUrl, mountAuthorization, type LoginInitiation } from './oidc.js';
 import { mountPage } from './page.js';
+import { fileStore, restore } from './persistence.js';
 import { mountFramedLaunch } from './platform-storage.js';
 import { mountSpeedGrader } from './speedgrader.js';
 import { mountDynamicRegistration, registrationUrl } from './registration.js';
@@ -67,6 +68,11 @@ export interface DevPlatformOptions {
   dialect?: AssetProcessorDialect;
   course?: Course;
   users?: DevUser[];
+  /**
+   * A file its course and gradebook are kept in across restarts (persistence.ts): read at start when it exists,
+   * written after each change. None: in memory only (the tests).
+   */
+  stateFile?: string;
 }
 
 export interface DevPlatform {
@@ -169,6 +175,22 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   };
   const { issuer, clientId, deploymentId, memory } = platform;
   const router = Router();
+  const store = options.stateFile ? fileStore(options.stateFile) : null;
+  if (options.stateFile) restore(memory, options.stateFile);
+  const saved =
+    <A extends unknown[], R>(change: (...args: A) => R) =>
+    (...args: A): R => {
+      const result = change(...args);
+      store?.save(memory);
+      return result;
+    };
+  // Every request that may change the course or the gradebook (a score, a line item, a deep link, a handler) is
+  // followed by a write of what is kept; reads change nothing.
+  if (store)
+    router.use((req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => store.save(memory));
+      next();
+    });
   for (const mount of CONCERNS) mount(router, platform);
 
   return {
@@ -184,14 +206,16 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     }),
     users: () => [...memory.people.values()],
     course: () => platform.course,
-    addUser: (user) => void memory.people.set(user.id, user),
-    addResourceLink: (link) => addResourceLink(memory, link),
+    addUser: saved((user: DevUser) => void memory.people.set(user.id, user)),
+    addResourceLink: saved((link: NewResourceLink) => addResourceLink(memory, link)),
     resourceLinks: () => [...memory.links.values()],
     lineItems: () => [...memory.lineItems.values()].map((item) => lineItemJson(platform, item)),
     loginInitiationUrl: (init) => loginInitiationUrl(platform, init),
     gradebook: () => gradebook(platform),
     courseTotals: () => courseTotals(platform),
-    gradeAsTeacher: (lineItemId, userId, score) => gradeAsTeacher(platform, lineItemId, userId, score),
+    gradeAsTeacher: saved((lineItemId: string, userId: string, score: number) =>
+      gradeAsTeacher(platform, lineItemId, userId, score),
+    ),
     scoreLog: () => [...memory.scoreLog],
     attempts: (lineItemId, userId) => memory.attempts.get(scoreKey(lineItemId, userId)) ?? 0,
     setRules: (next) => void (memory.rules = next),

@@ -66,7 +66,7 @@ export async function postGrade(
     context.gradeColumn === 'assignment' &&
     !context.quirks.keepsTeacherGrade &&
     (await teacherGradeHeld(deps, context));
-  if (teachers) deps.logger.info({ submissionId }, "The teacher graded this paper: the similarity goes as a comment");
+  if (teachers) deps.logger.info({ submissionId }, 'The teacher graded this paper: the similarity goes as a comment');
   let sent: Date;
   try {
     const outcome = await sendScore(

@@ -15,12 +15,7 @@ const SAME = 0.005;
 export async function teacherGradeHeld(deps: GradeDeps, context: GradeContext): Promise<boolean> {
   let held: number | null;
   try {
-    held = await currentResult(
-      deps,
-      context.platform,
-      await lineItemFor(deps, context),
-      context.userSubject,
-    );
+    held = await currentResult(deps, context.platform, await lineItemFor(deps, context), context.userSubject);
   } catch (error) {
     deps.logger.warn(
       { err: error, assignmentId: context.assignmentId },

@@ -398,7 +398,8 @@ export const de: Translation = {
     'Jede Farbstufe beginnt zwischen 1 und 100 %, oberhalb der Stufe davor (gelb, dann orange, dann rot).',
   'settings.error.language': 'Nennen Sie die Sprache der Arbeiten (höchstens 60 Zeichen).',
   'settings.error.documentType': 'Wählen Sie eine Dokumentart: {types}.',
-  'settings.error.gradeColumn': 'Wählen Sie, was die Bewertungsübersicht erhält: einen Kommentar neben der Abgabe, den Ähnlichkeitswert als Bewertung oder eine eigene Spalte.',
+  'settings.error.gradeColumn':
+    'Wählen Sie, was die Bewertungsübersicht erhält: einen Kommentar neben der Abgabe, den Ähnlichkeitswert als Bewertung oder eine eigene Spalte.',
   'settings.error.field': 'Prüfen Sie das Feld „{field}“: {problem}',
 
   'check.leftOut': 'Was die Prüfung auslässt',

@@ -199,7 +199,8 @@ export const en = {
     'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
   'settings.error.language': 'Name the language of the papers (60 characters at most).',
   'settings.error.documentType': 'Choose a document type: {types}.',
-  'settings.error.gradeColumn': "Choose what the gradebook gets: a comment beside the submission, the similarity as the grade, or a column of its own.",
+  'settings.error.gradeColumn':
+    'Choose what the gradebook gets: a comment beside the submission, the similarity as the grade, or a column of its own.',
   'settings.error.field': 'Check the field "{field}": {problem}',
 
   // Deep linking and the Asset Processor's attach page (the messages around them).
@@ -310,7 +311,7 @@ export const en = {
   'dashboard.gradebookUse.assignment':
     "The LMS gradebook gets each student's similarity as their grade in this assignment's column (0 to 100), which students see and which counts in the course total; a grade you gave in the LMS is not overwritten. Change it under Settings.",
   'dashboard.gradebookUse.similarity':
-    "The LMS gradebook gets each student's similarity in a column of its own (\"Similarity: {title}\"), which counts in the course total unless you take it out there. Change it under Settings.",
+    'The LMS gradebook gets each student\'s similarity in a column of its own ("Similarity: {title}"), which counts in the course total unless you take it out there. Change it under Settings.',
   'band.green': 'low',
   'band.yellow': 'moderate',
   'band.orange': 'high',
@@ -386,7 +387,7 @@ export const en = {
   'settings.whoSees.instructors': 'Instructors only',
   'settings.column': 'Gradebook column',
   'settings.columnHelp':
-    "What the course gradebook in your LMS gets from this assignment. A similarity is not a grade: by default the tool gives no grade, and a grade you give in the LMS is never overwritten.",
+    'What the course gradebook in your LMS gets from this assignment. A similarity is not a grade: by default the tool gives no grade, and a grade you give in the LMS is never overwritten.',
   'settings.column.comment': 'A comment beside the submission, no grade (recommended)',
   'settings.column.commentEffect':
     "Each student's similarity appears as a comment on their submission in the assignment's column; you give the grade, and no grade or course total is computed from the similarity.",

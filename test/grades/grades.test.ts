@@ -12,6 +12,7 @@ import { QUEUES } from '../../src/jobs/index.js';
 import { accessTokenWithin } from '../../src/lti/access-token.js';
 import type { DatabaseSchema } from '../../src/db/index.js';
 import { openCourse } from '../support/course.js';
+import { setGradeColumn } from './grade-column.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
@@ -39,9 +40,14 @@ after(async () => {
   await tool.stop();
 });
 
-/** A platform with one assignment (opened by its instructor), and a function for a student to submit to it. */
+/**
+ * A platform with one assignment (opened by its instructor), and a function for a student to submit to it. Its
+ * instructor chose to post the similarity as the grade: these tests are about how a grade reaches the gradebook
+ * (the default, a comment and no grade, is gradebook-meaning.test.ts's).
+ */
 async function course(rules: PlatformRules, clientId: string) {
   const opened = await openCourse(tool, { rules, clientId, title: `Essay (${rules})` });
+  await setGradeColumn(tool, opened.path, 'assignment');
   platforms.push(opened.lms);
   return opened;
 }
