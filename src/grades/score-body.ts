@@ -52,13 +52,9 @@ export function submissionScoreBody(submission: SubmissionScore, timestamp: Date
     activityProgress: 'Submitted',
   };
   const score = finalScoreOf(submission);
-  if (score === null)
-    return {
-      ...base,
-      gradingProgress: 'Pending',
-      comment: 'Received; the similarity check is running.',
-      ...quirks.receiptExtension(),
-    };
+  // No comment: one would outlive the check where the teacher grades before the result (Moodle keeps the feedback
+  // of an overridden grade as it was), and leaving it out clears the comment of an earlier attempt.
+  if (score === null) return { ...base, gradingProgress: 'Pending', ...quirks.receiptExtension() };
   const comment = resultComment(score, submission.commentShowsSimilarity);
   if (submission.gradeColumn === 'comment') return commentOnlyBody(base, comment, submission, quirks);
   return {
