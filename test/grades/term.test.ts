@@ -47,6 +47,13 @@ function paper(seed: string): string {
   ).join(' ');
 }
 
+/** The first half of `copied`'s sentences, then the second half of `own`'s. */
+function halfOf(copied: string, own: string): string {
+  const sentences = (text: string) => text.split('. ');
+  const half = sentences(copied).length / 2;
+  return [...sentences(copied).slice(0, half), ...sentences(own).slice(half)].join('. ');
+}
+
 const db = () => tool.tool.database.db;
 
 async function submission(id: string) {
@@ -104,22 +111,26 @@ for (const rules of ['moodle', 'canvas'] as const satisfies PlatformRules[]) {
       lms.platform.gradebook().find((row) => row.lineItemId === column(linkId) && row.userId === userId);
 
     // Essay 1, the default setting. Sam's original paper: the teacher grades it before its similarity arrives.
-    const samOriginal = await rivers.submit('student-1', paper('sam'));
+    const samOriginal = await rivers.submit('student-1', paper(`${rules}sam`));
     assert.notEqual((await submission(samOriginal)).state, 'graded', 'the similarity came before the teacher graded');
     lms.platform.gradeAsTeacher(column('rivers'), 'student-1', 88);
     const sam1 = await inGradebook(samOriginal);
     // Noor copies Sam's paper; the teacher grades it after its similarity arrived.
-    const noor1 = await inGradebook(await rivers.submit('student-2', paper('sam')));
+    const noor1 = await inGradebook(await rivers.submit('student-2', paper(`${rules}sam`)));
     assert.ok(similarity(noor1) >= 90, `the copy's similarity: ${noor1.similarity}`);
     lms.platform.gradeAsTeacher(column('rivers'), 'student-2', 40);
     // Lee resubmits after the first result; the teacher has not graded Lee.
-    const lee1First = await inGradebook(await rivers.submit('student-3', paper('leefirst')));
-    const lee1 = await inGradebook(await rivers.submit('student-3', paper('leesecond')));
+    const lee1First = await inGradebook(await rivers.submit('student-3', paper(`${rules}leefirst`)));
+    const lee1 = await inGradebook(await rivers.submit('student-3', paper(`${rules}leesecond`)));
     assert.equal(lee1.attempt, 2);
 
     // Essay 2: Sam and Noor submit under the default; the teacher grades Sam after the similarity arrived.
-    const sam2 = await inGradebook(await glaciers.submit('student-1', paper('samtwo')));
-    const noor2 = await inGradebook(await glaciers.submit('student-2', paper('noortwo')));
+    const sam2 = await inGradebook(await glaciers.submit('student-1', paper(`${rules}samtwo`)));
+    // Noor's Essay 2 takes half of Sam's.
+    const noor2 = await inGradebook(
+      await glaciers.submit('student-2', halfOf(paper(`${rules}samtwo`), paper(`${rules}noortwo`))),
+    );
+    assert.ok(similarity(noor2) > 20 && similarity(noor2) < 80, `half a copy's similarity: ${noor2.similarity}`);
     lms.platform.gradeAsTeacher(column('glaciers'), 'student-1', 75);
     // Mid-term the teacher chooses to post the similarity as Essay 2's grade, and its due date passes.
     const due = new Date(Date.now() - 60 * 60 * 1000);
@@ -135,7 +146,7 @@ for (const rules of ['moodle', 'canvas'] as const satisfies PlatformRules[]) {
       200,
     );
     // Lee submits Essay 2 late.
-    const lee2 = await inGradebook(await glaciers.submit('student-3', paper('leetwo')));
+    const lee2 = await inGradebook(await glaciers.submit('student-3', paper(`${rules}leetwo`)));
     assert.equal(lee2.late, true, "Lee's Essay 2 is late");
 
     // The gradebook at the end of term, cell by cell.
