@@ -71,7 +71,9 @@ interface ColumnRow {
   settings: unknown;
 }
 
-function gradebookSettings(settings: AssignmentSettings): Pick<ColumnContext, 'gradeColumn' | 'commentShowsSimilarity'> {
+function gradebookSettings(
+  settings: AssignmentSettings,
+): Pick<ColumnContext, 'gradeColumn' | 'commentShowsSimilarity'> {
   return {
     gradeColumn: settings.gradeColumn,
     commentShowsSimilarity: settings.resultsVisibleTo === 'students-after-scoring',

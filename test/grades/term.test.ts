@@ -1,4 +1,4 @@
-// A term of one course, end to end, on the dev platform under Moodle's and under Canvas's rules, with the sandbox as
+// A term of one course, end to end, on the dev platform under Moodle's, Canvas's and the specification's rules, with the sandbox as
 // the checking service: two assignments, three students (an original paper, a copied one, a resubmission after the
 // first result, a late submission), a teacher who grades in the LMS before and after the similarity arrives, and who
 // changes the second assignment's gradebook setting mid-term. At the end every cell of the LMS's gradebook and every
@@ -90,7 +90,9 @@ async function saveSettings(course: TestCourse, linkId: string, change: (form: U
 const similarity = (row: { similarity: string | null }) => Number(row.similarity);
 const comment = (value: number) => `Similarity ${value}%. The full report is in the assignment.`;
 
-for (const rules of ['moodle', 'canvas'] as const satisfies PlatformRules[]) {
+// The specification's rules stand for an LMS whose gradebook rules are not known (Blackboard, Brightspace): there the
+// tool reads a cell before it posts a grade over it.
+for (const rules of ['moodle', 'canvas', 'spec'] as const satisfies PlatformRules[]) {
   test(`a term in ${rules}: every cell of the gradebook and every course total is what the teacher expects`, async () => {
     const lms = await startTestPlatform(tool, { rules, clientId: `term-${rules}` });
     platforms.push(lms);
