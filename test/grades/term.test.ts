@@ -1,6 +1,6 @@
-// A term of one course, end to end, on the dev platform under Moodle's, Canvas's and the specification's rules, with the sandbox as
-// the checking service: two assignments, three students (an original paper, a copied one, a resubmission after the
-// first result, a late submission), a teacher who grades in the LMS before and after the similarity arrives, and who
+// A term of one course, end to end, on the dev platform under Moodle's, Canvas's and the specification's rules, with
+// the sandbox as the checking service: two assignments, three students (an original paper, a copied one, a
+// resubmission after the first result, a late submission), a teacher who grades in the LMS before and after the similarity arrives, and who
 // changes the second assignment's gradebook setting mid-term. At the end every cell of the LMS's gradebook and every
 // course total is what the teacher expects: no grade and no total computed from a similarity unless the teacher chose
 // so, and every grade the teacher gave still theirs.
