@@ -393,7 +393,11 @@ describe('a score refused for its timestamp while a newer attempt arrives', () =
     // The held post arrives with the older timestamp and is refused (409); attempt 1's score is not sent again.
     assert.deepEqual(await resent, { kind: 'skipped' });
     const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1');
-    assert.equal(posts.at(-1)?.status, 409);
+    const told = posts.map(({ status, body }) => {
+      const { gradingProgress, scoreGiven, timestamp } = body as Record<string, unknown>;
+      return `${status} ${String(gradingProgress)} ${String(scoreGiven)} ${String(timestamp)}`;
+    });
+    assert.equal(posts.at(-1)?.status, 409, told.join('\n'));
     assert.deepEqual(
       lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]),
       [['student-1', secondScore]],
