@@ -43,10 +43,16 @@ after(async () => {
 /**
  * A platform with one assignment (opened by its instructor), and a function for a student to submit to it. Its
  * instructor chose to post the similarity as the grade: these tests are about how a grade reaches the gradebook
- * (the default, a comment and no grade, is gradebook-meaning.test.ts's).
+ * (the default, a comment and no grade, is term.test.ts's).
  */
 async function course(rules: PlatformRules, clientId: string) {
-  const opened = await openCourse(tool, { rules, clientId, title: `Essay (${rules})` });
+  // Registered as the LMS whose rules it plays (an LMS of the specification's rules as one of unknown family).
+  const lms = await startTestPlatform(tool, {
+    rules,
+    clientId,
+    ...(rules === 'spec' ? {} : { productFamily: rules }),
+  });
+  const opened = await openCourse(tool, { clientId, title: `Essay (${rules})`, lms });
   await setGradeColumn(tool, opened.path, 'assignment');
   platforms.push(opened.lms);
   return opened;
