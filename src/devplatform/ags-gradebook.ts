@@ -74,7 +74,7 @@ export function renderGradebook(
   const rows = gradebook(platform)
     .map((g) => {
       const maximum = platform.memory.lineItems.get(g.lineItemId)?.scoreMaximum ?? 100;
-      const progress = needsGrading(g) ? 'needs grading' : g.gradingProgress;
+      const progress = platform.memory.rules === 'canvas' && needsGrading(g) ? 'needs grading' : g.gradingProgress;
       const by = g.scoreGiven === null ? '' : g.gradedBy === 'teacher' ? 'teacher' : 'tool';
       return `<tr><td>${escapeHtml(g.label)}</td><td>${name(g.userId)}</td><td>${escapeHtml(shownGrade(g, maximum))}</td><td>${escapeHtml(by)}</td><td>${escapeHtml(progress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`;
     })
