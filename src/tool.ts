@@ -105,12 +105,15 @@ async function mountDevPlatform(
     baseUrl: `${config.publicUrl}/dev`,
     rules: 'spec',
     tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
+    // Its course and gradebook are kept in DATA_DIR as the sandbox's data is, so a restart finds what was posted.
+    stateFile: join(config.dataDir, 'devplatform', 'state.json'),
   });
-  platform.addResourceLink({
-    id: 'demo-essay',
-    title: 'Demo essay',
-    lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' },
-  });
+  if (!platform.resourceLinks().some((link) => link.id === 'demo-essay'))
+    platform.addResourceLink({
+      id: 'demo-essay',
+      title: 'Demo essay',
+      lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' },
+    });
   try {
     await saveRegistration({ db: database.db, provider: lti.provider }, platform.registration(), 'dev-platform');
   } catch (error) {

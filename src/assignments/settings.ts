@@ -34,6 +34,10 @@ export const MAX_EXCLUDED_PHRASES = 15;
 /** The document types the service names (it may take others; it does not list them). */
 export const DOCUMENT_TYPES = ['Assignment', 'Article', 'Thesis'] as const;
 
+/** What the LMS gradebook gets: a comment beside the submission, the similarity as the grade, or a column of its own. */
+export const GRADE_COLUMNS = ['comment', 'assignment', 'similarity'] as const;
+export type GradeColumn = (typeof GRADE_COLUMNS)[number];
+
 export const assignmentSettings = z.object({
   // Checks at the service (folder settings).
   excludeReferences: z.boolean().default(true),
@@ -64,10 +68,17 @@ export const assignmentSettings = z.object({
     .default('students-after-scoring'),
   showAiScoreToStudents: z.boolean().default(false),
   /**
-   * Where the similarity goes in the LMS gradebook: the assignment's own column, or a column of its own
-   * ("Similarity", tag "similarity"), which needs the platform to let the tool create columns.
+   * What the LMS gradebook gets (grades/gradebook-use.ts says what each LMS does with it):
+   * - "comment" (the default): the assignment's own column gets the similarity as a comment beside the
+   *   submission and no grade, so no grade and no course total is computed from a similarity, and a grade the
+   *   teacher gives stays theirs;
+   * - "assignment": the similarity (0 to 100) is posted as the assignment's grade, which students see and which
+   *   counts in the course total;
+   * - "similarity": a column of its own ("Similarity: <title>", tag "similarity"), which counts in the course total
+   *   unless the teacher leaves it out there; it needs the platform to let the tool create columns.
+   * Assignments made before "comment" existed keep "assignment" (migration 0026).
    */
-  gradeColumn: z.enum(['assignment', 'similarity']).default('assignment'),
+  gradeColumn: z.enum(GRADE_COLUMNS).default('comment'),
   /** Lower bounds of the yellow, orange and red similarity bands (0-24 green, 25-49 yellow, 50-74 orange, 75-100 red). */
   similarityBands: z
     .tuple([z.number().int().min(1).max(100), z.number().int().min(1).max(100), z.number().int().min(1).max(100)])

@@ -12,8 +12,10 @@ export class MigrationError extends Error {
   }
 }
 
+// Numbers are handed out to changes made side by side, so a database may have applied a later one (0030) before an
+// earlier one (0026) exists: each migration stands alone, and the missing ones are applied in their turn.
 function migrator<T>(db: Kysely<T>): Migrator {
-  return new Migrator({ db, provider: migrationProvider });
+  return new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
 }
 
 /**

@@ -222,6 +222,8 @@ export interface ScoreClockTable {
   line_item_url: string;
   user_subject: string;
   last_timestamp: Date;
+  /** Every grade (scoreGiven) the tool posted to this cell: a grade there that is none of them is the teacher's. */
+  given_scores: ColumnType<string[], never, string[]>;
 }
 
 export interface SubmissionEventTable {

@@ -67,8 +67,9 @@ export function judgeScore(
         ? grading === 'FullyGraded' || grading === 'PendingManual'
         : true;
   const submission = body.submission as { submittedAt?: unknown } | undefined;
-  const extension = body[CANVAS_SUBMISSION] as { new_submission?: unknown } | undefined;
-  const stored: Score = {
+  const extension = body[CANVAS_SUBMISSION] as
+    { new_submission?: unknown; preserve_score?: unknown; prioritize_non_tool_grade?: unknown } | undefined;
+  const posted: Score = {
     lineItemId,
     userId: String(body.userId),
     scoreGiven: keepsScore && typeof body.scoreGiven === 'number' ? body.scoreGiven : null,
@@ -78,10 +79,51 @@ export function judgeScore(
     gradingProgress: grading,
     ...(typeof body.comment === 'string' ? { comment: body.comment } : {}),
     ...(typeof submission?.submittedAt === 'string' ? { submittedAt: submission.submittedAt } : {}),
+    gradedBy: 'tool',
   };
   return {
     status: rules === 'canvas' ? 200 : 204,
-    stored,
+    stored: cellAfter(rules, posted, previous, {
+      preserveScore: extension?.preserve_score === true,
+      prioritizeNonToolGrade: extension?.prioritize_non_tool_grade === true,
+    }),
     newAttempt: rules === 'canvas' && keepsScore && extension?.new_submission !== false,
   };
+}
+
+/**
+ * What the cell shows after a tool's score, given what it showed before (test/fixtures/lms/<rules>/gradebook.md):
+ * - Moodle: a grade the teacher gave is an override, which a tool's score changes neither the grade nor the
+ *   feedback of (lib/grade/grade_item.php update_raw_grade); otherwise the grade is the score (none: empty) and the
+ *   feedback the comment (none: empty).
+ * - Canvas: a score without scoreGiven (or not FullyGraded/PendingManual) sets the grade to nil unless
+ *   preserve_score; a score over a grade a person gave is dropped with prioritize_non_tool_grade; each comment is
+ *   added to the submission's comments (the cell shows the latest).
+ * - The specification: a score replaces the grade; one without scoreGiven clears only a score the tool gave
+ *   (https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum).
+ */
+function cellAfter(
+  rules: PlatformRules,
+  posted: Score,
+  previous: Score | undefined,
+  canvas: { preserveScore: boolean; prioritizeNonToolGrade: boolean },
+): Score {
+  const teacherGraded = previous?.gradedBy === 'teacher' && previous.scoreGiven !== null;
+  const keepGrade = (cell: Score): Score => ({
+    ...cell,
+    scoreGiven: previous?.scoreGiven ?? null,
+    scoreMaximum: previous?.scoreMaximum ?? cell.scoreMaximum,
+    gradedBy: previous?.gradedBy ?? 'tool',
+  });
+  if (rules === 'moodle') return teacherGraded ? previous! : posted;
+  if (rules === 'canvas') {
+    const withComment: Score = {
+      ...posted,
+      ...(posted.comment === undefined && previous?.comment !== undefined ? { comment: previous.comment } : {}),
+    };
+    if (posted.scoreGiven === null) return canvas.preserveScore ? keepGrade(withComment) : withComment;
+    return teacherGraded && canvas.prioritizeNonToolGrade ? keepGrade(withComment) : withComment;
+  }
+  if (posted.scoreGiven === null && teacherGraded) return keepGrade(posted);
+  return posted;
 }

@@ -10,6 +10,7 @@
 import type { AssetProcessorDialect } from './dialect.js';
 import { Router } from 'express';
 import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
+import { courseTotals, gradeAsTeacher, type CourseTotal } from './ags-gradebook.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
 import { mountEula } from './eula.js';
@@ -24,6 +25,7 @@ import { submissionNotice, type NoticeAsset, type SubmissionNoticeOptions } from
 import { mountNrps } from './nrps.js';
 import { authUrl, loginInitiationUrl, mountAuthorization, type LoginInitiation } from './oidc.js';
 import { mountPage } from './page.js';
+import { fileStore, restore } from './persistence.js';
 import { mountFramedLaunch } from './platform-storage.js';
 import { mountSpeedGrader } from './speedgrader.js';
 import { mountDynamicRegistration, registrationUrl } from './registration.js';
@@ -48,6 +50,7 @@ import {
 import { mountTokenEndpoint, tokenUrl } from './token.js';
 
 export type { GradebookRow } from './ags.js';
+export type { CourseTotal } from './ags-gradebook.js';
 export type { AssetReport } from './state.js';
 export { SubmissionRefused, type SubmitOptions } from './lms-submissions.js';
 export type { NoticeAsset } from './notices.js';
@@ -65,6 +68,11 @@ export interface DevPlatformOptions {
   dialect?: AssetProcessorDialect;
   course?: Course;
   users?: DevUser[];
+  /**
+   * A file its course and gradebook are kept in across restarts (persistence.ts): read at start when it exists,
+   * written after each change. None: in memory only (the tests).
+   */
+  stateFile?: string;
 }
 
 export interface DevPlatform {
@@ -86,6 +94,10 @@ export interface DevPlatform {
   lineItems(): LineItem[];
   loginInitiationUrl(options: LoginInitiation): string;
   gradebook(): GradebookRow[];
+  /** Each student's course total, over graded cells only (as Moodle and Canvas compute it). */
+  courseTotals(): CourseTotal[];
+  /** The teacher grades a student in the LMS's gradebook (the line item's own id, as lineItems() gives it in its url's path). */
+  gradeAsTeacher(lineItemId: string, userId: string, score: number): void;
   scoreLog(): ScoreLogEntry[];
   attempts(lineItemId: string, userId: string): number;
   setRules(rules: PlatformRules): void;
@@ -163,6 +175,22 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
   };
   const { issuer, clientId, deploymentId, memory } = platform;
   const router = Router();
+  const store = options.stateFile ? fileStore(options.stateFile) : null;
+  if (options.stateFile) restore(memory, options.stateFile);
+  const saved =
+    <A extends unknown[], R>(change: (...args: A) => R) =>
+    (...args: A): R => {
+      const result = change(...args);
+      store?.save(memory);
+      return result;
+    };
+  // Every request that may change the course or the gradebook (a score, a line item, a deep link, a handler) is
+  // followed by a write of what is kept; reads change nothing.
+  if (store)
+    router.use((req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => store.save(memory));
+      next();
+    });
   for (const mount of CONCERNS) mount(router, platform);
 
   return {
@@ -178,12 +206,16 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     }),
     users: () => [...memory.people.values()],
     course: () => platform.course,
-    addUser: (user) => void memory.people.set(user.id, user),
-    addResourceLink: (link) => addResourceLink(memory, link),
+    addUser: saved((user: DevUser) => void memory.people.set(user.id, user)),
+    addResourceLink: saved((link: NewResourceLink) => addResourceLink(memory, link)),
     resourceLinks: () => [...memory.links.values()],
     lineItems: () => [...memory.lineItems.values()].map((item) => lineItemJson(platform, item)),
     loginInitiationUrl: (init) => loginInitiationUrl(platform, init),
     gradebook: () => gradebook(platform),
+    courseTotals: () => courseTotals(platform),
+    gradeAsTeacher: saved((lineItemId: string, userId: string, score: number) =>
+      gradeAsTeacher(platform, lineItemId, userId, score),
+    ),
     scoreLog: () => [...memory.scoreLog],
     attempts: (lineItemId, userId) => memory.attempts.get(scoreKey(lineItemId, userId)) ?? 0,
     setRules: (next) => void (memory.rules = next),

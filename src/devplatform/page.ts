@@ -3,7 +3,8 @@
 // document processing app is added), the administrator's registration link, and the gradebook the tool's scores
 // arrive in, where each grade opens the student's submission in the tool as Moodle's grade analysis does
 // (submission-review.ts).
-import { gradebook, type GradebookRow } from './ags.js';
+import type { GradebookRow } from './ags.js';
+import { renderGradebook } from './ags-gradebook.js';
 import { knownActivities } from './assignment-page.js';
 import { activityUrl } from './page-urls.js';
 import type { MountConcern } from './context.js';
@@ -22,7 +23,8 @@ interface HomeView {
   links: ResourceLink[];
   /** The LMS's own assignments, where a document processing app is added and students submit. */
   activities: Array<{ title: string; url: string }>;
-  gradebook: GradebookRow[];
+  /** The gradebook's tables, given the grade analysis links of a cell. */
+  gradebook(reviewLinks: (row: GradebookRow) => string): string;
   loginUrl(userId: string, resourceLinkId: string | undefined, messageType: LaunchMessageType): string;
   /** The same launch framed, with platform storage (as Canvas launches). */
   frameUrl(userId: string, resourceLinkId: string | undefined, messageType: LaunchMessageType): string;
@@ -56,12 +58,6 @@ function renderHome(view: HomeView): string {
       .filter((l) => l.url !== null);
     return links.map(({ u, url }) => `<a href="${escapeHtml(url!)}">as ${escapeHtml(u.name)}</a>`).join(' · ');
   };
-  const grades = view.gradebook
-    .map(
-      (g) =>
-        `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`,
-    )
-    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev platform: ${escapeHtml(view.course.title)}</title></head>
 <body style="font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: auto; padding: 1rem">
 <h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
@@ -71,7 +67,7 @@ function renderHome(view: HomeView): string {
 <h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>
 ${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
-${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th><th>Grade analysis (opens the submission in the tool)</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
+${view.gradebook(reviewLinks)}
 </body></html>`;
 }
 
@@ -87,7 +83,7 @@ export const mountPage: MountConcern = (router, platform) => {
           title: activity.title,
           url: activityUrl(platform, activity.id),
         })),
-        gradebook: gradebook(platform),
+        gradebook: (reviewLinks) => renderGradebook(platform, [...platform.memory.people.values()], reviewLinks),
         loginUrl: (userId, resourceLinkId, messageType) =>
           loginInitiationUrl(platform, { userId, resourceLinkId, messageType }),
         frameUrl: (userId, resourceLinkId, messageType) =>

@@ -65,6 +65,8 @@ export interface Score {
   activityProgress: string;
   gradingProgress: string;
   submittedAt?: string;
+  /** Who gave the grade the cell shows: the tool (a score post) or the teacher (in the LMS's gradebook). */
+  gradedBy?: 'tool' | 'teacher';
 }
 
 export interface ScoreLogEntry {

@@ -21,6 +21,8 @@ export interface ColumnContext {
   lineItemsUrl: string | null;
   similarityLineItemUrl: string | null;
   gradeColumn: AssignmentSettings['gradeColumn'];
+  /** Whether a result's comment may name the similarity (the LMS shows it to the student): results shown on scoring. */
+  commentShowsSimilarity: boolean;
 }
 
 export interface GradeContext extends ColumnContext {
@@ -69,6 +71,15 @@ interface ColumnRow {
   settings: unknown;
 }
 
+function gradebookSettings(
+  settings: AssignmentSettings,
+): Pick<ColumnContext, 'gradeColumn' | 'commentShowsSimilarity'> {
+  return {
+    gradeColumn: settings.gradeColumn,
+    commentShowsSimilarity: settings.resultsVisibleTo === 'students-after-scoring',
+  };
+}
+
 function toColumn(row: ColumnRow): ColumnContext {
   return {
     userSubject: row.subject,
@@ -81,7 +92,7 @@ function toColumn(row: ColumnRow): ColumnContext {
     lineItemUrl: row.line_item_url,
     lineItemsUrl: row.line_items_url,
     similarityLineItemUrl: row.similarity_line_item_url,
-    gradeColumn: storedSettings.parse(row.settings).gradeColumn,
+    ...gradebookSettings(storedSettings.parse(row.settings)),
   };
 }
 

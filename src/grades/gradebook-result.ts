@@ -20,7 +20,7 @@ const resultContainer = z.array(
  * The user's result in the line item, out of 100, as the platform holds it; null when it cannot say (no result,
  * the result scope not granted, an answer that does not parse): then nothing is known, and the caller sends.
  */
-async function currentResult(
+export async function currentResult(
   deps: GradeDeps,
   platform: PlatformRef,
   lineItemUrl: string,
@@ -40,6 +40,8 @@ async function currentResult(
 
 /** Whether the gradebook's result for the user is this score already; false when it cannot say. */
 export async function gradebookHolds(deps: GradeDeps, context: ColumnContext, score: number): Promise<boolean> {
+  // A comment holds no score to compare: the result is sent again (a comment repeated is harmless).
+  if (context.gradeColumn === 'comment') return false;
   try {
     const lineItemUrl = await lineItemFor(deps, context);
     const held = await currentResult(deps, context.platform, lineItemUrl, context.userSubject);

@@ -16,6 +16,15 @@ export interface PlatformQuirks {
   scoreTimestampGapMs: number;
   /** Members the LMS reads beside a final score, in its own namespace; other LMSs ignore members they do not know. */
   finalScoreExtension(submittedAt: Date): Record<string, unknown>;
+  /** Members the LMS reads beside a receipt (a score without scoreGiven), so that it keeps a grade the teacher gave. */
+  receiptExtension(): Record<string, unknown>;
+  /**
+   * Whether the LMS itself keeps a grade the teacher gave when the tool posts over it (Moodle: a grade given in the
+   * gradebook is an override; Canvas: with the extension's prioritize_non_tool_grade and preserve_score). When it
+   * does not (an LMS whose rules are not known), the tool reads the cell first and posts no grade over one it did not
+   * post (grades/teacher-grade.ts).
+   */
+  keepsTeacherGrade: boolean;
   /** Whether a refused score lost to a later timestamp the LMS holds (then a later one is sent). */
   isTimestampConflict(answer: AgsAnswer): boolean;
   /** Whether a refused score says the user is no gradable student of the course: not posted again until a resync. */
@@ -32,6 +41,11 @@ const MOODLE: PlatformQuirks = {
   // posted within one second would clash.
   scoreTimestampGapMs: WHOLE_SECOND_MS,
   finalScoreExtension: () => ({}),
+  receiptExtension: () => ({}),
+  // A grade a teacher gives in Moodle's gradebook is an override: a tool's later score changes the raw grade but not
+  // the final grade, nor the feedback (lib/grade/grade_item.php update_raw_grade, "!$grade->is_overridden()";
+  // test/fixtures/lms/moodle/gradebook.md).
+  keepsTeacherGrade: true,
   // "Refusing score with an earlier timestamp".
   isTimestampConflict: (answer) => answer.status === 409,
   // "Incorrect score received": Moodle's one answer for every score it will not take, which for the tool's own
@@ -43,14 +57,22 @@ const CANVAS: PlatformQuirks = {
   scoreTimestampGapMs: WHOLE_SECOND_MS,
   // Canvas's submission extension (https://canvas.instructure.com/doc/api/score.html): the score is not a new
   // attempt (which would count against the student's allowed attempts), and never replaces a grade the instructor
-  // gave by hand; submitted_at keeps the student's real time, so the paper is not marked late.
+  // gave by hand (prioritize_non_tool_grade), nor clears it when it carries no scoreGiven (preserve_score: without it
+  // Canvas sets the submission's score to nil, scores_controller.rb "ignore_score?"); submitted_at keeps the
+  // student's real time, so the paper is not marked late. test/fixtures/lms/canvas/gradebook.md
   finalScoreExtension: (submittedAt) => ({
     [CANVAS_SUBMISSION_EXTENSION]: {
       new_submission: false,
       prioritize_non_tool_grade: true,
+      preserve_score: true,
       submitted_at: submittedAt.toISOString(),
     },
   }),
+  // A receipt has no scoreGiven: Canvas would clear the teacher's grade of an earlier attempt without preserve_score.
+  receiptExtension: () => ({
+    [CANVAS_SUBMISSION_EXTENSION]: { prioritize_non_tool_grade: true, preserve_score: true },
+  }),
+  keepsTeacherGrade: true,
   // "Provided timestamp of … before last updated timestamp of …", with 400.
   isTimestampConflict: (answer) => answer.status === 400 && /timestamp/i.test(answer.body),
   // "User not found in course or is not a student" (Student View's test student, a dropped enrolment). Canvas's
@@ -63,6 +85,9 @@ const GENERIC: PlatformQuirks = {
   scoreTimestampGapMs: WHOLE_SECOND_MS,
   // It may be a Canvas registered without its family; any other LMS ignores Canvas's namespace.
   finalScoreExtension: CANVAS.finalScoreExtension,
+  receiptExtension: CANVAS.receiptExtension,
+  // Not known (Blackboard, Brightspace, others): the tool reads the cell before it posts a grade.
+  keepsTeacherGrade: false,
   isTimestampConflict: (answer) => MOODLE.isTimestampConflict(answer) || CANVAS.isTimestampConflict(answer),
   // A 422 is a refusal of this user by every LMS known to send it; sending again would only be refused again.
   isNotGradable: (answer) => answer.status === 422 || MOODLE.isNotGradable(answer) || CANVAS.isNotGradable(answer),

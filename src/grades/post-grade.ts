@@ -7,8 +7,9 @@ import type { GradeDeps } from './grade-deps.js';
 import { recordAcknowledged, recordSending, setGradeState } from './grade-record.js';
 import { gradebookHolds } from './gradebook-result.js';
 import { GradeRefused } from './platform-answer.js';
-import { finalScoreOf, submissionScoreBody } from './score-body.js';
+import { finalScoreOf, resultCommentBody, submissionScoreBody } from './score-body.js';
 import { sendScore } from './send-score.js';
+import { teacherGradeHeld } from './teacher-grade.js';
 
 /**
  * What a post did: `final` the score is in the gradebook (the caller marks the submission graded), `pending`
@@ -59,12 +60,22 @@ export async function postGrade(
   const recordFinal = async (timestamp: Date) => {
     if (final !== null) await recordSending(deps.db, submissionId, final, timestamp);
   };
+  // A grade over the assignment's own column, where the LMS would not keep the teacher's: read the cell first.
+  const teachers =
+    final !== null &&
+    context.gradeColumn === 'assignment' &&
+    !context.quirks.keepsTeacherGrade &&
+    (await teacherGradeHeld(deps, context));
+  if (teachers) deps.logger.info({ submissionId }, 'The teacher graded this paper: the similarity goes as a comment');
   let sent: Date;
   try {
     const outcome = await sendScore(
       deps,
       context,
-      (timestamp) => submissionScoreBody(context, timestamp, context.quirks),
+      (timestamp) =>
+        teachers
+          ? resultCommentBody(context, final, timestamp, context.quirks)
+          : submissionScoreBody(context, timestamp, context.quirks),
       stillCurrent,
       recordFinal,
     );

@@ -38,3 +38,26 @@ export async function nextScoreTimestamp(
     .executeTakeFirstOrThrow();
   return row.last_timestamp;
 }
+
+/** Remembers a grade the tool is about to post to the cell (before it leaves: a post whose answer is lost counts). */
+export async function rememberGivenScore(db: Kysely<DatabaseSchema>, key: ScoreClockKey, score: number): Promise<void> {
+  await sql`
+    UPDATE score_clock
+       SET given_scores = CASE WHEN ${score}::numeric = ANY(given_scores) THEN given_scores
+                               ELSE array_append(given_scores, ${score}::numeric) END
+     WHERE platform_id = ${key.platformId} AND line_item_url = ${key.lineItemUrl} AND user_subject = ${key.userSubject}`.execute(
+    db,
+  );
+}
+
+/** The grades the tool ever posted to the cell. */
+export async function givenScores(db: Kysely<DatabaseSchema>, key: ScoreClockKey): Promise<number[]> {
+  const row = await db
+    .selectFrom('score_clock')
+    .select('given_scores')
+    .where('platform_id', '=', key.platformId)
+    .where('line_item_url', '=', key.lineItemUrl)
+    .where('user_subject', '=', key.userSubject)
+    .executeTakeFirst();
+  return (row?.given_scores ?? []).map(Number);
+}

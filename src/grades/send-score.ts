@@ -5,7 +5,7 @@ import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
 import { lineItemFor } from './line-item.js';
 import { readScoreAnswer } from './platform-answer.js';
-import { nextScoreTimestamp } from './score-clock.js';
+import { nextScoreTimestamp, rememberGivenScore } from './score-clock.js';
 import type { ScoreBody } from './score-body.js';
 
 const TRIES = 4;
@@ -38,10 +38,12 @@ export async function sendScore(
     if (!(await stillCurrent())) return 'superseded';
     const timestamp = await nextScoreTimestamp(deps.db, clock, new Date(), gapMs);
     await beforeSend(timestamp);
+    const score = body(timestamp);
+    if (typeof score.scoreGiven === 'number') await rememberGivenScore(deps.db, clock, score.scoreGiven);
     const posted = await agsCall(deps.provider, context.platform, AGS_SCOPES.score, scoresUrl(lineItemUrl), {
       method: 'POST',
       contentType: 'application/vnd.ims.lis.v1.score+json',
-      body: body(timestamp),
+      body: score,
     });
     const answer = readScoreAnswer(posted, context.quirks);
     if (answer.kind === 'accepted') return { sent: timestamp };

@@ -309,6 +309,12 @@ export const de: Translation = {
   'dashboard.confirmDelete':
     'Den letzten Versuch von {name} löschen, hier und beim Prüfdienst? Die Person kann danach erneut abgeben.',
   'dashboard.actionFor': ' für {name}',
+  'dashboard.gradebookUse.comment':
+    'Die Bewertungsübersicht des LMS erhält den Ähnlichkeitswert jeder Person als Kommentar neben der Abgabe in der Spalte dieser Aufgabe; das Werkzeug vergibt keine Bewertung, und Ihre eigene Bewertung bleibt Ihre.',
+  'dashboard.gradebookUse.assignment':
+    'Die Bewertungsübersicht des LMS erhält den Ähnlichkeitswert jeder Person als Bewertung in der Spalte dieser Aufgabe (0 bis 100); Studierende sehen ihn, und er zählt in der Kurssumme. Eine Bewertung, die Sie im LMS vergeben haben, wird nicht überschrieben. Ändern Sie das unter Einstellungen.',
+  'dashboard.gradebookUse.similarity':
+    'Die Bewertungsübersicht des LMS erhält den Ähnlichkeitswert jeder Person in einer eigenen Spalte („Ähnlichkeit: {title}“), die in der Kurssumme zählt, solange Sie sie dort nicht herausnehmen. Ändern Sie das unter Einstellungen.',
   'dashboard.resyncAll': 'Alle Bewertungen erneut an die Bewertungsübersicht senden',
   'nav.label': 'Aufgabe',
   'nav.submissions': 'Abgaben',
@@ -356,8 +362,15 @@ export const de: Translation = {
   'settings.instructions': 'Hinweise für Studierende',
   'settings.column': 'Spalte in der Bewertungsübersicht',
   'settings.columnHelp':
-    'Wohin der Ähnlichkeitswert (0 bis 100) in der Bewertungsübersicht des Kurses geschrieben wird. Eine eigene Spalte hält ihn aus der Bewertung der Aufgabe heraus; blenden Sie diese Spalte im LMS für Studierende aus, wenn sie sie nicht sehen sollen.',
-  'settings.column.assignment': 'Die Spalte der Aufgabe selbst',
+    'Was die Bewertungsübersicht des Kurses in Ihrem LMS von dieser Aufgabe erhält. Ein Ähnlichkeitswert ist keine Note: Standardmäßig vergibt das Werkzeug keine Bewertung, und eine Bewertung, die Sie im LMS vergeben, wird nie überschrieben.',
+  'settings.column.comment': 'Ein Kommentar neben der Abgabe, keine Bewertung (empfohlen)',
+  'settings.column.commentEffect':
+    'Der Ähnlichkeitswert erscheint als Kommentar zur Abgabe in der Spalte der Aufgabe; die Bewertung geben Sie, und weder eine Bewertung noch die Kurssumme wird aus dem Ähnlichkeitswert berechnet.',
+  'settings.column.assignment': 'Der Ähnlichkeitswert als Bewertung der Aufgabe',
+  'settings.column.assignmentEffect':
+    'Der Ähnlichkeitswert wird zur Bewertung: Eine eigenständige Arbeit erhält 0 von 100, Studierende sehen das, und es zählt in der Kurssumme.',
+  'settings.column.similarityEffect':
+    'Der Ähnlichkeitswert kommt in eine eigene Spalte, die in der Kurssumme zählt und Studierenden angezeigt wird, solange Sie sie im LMS nicht aus der Summe nehmen und verbergen.',
   'settings.column.similarity': 'Eine eigene Spalte „Ähnlichkeit“',
   'settings.column.unavailable':
     'Ihr LMS erlaubt dem Werkzeug nicht, für diese Aufgabe Spalten in der Bewertungsübersicht anzulegen.',
@@ -385,7 +398,8 @@ export const de: Translation = {
     'Jede Farbstufe beginnt zwischen 1 und 100 %, oberhalb der Stufe davor (gelb, dann orange, dann rot).',
   'settings.error.language': 'Nennen Sie die Sprache der Arbeiten (höchstens 60 Zeichen).',
   'settings.error.documentType': 'Wählen Sie eine Dokumentart: {types}.',
-  'settings.error.gradeColumn': 'Wählen Sie die Spalte der Aufgabe oder eine eigene Spalte für die Ähnlichkeit.',
+  'settings.error.gradeColumn':
+    'Wählen Sie, was die Bewertungsübersicht erhält: einen Kommentar neben der Abgabe, den Ähnlichkeitswert als Bewertung oder eine eigene Spalte.',
   'settings.error.field': 'Prüfen Sie das Feld „{field}“: {problem}',
 
   'check.leftOut': 'Was die Prüfung auslässt',

@@ -199,7 +199,8 @@ export const en = {
     'Each colour band starts between 1 and 100 %, above the band before it (yellow, then orange, then red).',
   'settings.error.language': 'Name the language of the papers (60 characters at most).',
   'settings.error.documentType': 'Choose a document type: {types}.',
-  'settings.error.gradeColumn': "Choose the assignment's column or a separate similarity column.",
+  'settings.error.gradeColumn':
+    'Choose what the gradebook gets: a comment beside the submission, the similarity as the grade, or a column of its own.',
   'settings.error.field': 'Check the field "{field}": {problem}',
 
   // Deep linking and the Asset Processor's attach page (the messages around them).
@@ -305,6 +306,12 @@ export const en = {
     "Delete {name}'s latest attempt, here and at the checking service? The student may then submit again.",
   'dashboard.actionFor': ' for {name}',
   'dashboard.resyncAll': 'Send all scores to the gradebook again',
+  'dashboard.gradebookUse.comment':
+    "The LMS gradebook gets each student's similarity as a comment beside their submission in this assignment's column; the tool posts no grade, and a grade you give stays yours.",
+  'dashboard.gradebookUse.assignment':
+    "The LMS gradebook gets each student's similarity as their grade in this assignment's column (0 to 100), which students see and which counts in the course total; a grade you gave in the LMS is not overwritten. Change it under Settings.",
+  'dashboard.gradebookUse.similarity':
+    'The LMS gradebook gets each student\'s similarity in a column of its own ("Similarity: {title}"), which counts in the course total unless you take it out there. Change it under Settings.',
   'band.green': 'low',
   'band.yellow': 'moderate',
   'band.orange': 'high',
@@ -380,8 +387,15 @@ export const en = {
   'settings.whoSees.instructors': 'Instructors only',
   'settings.column': 'Gradebook column',
   'settings.columnHelp':
-    "Where the similarity score (0 to 100) is posted in the course gradebook. A column of its own keeps it out of the assignment's grade; hide that column from students in the LMS if they should not see it.",
-  'settings.column.assignment': "The assignment's own column",
+    'What the course gradebook in your LMS gets from this assignment. A similarity is not a grade: by default the tool gives no grade, and a grade you give in the LMS is never overwritten.',
+  'settings.column.comment': 'A comment beside the submission, no grade (recommended)',
+  'settings.column.commentEffect':
+    "Each student's similarity appears as a comment on their submission in the assignment's column; you give the grade, and no grade or course total is computed from the similarity.",
+  'settings.column.assignment': "The similarity as the assignment's grade",
+  'settings.column.assignmentEffect':
+    "The similarity becomes the student's grade: an original paper gets 0 out of 100, students see it, and it counts in the course total.",
+  'settings.column.similarityEffect':
+    'The similarity goes to a column of its own, which counts in the course total and is shown to students unless you take it out of the total and hide it in the LMS.',
   'settings.column.unavailable': 'Your LMS does not let the tool add gradebook columns for this assignment.',
   'settings.bands': 'Similarity colour bands',
   'settings.bandsHelp':

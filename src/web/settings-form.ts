@@ -54,7 +54,7 @@ const settingsForm = z.object({
   ),
   resultsVisibleTo: z.string(),
   showAiScoreToStudents: checkbox,
-  gradeColumn: z.string().default('assignment'),
+  gradeColumn: z.string().default('comment'),
   bandYellow: numberField,
   bandOrange: numberField,
   bandRed: numberField,

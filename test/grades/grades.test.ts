@@ -12,6 +12,7 @@ import { QUEUES } from '../../src/jobs/index.js';
 import { accessTokenWithin } from '../../src/lti/access-token.js';
 import type { DatabaseSchema } from '../../src/db/index.js';
 import { openCourse } from '../support/course.js';
+import { setGradeColumn } from './grade-column.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
@@ -39,9 +40,20 @@ after(async () => {
   await tool.stop();
 });
 
-/** A platform with one assignment (opened by its instructor), and a function for a student to submit to it. */
+/**
+ * A platform with one assignment (opened by its instructor), and a function for a student to submit to it. Its
+ * instructor chose to post the similarity as the grade: these tests are about how a grade reaches the gradebook
+ * (the default, a comment and no grade, is term.test.ts's).
+ */
 async function course(rules: PlatformRules, clientId: string) {
-  const opened = await openCourse(tool, { rules, clientId, title: `Essay (${rules})` });
+  // Registered as the LMS whose rules it plays (an LMS of the specification's rules as one of unknown family).
+  const lms = await startTestPlatform(tool, {
+    rules,
+    clientId,
+    ...(rules === 'spec' ? {} : { productFamily: rules }),
+  });
+  const opened = await openCourse(tool, { clientId, title: `Essay (${rules})`, lms });
+  await setGradeColumn(tool, opened.path, 'assignment');
   platforms.push(opened.lms);
   return opened;
 }
@@ -387,7 +399,11 @@ describe('a score refused for its timestamp while a newer attempt arrives', () =
     // The held post arrives with the older timestamp and is refused (409); attempt 1's score is not sent again.
     assert.deepEqual(await resent, { kind: 'skipped' });
     const posts = lms.platform.scoreLog().filter((entry) => entry.userId === 'student-1');
-    assert.equal(posts.at(-1)?.status, 409);
+    const told = posts.map(({ status, body }) => {
+      const { gradingProgress, scoreGiven, timestamp } = body as Record<string, unknown>;
+      return `${status} ${String(gradingProgress)} ${String(scoreGiven)} ${String(timestamp)}`;
+    });
+    assert.equal(posts.at(-1)?.status, 409, told.join('\n'));
     assert.deepEqual(
       lms.platform.gradebook().map((g) => [g.userId, g.scoreGiven]),
       [['student-1', secondScore]],

@@ -150,7 +150,8 @@ test(
       .slice(postsBefore);
     assert.deepEqual(
       posts.map((entry) => (entry.body as { gradingProgress: string }).gradingProgress),
-      ['FullyGraded'],
+      // The result, once: beside the submission, for the teacher to grade (the default).
+      ['PendingManual'],
     );
   },
 );

@@ -17,6 +17,7 @@ import { call, login } from '../fixtures/sandbox/client.js';
 import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
+import { shownSimilarity } from '../support/gradebook-cell.js';
 
 // What the functions handed to the page see: the browser's globals (this project compiles without the DOM library).
 declare const window: { stayed?: boolean },
@@ -381,7 +382,7 @@ describe('the pages in a browser', () => {
 
     const papers = tool.tool.sandbox!.stats().papers;
     const noorId = lms.platform.users().find((user) => user.name === 'Noor Student')!.id;
-    const noorScore = () => lms.platform.gradebook().find((row) => row.userId === noorId)?.scoreGiven ?? null;
+    const noorScore = () => shownSimilarity(lms.platform.gradebook().find((row) => row.userId === noorId));
     assert.notEqual(noorScore(), null, 'Noor has a score in the gradebook before the deletion');
     // The click does not finish while the confirmation is open: it is awaited once the dialog is accepted.
     const confirmation = page.waitForEvent('dialog');

@@ -16,6 +16,7 @@ import { artifactsDir, launchBrowser, screenshot, seriousAxeViolations } from '.
 import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
+import { shownSimilarity } from '../support/gradebook-cell.js';
 
 // What the functions handed to the page see: the browser's globals (this project compiles without the DOM library).
 declare const window: { stayed?: boolean; seen?: string[] };
@@ -137,7 +138,7 @@ describe('a student first, reports in place, the upload page', () => {
     const gradebook = async () => lms.platform.gradebook().find((row) => row.userId === 'student-1');
     for (const deadline = Date.now() + 30_000; !(await gradebook()) && Date.now() < deadline;)
       await sam.waitForTimeout(250);
-    assert.equal(typeof (await gradebook())?.scoreGiven, 'number', 'the score reached the LMS gradebook');
+    assert.equal(typeof shownSimilarity(await gradebook()), 'number', 'the similarity reached the LMS gradebook');
     await screenshot(sam, 'student-first-checked');
 
     const iris = await people.openAssignmentAs('iris', 'Iris Instructor');

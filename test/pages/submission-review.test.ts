@@ -9,6 +9,7 @@ import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
+import { shownSimilarity } from '../support/gradebook-cell.js';
 
 const essay =
   'Rivers carve valleys over long spans of time. ' +
@@ -57,7 +58,7 @@ describe("submission review from the LMS's gradebook", () => {
     await sam.getByRole('button', { name: 'Submit' }).click();
     await sam.getByText(/^✓ rivers\.txt arrived at /).waitFor();
     await eventually(
-      () => lms.platform.gradebook().some((row) => row.userId === 'student-1' && row.scoreGiven !== null),
+      () => lms.platform.gradebook().some((row) => row.userId === 'student-1' && shownSimilarity(row) !== null),
       "Sam's score reached the gradebook",
       60_000,
       200,

@@ -28,6 +28,7 @@ test("Canvas's final score keeps the student's submit time and the teacher's own
     [CANVAS_SUBMISSION]: {
       new_submission: false,
       prioritize_non_tool_grade: true,
+      preserve_score: true,
       submitted_at: '2026-03-01T10:15:30.250Z',
     },
   });

@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { decodeHtml } from '../../src/devplatform/html.js';
 import { startToolProcess, type ToolProcess } from '../support/process.js';
+import { en } from '../../src/messages/en.js';
 
 const home = mkdtempSync(join(tmpdir(), 'olti-restart-'));
 const running: ToolProcess[] = [];
@@ -99,6 +100,12 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
   }
 }
 
+/** A student's cell in the /dev gradebook: its grade and its comment, as the page shows them (null: no cell). */
+function gradebookCell(page: string, name: string): { grade: string; comment: string } | null {
+  const cells = new RegExp(`<td>${name}</td><td>([^<]*)</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>`).exec(page);
+  return cells ? { grade: decodeHtml(cells[1]!), comment: decodeHtml(cells[2]!) } : null;
+}
+
 const essay = (topic: string) =>
   Array.from(
     { length: 30 },
@@ -133,10 +140,39 @@ test('npm start stopped while a paper is at the checking service, and started ag
     async () => (await stateOf(second, assignment, 'student-2', 'Noor Student', after)) === 'graded',
     60_000,
   );
-  // Both scores are in the dev platform's gradebook, where a person looks for them.
+  // Both similarities are in the dev platform's gradebook, where a person looks for them: beside the submission,
+  // no grade (the default).
   const gradebook = await (await fetch(`${second.url}/dev/`)).text();
   for (const name of ['Sam Student', 'Noor Student'])
-    assert.match(gradebook, new RegExp(`<td>${name}</td><td>\\d+ / 100</td>`), `${name}'s score on /dev`);
+    assert.ok(gradebookCell(gradebook, name)?.comment.match(/^Similarity \d+%/), `${name}'s similarity on /dev`);
   assert.doesNotMatch(second.output(), /not found|duplicate key/i);
+  await stop(second);
+});
+
+test('npm start stopped after the gradebook got a similarity, and started again: /dev still shows it, and the dashboard agrees', async () => {
+  const port = await freePort();
+  const first = await npmStart(port, 500);
+  const instructor = await openAs(first, 'instructor-1', 'Iris Instructor');
+  const assignment = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
+  const paper = await submit(first, assignment, 'student-3', 'Lee Student', essay('deltas'));
+  await until(
+    'the similarity in the gradebook',
+    async () => (await stateOf(first, assignment, 'student-3', 'Lee Student', paper)) === 'graded',
+    60_000,
+  );
+  const posted = gradebookCell(await (await fetch(`${first.url}/dev/`)).text(), 'Lee Student');
+  assert.ok(posted, 'the cell on /dev before the restart');
+  await stop(first);
+
+  const second = await npmStart(port, 500);
+  const page = await (await fetch(`${second.url}/dev/`)).text();
+  assert.deepEqual(gradebookCell(page, 'Lee Student'), posted, "the LMS's gradebook after the restart");
+  assert.equal(page.match(/<strong>Demo essay<\/strong>/g)?.length, 1, 'the demo essay once');
+  const dashboard = await openAs(second, 'instructor-1', 'Iris Instructor');
+  const row =
+    decodeHtml(dashboard.body)
+      .split('<tr')
+      .find((tr) => tr.includes('Lee Student')) ?? '';
+  assert.ok(row.includes(en['dashboard.state.graded']), `the dashboard's row says ${en['dashboard.state.graded']}`);
   await stop(second);
 });

@@ -9,6 +9,7 @@ import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { storedChunks, unclaimedChunks } from '../support/stored-files.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
+import { shownSimilarity } from '../support/gradebook-cell.js';
 
 let tool: TestTool;
 let lms: TestPlatform;
@@ -121,8 +122,10 @@ describe('a paper from upload to gradebook', () => {
     );
     const grade = lms.platform.gradebook().find((g) => g.userId === 'student-1');
     assert.ok(grade, 'no score in the gradebook');
-    assert.equal(grade.gradingProgress, 'FullyGraded');
-    assert.equal(grade.scoreGiven, Number(row.similarity));
+    // By default the similarity is a comment beside the submission, and the grading is the teacher's.
+    assert.equal(grade.gradingProgress, 'PendingManual');
+    assert.equal(grade.scoreGiven, null);
+    assert.equal(shownSimilarity(grade), Number(row.similarity));
     assert.equal(grade.submittedAt, row.submitted_at.toISOString());
     // The instructor can read every step; a student cannot.
     const history = await fetch(

@@ -24,7 +24,14 @@ export interface TestCourse {
 /** On a new platform (registered with the tool), or on `lms` when given (then a tool elsewhere needs only its address). */
 export async function openCourse(
   tool: TestTool | { url: string },
-  options: { rules?: PlatformRules; clientId: string; title?: string; lms?: TestPlatform },
+  options: {
+    rules?: PlatformRules;
+    clientId: string;
+    title?: string;
+    lms?: TestPlatform;
+    /** The resource link of the assignment ("essay" unless told): another one on the same `lms` is another assignment. */
+    linkId?: string;
+  },
 ): Promise<TestCourse> {
   const lms =
     options.lms ??
@@ -32,8 +39,9 @@ export async function openCourse(
       ? await startTestPlatform(tool, { rules: options.rules ?? 'spec', clientId: options.clientId })
       : assert.fail('a tool in another process needs a platform registered already'));
   const title = options.title ?? `Essay (${options.clientId})`;
-  lms.platform.addResourceLink({ id: 'essay', title, lineItem: { label: title, scoreMaximum: 100 } });
-  const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+  const linkId = options.linkId ?? 'essay';
+  lms.platform.addResourceLink({ id: linkId, title, lineItem: { label: title, scoreMaximum: 100 } });
+  const instructor = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: linkId });
   assert.equal(instructor.status, 200);
   const path = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   const trySubmit = async (userId: string, text: string): ReturnType<TestCourse['trySubmit']> => {
@@ -47,7 +55,7 @@ export async function openCourse(
     }
     let stage: 'launch' | 'upload' = 'launch';
     try {
-      const student = await launch(lms.platform, { userId, resourceLinkId: 'essay' });
+      const student = await launch(lms.platform, { userId, resourceLinkId: linkId });
       if (!student.ltik) return { stage, status: student.status, submissionId: null, body: student.body };
       stage = 'upload';
       const form = new FormData();

@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../../src/db/index.js';
 import type { DevPlatform } from '../../src/devplatform/index.js';
+import { isResult, shownSimilarity } from './gradebook-cell.js';
 
 export interface Figures {
   /** A fault injected (its name) and whether every submission came through it. */
@@ -113,18 +114,16 @@ export async function tally(
   for (const row of rows) if ((latest.get(row.subject)?.attempt ?? 0) < row.attempt) latest.set(row.subject, row);
   const finalPosts = lms
     .scoreLog()
-    .filter(
-      (entry) => entry.status < 300 && (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded',
-    );
+    .filter((entry) => entry.status < 300 && isResult((entry.body as { gradingProgress?: string }).gradingProgress));
   let gradesWrong = 0;
   let repeatedFinalPosts = 0;
   for (const [subject, row] of latest) {
     const cell = lms.gradebook().find((grade) => grade.userId === subject);
     const posted = finalPosts
       .filter((entry) => entry.userId === subject)
-      .map((entry) => (entry.body as { scoreGiven?: number }).scoreGiven);
+      .map((entry) => shownSimilarity(entry.body as { scoreGiven?: number; comment?: string }));
     const right =
-      row.similarity !== null && cell?.gradingProgress === 'FullyGraded' && cell.scoreGiven === Number(row.similarity);
+      row.similarity !== null && isResult(cell?.gradingProgress) && shownSimilarity(cell) === Number(row.similarity);
     if (!right || new Set(posted).size !== 1) gradesWrong += 1;
     repeatedFinalPosts += Math.max(0, posted.length - 1);
   }

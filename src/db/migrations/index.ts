@@ -23,6 +23,7 @@ import * as assetProcessing from './0022_asset_processing.js';
 import * as eula from './0023_eula.js';
 import * as assetDialects from './0024_asset_dialects.js';
 import * as usedOidcState from './0025_used_oidc_state.js';
+import * as gradebookCommentDefault from './0026_gradebook_comment_default.js';
 import * as receivedFiles from './0030_received_files.js';
 
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0023_eula': eula,
   '0024_asset_dialects': assetDialects,
   '0025_used_oidc_state': usedOidcState,
+  '0026_gradebook_comment_default': gradebookCommentDefault,
   '0030_received_files': receivedFiles,
 };
 
