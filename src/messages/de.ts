@@ -97,7 +97,8 @@ export const de: Translation = {
   'student.script.empty': 'Die Datei ist leer. Wählen Sie die Datei, die Ihre Arbeit enthält.',
   'student.script.chooseFirst': 'Wählen Sie zuerst eine Datei aus.',
   'student.script.uploadingFile': '{name} wird hochgeladen…',
-  'student.script.arrived': '✓ {name} ist um {time} eingegangen · Ergebnisse meist innerhalb von 10–15 Minuten',
+  'student.script.arrived': '✓ {name} ist am {time} eingegangen.',
+  'student.script.soon': 'Ergebnisse meist innerhalb von 10–15 Minuten.',
   'student.script.duplicate':
     '✓ {name} wurde bereits als Versuch {attempt} eingereicht; es wurde nichts Neues gesendet.',
   'student.script.receipt': 'Quittung {id} · SHA-256 {sha256} · {size}',

@@ -80,6 +80,7 @@ export async function studentPage(tool: Tool, session: Session, assignment: Assi
         chooseFirst: t('student.script.chooseFirst'),
         uploadingFile: words.raw('student.script.uploadingFile'),
         arrived: words.raw('student.script.arrived'),
+        soon: t('student.script.soon'),
         duplicate: words.raw('student.script.duplicate'),
         receipt: words.raw('student.script.receipt'),
         chooseAnother: t('student.script.chooseAnother'),

@@ -12,8 +12,11 @@ const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
 
 const eta = new Eta({ views: viewsDir, cache: true, autoEscape: true });
 
+/** Text made safe to put into markup a view writes raw (`<%~ %>`), as a sentence around a <time>. */
+const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export function render(view: string, data: Record<string, unknown>, words: Words): string {
-  return eta.render(view, { ...words, ...data });
+  return eta.render(view, { ...words, escape, ...data });
 }
 
 /**

@@ -120,7 +120,7 @@ describe('a student first, reports in place, the upload page', () => {
     });
     assert.match((await sam.locator('#file-info').textContent()) ?? '', /^glaciers\.txt · \d+ KB$/);
     await sam.getByRole('button', { name: 'Submit' }).click();
-    await sam.getByText(/^✓ glaciers\.txt arrived at /).waitFor();
+    await sam.getByText(/^✓ glaciers\.txt arrived on /).waitFor();
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     assert.match(await sam.locator('#attempt-list tbody tr').first().innerText(), /glaciers\.txt.*Checked\s*\d+%/s);
     // The result card came without a reload; no due date where the assignment has none, nor "until the due date".
@@ -378,7 +378,7 @@ describe('a student first, reports in place, the upload page', () => {
     });
     await noor.getByRole('button', { name: 'Submit' }).click();
     await noor.locator('#upload-progress').waitFor();
-    await noor.getByText(/^✓ essay-20mb\.txt arrived at /).waitFor({ timeout: 60_000 });
+    await noor.getByText(/^✓ essay-20mb\.txt arrived on /).waitFor({ timeout: 60_000 });
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: 0,
