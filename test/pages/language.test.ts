@@ -152,15 +152,13 @@ describe("pages in the launch's language", () => {
       await fetch(`${tool.url}${course.path}/my-submissions?ltik=${ltik}`, { headers: { accept: 'application/json' } })
     ).json()) as { submissions: Array<{ stateText: string }>; html: string; card: string };
     assert.ok(
-      ['Eingegangen', 'Zur Prüfung gesendet', 'Wird analysiert (meist 10 bis 15 Minuten)', 'Geprüft'].includes(
-        status.submissions[0]!.stateText,
-      ),
+      ['Eingegangen', 'Zur Prüfung gesendet', 'Wird geprüft', 'Geprüft'].includes(status.submissions[0]!.stateText),
       status.submissions[0]!.stateText,
     );
     assert.match(pageText(status.html), /Versuch Datei Eingegangen Status Ähnlichkeit Berichte Quittung/);
     assert.match(
       pageText(status.card),
-      /^\s*Versuch 1 von 3 · Abgabe bis: 01\.12\.2099, 17:00 UTC (Eingegangen|Zur Prüfung gesendet|Wird analysiert|Geprüft)/,
+      /^\s*Versuch 1 von 3 · Abgabe bis: 01\.12\.2099, 17:00 UTC (Eingegangen|Zur Prüfung gesendet|Wird geprüft|Geprüft)/,
     );
 
     const receipt = await (

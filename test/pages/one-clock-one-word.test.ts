@@ -1,7 +1,8 @@
-// One clock: a teacher and a student whose browsers are in Berlin read every time on the student page, the
+// One clock and one word. A teacher and a student whose browsers are in Berlin read every time on the student page, the
 // dashboard, the submission review, the history and the settings on Berlin's clock, with the zone named; the same
 // pages read without scripts say UTC, and every time there is UTC's. The due date a teacher types in Berlin is the
-// one the student reads.
+// one the student reads. One paper's state reads the same word on the student page, the dashboard, the CSV, the
+// submission review and the history, in English and in German.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -147,5 +148,49 @@ test('without scripts every time reads UTC and says so', async () => {
     assert.ok((await assertClock(await teacher.frame(), 'dashboard without scripts', 'UTC', 'UTC', 'Berlin')) >= 2);
   } finally {
     await teacher.page.context().close();
+  }
+});
+
+test('one paper, one word for its state on every page, in English and in German', async () => {
+  const { db } = tool.tool.database;
+  const paper = await db
+    .selectFrom('submission')
+    .innerJoin('lti_user', 'lti_user.id', 'submission.user_id')
+    .select(['submission.id', 'submission.state', 'submission.grade_state'])
+    .where('lti_user.subject', '=', 'student-long')
+    .executeTakeFirstOrThrow();
+  assert.ok(['scored', 'graded'].includes(paper.state), paper.state);
+  for (const [locale, word, inGradebook] of [
+    ['en-US', 'Checked', 'Sent to the gradebook'],
+    ['de-DE', 'Geprüft', 'An die Bewertungsübersicht gesendet'],
+  ] as const) {
+    const student = await openFramed(MOODLE, frameUrl(MOODLE, 'student-long'), TITLE, { locale });
+    try {
+      const frame = await student.frame();
+      assert.equal(await frame.locator('#result-card .badge').innerText(), word, `${locale}: the student's card`);
+      assert.deepEqual(await frame.locator('#attempt-list .badge').allInnerTexts(), [word], `${locale}: the list`);
+    } finally {
+      await student.page.context().close();
+    }
+    const teacher = await openFramed(MOODLE, frameUrl(MOODLE, 'instructor-1'), TITLE, { locale });
+    try {
+      const framed = teacher.page.frameLocator('#tool-frame');
+      const row = framed.locator('tr', { hasText: 'Maximiliane' });
+      assert.equal(await row.locator('.badge').innerText(), word, `${locale}: the dashboard`);
+      // What the gradebook received is said beside the state, not instead of it.
+      if (paper.grade_state === 'posted') assert.equal(await row.locator('.fact').innerText(), inGradebook);
+      const pages = await instructorPages(await teacher.frame());
+      const csv = await (await fetch(pages.dashboard.replace('/dashboard?', '/export.csv?'))).text();
+      assert.match(csv, new RegExp(`^Maximiliane[^\\r\\n]*,${word},`, 'm'), `${locale}: the CSV`);
+      await (await teacher.frame()).goto(pages.review);
+      await framed.getByRole('heading', { name: /Maximiliane/ }).waitFor();
+      assert.deepEqual(await framed.locator('main .badge').allInnerTexts(), [word], `${locale}: the review`);
+      await framed.locator('main a.badge').click();
+      await framed.locator('time[data-clock="second"]').nth(2).waitFor();
+      const steps = await framed.locator('main table tbody td:nth-child(3) .badge').allInnerTexts();
+      assert.equal(steps.at(-1), word, `${locale}: the history's last step`);
+    } finally {
+      await teacher.page.context().close();
+    }
   }
 });
