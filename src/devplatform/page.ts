@@ -7,7 +7,7 @@ import { gradebook, type GradebookRow } from './ags.js';
 import { knownActivities } from './assignment-page.js';
 import { activityUrl } from './page-urls.js';
 import type { MountConcern } from './context.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, htmlPage } from './html.js';
 import type { LaunchMessageType } from './id-token.js';
 import { loginInitiationUrl } from './oidc.js';
 import { SUBMISSION_REVIEW_MESSAGE, reviewTarget } from './submission-review.js';
@@ -16,6 +16,7 @@ import { registerToolPageUrl } from './registration.js';
 import { teaches, type Course, type DevUser, type ResourceLink } from './state.js';
 
 interface HomeView {
+  issuer: string;
   registerPage: string | null;
   course: Course;
   users: DevUser[];
@@ -62,23 +63,26 @@ function renderHome(view: HomeView): string {
         `<tr><td>${escapeHtml(g.label)}</td><td>${escapeHtml(view.users.find((u) => u.id === g.userId)?.name ?? g.userId)}</td><td>${g.scoreGiven === null ? '—' : escapeHtml(`${g.scoreGiven} / ${g.scoreMaximum}`)}</td><td>${escapeHtml(g.gradingProgress)}</td><td>${escapeHtml(g.comment ?? '')}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`,
     )
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev platform: ${escapeHtml(view.course.title)}</title></head>
-<body style="font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: auto; padding: 1rem">
-<h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
+  // The emulator's stylesheet, a file: the tool's CSP, which /dev is served under, allows no inline style.
+  return htmlPage(
+    view.issuer,
+    `Dev platform: ${view.course.title}`,
+    `<h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
 <p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
 <h2>Activities</h2>${view.links.length ? `<ul>${linkRows}</ul>` : '<p>No activity yet: add the tool first.</p>'}
 <p>${addButtons}</p>
 <h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>
 ${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
-${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th><th>Grade analysis (opens the submission in the tool)</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}
-</body></html>`;
+${grades ? `<table><thead><tr><th>Column</th><th>Student</th><th>Score</th><th>Progress</th><th>Comment</th><th>Timestamp</th><th>Grade analysis (opens the submission in the tool)</th></tr></thead><tbody>${grades}</tbody></table>` : '<p>No scores yet.</p>'}`,
+  );
 }
 
 export const mountPage: MountConcern = (router, platform) => {
   router.get('/', (_req, res) => {
     res.send(
       renderHome({
+        issuer: platform.issuer,
         registerPage: registerToolPageUrl(platform),
         course: platform.course,
         users: [...platform.memory.people.values()],

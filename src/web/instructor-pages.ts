@@ -110,6 +110,8 @@ export function instructorRoutes(tool: Tool): Router {
           histogram: histogramSvg(overview.rows, found.words),
           summary: classSummary(assignment, overview.rows),
           states: FILTER_STATES,
+          // Sending the scores again means something only once there is a score to send.
+          anyScore: overview.rows.some((row) => row.similarity !== null),
           bands: BANDS,
           descendingFirst: DESCENDING_FIRST,
           rosterProblem: overview.rosterProblem,

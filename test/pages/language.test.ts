@@ -125,8 +125,6 @@ describe("pages in the launch's language", () => {
     const text = pageText(page.body);
     for (const words of [
       'Angemeldet als',
-      'Was Sie einreichen',
-      'Versuche: 3 (bis zum Abgabetermin)',
       'Ihr Ergebnis',
       'Versuch 1 von 3',
       'Neuen Versuch einreichen',
@@ -137,7 +135,8 @@ describe("pages in the launch's language", () => {
       assert.ok(text.includes(words), `"${words}" is not on the page: ${text}`);
     }
     assert.match(text, /Abgabe bis: 01\.12\.2099, 17:00 UTC/);
-    assert.match(text, /Dateitypen: PDF, Word \(DOCX\), .*reiner Text \(TXT\)/);
+    // After the first attempt the file chooser says what to submit (the list of limits is for the first one).
+    assert.match(text, /PDF, Word \(DOCX\), .*reiner Text \(TXT\); bis zu 100 MB\./);
     // The attempt's time, day first: "25.11.2026, 06:35 UTC".
     assert.match(text, /student-1\.txt (?:\p{L}+: )?\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC/u);
     assert.doesNotMatch(
