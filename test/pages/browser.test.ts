@@ -216,6 +216,9 @@ describe('the pages in a browser', () => {
     // The live status, with no navigation: the page polls until the paper is checked.
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     assert.equal(await sam.evaluate(() => window.stayed), true, 'the page reloaded');
+    // The arrival is still said; the wait it foretold is not, once the result has come.
+    assert.match(await sam.locator('#message').innerText(), /^✓ glaciers\.txt arrived on .+\.$/);
+    assert.doesNotMatch(await sam.locator('#message').innerText(), /10–15 minutes/);
     await noor.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     const row = noor.locator('#attempt-list tbody tr').first();
     assert.match((await row.innerText()) ?? '', /my-essay\.txt.*Checked\s*\d+%/s);
