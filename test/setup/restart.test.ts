@@ -174,6 +174,9 @@ test('npm start stopped after the gradebook got a similarity, and started again:
       .split('<tr')
       .find((tr) => tr.includes('Lee Student')) ?? '';
   assert.ok(row.includes(en['state.checked']), `the dashboard's row says ${en['state.checked']}`);
-  assert.ok(row.includes(en['dashboard.gradebook.posted']), `the dashboard's row says ${en['dashboard.gradebook.posted']}`);
+  assert.ok(
+    row.includes(en['dashboard.gradebook.posted']),
+    `the dashboard's row says ${en['dashboard.gradebook.posted']}`,
+  );
   await stop(second);
 });
