@@ -24,6 +24,7 @@ import * as eula from './0023_eula.js';
 import * as assetDialects from './0024_asset_dialects.js';
 import * as usedOidcState from './0025_used_oidc_state.js';
 import * as receivedFiles from './0030_received_files.js';
+import * as oneRegistry from './0031_one_registry.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0024_asset_dialects': assetDialects,
   '0025_used_oidc_state': usedOidcState,
   '0030_received_files': receivedFiles,
+  '0031_one_registry': oneRegistry,
 };
 
 export const migrationProvider: MigrationProvider = {
