@@ -12,6 +12,7 @@ import '../../src/lti/ltijs/without-mongoose.js';
 // eslint-disable-next-line no-restricted-imports -- the records to migrate are the ones ltijs itself wrote
 import ltijs from 'ltijs';
 import { launch } from '../../src/devplatform/agent.js';
+import type { DevPlatform } from '../../src/devplatform/index.js';
 import { openDatabase, type Database } from '../../src/db/index.js';
 import { migrationProvider } from '../../src/db/migrations/index.js';
 import { accessToken } from '../../src/grades/ags.js';
@@ -71,18 +72,7 @@ function pluginBefore0031({ db, pool }: Database) {
 }
 
 /** Registers a platform as the code before 0031 did (lti/registrations.ts's saveRegistration then). */
-async function registerBefore0031(
-  opened: Database,
-  platform: {
-    name: string;
-    issuer: string;
-    clientId: string;
-    deploymentId: string;
-    authUrl: string;
-    tokenUrl: string;
-    jwksUrl: string;
-  },
-): Promise<void> {
+async function registerBefore0031(opened: Database, platform: ReturnType<DevPlatform['registration']>): Promise<void> {
   const provider = ltijs.Provider as unknown as {
     registerPlatform(record: Doc, getPlatform: undefined, key: string, database: unknown): Promise<unknown>;
   };
