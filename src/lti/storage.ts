@@ -1,17 +1,18 @@
-// ltijs keeps platforms, keys, nonces, OIDC state, access tokens and sessions through a database plugin.
-// This is ours, over the tool's PostgreSQL pool: every collection lives in one table, `lti_record`, with the
-// collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
-// delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's
-// TTL indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
+// ltijs reads and writes platforms, keys, nonces, OIDC state, access tokens and sessions through a database plugin.
+// This is ours, over the tool's PostgreSQL pool: every collection but the platforms' lives in one table, `lti_record`,
+// with the collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
+// delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's TTL
+// indexes.
+// The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
 //
 // What ltijs reads of a platform (its record, its status, the tool's keys: the collections platform, platformStatus,
-// publickey, privatekey) is answered from the tool's `platform` table, the one registry (platform-directory.ts), in
-// the shapes ltijs wrote them (ltijs 5.9.9 dist/Provider/Provider.js, registerPlatform; dist/Utils/Auth.js,
-// generatePlatformKeyPair), through the registration cache (registration-cache.ts), which triggers keep honest
-// across processes. ltijs writes none of them: registrations are written by registrations.ts alone, and a write
-// ltijs tries there is refused. ltijs no longer sees launches: the tool
-// verifies them (verify-launch.ts) and writes a launch's session records, in the shapes ltijs gave them, with the
-// launch's one statement (launch.ts, launch-session.ts); `launchRecord` below is their one definition.
+// publickey, privatekey) is answered from the tool's `platform` table, the one registry (platform-directory.ts), in the
+// shapes ltijs wrote them (ltijs 5.9.9 dist/Provider/Provider.js, registerPlatform; dist/Utils/Auth.js,
+// generatePlatformKeyPair), through the registration cache (registration-cache.ts), which triggers keep honest across
+// processes. ltijs writes none of them: registrations are written by registrations.ts alone, and a write ltijs tries
+// there is refused. ltijs no longer sees launches: the tool verifies them (verify-launch.ts) and writes a launch's
+// session records, in the shapes ltijs gave them, with the launch's one statement (launch.ts, launch-session.ts);
+// `launchRecord` below is their one definition.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { StoredPlatform } from './platform-directory.js';
