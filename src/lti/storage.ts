@@ -2,8 +2,7 @@
 // This is ours, over the tool's PostgreSQL pool: every collection but the platforms' lives in one table, `lti_record`,
 // with the collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
 // delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's TTL
-// indexes.
-// The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
+// indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
 //
 // What ltijs reads of a platform (its record, its status, the tool's keys: the collections platform, platformStatus,
 // publickey, privatekey) is answered from the tool's `platform` table, the one registry (platform-directory.ts), in the
