@@ -10,8 +10,9 @@ import { databaseReadiness, migrateToLatest, type Database } from './db/index.js
 import { Jobs } from './jobs/index.js';
 import { queueHealth } from './jobs/queue-health.js';
 import { sweepStates } from './lti/oidc-state.js';
+import { PlatformDirectory } from './lti/platform-directory.js';
 import { allowPlatformNetworks } from './lti/platform-http.js';
-import { setupLti, type LtiSetup } from './lti/ltijs/provider.js';
+import type { LtiSetup } from './lti/ltijs/provider.js';
 import { toolUrls } from './lti/provider.js';
 import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
@@ -35,7 +36,10 @@ export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
   listenUrl: string;
   database: Database;
-  lti: LtiSetup;
+  /** ltijs (the keys route, deep linking's signature); null in a worker, which does not load it. */
+  lti: LtiSetup | null;
+  /** The registered platforms (lti/platform-directory.ts), the store registrations are saved with. */
+  platforms: PlatformDirectory;
   jobs: Jobs;
   /** The checking service per assignment: the platform's own account or the default one. */
   services: ServiceConnections;
@@ -96,7 +100,7 @@ async function connectService(
 async function mountDevPlatform(
   config: Config,
   database: Database,
-  lti: LtiSetup,
+  platforms: PlatformDirectory,
   logger: Logger,
 ): Promise<Array<{ path: string; router: Router }>> {
   const urls = toolUrls(config.publicUrl);
@@ -115,7 +119,7 @@ async function mountDevPlatform(
       lineItem: { label: 'Demo essay', scoreMaximum: 100, tag: 'similarity' },
     });
   try {
-    await saveRegistration({ db: database.db, provider: lti.provider }, platform.registration(), 'dev-platform');
+    await saveRegistration({ db: database.db, provider: platforms }, platform.registration(), 'dev-platform');
   } catch (error) {
     // Registrations take https or localhost only; a plain-http PUBLIC_URL elsewhere has no dev platform.
     logger.warn(
@@ -194,9 +198,11 @@ export async function startTool(
   if (config.checker.url === null) void import('./sandbox/index.js').catch(() => undefined);
   if (config.role !== 'worker' && config.devPlatform !== 'off')
     void import('./devplatform/index.js').catch(() => undefined);
+  if (config.role !== 'worker') void import('./lti/ltijs/provider.js').catch(() => undefined);
   const database = await opening;
   let servers: Server[] = [];
-  let lti: LtiSetup | undefined;
+  let lti: LtiSetup | null = null;
+  const platforms = new PlatformDirectory(database.db, config.encryptionKey);
   let sandbox: Sandbox | null = null;
   let worker: { stop(): void } | undefined;
   // Jobs that wait on a service run up to 32 at once per process; PGlite is one backend, where more than a few
@@ -222,15 +228,19 @@ export async function startTool(
       logger.info({ migrations: applied }, `Database migrations applied: ${applied.length} (${span})`);
     }
     await jobs.start();
-    // Workers need ltijs too: it holds the platforms' keys and access tokens for grade posting.
-    lti = await setupLti({
-      encryptionKey: config.encryptionKey,
-      pool: database.pool,
-      db: database.db,
-      publicUrl: config.publicUrl,
-      logger,
-      onRejectedLaunch: rejectedLaunchHandler(logger),
-    });
+    // ltijs serves web requests only (the keys route, deep linking's signature); workers find the platforms and
+    // the tool's keys in the platform table (lti/platform-directory.ts) without it.
+    if (config.role !== 'worker') {
+      const { setupLti } = await import('./lti/ltijs/provider.js');
+      lti = await setupLti({
+        encryptionKey: config.encryptionKey,
+        pool: database.pool,
+        db: database.db,
+        publicUrl: config.publicUrl,
+        logger,
+        onRejectedLaunch: rejectedLaunchHandler(logger),
+      });
+    }
     const connect = connectChecker(config.checkerTimeoutMs, metrics.observeCheckerCall);
     const connected = await connectService(config, logger, connect);
     sandbox = connected.sandbox;
@@ -251,7 +261,7 @@ export async function startTool(
         jobs,
         services,
         sink,
-        provider: lti.provider,
+        provider: platforms,
         pollScheduleSeconds: config.pollScheduleSeconds,
         eulaRequired: config.assetProcessorEula !== null,
         assetDownloadTimeoutMs: config.assetDownloadTimeoutMs,
@@ -266,11 +276,11 @@ export async function startTool(
     }
     const mounts =
       config.role !== 'worker' && config.devPlatform !== 'off'
-        ? await mountDevPlatform(config, database, lti, logger)
+        ? await mountDevPlatform(config, database, platforms, logger)
         : [];
     const readiness = () => databaseReadiness(database);
     const app =
-      config.role === 'worker'
+      lti === null
         ? createHealthApp({ settings: config, readiness, logger, metrics })
         : createWebApp(
             {
@@ -283,7 +293,7 @@ export async function startTool(
               jobs,
               services,
               sink,
-              provider: lti.provider,
+              provider: platforms,
               signDeepLinking: lti.signDeepLinking,
             },
             readiness,
@@ -338,6 +348,7 @@ export async function startTool(
       listenUrl: listening.localUrl,
       database,
       lti: running,
+      platforms,
       jobs,
       services,
       sandbox,
@@ -349,7 +360,7 @@ export async function startTool(
         closing ??= closeServers(listening.servers, config.shutdownTimeoutMs).then(async () => {
           await jobs.stop(config.shutdownTimeoutMs);
           await moving.done;
-          await running.close();
+          await running?.close();
           await sandbox?.close();
           await database.close();
         });

@@ -5,7 +5,7 @@ import { flagProblems, unknownFlagSentence, type FlagWords } from './flags.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
 import { ASSET_PROCESSOR_MESSAGES, ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
-import { setupLti } from '../lti/ltijs/provider.js';
+import { PlatformDirectory } from '../lti/platform-directory.js';
 import { toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
@@ -133,24 +133,12 @@ export async function platformCommand(database: Database, config: Config, args: 
   if (action !== 'add' && action !== 'remove') throw new UsageError(`Unknown platform action "${action}".\n\n${HELP}`);
 
   const { values } = parseFlags(rest);
-  const logger = createLogger({ level: 'warn', destination: process.stderr as never });
-  const noPage = () => undefined;
-  const lti = await setupLti({
-    encryptionKey: config.encryptionKey,
-    pool: database.pool,
-    db: database.db,
-    publicUrl: config.publicUrl,
-    logger,
-    onRejectedLaunch: noPage,
-  });
-  try {
+  const store = { db: database.db, provider: new PlatformDirectory(database.db, config.encryptionKey) };
+  {
     if (action === 'remove') {
       if (!values.issuer || !values['client-id'])
         throw new UsageError('Give --issuer and --client-id of the registration to remove.');
-      const removed = await removeRegistration(
-        { db: database.db, provider: lti.provider },
-        { issuer: values.issuer, clientId: values['client-id'] },
-      );
+      const removed = await removeRegistration(store, { issuer: values.issuer, clientId: values['client-id'] });
       console.log(removed ? 'Removed.' : 'No registration has that issuer and client id.');
       return;
     }
@@ -170,11 +158,7 @@ export async function platformCommand(database: Database, config: Config, args: 
       throw new UsageError(`${flagProblems(input.error.issues, given, REGISTRATION_FLAGS).join('\n')}\n\n${HELP}`);
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.
     const audit = createLogger({ level: 'info', destination: process.stderr as never });
-    const registration = await saveRegistration({ db: database.db, provider: lti.provider }, input.data, 'cli', {
-      audit,
-    });
+    const registration = await saveRegistration(store, input.data, 'cli', { audit });
     console.log(`Saved.\n${describe(registration)}\n\n${toolUrlsText(config)}`);
-  } finally {
-    await lti.close();
   }
 }

@@ -26,6 +26,10 @@ export interface PlatformTable {
   active: Generated<boolean>;
   /** The service account this platform's assignments use; null: the default account. */
   checker_account_id: string | null;
+  /** The id of the tool's key pair for this platform (the `kid` of its assertions and of /lti/keys); null: none yet. */
+  key_id: string | null;
+  /** The tool's private key for this platform, sealed (lti/platform-key-pair.ts); null with key_id. */
+  private_key: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

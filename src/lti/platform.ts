@@ -1,8 +1,8 @@
-// The tool's own view of the platform store, the launch and the deep-linking answer. ltijs keeps the platforms'
-// records and the tool's key pair per platform, and signs deep-linking answers (what it still does for the tool,
-// docs/architecture.md); it is imported in lti/ltijs/ only, which hands the rest of the tool these types. The
-// method names are the store's (ltijs's record of a platform is the implementation), so that the provider ltijs
-// builds is the store itself, with no copy of a record to keep in step.
+// The tool's own view of the platform store, the launch and the deep-linking answer. The platforms and the tool's key
+// pair for each live in the tool's `platform` table, the one registry (platform-directory.ts); ltijs reads them there
+// through its storage plugin and signs deep-linking answers (what it still does for the tool, docs/architecture.md);
+// it is imported in lti/ltijs/ only, which hands the rest of the tool these types. The method names of `Platform` are
+// the ones ltijs gives its own platform objects, so that either serves a service call.
 import type { NextFunction, Request, Response } from 'express';
 
 /** A registered platform as a service call needs it: its addresses and the key the tool signs its assertions with. */
@@ -16,26 +16,17 @@ export interface Platform {
   platformAccessTokenEndpoint(): Promise<string>;
 }
 
-/** What a platform is registered with, in the store's words. */
-export interface PlatformRecord {
-  url: string;
-  name: string;
-  clientId: string;
-  authenticationEndpoint: string;
-  accesstokenEndpoint: string;
-  authorizationServer?: string;
-  authConfig: { method: 'JWK_SET'; key: string };
-}
-
 /** Finds a registered platform by issuer and client id; false when there is none. */
 export interface PlatformLookup {
   getPlatform(issuer: string, clientId: string): Promise<Platform | false>;
 }
 
-/** The platform store: looked up by the services, written by registrations. */
+/**
+ * The platform store: looked up by the services; registrations (registrations.ts) write the rows and take a new key
+ * pair from it, sealed with the tool's ENCRYPTION_KEY.
+ */
 export interface PlatformStore extends PlatformLookup {
-  registerPlatform(record: PlatformRecord): Promise<unknown>;
-  deletePlatform(issuer: string, clientId: string): Promise<unknown>;
+  newKeyPair(): Promise<{ keyId: string; privateKey: string }>;
 }
 
 /** The launch's context as the session keeps it (per context and user). */

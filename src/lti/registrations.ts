@@ -1,8 +1,9 @@
-// Platform registrations, keyed by (issuer, client_id, deployment_id). ltijs keeps the platform itself (and the
-// tool's key pair for it); the tool's own table adds what ltijs does not keep: deployments, the LMS product, who
-// registered it, and the switch that turns a registration off.
+// Platform registrations, keyed by (issuer, client_id, deployment_id): the one place they are written. A registration
+// is a row of the tool's `platform` table (its addresses, the LMS product, who registered it, the switch that turns it
+// off, and the tool's key pair for it) with its deployments; ltijs reads the same rows through its storage plugin
+// (storage.ts) and keeps no copy.
 import type { Kysely, Selectable } from 'kysely';
-import type { PlatformRecord, PlatformStore } from './platform.js';
+import type { PlatformStore } from './platform.js';
 import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
@@ -65,7 +66,7 @@ export type RegisteredBy = 'cli' | 'dynamic-registration' | 'admin' | 'dev-platf
 
 export interface RegistrationStore {
   db: Kysely<DatabaseSchema>;
-  /** The platform store (ltijs's records and the tool's key pair per platform). */
+  /** The platform store, which makes the tool's key pair for a new platform (platform-directory.ts). */
   provider: PlatformStore;
 }
 
@@ -74,7 +75,12 @@ export interface RegistrationAuditLog {
   info(fields: Record<string, unknown>, message: string): void;
 }
 
-function platformRow(values: RegistrationInput, registeredBy: RegisteredBy, active: boolean) {
+function platformRow(
+  values: RegistrationInput,
+  registeredBy: RegisteredBy,
+  active: boolean,
+  keyPair: { keyId: string; privateKey: string } | null,
+) {
   return {
     name: values.name,
     issuer: values.issuer,
@@ -86,19 +92,8 @@ function platformRow(values: RegistrationInput, registeredBy: RegisteredBy, acti
     product_family: values.productFamily ?? null,
     registered_by: registeredBy,
     active,
-  };
-}
-
-function ltijsPlatform(values: RegistrationInput): PlatformRecord {
-  return {
-    url: values.issuer,
-    clientId: values.clientId,
-    name: values.name,
-    authenticationEndpoint: values.authUrl,
-    accesstokenEndpoint: values.tokenUrl,
-    // D2L and others sign access-token requests for an audience that differs from the token URL.
-    authorizationServer: values.authorizationServer ?? values.tokenUrl,
-    authConfig: { method: 'JWK_SET', key: values.jwksUrl },
+    key_id: keyPair?.keyId ?? null,
+    private_key: keyPair?.privateKey ?? null,
   };
 }
 
@@ -118,16 +113,17 @@ export async function saveRegistration(
   const values = registrationInput.parse(input);
   const before = await store.db
     .selectFrom('platform')
-    .select(['id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server'])
+    .select(['id', 'auth_url', 'token_url', 'jwks_url', 'authorization_server', 'key_id'])
     .where('issuer', '=', values.issuer)
     .where('client_id', '=', values.clientId)
     .executeTakeFirst();
-  await store.provider.registerPlatform(ltijsPlatform(values));
+  // A platform keeps its key pair (the LMS holds the public key or fetches it by its id); one without gets one.
+  const keyPair = before?.key_id ? null : await store.provider.newKeyPair();
   const row = await store.db.transaction().execute(async (trx) => {
     const platform = await trx
       .insertInto('platform')
       // A new registration takes the given state; an existing one keeps the state an administrator chose.
-      .values(platformRow(values, registeredBy, options.active ?? true))
+      .values(platformRow(values, registeredBy, options.active ?? true, keyPair))
       .onConflict((oc) =>
         oc.columns(['issuer', 'client_id']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
@@ -136,6 +132,8 @@ export async function saveRegistration(
           jwks_url: eb.ref('excluded.jwks_url'),
           authorization_server: eb.ref('excluded.authorization_server'),
           product_family: eb.fn.coalesce('excluded.product_family', 'platform.product_family'),
+          key_id: eb.fn.coalesce('platform.key_id', 'excluded.key_id'),
+          private_key: eb.fn.coalesce('platform.private_key', 'excluded.private_key'),
           updated_at: new Date(),
         })),
       )
@@ -177,7 +175,7 @@ export async function saveRegistration(
 
 /**
  * Dynamic registration's only write: a new platform, or nothing. When the issuer and client id are registered
- * already (in our table, or in ltijs's records), nothing of the existing one changes and 'exists' comes back.
+ * already, nothing of the existing one changes and 'exists' comes back.
  * Client ids are not secret (every login initiation carries one), so a registration that could update would let
  * anyone who answers with a known client id take that LMS over.
  */
@@ -188,13 +186,20 @@ export async function createRegistration(
   options: { active: boolean },
 ): Promise<Registration | 'exists'> {
   const values = registrationInput.parse(input);
-  // Decided before either record is written: ltijs's registerPlatform would update a record it finds.
-  if (await store.provider.getPlatform(values.issuer, values.clientId)) return 'exists';
+  const known = await store.db
+    .selectFrom('platform')
+    .select('id')
+    .where('issuer', '=', values.issuer)
+    .where('client_id', '=', values.clientId)
+    .executeTakeFirst();
+  // Asked first only to spare making a key pair for nothing; the insert below decides.
+  if (known) return 'exists';
+  const keyPair = await store.provider.newKeyPair();
   const row = await store.db.transaction().execute(async (trx) => {
     // The unique (issuer, client_id) decides between two registrations racing for the same pair.
     const platform = await trx
       .insertInto('platform')
-      .values(platformRow(values, registeredBy, options.active))
+      .values(platformRow(values, registeredBy, options.active, keyPair))
       .onConflict((oc) => oc.columns(['issuer', 'client_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
@@ -206,13 +211,6 @@ export async function createRegistration(
     return platform;
   });
   if (!row) return 'exists';
-  try {
-    await store.provider.registerPlatform(ltijsPlatform(values));
-  } catch (error) {
-    // Nothing half-written: without ltijs's record the platform could not launch anyway.
-    await store.db.deleteFrom('platform').where('id', '=', row.id).execute();
-    throw error;
-  }
   const saved = await getRegistration(store.db, row.id);
   if (!saved) throw new Error('The registration disappeared while it was being saved.');
   return saved;
@@ -229,7 +227,8 @@ export async function countPendingRegistrations(db: Kysely<DatabaseSchema>): Pro
   return Number(row.count);
 }
 
-const platformColumns = [
+/** A registration's columns, besides the tool's key pair (read by platform-directory.ts alone). */
+export const platformColumns = [
   'id',
   'name',
   'issuer',
@@ -329,7 +328,7 @@ export async function setRegistrationActive(db: Kysely<DatabaseSchema>, id: stri
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Removes a registration, its deployments and ltijs's record and keys for it. Returns false when none matched. */
+/** Removes a registration with its deployments and the tool's key pair for it. Returns false when none matched. */
 export async function removeRegistration(
   store: RegistrationStore,
   match: { issuer: string; clientId: string },
@@ -340,6 +339,5 @@ export async function removeRegistration(
     .where('client_id', '=', match.clientId)
     .returning('id')
     .executeTakeFirst();
-  await store.provider.deletePlatform(match.issuer, match.clientId);
   return deleted !== undefined;
 }

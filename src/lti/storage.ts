@@ -1,15 +1,21 @@
-// ltijs keeps platforms, keys, nonces, OIDC state, access tokens and sessions through a database plugin.
-// This is ours, over the tool's PostgreSQL pool: every collection lives in one table, `lti_record`, with the
-// collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
-// delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's
-// TTL indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
+// ltijs reads and writes platforms, keys, nonces, OIDC state, access tokens and sessions through a database plugin.
+// This is ours, over the tool's PostgreSQL pool: every collection but the platforms' lives in one table, `lti_record`,
+// with the collection's natural key made unique so that an upsert is one atomic statement (ltijs-sequelize's
+// delete-then-insert duplicates rows under concurrent launches), and with the expiry ltijs expects of MongoDB's TTL
+// indexes. The contract it meets is ltijs 5.9.9's `dist/Utils/Database.js`.
 //
-// What ltijs reads of a platform (its record, its status, the tool's keys) comes from the registration cache
-// (registration-cache.ts), which triggers keep honest across processes. ltijs no longer sees launches: the tool
-// verifies them (verify-launch.ts) and writes a launch's session records, in the shapes ltijs gave them, with the
-// launch's one statement (launch.ts, launch-session.ts); `launchRecord` below is their one definition.
+// What ltijs reads of a platform (its record, its status, the tool's keys: the collections platform, platformStatus,
+// publickey, privatekey) is answered from the tool's `platform` table, the one registry (platform-directory.ts), in the
+// shapes ltijs wrote them (ltijs 5.9.9 dist/Provider/Provider.js, registerPlatform; dist/Utils/Auth.js,
+// generatePlatformKeyPair), through the registration cache (registration-cache.ts), which triggers keep honest across
+// processes. ltijs writes none of them: registrations are written by registrations.ts alone, and a write ltijs tries
+// there is refused. ltijs no longer sees launches: the tool verifies them (verify-launch.ts) and writes a launch's
+// session records, in the shapes ltijs gave them, with the launch's one statement (launch.ts, launch-session.ts);
+// `launchRecord` below is their one definition.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { StoredPlatform } from './platform-directory.js';
+import { openPrivateKey, publicKeyOf } from './platform-key-pair.js';
 import type { RegistrationCache } from './registration-cache.js';
 
 type Doc = Record<string, unknown>;
@@ -17,10 +23,6 @@ type Query = Doc | undefined;
 
 /** The fields ltijs looks a row up by when it replaces it; a row's key is their values. */
 const KEY_FIELDS: Record<string, readonly string[]> = {
-  platform: ['platformUrl', 'clientId'],
-  platformStatus: ['id'],
-  publickey: ['platformUrl', 'clientId'],
-  privatekey: ['platformUrl', 'clientId'],
   accesstoken: ['platformUrl', 'clientId', 'scopes'],
   idtoken: ['iss', 'clientId', 'deploymentId', 'user'],
   contexttoken: ['contextId', 'user'],
@@ -95,8 +97,67 @@ function exactKey(collection: string, query: Query): string | null {
   return recordKey(collection, query);
 }
 
-/** What ltijs reads of a platform, kept in memory; written only by registrations. */
+/** What ltijs reads of a platform: answered from the `platform` table, kept in memory, written only by registrations. */
 const REGISTRATION_COLLECTIONS = new Set(['platform', 'platformStatus', 'publickey', 'privatekey']);
+
+/** The registered platforms matching the fields given (platform-directory.ts's readPlatforms over the tool's db). */
+export type PlatformReader = (match: {
+  issuer?: string;
+  clientId?: string;
+  keyId?: string;
+}) => Promise<StoredPlatform[]>;
+
+/**
+ * A platform's row as ltijs's record of one collection: what a query is matched against (the record with its plain
+ * index fields) and what is returned (with a key, the decrypted item alone, as ltijs's Get gives it).
+ */
+function registrationRecord(
+  collection: string,
+  platform: StoredPlatform,
+  encryptionKey: string | false,
+): { match: Doc; doc: Doc } | null {
+  const keyPair = platform.keyPair;
+  if (!keyPair) return null; // ltijs cannot use a platform without the tool's keys
+  const kid = keyPair.keyId;
+  switch (collection) {
+    case 'platform': {
+      const doc = {
+        platformName: platform.name,
+        platformUrl: platform.issuer,
+        clientId: platform.clientId,
+        authEndpoint: platform.authUrl,
+        accesstokenEndpoint: platform.tokenUrl,
+        authorizationServer: platform.authorizationServer,
+        kid,
+        authConfig: { method: 'JWK_SET', key: platform.jwksUrl },
+      };
+      return { match: doc, doc };
+    }
+    case 'platformStatus': {
+      const doc = { id: kid, active: platform.active };
+      return { match: doc, doc };
+    }
+    case 'publickey':
+    case 'privatekey': {
+      const index = { kid, platformUrl: platform.issuer, clientId: platform.clientId };
+      if (!encryptionKey) return { match: index, doc: index };
+      const privateKey = openPrivateKey(keyPair.privateKey, encryptionKey);
+      return {
+        match: index,
+        doc: { key: collection === 'privatekey' ? privateKey : publicKeyOf(privateKey), kid },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Mongo's equality on every field the query gives (undefined ones match anything, as in mongoose). */
+function matches(record: Doc, query: Query): boolean {
+  return Object.entries(query ?? {}).every(
+    ([field, value]) => value === undefined || JSON.stringify(record[field]) === JSON.stringify(value),
+  );
+}
 
 /** JSON.stringify drops undefined members, so `{clientId: undefined}` matches any clientId, as in mongoose. */
 function containment(query: Query): string {
@@ -116,6 +177,8 @@ export class PostgresLtiStorage {
 
   constructor(
     private readonly pool: pg.Pool,
+    /** The registered platforms, which ltijs's registration collections are answered from. */
+    private readonly platforms: PlatformReader,
     private readonly logger?: StorageLogger,
     /** Keeps the registration collections in memory; without it every read goes to the database. */
     private readonly registrations?: RegistrationCache,
@@ -142,18 +205,45 @@ export class PostgresLtiStorage {
     return result.rowCount ?? 0;
   }
 
-  /** A read, the registration collections' from the registration cache when there is one. */
+  /** A read, the registration collections' from the `platform` table, through the registration cache when there is one. */
   async Get(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
-    if (this.registrations && REGISTRATION_COLLECTIONS.has(collection)) {
-      const key = `ltijs:${collection}:${encryptionKey ? 'decrypted' : 'plain'}:${containment(query)}`;
-      // A platform without a status record is active (ltijs's default), and its record is found by the id of a
-      // registered platform: kept. Other misses are not: their keys come from whoever sends a login.
-      const keep = (found: Doc[] | false) => found !== false || collection === 'platformStatus';
-      const docs = await this.registrations.get(key, () => this.#read(encryptionKey, collection, query), keep);
-      // ltijs builds objects from these and may change them; the kept ones stay as read.
-      return docs && docs.map((doc) => structuredClone(doc));
-    }
-    return this.#read(encryptionKey, collection, query);
+    if (!REGISTRATION_COLLECTIONS.has(collection)) return this.#read(encryptionKey, collection, query);
+    if (!this.registrations) return this.#readRegistrations(encryptionKey, collection, query);
+    const key = `ltijs:${collection}:${encryptionKey ? 'decrypted' : 'plain'}:${containment(query)}`;
+    // Misses are not kept: their keys come from whoever sends a login.
+    const docs = await this.registrations.get(
+      key,
+      () => this.#readRegistrations(encryptionKey, collection, query),
+      (found) => found !== false,
+    );
+    // ltijs builds objects from these and may change them; the kept ones stay as read.
+    return docs && docs.map((doc) => structuredClone(doc));
+  }
+
+  async #readRegistrations(encryptionKey: string | false, collection: string, query: Query): Promise<Doc[] | false> {
+    // The fields the table is searched by; the others are matched on the records.
+    const field = (name: string) => (typeof query?.[name] === 'string' ? (query[name] as string) : undefined);
+    const issuer = field('platformUrl');
+    const clientId = field('clientId');
+    const keyId = collection === 'platformStatus' ? field('id') : field('kid');
+    const platforms = await this.platforms({
+      ...(issuer !== undefined ? { issuer } : {}),
+      ...(clientId !== undefined ? { clientId } : {}),
+      ...(keyId !== undefined ? { keyId } : {}),
+    });
+    const docs = platforms.flatMap((platform) => {
+      const record = registrationRecord(collection, platform, encryptionKey);
+      return record && matches(record.match, query) ? [record.doc] : [];
+    });
+    return docs.length > 0 ? docs : false;
+  }
+
+  /** ltijs writing a registration collection: refused, registrations are written by registrations.ts alone. */
+  #refuseRegistrationWrite(collection: string): void {
+    if (REGISTRATION_COLLECTIONS.has(collection))
+      throw new Error(
+        `ltijs tried to write its "${collection}" records; platforms and the tool's keys are registered in the tool's platform table (lti/registrations.ts) only.`,
+      );
   }
 
   async #read(encryptionKey: string | false, collection: string, query?: Query): Promise<Doc[] | false> {
@@ -185,6 +275,7 @@ export class PostgresLtiStorage {
   }
 
   async Insert(encryptionKey: string | false, collection: string, item: Doc, index?: Doc): Promise<true> {
+    this.#refuseRegistrationWrite(collection);
     const doc = await this.#stored(encryptionKey, item, index);
     const keySource = encryptionKey ? { ...index } : item;
     // A duplicate key (a replayed nonce, a reused state) raises a unique violation, which ltijs reports as a failure.
@@ -193,11 +284,11 @@ export class PostgresLtiStorage {
        VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4::double precision))`,
       [collection, recordKey(collection, keySource), JSON.stringify(doc), ttl(collection)],
     );
-    this.#changed(collection);
     return true;
   }
 
   async Replace(encryptionKey: string | false, collection: string, query: Doc, item: Doc, index?: Doc): Promise<true> {
+    this.#refuseRegistrationWrite(collection);
     const doc = await this.#stored(encryptionKey, item, index);
     const key = recordKey(collection, { ...doc, ...query });
     await this.pool.query(
@@ -207,11 +298,11 @@ export class PostgresLtiStorage {
        DO UPDATE SET doc = excluded.doc, created_at = now(), expires_at = excluded.expires_at`,
       [collection, key, JSON.stringify(doc), ttl(collection)],
     );
-    this.#changed(collection);
     return true;
   }
 
   async Modify(encryptionKey: string | false, collection: string, query: Doc, modification: Doc): Promise<true> {
+    this.#refuseRegistrationWrite(collection);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -238,7 +329,6 @@ export class PostgresLtiStorage {
         ]);
       }
       await client.query('COMMIT');
-      this.#changed(collection);
       return true;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -249,11 +339,11 @@ export class PostgresLtiStorage {
   }
 
   async Delete(collection: string, query: Doc): Promise<true> {
+    this.#refuseRegistrationWrite(collection);
     await this.pool.query('DELETE FROM lti_record WHERE collection = $1 AND doc @> $2::jsonb', [
       collection,
       containment(query),
     ]);
-    this.#changed(collection);
     return true;
   }
 
@@ -270,14 +360,6 @@ export class PostgresLtiStorage {
     const key = createHash('sha256').update(secret).digest();
     const decipher = createDecipheriv('aes-256-cbc', key, Buffer.from(iv, 'hex'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'hex')), decipher.final()]).toString();
-  }
-
-  /**
-   * A registration collection changed through this process: what is kept goes now, and the next read asks for the
-   * version the change's trigger raised (a read in between was tagged with the old one and is not kept).
-   */
-  #changed(collection: string): void {
-    if (REGISTRATION_COLLECTIONS.has(collection)) this.registrations?.forget();
   }
 
   /** What a row holds: the item itself, or with a key the plain index fields beside the encrypted item. */

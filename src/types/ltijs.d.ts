@@ -60,39 +60,6 @@ declare module 'ltijs' {
   /** The platform's user token ltijs keeps per (iss, clientId, deploymentId, user), with the launch's context: the tool's own LaunchToken. */
   export type IdToken = import('../lti/platform.js').LaunchToken;
 
-  /** What the tool registers a platform with (it gives a keys URL only): the tool's own PlatformRecord. */
-  export type PlatformRegistration = import('../lti/platform.js').PlatformRecord;
-
-  export interface Platform {
-    platformUrl(): Promise<string>;
-    platformClientId(): Promise<string>;
-    platformName(name?: string): Promise<string>;
-    platformId(): Promise<string>;
-    platformKid(): Promise<string>;
-    platformActive(active?: boolean): Promise<boolean>;
-    platformPublicKey(): Promise<string | false>;
-    platformAccessToken(
-      scopes: string,
-    ): Promise<{ access_token: string; token_type: string; expires_in: number; scope?: string }>;
-    platformPrivateKey(): Promise<string>;
-    platformAuthorizationServer(): Promise<string>;
-    platformAccessTokenEndpoint(): Promise<string>;
-    platformAuthConfig(): Promise<{ method: 'RSA_KEY' | 'JWK_KEY' | 'JWK_SET'; key: unknown }>;
-    platformJSON(): Promise<{
-      id: string;
-      url: string;
-      clientId: string;
-      name: string;
-      authenticationEndpoint: string;
-      accesstokenEndpoint: string;
-      authorizationServer?: string;
-      authConfig: { method: string; key: string };
-      publicKey: string;
-      active: boolean;
-    }>;
-    delete(): Promise<true>;
-  }
-
   export type LtiHandler = (token: IdToken, req: Request, res: Response, next: NextFunction) => unknown;
   export type LtiErrorHandler = (req: Request, res: Response, next?: NextFunction) => unknown;
 
@@ -153,12 +120,8 @@ declare module 'ltijs' {
     onUnregisteredPlatform(handler: LtiErrorHandler): true;
     onInactivePlatform(handler: LtiErrorHandler): true;
     whitelist(...routes: Array<string | RegExp | { route: string | RegExp; method: string }>): true;
-    registerPlatform(platform: PlatformRegistration): Promise<Platform>;
-    getPlatform(url: string, clientId: string): Promise<Platform | false>;
-    getPlatform(url: string): Promise<Platform[] | false>;
-    getPlatformById(id: string): Promise<Platform | false>;
-    getAllPlatforms(): Promise<Platform[]>;
-    deletePlatform(url: string, clientId: string): Promise<true>;
+    // Its platform methods (registerPlatform, getPlatform, ...) are left out: the platforms are the tool's `platform`
+    // table, written by lti/registrations.ts and read by ltijs through the storage plugin (lti/storage.ts).
     redirect(
       res: Response,
       path: string,

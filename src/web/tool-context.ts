@@ -51,7 +51,7 @@ export interface Tool {
   services: ServiceConnections;
   /** Where results go (src/submissions/result-sink.ts). */
   sink: ResultSink;
-  /** The registered platforms (kept by ltijs, lti/ltijs/provider.ts). */
+  /** The registered platforms, in the tool's platform table (lti/platform-directory.ts). */
   provider: PlatformStore;
   /** Signs a deep-linking answer for the launch it answers (ltijs). */
   signDeepLinking: SignDeepLinkingResponse;

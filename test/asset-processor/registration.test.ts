@@ -87,7 +87,7 @@ describe('an LMS registered by hand', () => {
     const lms = await startTestPlatform(tool, { clientId: 'ap-hand-tokens' });
     platforms.push(lms);
     const registration = lms.platform.registration();
-    const platform = await tool.tool.lti!.provider.getPlatform(registration.issuer, registration.clientId);
+    const platform = await tool.tool.platforms.getPlatform(registration.issuer, registration.clientId);
     assert.ok(platform, 'the platform registered by hand is known to the tool');
     for (const scope of Object.values(SCOPES)) {
       const token = await accessTokenWithin(platform, scope, 10_000);

@@ -58,8 +58,7 @@ test('a grade job run again for an acknowledged attempt posts the score once', a
       ).length;
   const grades = (database: Kysely<DatabaseSchema>) => ({
     db: database,
-    provider: tool.tool.lti.provider,
-    storage: tool.tool.lti.storage,
+    provider: tool.tool.platforms,
     logger: quiet,
   });
 

@@ -61,8 +61,7 @@ async function course(rules: PlatformRules, clientId: string) {
 /** What postGrade needs, from the running tool, for tests that post a grade themselves. */
 const gradeDeps = () => ({
   db: tool.tool.database.db,
-  provider: tool.tool.lti.provider,
-  storage: tool.tool.lti.storage,
+  provider: tool.tool.platforms,
   logger: { info() {}, warn() {} },
 });
 
@@ -415,7 +414,7 @@ describe('an LMS whose token endpoint does not answer', () => {
   test('the tool stops waiting for an access token at its timeout, and gets one once the LMS answers again', async () => {
     const { lms } = await course('spec', 'slow-token');
     const registration = lms.platform.registration();
-    const platform = await tool.tool.lti.provider.getPlatform(registration.issuer, registration.clientId);
+    const platform = await tool.tool.platforms.getPlatform(registration.issuer, registration.clientId);
     assert.ok(platform, 'the platform is not registered');
     lms.platform.setFaults({ tokenDelayMs: 5000 });
     const started = Date.now();

@@ -38,7 +38,7 @@ async function courseOf(rules: PlatformRules, productFamily: string, clientId: s
   platforms.push(lms);
   assert.doesNotMatch(lms.url, /canvas|moodle/i, "the platform's address names no product");
   await saveRegistration(
-    { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+    { db: tool.tool.database.db, provider: tool.tool.platforms },
     { ...lms.platform.registration(), productFamily },
     'cli',
   );

@@ -169,7 +169,7 @@ test('no secret in any log line or page, through a whole flow', { timeout: 120_0
   const registration = lms.platform.registration();
   const tokens = await Promise.all(
     Object.values(AGS_SCOPES).map((scope) =>
-      accessToken(tool.tool.lti.provider, { issuer: registration.issuer, clientId: registration.clientId }, scope),
+      accessToken(tool.tool.platforms, { issuer: registration.issuer, clientId: registration.clientId }, scope),
     ),
   );
   const secrets: Array<{ name: string; value: string; mayShow?: (page: { who: string; path: string }) => boolean }> = [

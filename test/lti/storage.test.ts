@@ -1,7 +1,11 @@
 // The ltijs storage plugin against a real database (PostgreSQL, then PGlite): ltijs's contract for each method,
-// atomic upserts under concurrency, the unique nonce, and expiry.
+// atomic upserts under concurrency, the unique nonce, and expiry; ltijs's platforms and keys read from the tool's
+// platform table, the one registry, and never written by ltijs.
 import assert from 'node:assert/strict';
+import { createSign, createVerify } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { PlatformDirectory, readPlatforms } from '../../src/lti/platform-directory.js';
+import { saveRegistration, setRegistrationActive, type Registration } from '../../src/lti/registrations.js';
 import { PostgresLtiStorage, LTI_RECORD_TTL_SECONDS } from '../../src/lti/storage.js';
 import type { Database } from '../../src/db/index.js';
 import { openTestDatabase } from '../support/db.js';
@@ -10,11 +14,30 @@ const KEY = 'k'.repeat(40);
 let database: Database;
 let cleanup: () => Promise<void>;
 let storage: PostgresLtiStorage;
+const registered: Registration[] = [];
+
+function lms(clientId: string, extra: { authorizationServer?: string } = {}) {
+  return {
+    name: `LMS ${clientId}`,
+    issuer: 'https://lms.a',
+    clientId,
+    deploymentId: 'd1',
+    authUrl: 'https://lms.a/auth',
+    tokenUrl: 'https://lms.a/token',
+    jwksUrl: `https://lms.a/keys/${clientId}`,
+    ...extra,
+  };
+}
 
 before(async () => {
   ({ database, cleanup } = await openTestDatabase(12));
-  storage = new PostgresLtiStorage(database.pool);
+  storage = new PostgresLtiStorage(database.pool, (match) => readPlatforms(database.db, match));
   await storage.setup();
+  const store = { db: database.db, provider: new PlatformDirectory(database.db, KEY) };
+  registered.push(
+    await saveRegistration(store, lms('c1'), 'cli'),
+    await saveRegistration(store, lms('c2', { authorizationServer: 'https://auth.lms.a' }), 'cli'),
+  );
 });
 after(async () => {
   await storage.Close();
@@ -35,62 +58,102 @@ describe('Get', () => {
   });
 
   test('without a query returns every row of the collection, and only of that collection', async () => {
-    await storage.Replace(false, 'platformStatus', { id: 'p-1' }, { id: 'p-1', active: true });
-    await storage.Replace(false, 'platformStatus', { id: 'p-2' }, { id: 'p-2', active: false });
-    const all = await storage.Get(false, 'platformStatus');
+    await storage.Insert(false, 'state', { state: 'all-1', query: {} });
+    await storage.Insert(false, 'state', { state: 'all-2', query: {} });
+    await storage.Insert(false, 'other', { state: 'all-3', query: {} });
+    const all = await storage.Get(false, 'state');
     assert.ok(all);
-    assert.deepEqual(all.map((row) => row.id).sort(), ['p-1', 'p-2']);
+    assert.deepEqual(all.map((row) => row.state).sort(), ['all-1', 'all-2']);
+  });
+});
+
+describe("ltijs's platforms and keys: the platform table's rows", () => {
+  const kidOf = async (clientId: string) => {
+    const platform = await new PlatformDirectory(database.db, KEY).getPlatform('https://lms.a', clientId);
+    assert.ok(platform, `${clientId} is registered`);
+    return platform.platformKid();
+  };
+
+  test("a platform reads as ltijs wrote it, found by issuer and client, by issuer alone, or by ltijs's id", async () => {
+    const one = await storage.Get(false, 'platform', { platformUrl: 'https://lms.a', clientId: 'c2' });
+    assert.deepEqual(one, [
+      {
+        platformName: 'LMS c2',
+        platformUrl: 'https://lms.a',
+        clientId: 'c2',
+        authEndpoint: 'https://lms.a/auth',
+        accesstokenEndpoint: 'https://lms.a/token',
+        authorizationServer: 'https://auth.lms.a',
+        kid: await kidOf('c2'),
+        authConfig: { method: 'JWK_SET', key: 'https://lms.a/keys/c2' },
+      },
+    ]);
+    const both = await storage.Get(false, 'platform', { platformUrl: 'https://lms.a' });
+    assert.deepEqual(both && both.map((row) => row.clientId), ['c1', 'c2']);
+    const byKid = await storage.Get(false, 'platform', { kid: await kidOf('c1') });
+    // Without an authorization server of its own, the token URL is the assertion's audience (as ltijs did).
+    assert.deepEqual(byKid && byKid.map((row) => [row.clientId, row.authorizationServer]), [
+      ['c1', 'https://lms.a/token'],
+    ]);
+    assert.equal(await storage.Get(false, 'platform', { platformUrl: 'https://lms.a', clientId: 'c3' }), false);
   });
 
-  test('matches on every field of the query', async () => {
-    await storage.Replace(
-      false,
-      'platform',
-      { platformUrl: 'https://lms.a', clientId: 'c1' },
-      { platformUrl: 'https://lms.a', clientId: 'c1', kid: 'kid-a1', name: 'A one' },
-    );
-    await storage.Replace(
-      false,
-      'platform',
-      { platformUrl: 'https://lms.a', clientId: 'c2' },
-      { platformUrl: 'https://lms.a', clientId: 'c2', kid: 'kid-a2', name: 'A two' },
-    );
-    const one = await storage.Get(false, 'platform', { platformUrl: 'https://lms.a', clientId: 'c2' });
-    assert.ok(one);
-    assert.deepEqual(
-      one.map((row) => row.name),
-      ['A two'],
-    );
-    const both = await storage.Get(false, 'platform', { platformUrl: 'https://lms.a' });
-    assert.ok(both);
-    assert.equal(both.length, 2);
-    const byKid = await storage.Get(false, 'platform', { kid: 'kid-a1' });
-    assert.ok(byKid);
-    assert.equal(byKid[0]!.clientId, 'c1');
+  test("the tool's key pair: the private key opens with the ENCRYPTION_KEY, and the public key ltijs publishes verifies it", async () => {
+    const kid = await kidOf('c1');
+    const privateKeys = await storage.Get(KEY, 'privatekey', { kid });
+    const publicKeys = await storage.Get(KEY, 'publickey');
+    assert.ok(privateKeys && publicKeys);
+    assert.equal(publicKeys.length, 2, 'every platform has its key in the key set');
+    const publicKey = publicKeys.find((key) => key.kid === kid);
+    assert.ok(publicKey);
+    const signature = createSign('RSA-SHA256').update('assertion').sign(String(privateKeys[0]!.key));
+    assert.ok(createVerify('RSA-SHA256').update('assertion').verify(String(publicKey.key), signature));
+    assert.match(String(publicKey.key), /^-----BEGIN PUBLIC KEY-----/);
+    // Sealed at rest: the row does not hold the key in clear, and another ENCRYPTION_KEY cannot open it.
+    const row = await database.db
+      .selectFrom('platform')
+      .select('private_key')
+      .where('key_id', '=', kid)
+      .executeTakeFirst();
+    assert.ok(row?.private_key && !row.private_key.includes('PRIVATE KEY'));
+    await assert.rejects(storage.Get('another key of forty characters at least!', 'privatekey', { kid }));
+  });
+
+  test("a platform's status is the registration's switch", async () => {
+    const kid = await kidOf('c2');
+    assert.deepEqual(await storage.Get(false, 'platformStatus', { id: kid }), [{ id: kid, active: true }]);
+    await setRegistrationActive(database.db, registered[1]!.id, false);
+    assert.deepEqual(await storage.Get(false, 'platformStatus', { id: kid }), [{ id: kid, active: false }]);
+    await setRegistrationActive(database.db, registered[1]!.id, true);
+  });
+
+  test('ltijs writes none of them, and no copy of a registration is in its records', async () => {
+    for (const collection of ['platform', 'platformStatus', 'publickey', 'privatekey']) {
+      await assert.rejects(
+        storage.Replace(false, collection, { platformUrl: 'https://lms.x', clientId: 'x' }, { kid: 'x' }),
+        /registered in the tool's platform table/,
+      );
+      await assert.rejects(storage.Delete(collection, { kid: await kidOf('c1') }), /platform table/);
+      assert.equal(await rowCount(collection), 0, `ltijs's ${collection} records hold a copy`);
+    }
+    assert.ok(await storage.Get(false, 'platform', { platformUrl: 'https://lms.a', clientId: 'c1' }));
   });
 });
 
 describe('encrypted collections', () => {
   test('keep the index fields searchable and the item unreadable at rest, and decrypt on read', async () => {
-    const pem = '-----BEGIN PRIVATE KEY-----\nsecret material\n-----END PRIVATE KEY-----';
-    const index = { kid: 'kid-enc', platformUrl: 'https://lms.enc', clientId: 'enc' };
-    await storage.Replace(
-      KEY,
-      'privatekey',
-      { platformUrl: 'https://lms.enc', clientId: 'enc' },
-      { key: pem, kid: 'kid-enc' },
-      index,
-    );
+    const index = { platformUrl: 'https://lms.enc', clientId: 'enc', scopes: 'score' };
+    await storage.Replace(KEY, 'accesstoken', index, { token: { access_token: 'secret material' } }, index);
     const { rows } = await database.pool.query<{ doc: Record<string, unknown> }>(
-      "SELECT doc FROM lti_record WHERE collection = 'privatekey'",
+      "SELECT doc FROM lti_record WHERE collection = 'accesstoken' AND doc->>'clientId' = 'enc'",
     );
     assert.equal(rows.length, 1);
-    assert.equal(rows[0]!.doc.kid, 'kid-enc');
-    assert.ok(!JSON.stringify(rows[0]!.doc).includes('secret material'), 'the private key is stored in clear');
-    const read = await storage.Get(KEY, 'privatekey', { kid: 'kid-enc' });
+    assert.equal(rows[0]!.doc.platformUrl, 'https://lms.enc');
+    assert.ok(!JSON.stringify(rows[0]!.doc).includes('secret material'), 'the token is stored in clear');
+    const read = await storage.Get(KEY, 'accesstoken', { clientId: 'enc' });
     assert.ok(read);
-    assert.equal(read[0]!.key, pem);
-    await assert.rejects(storage.Get('another key of forty characters at least!', 'privatekey', { kid: 'kid-enc' }));
+    assert.deepEqual(read[0]!.token, { access_token: 'secret material' });
+    await assert.rejects(storage.Get('another key of forty characters at least!', 'accesstoken', { clientId: 'enc' }));
   });
 
   test('access tokens come back with createdAt in milliseconds, so ltijs can see when they go stale', async () => {
@@ -113,19 +176,13 @@ describe('encrypted collections', () => {
   });
 
   test('Modify on an encrypted row keeps the other fields and re-encrypts', async () => {
-    const index = { kid: 'kid-mod', platformUrl: 'https://lms.mod', clientId: 'mod' };
-    await storage.Replace(
-      KEY,
-      'publickey',
-      { platformUrl: 'https://lms.mod', clientId: 'mod' },
-      { key: 'PUBLIC', kid: 'kid-mod' },
-      index,
-    );
-    await storage.Modify(KEY, 'publickey', { kid: 'kid-mod' }, { key: 'NEW PUBLIC' });
-    const read = await storage.Get(KEY, 'publickey', { kid: 'kid-mod' });
+    const index = { platformUrl: 'https://lms.mod', clientId: 'mod', scopes: 'score' };
+    await storage.Replace(KEY, 'accesstoken', index, { token: 'OLD', kept: 'yes' }, index);
+    await storage.Modify(KEY, 'accesstoken', { clientId: 'mod' }, { token: 'NEW' });
+    const read = await storage.Get(KEY, 'accesstoken', { clientId: 'mod' });
     assert.ok(read);
-    assert.equal(read[0]!.key, 'NEW PUBLIC');
-    assert.equal(read[0]!.kid, 'kid-mod');
+    assert.equal(read[0]!.token, 'NEW');
+    assert.equal(read[0]!.kept, 'yes');
   });
 });
 
@@ -170,17 +227,18 @@ describe('writes', () => {
   });
 
   test('Modify changes the named fields of the first match only and keeps the rest', async () => {
-    await storage.Replace(
-      false,
-      'platform',
-      { platformUrl: 'https://lms.m', clientId: 'm' },
-      { platformUrl: 'https://lms.m', clientId: 'm', kid: 'kid-m', name: 'Old', authEndpoint: 'https://lms.m/auth' },
-    );
-    await storage.Modify(false, 'platform', { platformUrl: 'https://lms.m', clientId: 'm' }, { name: 'New' });
-    const read = await storage.Get(false, 'platform', { kid: 'kid-m' });
+    await storage.Insert(false, 'state', { state: 's-m', query: { a: '1' }, note: 'Old' });
+    await storage.Insert(false, 'state', { state: 's-m2', query: { a: '1' }, note: 'Old' });
+    await storage.Modify(false, 'state', { query: { a: '1' } }, { note: 'New' });
+    const read = await storage.Get(false, 'state', { query: { a: '1' } });
     assert.ok(read);
-    assert.equal(read[0]!.name, 'New');
-    assert.equal(read[0]!.authEndpoint, 'https://lms.m/auth');
+    assert.deepEqual(
+      read.map((row) => [row.state, row.note, row.query]),
+      [
+        ['s-m', 'New', { a: '1' }],
+        ['s-m2', 'Old', { a: '1' }],
+      ],
+    );
   });
 
   test('Delete removes every match and nothing else', async () => {
@@ -215,12 +273,8 @@ describe('expiry', () => {
       { token: {} },
       { platformUrl: 'p', clientId: 'c', scopes: 's-ttl' },
     );
-    await storage.Replace(
-      false,
-      'platform',
-      { platformUrl: 'https://lms.keep', clientId: 'keep' },
-      { platformUrl: 'https://lms.keep', clientId: 'keep' },
-    );
+    // A collection a later ltijs adds is kept without expiry.
+    await storage.Insert(false, 'later', { clientId: 'keep' });
     const { rows } = await database.pool.query<{ collection: string; seconds: string | null }>(
       `SELECT collection, extract(epoch FROM expires_at - created_at)::int::text AS seconds FROM lti_record
         WHERE doc->>'nonce' = 'n-ttl' OR doc->>'state' = 's-ttl' OR doc->>'user' = 'u-ttl' OR doc->>'scopes' = 's-ttl' OR doc->>'clientId' = 'keep'`,
@@ -234,7 +288,7 @@ describe('expiry', () => {
       idtoken: 86_400,
       contexttoken: 86_400,
       accesstoken: 3600,
-      platform: null,
+      later: null,
     });
     assert.deepEqual(LTI_RECORD_TTL_SECONDS, {
       nonce: 10,

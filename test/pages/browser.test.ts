@@ -89,7 +89,7 @@ before(async () => {
   registeredFramer = await framer();
   strangerFramer = await framer();
   await saveRegistration(
-    { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+    { db: tool.tool.database.db, provider: tool.tool.platforms },
     {
       name: 'Framing LMS',
       issuer: registeredFramer,

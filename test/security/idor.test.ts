@@ -66,7 +66,7 @@ before(async () => {
   // The platform's second deployment of the tool, registered as an administrator would (the CLI's path).
   const registration = home.platform.registration();
   await saveRegistration(
-    { db: db(), provider: tool.tool.lti!.provider },
+    { db: db(), provider: tool.tool.platforms },
     { ...registration, deploymentId: SECOND_DEPLOYMENT },
     'cli',
   );

@@ -306,7 +306,7 @@ describe("the platform's keys", () => {
     servers.push(lms);
     lms.platform.addResourceLink({ id: 'essay', title: 'Essay' });
     await saveRegistration(
-      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { db: tool.tool.database.db, provider: tool.tool.platforms },
       { ...lms.platform.registration(), jwksUrl: keysUrl(lms) },
       'cli',
     );

@@ -178,7 +178,7 @@ describe('the URLs of a registered platform', () => {
   async function registerWith(clientId: string, urls: { jwksUrl?: string; tokenUrl?: string }) {
     const registration = lms.platform.registration();
     await saveRegistration(
-      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { db: tool.tool.database.db, provider: tool.tool.platforms },
       { ...registration, clientId, ...urls },
       'cli',
     );
@@ -214,7 +214,7 @@ describe('the URLs of a registered platform', () => {
 
   test('the token endpoint, the gradebook (AGS) and the roster (NRPS) at forbidden addresses are not asked', async () => {
     const platform = await registerWith('ssrf-token', { tokenUrl: `http://127.0.0.1:${target.port}/token` });
-    const ltiPlatform = await tool.tool.lti.provider.getPlatform(platform.issuer, platform.clientId);
+    const ltiPlatform = await tool.tool.platforms.getPlatform(platform.issuer, platform.clientId);
     assert.ok(ltiPlatform);
     await assert.rejects(
       accessTokenWithin(ltiPlatform, 'https://purl.imsglobal.org/spec/lti-ags/scope/score', 5000),
@@ -237,13 +237,13 @@ describe('the URLs of a registered platform', () => {
     allowPlatformNetworks(['127.0.0.1/32']);
     const honest = lms.platform.registration();
     await saveRegistration(
-      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { db: tool.tool.database.db, provider: tool.tool.platforms },
       { ...honest, clientId: 'ssrf-client' },
       'cli',
     );
     for (const membershipsUrl of [`http://127.0.0.2:${target.port}/memberships`, 'https://10.9.8.7/memberships']) {
       await assert.rejects(
-        fetchRoster(tool.tool.lti.provider, { issuer: honest.issuer, clientId: 'ssrf-client' }, membershipsUrl, {
+        fetchRoster(tool.tool.platforms, { issuer: honest.issuer, clientId: 'ssrf-client' }, membershipsUrl, {
           fresh: true,
         }),
         /The LMS roster did not answer: .*does not connect to/,
@@ -256,7 +256,7 @@ describe('the URLs of a registered platform', () => {
     allowPlatformNetworks(['127.0.0.1/32']);
     const honest = lms.platform.registration();
     await saveRegistration(
-      { db: tool.tool.database.db, provider: tool.tool.lti.provider },
+      { db: tool.tool.database.db, provider: tool.tool.platforms },
       { ...honest, clientId: 'ssrf-client' },
       'cli',
     );

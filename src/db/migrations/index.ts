@@ -25,6 +25,7 @@ import * as assetDialects from './0024_asset_dialects.js';
 import * as usedOidcState from './0025_used_oidc_state.js';
 import * as gradebookCommentDefault from './0026_gradebook_comment_default.js';
 import * as receivedFiles from './0030_received_files.js';
+import * as oneRegistry from './0031_one_registry.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0025_used_oidc_state': usedOidcState,
   '0026_gradebook_comment_default': gradebookCommentDefault,
   '0030_received_files': receivedFiles,
+  '0031_one_registry': oneRegistry,
 };
 
 export const migrationProvider: MigrationProvider = {

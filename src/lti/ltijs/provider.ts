@@ -1,16 +1,19 @@
 // ltijs set up for this tool, and the one folder that imports it (the lint rule of DESIGN.md's parts table): our
 // PostgreSQL storage plugin, cookies that survive the LMS iframe, and the fixed routes of the design
 // (lti/provider.ts), mounted by the web part. What the rest of the tool gets of ltijs is typed by lti/platform.ts:
-// the platform store, the keys route, and the signing of deep-linking answers. The login and the launches never reach
+// the keys route and the signing of deep-linking answers. The platforms are not ltijs's: it reads them from the tool's
+// `platform` table through the storage plugin; the rest of the tool looks them up in platform-directory.ts, and
+// workers never load this file. The login and the launches never reach
 // it: the tool answers them (lti/login.ts, lti/verify-launch.ts, mounted before ltijs's app). What ltijs still does for the
 // tool, and why, is measured in docs/architecture.md.
 import type { RequestHandler } from 'express';
 import type { Kysely } from 'kysely';
 import './without-mongoose.js';
-import ltijs, { type Provider } from 'ltijs';
+import ltijs from 'ltijs';
 import type pg from 'pg';
 import type { DatabaseSchema } from '../../db/index.js';
 import type { RejectedLaunchHandler, SignDeepLinkingResponse } from '../platform.js';
+import { readPlatforms } from '../platform-directory.js';
 import { LTI_ROUTES } from '../provider.js';
 import { registrationCache } from '../registration-cache.js';
 import { PostgresLtiStorage, type StorageLogger } from '../storage.js';
@@ -30,8 +33,6 @@ export interface LtiSetupOptions {
 }
 
 export interface LtiSetup {
-  /** ltijs's provider: the platform store (lti/platform.ts's PlatformStore) for the rest of the tool. */
-  provider: Provider;
   storage: PostgresLtiStorage;
   /** The login, launch, keys and registration routes, to mount at LTI_MOUNT_PATH. */
   routes: RequestHandler;
@@ -42,7 +43,12 @@ export interface LtiSetup {
 /** ltijs holds one provider per process; this configures it once and deploys it without its own server. */
 export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
   const provider = ltijs.Provider;
-  const storage = new PostgresLtiStorage(options.pool, options.logger, registrationCache(options.db));
+  const storage = new PostgresLtiStorage(
+    options.pool,
+    (match) => readPlatforms(options.db, match),
+    options.logger,
+    registrationCache(options.db),
+  );
   const secure = new URL(options.publicUrl).protocol === 'https:';
   provider.setup(
     options.encryptionKey,
@@ -75,7 +81,6 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
     if (!sigintBefore.has(listener)) process.removeListener('SIGINT', listener);
   }
   return {
-    provider,
     storage,
     routes: provider.app,
     signDeepLinking: (launch, items, answer) =>
