@@ -12,9 +12,12 @@
 //
 // What it set up is taken down however the run ends: at its end, on a failure, on Ctrl-C or a kill (SIGINT, SIGTERM,
 // SIGHUP), when its output is closed (`npm test | head`: as a SIGPIPE would), and on an error of the runner itself.
-import { readdirSync, statSync } from 'node:fs';
-import { constants } from 'node:os';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import pg from 'pg';
 import { runWithSummary, signalRunning } from './run-node.mjs';
 import { provideChromium } from './setup/chromium.mjs';
 import { provideNginx } from './setup/nginx.mjs';
@@ -229,6 +232,58 @@ await step(
   'The build (npm run build) failed: see above.',
 );
 
+// Each pass's database as the tool's first start leaves it, made once here for the test files to copy
+// (test/support/db.ts, scripts/setup/database-template.ts): the PGlite one is made while the PostgreSQL pass runs.
+const templates = {};
+function makeTemplate(db) {
+  const script = join(root, 'scripts/setup/database-template.ts');
+  let args;
+  let remove;
+  if (db === 'postgres') {
+    const name = `olti_template_${randomBytes(6).toString('hex')}`;
+    args = [db, testEnv.TEST_PG_ADMIN_URL, name];
+    templates.env = { ...templates.env, TEST_PG_TEMPLATE: name };
+    remove = async () => {
+      const client = new pg.Client({ connectionString: testEnv.TEST_PG_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    };
+  } else {
+    const folder = mkdtempSync(join(tmpdir(), 'olti-template-'));
+    args = [db, folder];
+    templates.env = { ...templates.env, TEST_PGLITE_TEMPLATE: folder };
+    remove = async () => rmSync(folder, { recursive: true, force: true });
+  }
+  let child;
+  const started = Date.now();
+  const made = new Promise((resolve) => {
+    child = execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { cwd: root, env: { ...process.env, ...testEnv } },
+      (error, _stdout, stderr) => resolve(error ? `${stderr}`.trim() || error.message : null),
+    );
+  });
+  teardowns.push(async () => {
+    child.kill('SIGTERM');
+    await made;
+    await remove();
+  });
+  return made.then((failure) => {
+    timings.push(`${db === 'postgres' ? 'PostgreSQL' : 'PGlite'} template ${seconds(Date.now() - started)}`);
+    return failure;
+  });
+}
+const templateFor = Object.fromEntries(
+  passes
+    .filter((pass) => pass.db !== 'none' && pass.files.some(usesDatabase))
+    .map((pass) => [pass.db, makeTemplate(pass.db)]),
+);
+
 let passed = 0;
 let failed = 0;
 let exitCode = 0;
@@ -237,6 +292,15 @@ const skipped = [];
 // worker SIGKILLed twenty times, on a busy two-core machine; a file that hangs still ends the run.
 const FILE_TIMEOUT_MS = 450_000;
 for (const pass of passes) {
+  const failure = await templateFor[pass.db];
+  await exitIfStopped();
+  if (failure) {
+    await tearDown();
+    print(
+      `\nThe ${pass.title} cannot run: its database as the tool's first start leaves it could not be made:\n${failure}`,
+    );
+    process.exit(1);
+  }
   print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
   const result = await timed(pass.title, () =>
     run(
@@ -250,7 +314,7 @@ for (const pass of passes) {
         `--test-timeout=${FILE_TIMEOUT_MS}`,
         ...pass.files,
       ],
-      { TEST_DB: pass.db },
+      { TEST_DB: pass.db, ...templates.env },
     ),
   );
   await exitIfStopped();
