@@ -15,7 +15,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { availableParallelism, constants, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import pg from 'pg';
 import { runWithSummary, signalRunning } from './run-node.mjs';
@@ -40,6 +40,7 @@ const SET_UP_ONLY = '--set-up-only';
 const setUpOnly = process.argv.includes(SET_UP_ONLY);
 const requested = process.argv.slice(2).filter((arg) => arg !== SET_UP_ONLY);
 const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
+const inRoot = (file) => relative(root, resolve(root, file));
 // What a test file needs, by the folder it is in (test/<part>/, docs/testing.md): the folders whose files touch no
 // database server, and the pages' folder, whose files (with any file named *-browser.test.ts) drive Chromium. Every
 // other file may use the database and runs on PostgreSQL, and again on PGlite but for the folders whose subject does
@@ -50,8 +51,7 @@ const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
 const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
 const BROWSER = ['test/pages/'];
 const ONE_ENGINE = ['test/pages/', 'test/security/', 'test/lms/'];
-const inFolder = (folders) => (file) =>
-  folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
+const inFolder = (folders) => (file) => folders.some((folder) => inRoot(file).startsWith(folder));
 const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
 const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
 // The server recipe's test (test/deploy/) puts nginx in front of the tool on PostgreSQL.
@@ -291,6 +291,12 @@ const skipped = [];
 // Each file (and each test without a deadline of its own) ends within this: long enough for the slowest file, the
 // worker SIGKILLed twenty times, on a busy two-core machine; a file that hangs still ends the run.
 const FILE_TIMEOUT_MS = 450_000;
+// Test files at once: one more than the cores. The files mostly wait (on their tool, the database, Chromium, a
+// timeout) rather than compute: the pages' and LMSs' 17 files used 237 s of CPU in all (Node, Chromium and the
+// PostgreSQL server) in 692 s of file time, the security files 137 s in 540 s; by that measure the PostgreSQL pass
+// needs some 900 s of CPU, and two files at once on 2 cores (14 min, 1,690 core-seconds) kept them about half busy.
+// TEST_CONCURRENCY sets another number.
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
 for (const pass of passes) {
   const failure = await templateFor[pass.db];
   await exitIfStopped();
@@ -301,7 +307,7 @@ for (const pass of passes) {
     );
     process.exit(1);
   }
-  print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
+  print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files, ${CONCURRENCY} at once ===`);
   const result = await timed(pass.title, () =>
     run(
       process.execPath,
@@ -313,7 +319,7 @@ for (const pass of passes) {
         '--test-reporter-destination=stdout',
         `--test-reporter=${join(root, 'scripts/file-times.mjs')}`,
         '--test-reporter-destination=stdout',
-        '--test-concurrency=2',
+        `--test-concurrency=${CONCURRENCY}`,
         `--test-timeout=${FILE_TIMEOUT_MS}`,
         ...pass.files,
       ],
