@@ -19,6 +19,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, constants, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import pg from 'pg';
+import { slowestFirst } from './file-times.mjs';
 import { runWithSummary, signalRunning } from './run-node.mjs';
 import { provideChromium } from './setup/chromium.mjs';
 import { provideNginx } from './setup/nginx.mjs';
@@ -312,6 +313,8 @@ const FILE_TIMEOUT_MS = 450_000;
 // PostgreSQL server) in 692 s of file time, the security files 137 s in 540 s; by that measure the PostgreSQL pass
 // needs some 900 s of CPU, and two files at once on 2 cores (14 min, 1,690 core-seconds) kept them about half busy.
 // TEST_CONCURRENCY sets another number.
+// Each file's time in the last run, by pass, for the next run to start the slowest first (scripts/file-times.mjs).
+const TIMES_KEPT = join(root, '.cache', 'test-times.json');
 const CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
 for (const pass of passes) {
   const failure = await templateFor[pass.db];
@@ -337,9 +340,9 @@ for (const pass of passes) {
         '--test-reporter-destination=stdout',
         `--test-concurrency=${CONCURRENCY}`,
         `--test-timeout=${FILE_TIMEOUT_MS}`,
-        ...pass.files,
+        ...slowestFirst(pass.files, TIMES_KEPT, pass.db, root),
       ],
-      { TEST_DB: pass.db, ...templates.env },
+      { TEST_DB: pass.db, TEST_TIMES_KEPT: TIMES_KEPT, ...templates.env },
     ),
   );
   await exitIfStopped();
