@@ -63,11 +63,23 @@ if (except.size > 0) process.stdout.write(`Left out (TEST_EXCEPT): ${[...except]
 // other file may use the database and runs on PostgreSQL, and again on PGlite but for the folders whose subject does
 // not depend on the database's engine (ONE_ENGINE: what a person sees, an attack over HTTP, an LMS's payload shape),
 // which are among the slowest: what the engine changes (one connection, its locks, pg-boss on it, restarts, the
-// command line beside the embedded server, ltijs's storage) is in the other folders, which run on both. Files named
-// on the command line run on each pass asked for.
+// command line beside the embedded server, ltijs's storage) is in the other folders, which run on both, but for the
+// few files named below, whose subject is one of the first kind. Files named on the command line run on each pass
+// asked for.
 const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
 const BROWSER = ['test/pages/'];
-const ONE_ENGINE = ['test/pages/', 'test/security/', 'test/lms/'];
+const ONE_ENGINE = [
+  'test/pages/',
+  'test/security/',
+  'test/lms/',
+  // Who may do what, and what an LMS's product family changes, over HTTP as in test/security/ and test/lms/.
+  'test/accounts/admin-scope.test.ts',
+  'test/grades/platform-quirks.test.ts',
+  // What a setting that is off leaves out, and who reaches the dev platform: answered before any query.
+  'test/asset-processor/off.test.ts',
+  'test/asset-processor/launches-off.test.ts',
+  'test/tool/dev-platform-gate.test.ts',
+];
 const inFolder = (folders) => (file) => folders.some((folder) => inRoot(file).startsWith(folder));
 const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
 const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
