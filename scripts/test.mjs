@@ -7,14 +7,19 @@
 //   npm test                      everything
 //   npm test -- test/foo.test.ts  only the named files (both passes where they apply)
 //   TEST_DB=postgres npm test     one pass only: postgres, pglite, or none (the files that touch no database)
+//   TEST_EXCEPT=test/foo.test.ts  all but the named files
 //   npm test -- --set-up-only     set up only, print the variables that point the tests at it, and keep it until
 //                                 Ctrl-C (to run single files with node --import tsx --test meanwhile)
 //
 // What it set up is taken down however the run ends: at its end, on a failure, on Ctrl-C or a kill (SIGINT, SIGTERM,
 // SIGHUP), when its output is closed (`npm test | head`: as a SIGPIPE would), and on an error of the runner itself.
-import { readdirSync, statSync } from 'node:fs';
-import { constants } from 'node:os';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, constants, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import pg from 'pg';
+import { slowestFirst } from './file-times.mjs';
 import { runWithSummary, signalRunning } from './run-node.mjs';
 import { provideChromium } from './setup/chromium.mjs';
 import { provideNginx } from './setup/nginx.mjs';
@@ -36,19 +41,46 @@ function findTests(dir) {
 const SET_UP_ONLY = '--set-up-only';
 const setUpOnly = process.argv.includes(SET_UP_ONLY);
 const requested = process.argv.slice(2).filter((arg) => arg !== SET_UP_ONLY);
-const files = requested.length > 0 ? requested : findTests(join(root, 'test'));
+// TEST_EXCEPT: files left out by name (separated by spaces or commas), said at the start; CI's Node 24 check leaves
+// out what the whole suite after it runs anyway and is slow (.ci/run). A name that is no test file stops the run.
+const inRoot = (file) => relative(root, resolve(root, file));
+const except = new Set(
+  (process.env.TEST_EXCEPT ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(inRoot),
+);
+const allFiles = requested.length > 0 ? requested : findTests(join(root, 'test'));
+const unknown = [...except].filter((file) => !allFiles.some((found) => inRoot(found) === file));
+if (unknown.length > 0) {
+  process.stdout.write(`TEST_EXCEPT names files that are not among the tests: ${unknown.join(', ')}\n`);
+  process.exit(1);
+}
+const files = allFiles.filter((file) => !except.has(inRoot(file)));
+if (except.size > 0) process.stdout.write(`Left out (TEST_EXCEPT): ${[...except].join(', ')}\n`);
 // What a test file needs, by the folder it is in (test/<part>/, docs/testing.md): the folders whose files touch no
 // database server, and the pages' folder, whose files (with any file named *-browser.test.ts) drive Chromium. Every
 // other file may use the database and runs on PostgreSQL, and again on PGlite but for the folders whose subject does
 // not depend on the database's engine (ONE_ENGINE: what a person sees, an attack over HTTP, an LMS's payload shape),
 // which are among the slowest: what the engine changes (one connection, its locks, pg-boss on it, restarts, the
-// command line beside the embedded server, ltijs's storage) is in the other folders, which run on both. Files named
-// on the command line run on each pass asked for.
+// command line beside the embedded server, ltijs's storage) is in the other folders, which run on both, but for the
+// few files named below, whose subject is one of the first kind. Files named on the command line run on each pass
+// asked for.
 const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
 const BROWSER = ['test/pages/'];
-const ONE_ENGINE = ['test/pages/', 'test/security/', 'test/lms/'];
-const inFolder = (folders) => (file) =>
-  folders.some((folder) => relative(root, resolve(root, file)).startsWith(folder));
+const ONE_ENGINE = [
+  'test/pages/',
+  'test/security/',
+  'test/lms/',
+  // Who may do what, and what an LMS's product family changes, over HTTP as in test/security/ and test/lms/.
+  'test/accounts/admin-scope.test.ts',
+  'test/grades/platform-quirks.test.ts',
+  // What a setting that is off leaves out, and who reaches the dev platform: answered before any query.
+  'test/asset-processor/off.test.ts',
+  'test/asset-processor/launches-off.test.ts',
+  'test/tool/dev-platform-gate.test.ts',
+];
+const inFolder = (folders) => (file) => folders.some((folder) => inRoot(file).startsWith(folder));
 const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
 const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
 // The server recipe's test (test/deploy/) puts nginx in front of the tool on PostgreSQL.
@@ -62,14 +94,7 @@ const PASSES = {
       (file) => usesDatabase(file) && (requested.length > 0 || !(inFolder(ONE_ENGINE)(file) || usesBrowser(file))),
     ),
   },
-  // The quick look leaves out the production install's test (a whole `npm ci`, minutes), which runs in the PostgreSQL
-  // pass: CI's quick look on Node 24 and its whole suite run it once between them (.ci/run).
-  none: {
-    title: 'no-database pass',
-    files: files.filter(
-      (file) => !usesDatabase(file) && (requested.length > 0 || !file.endsWith('setup/production-install.test.ts')),
-    ),
-  },
+  none: { title: 'no-database pass', files: files.filter((file) => !usesDatabase(file)) },
 };
 // Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr, beginning with
 // the lines whose writes failed.
@@ -236,6 +261,58 @@ await step(
   'The build (npm run build) failed: see above.',
 );
 
+// Each pass's database as the tool's first start leaves it, made once here for the test files to copy
+// (test/support/db.ts, scripts/setup/database-template.ts): the PGlite one is made while the PostgreSQL pass runs.
+const templates = {};
+function makeTemplate(db) {
+  const script = join(root, 'scripts/setup/database-template.ts');
+  let args;
+  let remove;
+  if (db === 'postgres') {
+    const name = `olti_template_${randomBytes(6).toString('hex')}`;
+    args = [db, testEnv.TEST_PG_ADMIN_URL, name];
+    templates.env = { ...templates.env, TEST_PG_TEMPLATE: name };
+    remove = async () => {
+      const client = new pg.Client({ connectionString: testEnv.TEST_PG_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    };
+  } else {
+    const folder = mkdtempSync(join(tmpdir(), 'olti-template-'));
+    args = [db, folder];
+    templates.env = { ...templates.env, TEST_PGLITE_TEMPLATE: folder };
+    remove = async () => rmSync(folder, { recursive: true, force: true });
+  }
+  let child;
+  const started = Date.now();
+  const made = new Promise((resolve) => {
+    child = execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { cwd: root, env: { ...process.env, ...testEnv } },
+      (error, _stdout, stderr) => resolve(error ? `${stderr}`.trim() || error.message : null),
+    );
+  });
+  teardowns.push(async () => {
+    child.kill('SIGTERM');
+    await made;
+    await remove();
+  });
+  return made.then((failure) => {
+    timings.push(`${db === 'postgres' ? 'PostgreSQL' : 'PGlite'} template ${seconds(Date.now() - started)}`);
+    return failure;
+  });
+}
+const templateFor = Object.fromEntries(
+  passes
+    .filter((pass) => pass.db !== 'none' && pass.files.some(usesDatabase))
+    .map((pass) => [pass.db, makeTemplate(pass.db)]),
+);
+
 let passed = 0;
 let failed = 0;
 let exitCode = 0;
@@ -243,8 +320,25 @@ const skipped = [];
 // Each file (and each test without a deadline of its own) ends within this: long enough for the slowest file, the
 // worker SIGKILLed twenty times, on a busy two-core machine; a file that hangs still ends the run.
 const FILE_TIMEOUT_MS = 450_000;
+// Test files at once: one more than the cores. The files mostly wait (on their tool, the database, Chromium, a
+// timeout) rather than compute: the pages' and LMSs' 17 files used 237 s of CPU in all (Node, Chromium and the
+// PostgreSQL server) in 692 s of file time, the security files 137 s in 540 s; by that measure the PostgreSQL pass
+// needs some 900 s of CPU, and two files at once on 2 cores (14 min, 1,690 core-seconds) kept them about half busy.
+// TEST_CONCURRENCY sets another number.
+// Each file's time in the last run, by pass, for the next run to start the slowest first (scripts/file-times.mjs).
+const TIMES_KEPT = join(root, '.cache', 'test-times.json');
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || availableParallelism() + 1;
 for (const pass of passes) {
-  print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files ===`);
+  const failure = await templateFor[pass.db];
+  await exitIfStopped();
+  if (failure) {
+    await tearDown();
+    print(
+      `\nThe ${pass.title} cannot run: its database as the tool's first start leaves it could not be made:\n${failure}`,
+    );
+    process.exit(1);
+  }
+  print(`\n=== Node ${process.version}, ${pass.title}, ${pass.files.length} test files, ${CONCURRENCY} at once ===`);
   const result = await timed(pass.title, () =>
     run(
       process.execPath,
@@ -253,11 +347,14 @@ for (const pass of passes) {
         'tsx',
         '--test',
         '--test-reporter=spec',
-        '--test-concurrency=2',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${join(root, 'scripts/file-times.mjs')}`,
+        '--test-reporter-destination=stdout',
+        `--test-concurrency=${CONCURRENCY}`,
         `--test-timeout=${FILE_TIMEOUT_MS}`,
-        ...pass.files,
+        ...slowestFirst(pass.files, TIMES_KEPT, pass.db, root),
       ],
-      { TEST_DB: pass.db },
+      { TEST_DB: pass.db, TEST_TIMES_KEPT: TIMES_KEPT, ...templates.env },
     ),
   );
   await exitIfStopped();

@@ -1,8 +1,13 @@
 // A fresh database for each test file, on the backend the runner chose: TEST_DB=postgres (a new database in the
 // local PostgreSQL server) or TEST_DB=pglite (a new embedded data directory). Importing this file is also what
 // puts a test file in the runner's PGlite pass.
+//
+// A database asked for `migrated` is a copy of the one npm test made once for the run as the tool's first start
+// leaves it (scripts/setup/database-template.ts: TEST_PG_TEMPLATE names it on PostgreSQL, TEST_PGLITE_TEMPLATE holds
+// it on PGlite), a fraction of a second where making it took seconds; without them (a file run on its own with node
+// --test) it is made as before, empty, and the tool migrates it. A test of the first start asks for an empty one.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -17,6 +22,10 @@ export const severalProcessesSkip =
     : false;
 
 const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const pgTemplate = process.env.TEST_PG_TEMPLATE || null;
+const pgliteTemplate = process.env.TEST_PGLITE_TEMPLATE || null;
+/** The embedded database's data, inside DATA_DIR (src/db/embedded.ts). */
+const PGLITE_DATA = 'pgdata';
 
 export interface TestDatabase {
   /** DATABASE_URL for the tool; null on PGlite, where the tool opens dataDir itself. */
@@ -37,9 +46,15 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A new database of its own. `migrated`: already as the tool's first start leaves it (a copy of the run's template,
+ * where npm test made one); otherwise empty, as a new installation's.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'olti-test-'));
   if (backend === 'pglite') {
+    if (options.migrated && pgliteTemplate)
+      cpSync(join(pgliteTemplate, PGLITE_DATA), join(dataDir, PGLITE_DATA), { recursive: true });
     return {
       url: null,
       dataDir,
@@ -48,7 +63,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const name = `olti_test_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const template = options.migrated && pgTemplate ? ` TEMPLATE ${pgTemplate}` : '';
+  await admin((client) => client.query(`CREATE DATABASE ${name}${template}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -64,7 +80,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /** A migrated database opened in this process, and a function that closes and removes it. */
 export async function openTestDatabase(poolSize = 10): Promise<{ database: Database; cleanup(): Promise<void> }> {
-  const testDb = await createTestDatabase();
+  const testDb = await createTestDatabase({ migrated: true });
   const database = await openDatabase({ url: testDb.url, dataDir: testDb.dataDir, poolSize, embedded: 'serve' });
   await migrateToLatest(database.db);
   return {

@@ -1,4 +1,5 @@
-// The tool started in this test process on a fresh database, with its log lines kept for assertions.
+// The tool started in this test process on a fresh database (migrated already where npm test made a template,
+// test/support/db.ts), with its log lines kept for assertions.
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -27,7 +28,7 @@ export interface TestTool {
 }
 
 export async function startTestTool(env: Record<string, string> = {}): Promise<TestTool> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   // A test that must know the address before the tool starts (to give it to the sandbox) passes PORT.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const config = loadConfig({
