@@ -1,37 +1,29 @@
 // The settings page: the due date on the reader's own clock, the "Advanced" part opened when the browser finds a
 // field there to correct, and, after a save, asking until the checking service has the settings (or refused them).
+import { clockFor, fieldValue, readerZone, zoneName } from './clock.js';
+
 (function () {
   const due = document.getElementById('dueAt');
   const zoneField = document.getElementById('dueAtZone');
   const zoneNote = document.getElementById('dueAt-zone');
   if (due && zoneField && zoneNote) {
     // The page comes with the due date on UTC's clock; the browser knows the reader's zone, the server does not.
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone) {
-      const two = (n) => String(n).padStart(2, '0');
-      if (due.dataset.instant) {
-        const at = new Date(due.dataset.instant);
-        due.value = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}`;
-      }
-      zoneField.value = zone;
-      const words = JSON.parse(zoneNote.dataset.words || '{}');
-      if (words.zone) zoneNote.textContent = words.zone.replace('{zone}', zone.replace(/_/g, ' '));
-      // The date in words, as the page's language writes it (the browser's own variant of it where it has one),
-      // whatever order the browser's date field shows its parts in.
-      const reads = document.getElementById('dueAt-reads');
-      const page = document.documentElement.lang || 'en';
-      const locale =
-        navigator.language && navigator.language.split('-')[0] === page.split('-')[0] ? navigator.language : page;
-      const inWords = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'short' });
-      const say = () => {
-        const at = due.value ? new Date(due.value) : null;
-        reads.hidden = !at || Number.isNaN(at.getTime());
-        reads.textContent = reads.hidden ? '' : inWords.format(at);
-      };
-      if (reads) {
-        say();
-        due.addEventListener('input', say);
-      }
+    const zone = readerZone();
+    if (due.dataset.instant) due.value = fieldValue(due.dataset.instant, zone);
+    zoneField.value = zone;
+    const words = JSON.parse(zoneNote.dataset.words || '{}');
+    if (words.zone) zoneNote.textContent = words.zone.replace('{zone}', zoneName(zone));
+    // The date as every page writes it (the one clock), whatever order the browser's date field shows its parts in.
+    const reads = document.getElementById('dueAt-reads');
+    const clock = clockFor(document.documentElement.lang || 'en', zone);
+    const say = () => {
+      const at = due.value ? new Date(due.value) : null;
+      reads.hidden = !at || Number.isNaN(at.getTime());
+      reads.textContent = reads.hidden ? '' : clock.format('minute', at);
+    };
+    if (reads) {
+      say();
+      due.addEventListener('input', say);
     }
   }
 

@@ -4,7 +4,9 @@
 // attempt is settled. A refusal is an error tied to the file input (role="alert", aria-invalid, aria-describedby),
 // and the refused file is cleared. Without scripts the form posts as a plain form and the server answers with the
 // page. Every word comes from the page (the form's data-words, in the page's language) and the server renders the
-// card and the attempt list; numbers and times follow <html lang>.
+// card and the attempt list; numbers follow <html lang>, times the reader's clock (clock.js).
+import { readerClock } from './clock.js';
+
 (function () {
   const form = document.getElementById('submit-form');
   const list = document.getElementById('attempt-list');
@@ -31,6 +33,9 @@
           cardSection.hidden = false;
         }
         const open = body.submissions.some((a) => !a.final);
+        // The wait the arrival's message foretold is over once every attempt is settled.
+        const soon = document.getElementById('message-soon');
+        if (soon && !open) soon.remove();
         clearTimeout(timer);
         if (open) timer = setTimeout(refresh, 5000);
       })
@@ -64,7 +69,7 @@
       digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits },
     ).format(value);
   const percent = new Intl.NumberFormat(language, { style: 'percent' });
-  const clock = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' });
+  const clock = readerClock();
 
   /** A message of the page's words with its {parameters} filled in. */
   function say(key, params) {
@@ -179,12 +184,19 @@
       bar.hidden = true;
       if (xhr.status === 200 || xhr.status === 201) {
         showProgress(100);
-        const time = clock.format(new Date(body.receivedAt));
+        const time = clock.format('minute', body.receivedAt);
         message.textContent = say(body.duplicate ? 'duplicate' : 'arrived', {
           name: body.fileName,
           time: time,
           attempt: number(body.attempt),
         });
+        if (!body.duplicate) {
+          // How long a result takes, said only until it has come (refresh() removes it).
+          const soon = document.createElement('span');
+          soon.id = 'message-soon';
+          soon.textContent = ' ' + words.soon;
+          message.append(soon);
+        }
         receiptText.textContent = say('receipt', {
           id: body.submissionId,
           sha256: body.sha256,

@@ -3,7 +3,9 @@
 // platform at /dev), goes through one assignment as its instructor and students do in headless Chromium
 // (playwright-core and Debian's chromium, as the tests), and photographs each page inside an LMS-like page: at
 // 1366×900 beside a 285 px course index (as Moodle's Boost with its index open), at 768×1024 and at 390×844, the
-// frame as tall as Moodle's would be, animations off. The pictures are cut to 256 colours to stay small.
+// frame as tall as Moodle's would be, animations off; and the student after a result in the 650 px frame Moodle 4.5
+// gives a tool at 1366×900 (it ignores lti.frameResize), the form for a new attempt opened, Submit in view (the
+// script stops if it is not). The pictures are cut to 256 colours to stay small.
 // Not part of `npm test` or CI: run it after a change that people would see, and commit the pictures.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,9 @@ const LOOKS: Look[] = [
   { width: 768, height: 1024, frame: { width: 704, height: 700 }, index: false },
   { width: 390, height: 844, frame: { width: 358, height: 480 }, index: false },
 ];
+
+/** Moodle 4.5's frame at 1366×900 as measured in Boost: about 650 px tall, whatever the tool's height. */
+const MOODLE_650: Look = { width: 1366, height: 900, frame: { width: 1000, height: 650 }, index: true };
 
 const TITLE = 'Demo essay';
 const PAPER = [
@@ -282,6 +287,17 @@ async function main(): Promise<void> {
         await session.page.context().close();
       }
     }
+
+    // The student after a result in Moodle's 650 px frame: the result, and Submit once "Submit a new attempt" opens.
+    const sam = await open(browser, base, MOODLE_650, 'student-1');
+    const frame = await sam.frame();
+    await frame.getByText('Submit a new attempt').click();
+    const submitButton = await frame.getByRole('button', { name: 'Submit', exact: true }).boundingBox();
+    const frameBox = await (await sam.page.$('#tool-frame'))!.boundingBox();
+    if (!submitButton || !frameBox || submitButton.y + submitButton.height > frameBox.y + frameBox.height)
+      throw new Error("Submit is below the edge of Moodle's 650 px frame after a result.");
+    await shoot(sam, 'student-after-moodle-650.png');
+    await sam.page.context().close();
   } finally {
     await browser.close();
     tool.kill('SIGTERM');

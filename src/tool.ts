@@ -69,7 +69,7 @@ async function connectService(
   const sandbox = await startSandbox({
     delayMs: config.sandboxDelayMs,
     callbackUrl: `${config.publicUrl}/checker/callback/${config.callbackSecret}`,
-    logger: (line) => logger.warn({ sandbox: true }, line),
+    logger: (line, level = 'warn') => logger[level]({ sandbox: true }, line),
     dataDir,
   });
   if (sandbox.restored) {

@@ -5,7 +5,9 @@
 import { BAND_COLOUR, BAND_TEXT, bandOf, type Band } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { LmsAssetState, SubmissionState } from '../db/index.js';
+import { wordsFor } from '../messages/index.js';
 import { studentMayOpen } from '../reports/kinds.js';
+import { stateWord } from '../submissions/state.js';
 import { resultsVisible } from '../reports/visibility.js';
 import { REPORT_TITLE, type AssetReportType } from './report-types.js';
 
@@ -51,6 +53,12 @@ const PRIORITY: Record<Band, number> = { green: 0, yellow: 1, orange: 3, red: 5 
 /** A file that could not be checked needs the instructor's eye, not as urgently as a very high similarity. */
 const FAILED_PRIORITY = 2;
 
+/**
+ * The state's word, as every page of the tool says it (submissions/state.ts), leading the report's comment. In
+ * English: the Asset Report Service carries no language, and the report is posted once for every reader.
+ */
+const said = (state: SubmissionState, sentence: string) => `${wordsFor('en').t(stateWord(state))}: ${sentence}`;
+
 const percent = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 
 function scoreReport(
@@ -74,6 +82,7 @@ function scoreReport(
     scoreMaximum: 100,
     indicationColor: BAND_COLOUR[band],
     indicationAlt: `${measure} ${percent(score)}: ${BAND_TEXT[band]}.`,
+    comment: said('scored', `${measure} ${percent(score)}.`),
   };
 }
 
@@ -117,29 +126,19 @@ export function assetReports(assignment: Assignment, asset: AssetStanding, now =
   const paper = asset.submission;
   if (asset.state === 'received' || paper === null)
     return [
-      processing(
-        asset.assetId,
-        'The tool has the submission and is fetching the file from the LMS to check it.',
-        visible,
-      ),
+      processing(asset.assetId, said('received', 'the tool is fetching the file from the LMS to check it.'), visible),
     ];
   switch (paper.state) {
     case 'received':
     case 'uploading':
     case 'processing':
-      return [
-        processing(
-          asset.assetId,
-          'The file is being checked for similarity; results usually come within 15 minutes.',
-          visible,
-        ),
-      ];
+      return [processing(asset.assetId, said('processing', 'results usually come within 15 minutes.'), visible)];
     case 'rejected':
       return [
         failed(
           asset.assetId,
           'REFUSED_BY_SERVICE',
-          paper.failureReason ?? 'The checking service refused the file.',
+          said('rejected', paper.failureReason ?? 'The checking service refused the file.'),
           visible,
         ),
       ];
@@ -148,7 +147,7 @@ export function assetReports(assignment: Assignment, asset: AssetStanding, now =
         failed(
           asset.assetId,
           'CHECK_FAILED',
-          paper.failureReason ?? 'The check of this file failed at the checking service.',
+          said('failed', paper.failureReason ?? 'The check of this file failed at the checking service.'),
           visible,
         ),
       ];

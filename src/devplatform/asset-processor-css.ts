@@ -1,4 +1,4 @@
-// The stylesheet of the emulator's Asset Processor screens (assignment, submit form, SpeedGrader view), served as a
+// The stylesheet of the emulator's pages (its home, the Asset Processor screens: assignment, submit form, SpeedGrader view), served as a
 // file because the tool's Content-Security-Policy allows only its own styles, never a style attribute. Each report's
 // indication colour becomes a class: the colours are checked #RRGGBB by the report service, so any may be written.
 import type { MountConcern, PlatformContext } from './context.js';

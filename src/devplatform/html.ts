@@ -16,7 +16,7 @@ export function decodeHtml(value: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** A page of the emulator's Asset Processor screens, with their stylesheet (a file: the tool's CSP allows only 'self' styles). */
+/** A page of the emulator (its home, its Asset Processor screens), with their stylesheet (a file: the tool's CSP allows only 'self' styles). */
 export function htmlPage(issuer: string, title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(issuer)}/asset-processor.css"></head>

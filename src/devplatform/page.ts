@@ -8,7 +8,7 @@ import { renderGradebook } from './ags-gradebook.js';
 import { knownActivities } from './assignment-page.js';
 import { activityUrl } from './page-urls.js';
 import type { MountConcern } from './context.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, htmlPage } from './html.js';
 import type { LaunchMessageType } from './id-token.js';
 import { loginInitiationUrl } from './oidc.js';
 import { SUBMISSION_REVIEW_MESSAGE, reviewTarget } from './submission-review.js';
@@ -17,6 +17,7 @@ import { registerToolPageUrl } from './registration.js';
 import { teaches, type Course, type DevUser, type ResourceLink } from './state.js';
 
 interface HomeView {
+  issuer: string;
   registerPage: string | null;
   course: Course;
   users: DevUser[];
@@ -58,23 +59,26 @@ function renderHome(view: HomeView): string {
       .filter((l) => l.url !== null);
     return links.map(({ u, url }) => `<a href="${escapeHtml(url!)}">as ${escapeHtml(u.name)}</a>`).join(' · ');
   };
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dev platform: ${escapeHtml(view.course.title)}</title></head>
-<body style="font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: auto; padding: 1rem">
-<h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
+  // The emulator's stylesheet, a file: the tool's CSP, which /dev is served under, allows no inline style.
+  return htmlPage(
+    view.issuer,
+    `Dev platform: ${view.course.title}`,
+    `<h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
 <p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
 <h2>Activities</h2>${view.links.length ? `<ul>${linkRows}</ul>` : '<p>No activity yet: add the tool first.</p>'}
 <p>${addButtons}</p>
 <h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>
 ${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
-${view.gradebook(reviewLinks)}
-</body></html>`;
+${view.gradebook(reviewLinks)}`,
+  );
 }
 
 export const mountPage: MountConcern = (router, platform) => {
   router.get('/', (_req, res) => {
     res.send(
       renderHome({
+        issuer: platform.issuer,
         registerPage: registerToolPageUrl(platform),
         course: platform.course,
         users: [...platform.memory.people.values()],

@@ -1,23 +1,32 @@
-// Dates and numbers as the person's language writes them, by Intl. Times are shown in UTC with the zone named:
-// a launch says which language its person reads (launch_presentation.locale), not which time zone they are in.
+// Dates and numbers as the person's language writes them. Every time a person reads comes from one clock,
+// public/clock.js (the browser loads the same file): here in UTC, named as such, because a launch says which
+// language its person reads (launch_presentation.locale), not which time zone they are in; in the browser,
+// public/times.js writes each <time data-clock> again on the reader's own clock, naming their zone.
+import { clockFor, fieldValue, type ClockKind } from '../../public/clock.js';
 import { perLanguage, type Language } from './language.js';
 
+export { fromFieldValue, isTimeZone } from '../../public/clock.js';
+
 export interface Formats {
-  /** A moment to the second, as in a receipt or a history: "Nov 25, 2026, 6:35:09 AM UTC" ("25.11.2026, 06:35:09 UTC"). */
+  /** A moment to the second, as in a history: "Nov 25, 2026, 6:35:09 AM UTC" ("25.11.2026, 06:35:09 UTC"). */
   moment(value: Date | string): string;
-  /** A moment to the minute, as in a list: "Nov 25, 2026, 6:35 AM UTC" ("25.11.2026, 06:35 UTC"). */
+  /** A moment to the minute, as every other time on a page: "Nov 25, 2026, 6:35 AM UTC" ("25.11.2026, 06:35 UTC"). */
   minute(value: Date | string): string;
-  /** A moment in a crowded list, without the year: "Nov 25, 6:35 AM UTC" ("25. Nov., 06:35 UTC"). */
-  brief(value: Date | string): string;
-  /** A deadline, with its weekday: "Tuesday, December 1, 2099 at 5:00 PM UTC". */
-  deadline(value: Date | string): string;
+  /**
+   * A time as a page shows it, as markup: `<time datetime="…" data-clock="minute">Nov 25, 2026, 6:35 AM UTC</time>`,
+   * which the page's script writes again on the reader's clock.
+   */
+  time(value: Date | string, kind?: ClockKind): string;
+  /** A moment as a date field shows it on UTC's clock, for the page's script to set on the reader's: "2026-11-30T23:59". */
+  dateField(value: Date | string): string;
   /** A count or a measure: "1,234" in English, "1.234" in German. */
   number(value: number, fractionDigits?: number): string;
   /** A percentage of 0 to 100: "42%" in English, "42 %" in German. */
   percent(value: number): string;
 }
 
-const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+/** The zone of times written without the reader's clock (a page without scripts, a CSV, a log). */
+export const SERVER_ZONE = 'UTC';
 
 /**
  * Intl's formatters cost more to make than to use (a page made them for each request: a sixth of a launch's CPU,
@@ -26,18 +35,7 @@ const toDate = (value: Date | string) => (value instanceof Date ? value : new Da
 export const formatsFor = perLanguage(makeFormats);
 
 function makeFormats(language: Language): Formats {
-  // The language's own styles; a style with the zone's name (timeStyle "long") has seconds too, so the shorter
-  // ones are followed by the zone's name, which reads the same in every language the tool has.
-  const moment = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'long', timeZone: 'UTC' });
-  const minute = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-  const brief = new Intl.DateTimeFormat(language, {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  });
-  const deadline = new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
+  const clock = clockFor(language, SERVER_ZONE);
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
   const numbers = new Map<number | undefined, Intl.NumberFormat>();
   const numberFormat = (fractionDigits: number | undefined) => {
@@ -54,10 +52,14 @@ function makeFormats(language: Language): Formats {
     return format;
   };
   return {
-    moment: (value) => moment.format(toDate(value)),
-    minute: (value) => `${minute.format(toDate(value))} UTC`,
-    brief: (value) => `${brief.format(toDate(value))} UTC`,
-    deadline: (value) => `${deadline.format(toDate(value))} UTC`,
+    moment: (value) => clock.format('second', value),
+    minute: (value) => clock.format('minute', value),
+    time: (value, kind = 'minute') => {
+      const at = value instanceof Date ? value : new Date(value);
+      // Both parts are the clock's own output (digits, month names, the zone's place): nothing to escape.
+      return `<time datetime="${at.toISOString()}" data-clock="${kind}">${clock.format(kind, at)}</time>`;
+    },
+    dateField: (value) => fieldValue(value, SERVER_ZONE),
     number: (value, fractionDigits) => numberFormat(fractionDigits).format(value),
     percent: (value) => percent.format(value / 100),
   };

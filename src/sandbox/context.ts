@@ -52,7 +52,7 @@ export interface SandboxConfig {
   users: SandboxUser[];
   /** Offset of the service's zone-less timestamps from UTC (default +05:30, India Standard Time). */
   utcOffsetMinutes: number;
-  logger: (line: string) => void;
+  logger: (line: string, level?: 'info' | 'warn') => void;
   /** Where uploads are kept until their analysis has read them. */
   uploadDir: string;
   /** Where its data is kept across restarts (journal.ts); absent or null: in memory only. */

@@ -33,7 +33,8 @@ export interface SandboxOptions {
   /** Offset of the zone-less timestamps from UTC (default 330, India Standard Time). */
   utcOffsetMinutes?: number;
   faults?: SandboxFaults;
-  logger?: (line: string) => void;
+  /** Where its lines go: routine events (a paper analysed) are 'info', problems (the default) 'warn'. */
+  logger?: (line: string, level?: 'info' | 'warn') => void;
   /**
    * A folder to keep its folders, papers, results, id counters and waiting uploads in, so that a sandbox started
    * again on it goes on where the last one stopped (after resume()). Absent: in memory, gone at close.

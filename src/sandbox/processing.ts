@@ -72,6 +72,7 @@ export function createProcessing(
       ctx.store.recordAnalysis(paper, findings, analysed?.words ?? null);
       ctx.config.logger(
         `paper ${paper.id} analysed: ${findings ? `similarity ${findings.percent}%` : 'unreadable (doc:error)'}`,
+        'info',
       );
       callbacks.announce(paper);
     } finally {

@@ -30,7 +30,7 @@ function header(doc: PDFKit.PDFDocument, kind: ReportKind, paper: Paper, clock: 
   doc.fillColor('black').moveDown(0.5).fontSize(10);
   doc.text(printable(`Paper ${paper.id}: ${paper.title}`));
   doc.text(
-    printable(`Author: ${paper.authorName}. File: ${paper.fileName}. Uploaded ${clock.record(paper.uploadedAt)}.`),
+    printable(`Author: ${paper.authorName}. File: ${paper.fileName}. Uploaded ${clock.forReader(paper.uploadedAt)}.`),
   );
   doc.moveDown();
 }

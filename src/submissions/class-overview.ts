@@ -10,6 +10,7 @@ import type { RosterMember } from '../lti/roster.js';
 import { audienceOf } from '../lti/roles.js';
 import { classRoster } from './class-roster.js';
 import { classRows, type ClassRow } from './read-models.js';
+import { stateWord, statesOfWord } from './state.js';
 
 export interface DashboardRow {
   name: string;
@@ -41,6 +42,11 @@ export const ROW_STATES = [
   'rejected',
   'failed',
 ] as const;
+
+/** The dashboard's filter: one state for each word (a filter on "Checked" shows scored and graded papers alike). */
+export const FILTER_STATES = ROW_STATES.filter(
+  (state, i) => ROW_STATES.findIndex((other) => stateWord(other) === stateWord(state)) === i,
+);
 
 export const SORT_KEYS = ['name', 'similarity', 'ai', 'submitted', 'state'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
@@ -147,7 +153,9 @@ export async function classOverview(
 /** The rows the query keeps, in its order: a missing score or date comes after every other in either direction, ties by name. */
 export function filterAndSort(rows: DashboardRow[], query: DashboardQuery): DashboardRow[] {
   const kept = rows.filter(
-    (row) => (query.state === null || row.state === query.state) && (query.band === null || row.band === query.band),
+    (row) =>
+      (query.state === null || statesOfWord(query.state).includes(row.state)) &&
+      (query.band === null || row.band === query.band),
   );
   const value = (row: DashboardRow): string | number | null => {
     switch (query.sort) {

@@ -25,24 +25,38 @@ export async function writeChunk(db: Db, fileId: string, seq: number, bytes: Buf
 }
 
 /**
- * A chunk is read a quarter at a time: each answer arrives as text (hex) twice its size, and pieces this small leave
- * the process's memory nearly flat where whole chunks made it grow by tens of MB over a 100 MB file (bench/upload-memory.ts).
- * PostgreSQL reads only the part asked for, as the chunks are stored uncompressed (migration 0030).
+ * A chunk is read a quarter at a time (STATEMENT_BYTES), in one statement, as rows of READ_BYTES. node-postgres hands
+ * each value over as text (hex, twice its size) and gathers a message larger than a socket read (64 KiB) by doubling
+ * a fresh buffer, so rows of a quarter chunk each took about ten bytes of memory outside the JavaScript heap per byte
+ * read, and those the send still held when the heap's young objects were collected stayed until a full collection:
+ * a worker sending a 100 MB file grew by 80 MB (bench/upload-memory.ts). Rows this small arrive several to a socket
+ * read, and a statement brings only what is sent before the next. node-postgres's binary results are no way out: it
+ * decodes a binary value as UTF-8 text, which mangles bytes.
  */
-export const READ_BYTES = CHUNK_BYTES / 4;
+export const READ_BYTES = 16 * 1024;
+export const STATEMENT_BYTES = CHUNK_BYTES / 4;
 
-/** `length` bytes of a chunk from `offset` (0-based), with the chunk's whole length; null when there is no such chunk. */
-export async function readChunkPart(
+/**
+ * Up to `length` bytes of a chunk (`seq` from 0) from `offset`, in parts of READ_BYTES, with the chunk's whole length;
+ * no parts when there is no such chunk or it ends before `offset`.
+ */
+export async function readChunkParts(
   db: Db,
   file: { fileId: string; seq: number },
   offset: number,
   length: number,
-): Promise<{ bytes: Buffer; chunkLength: number } | null> {
+): Promise<{ parts: Buffer[]; chunkLength: number }> {
+  // PostgreSQL reads each part alone (the chunks are stored uncompressed, migration 0030).
   const { rows } = await sql<{ bytes: Buffer; chunk_length: number }>`
-    SELECT substring(bytes FROM ${offset + 1}::integer FOR ${length}::integer) AS bytes, octet_length(bytes) AS chunk_length
-      FROM received_file_chunk WHERE file_id = ${file.fileId} AND seq = ${file.seq}`.execute(db);
-  const row = rows[0];
-  return row ? { bytes: row.bytes, chunkLength: row.chunk_length } : null;
+    SELECT substring(chunk.bytes FROM part.start FOR ${READ_BYTES}::integer) AS bytes,
+           octet_length(chunk.bytes) AS chunk_length
+      FROM received_file_chunk AS chunk
+     CROSS JOIN LATERAL generate_series(
+             ${offset + 1}::integer, least(octet_length(chunk.bytes), ${offset + length}::integer), ${READ_BYTES}::integer
+           ) AS part (start)
+     WHERE chunk.file_id = ${file.fileId} AND chunk.seq = ${file.seq}
+     ORDER BY part.start`.execute(db);
+  return { parts: rows.map((row) => row.bytes), chunkLength: rows[0]?.chunk_length ?? 0 };
 }
 
 export async function deleteFile(db: Db, fileId: string): Promise<void> {

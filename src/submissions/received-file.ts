@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { SNIFF_BYTES } from './file-type.js';
-import { CHUNK_BYTES, READ_BYTES, deleteFile, readChunkPart, writeChunk } from './file-store.js';
+import { CHUNK_BYTES, STATEMENT_BYTES, deleteFile, readChunkParts, writeChunk } from './file-store.js';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -147,18 +147,20 @@ export async function forgetFile(
   if (submission.storedPath) await rm(submission.storedPath, { force: true });
 }
 
-/** A stored file's bytes from the first, a part of a chunk at a time; `size` bytes in all, or it throws. */
+/** A stored file's bytes from the first, a few small parts a statement; `size` bytes in all, or it throws. */
 export async function* readStoredFile(db: Db, fileId: string, size: number): AsyncGenerator<Buffer> {
   let read = 0;
   for (let seq = 0; read < size; seq += 1) {
     for (let offset = 0, chunkLength = 1; offset < chunkLength;) {
-      const part = await readChunkPart(db, { fileId, seq }, offset, READ_BYTES);
-      if (!part || part.bytes.length === 0)
+      const answer = await readChunkParts(db, { fileId, seq }, offset, STATEMENT_BYTES);
+      if (answer.parts.length === 0)
         throw new Error(`The stored file ${fileId} ends after ${read} of its ${size} bytes.`);
-      ({ chunkLength } = part);
-      offset += part.bytes.length;
-      read += part.bytes.length;
-      yield part.bytes;
+      ({ chunkLength } = answer);
+      for (const part of answer.parts) {
+        offset += part.length;
+        read += part.length;
+        yield part;
+      }
     }
   }
 }

@@ -2,6 +2,7 @@
 // UPDATE, so two workers cannot both make it), and every move writes its event row in the same transaction.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
+import type { MessageKey } from '../messages/index.js';
 import { LeaseLost } from './send-lease.js';
 
 /** Where each state may go next. */
@@ -20,6 +21,38 @@ export const NEXT_STATES: Record<SubmissionState, readonly SubmissionState[]> = 
  * never really submitted, so it owns no gradebook cell and uses up no attempt (see cell-owner.ts).
  */
 export const NOT_COUNTED: SubmissionState = 'rejected';
+
+/**
+ * The one word a person reads for each state, on every page (the student's, the dashboard, the submission review,
+ * the history), in the CSV and in the Asset Processor's report; the words themselves are in messages/ (en.ts,
+ * de.ts). A paper the gradebook has received is still "Checked": what the gradebook holds is a fact said beside the
+ * state (dashboard.gradebook.*), not a state of its own. "Not submitted" is the dashboard's row for a student who
+ * has sent nothing.
+ */
+export const STATE_WORDS = {
+  'not-submitted': 'state.not-submitted',
+  received: 'state.received',
+  uploading: 'state.uploading',
+  processing: 'state.processing',
+  scored: 'state.checked',
+  graded: 'state.checked',
+  rejected: 'state.rejected',
+  failed: 'state.failed',
+} as const satisfies Record<SubmissionState | 'not-submitted', MessageKey>;
+
+export type StateWord = (typeof STATE_WORDS)[keyof typeof STATE_WORDS];
+
+/** The message key of the word for a state (a row's "not-submitted" included). */
+export function stateWord(state: SubmissionState | 'not-submitted'): StateWord {
+  return STATE_WORDS[state];
+}
+
+/** The states one word stands for, in the order of STATE_WORDS: "checked" is scored and graded. */
+export function statesOfWord(state: string): string[] {
+  const word = (STATE_WORDS as Record<string, StateWord | undefined>)[state];
+  if (word === undefined) return [state];
+  return Object.keys(STATE_WORDS).filter((other) => STATE_WORDS[other as keyof typeof STATE_WORDS] === word);
+}
 
 /** States a submission stays in: nothing more happens to it unless someone acts. */
 export function isSettled(state: SubmissionState): boolean {

@@ -113,6 +113,8 @@ function mountTool(app: express.Express, tool: Tool, mounts: WebMounts): void {
   app.use(securityHeaders());
   app.use(framingFrom(tool.db));
   app.use('/static', express.static(publicDir, { index: false, maxAge: '1h' }));
+  // Browsers ask every site for /favicon.ico, whatever its pages name: the tool's mark, not a 404 in every log.
+  app.get('/favicon.ico', (_req, res) => res.sendFile('favicon.ico', { root: publicDir, maxAge: '1d' }));
   app.use(pdfjsAssets());
   // Dynamic registration before the guard: its answer deadline is for the login and launches, while a registration
   // has its own (each call to the LMS is bounded) and must always end in its own page, which the LMS's panel may show.

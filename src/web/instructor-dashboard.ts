@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { BAND_COLOUR, type AssignmentSettings, type Band } from '../assignments/settings.js';
 import { reportsOffered } from '../reports/kinds.js';
 import type { Words } from '../messages/index.js';
+import type { SubmissionState } from '../db/index.js';
+import { stateWord } from '../submissions/state.js';
 import {
   BANDS,
   DESCENDING_FIRST,
@@ -103,7 +105,11 @@ function csvCell(value: string | number | boolean | null): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function toCsv(rows: DashboardRow[]): string {
+/**
+ * The class as a spreadsheet: the state in the reader's word for it (as every page says it), the time as an ISO
+ * time in UTC (its "Z" names the zone), what the gradebook received as its own column.
+ */
+export function toCsv(rows: DashboardRow[], words: Pick<Words, 't'>): string {
   const header = [
     'name',
     'email',
@@ -121,7 +127,7 @@ export function toCsv(rows: DashboardRow[]): string {
     [
       row.name,
       row.email,
-      row.state,
+      words.t(stateWord(row.state as SubmissionState | 'not-submitted')),
       row.similarity,
       row.bandText,
       row.aiScore,

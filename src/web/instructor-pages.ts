@@ -13,7 +13,7 @@ import type { Session } from '../lti/session.js';
 import {
   BANDS,
   DESCENDING_FIRST,
-  ROW_STATES,
+  FILTER_STATES,
   classOverview,
   classSummary,
   filterAndSort,
@@ -109,7 +109,9 @@ export function instructorRoutes(tool: Tool): Router {
           query,
           histogram: histogramSvg(overview.rows, found.words),
           summary: classSummary(assignment, overview.rows),
-          states: ROW_STATES,
+          states: FILTER_STATES,
+          // Sending the scores again means something only once there is a score to send.
+          anyScore: overview.rows.some((row) => row.similarity !== null),
           bands: BANDS,
           descendingFirst: DESCENDING_FIRST,
           rosterProblem: overview.rosterProblem,
@@ -135,7 +137,7 @@ export function instructorRoutes(tool: Tool): Router {
         .replace(/\s+/g, '-')
         .slice(0, 60) || 'assignment';
     res.setHeader('Content-Disposition', `attachment; filename="${name}-similarity.csv"`);
-    res.type('text/csv; charset=utf-8').send(toCsv(rows));
+    res.type('text/csv; charset=utf-8').send(toCsv(rows, found.words));
   });
 
   const settingsPage = (

@@ -1,6 +1,7 @@
 // The settings form as the instructor fills it in: its fields read into the assignment's settings schema (which
 // keeps the limits), or a sentence saying what to correct, with what was entered for the form to show again.
 import type { Words } from '../messages/index.js';
+import { fromFieldValue, isTimeZone } from '../messages/format.js';
 import { z } from 'zod';
 import {
   DOCUMENT_TYPES,
@@ -76,61 +77,6 @@ export const ADVANCED_FIELDS: ReadonlySet<string> = new Set([
   'documentType',
 ]);
 
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** How far the clocks of a time zone are ahead of UTC at an instant, in milliseconds. */
-function offsetAt(instant: number, timeZone: string): number {
-  const clock = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  const part = Object.fromEntries(clock.formatToParts(instant).map(({ type, value }) => [type, Number(value)]));
-  return (
-    Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!) -
-    Math.floor(instant / 1000) * 1000
-  );
-}
-
-/** A due date from the form's date field, a time on the clocks of `timeZone`, as an ISO time; undefined when it is not one. */
-function dueDate(value: string, timeZone: string): string | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const wall = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  // Date.UTC rolls 31 April over to 1 May: a date that does not come back as written does not exist.
-  const exists =
-    wall.getUTCFullYear() === year &&
-    wall.getUTCMonth() === month - 1 &&
-    wall.getUTCDate() === day &&
-    hour < 24 &&
-    minute < 60 &&
-    second < 60;
-  if (!exists) return undefined;
-  // The zone's offset at the instant itself, not at the wall time read as UTC: the two differ near a clock change.
-  const guess = wall.getTime() - offsetAt(wall.getTime(), timeZone);
-  return new Date(wall.getTime() - offsetAt(guess, timeZone)).toISOString();
-}
-
 /** What the instructor entered, shaped like the settings for the form to show again; an empty field stays empty. */
 function asEntered(
   entered: Record<string, unknown> & { similarityBands: Array<number | undefined> },
@@ -158,7 +104,7 @@ export function readSettings(
     return { error: t('settings.error.unreadable', { field }), field };
   }
   const f = form.data;
-  const dueAt = f.dueAt === null ? null : dueDate(f.dueAt, f.dueAtZone);
+  const dueAt = f.dueAt === null ? null : fromFieldValue(f.dueAt, f.dueAtZone);
   const entered = {
     excludeReferences: f.excludeReferences,
     excludeQuotes: f.excludeQuotes,

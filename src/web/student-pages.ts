@@ -4,7 +4,7 @@ import type { Router } from 'express';
 import { bandOf } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
-import { endedWithoutResult, isSettled } from '../submissions/state.js';
+import { endedWithoutResult, isSettled, stateWord } from '../submissions/state.js';
 import { ownAttempts } from '../submissions/own-attempts.js';
 import { canSubmit, counted, receiptOf, type Submission } from '../submissions/store.js';
 import { uploadLimits } from '../submissions/upload-limits.js';
@@ -20,7 +20,7 @@ export function studentView(assignment: Assignment, submission: Submission, word
   const results = studentResults(assignment, submission);
   return {
     ...receiptOf(submission),
-    stateText: words.t(`state.${submission.state}`),
+    stateText: words.t(stateWord(submission.state)),
     final: isSettled(submission.state),
     failureReason: endedWithoutResult(submission.state) ? submission.failureReason : null,
     ...results,
@@ -80,6 +80,7 @@ export async function studentPage(tool: Tool, session: Session, assignment: Assi
         chooseFirst: t('student.script.chooseFirst'),
         uploadingFile: words.raw('student.script.uploadingFile'),
         arrived: words.raw('student.script.arrived'),
+        soon: t('student.script.soon'),
         duplicate: words.raw('student.script.duplicate'),
         receipt: words.raw('student.script.receipt'),
         chooseAnother: t('student.script.chooseAnother'),

@@ -4,7 +4,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
+import type { SubmissionState } from '../db/index.js';
 import type { Session } from '../lti/session.js';
+import { stateWord } from '../submissions/state.js';
 import { acceptedLanguages, chooseLanguage, wordsFor, type Words } from '../messages/index.js';
 import { frameSentence, lmsFamilyOf } from './framing.js';
 
@@ -12,8 +14,13 @@ const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
 
 const eta = new Eta({ views: viewsDir, cache: true, autoEscape: true });
 
+/** Text made safe to put into markup a view writes raw (`<%~ %>`), as a sentence around a <time>. */
+const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 export function render(view: string, data: Record<string, unknown>, words: Words): string {
-  return eta.render(view, { ...words, ...data });
+  // The word for a state, from the states' one table (submissions/state.ts).
+  const stateText = (state: SubmissionState | 'not-submitted') => words.t(stateWord(state));
+  return eta.render(view, { ...words, escape, stateText, ...data });
 }
 
 /**

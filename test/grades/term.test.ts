@@ -211,7 +211,8 @@ for (const rules of ['moodle', 'canvas', 'spec'] as const satisfies PlatformRule
     );
     for (const name of ['Sam Student', 'Noor Student', 'Lee Student']) {
       const row = essay2.body.split('<tr').find((tr) => tr.includes(name)) ?? '';
-      assert.ok(row.includes(en['dashboard.state.graded']), `${name}'s row on Essay 2's dashboard`);
+      assert.ok(row.includes(en['state.checked']), `${name}'s row on Essay 2's dashboard says ${en['state.checked']}`);
+      assert.ok(row.includes(en['dashboard.gradebook.posted']), `${name}'s row says the gradebook has the score`);
     }
   });
 }

@@ -190,7 +190,7 @@ describe('the pages in a browser', () => {
     await sam.getByRole('status').filter({ hasText: 'arrived' }).waitFor();
     assert.match(
       (await sam.locator('#message').textContent()) ?? '',
-      /^✓ glaciers\.txt arrived at \d{1,2}:\d{2}( [AP]M)? · results usually within 10–15 minutes$/,
+      /^✓ glaciers\.txt arrived on [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \S.*\. Results usually within 10–15 minutes\.$/,
     );
     assert.equal(await sam.locator('#upload-progress').isHidden(), true, 'the progress bar stayed after the upload');
     assert.equal(
@@ -212,11 +212,14 @@ describe('the pages in a browser', () => {
     }, original);
     await noor.dispatchEvent('#dropzone', 'drop', { dataTransfer });
     await noor.getByRole('button', { name: 'Submit' }).click();
-    await noor.getByText(/^✓ my-essay\.txt arrived at /).waitFor();
+    await noor.getByText(/^✓ my-essay\.txt arrived on /).waitFor();
 
     // The live status, with no navigation: the page polls until the paper is checked.
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     assert.equal(await sam.evaluate(() => window.stayed), true, 'the page reloaded');
+    // The arrival is still said; the wait it foretold is not, once the result has come.
+    assert.match(await sam.locator('#message').innerText(), /^✓ glaciers\.txt arrived on .+\.$/);
+    assert.doesNotMatch(await sam.locator('#message').innerText(), /10–15 minutes/);
     await noor.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     const row = noor.locator('#attempt-list tbody tr').first();
     assert.match((await row.innerText()) ?? '', /my-essay\.txt.*Checked\s*\d+%/s);
@@ -254,7 +257,7 @@ describe('the pages in a browser', () => {
     const text = (await card.innerText()).replace(/\s+/g, ' ');
     assert.match(
       text,
-      /^Your result Attempt 1 of 3 · Due: Tuesday, December 1, 2099 at 5:00 PM UTC Checked (9\d|100)% similarity · very high my-essay\.txt, received .+ View report$/,
+      /^Your result Attempt 1 of 3 · Due: Dec 1, 2099, 5:00 PM UTC Checked (9\d|100)% similarity · very high my-essay\.txt, received .+ View report$/,
     );
     assert.match(
       (await card.getByRole('link', { name: 'View report' }).getAttribute('href')) ?? '',

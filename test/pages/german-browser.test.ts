@@ -89,10 +89,11 @@ test("the instructor's pages in German: dashboard, a paper's history, the report
     assert.ok(reasons.length >= 3, `the history has ${reasons.length} steps`);
     assert.deepEqual(await framed.locator('main table tbody td:nth-child(3) .badge').allInnerTexts(), [
       'Eingegangen',
-      'Wird zur Prüfung gesendet',
+      'Zur Prüfung gesendet',
       'Wird geprüft',
       'Geprüft',
-      'In der Bewertungsübersicht',
+      // What the gradebook received is the step's reason, not a state of its own: the paper stays "Geprüft".
+      'Geprüft',
     ]);
     await assertGerman(framed, 'history', reasons);
 

@@ -169,14 +169,14 @@ test("the due date on the reader's clock: typed in Berlin, stored as one instant
   const berlin = await openSettings({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
   try {
     const { framed } = berlin;
-    assert.equal(await framed.locator('#dueAt-zone').innerText(), 'Zeitzone: Europe/Berlin');
+    assert.equal(await framed.locator('#dueAt-zone').innerText(), 'Zeitzone: Berlin');
     // A winter date (UTC+1) and a summer one (UTC+2): each is the instant the clocks in Berlin show.
     await framed.getByLabel('Abgabetermin', { exact: true }).fill('2099-12-01T18:00');
     await framed.getByRole('button', { name: 'Einstellungen speichern' }).click();
     await framed.getByText('Gespeichert.').waitFor();
     assert.equal(await dueAt(), '2099-12-01T17:00:00.000Z');
     assert.equal(await framed.getByLabel('Abgabetermin', { exact: true }).inputValue(), '2099-12-01T18:00');
-    assert.equal(await framed.locator('#dueAt-reads').innerText(), 'Dienstag, 1. Dezember 2099 um 18:00');
+    assert.equal(await framed.locator('#dueAt-reads').innerText(), '01.12.2099, 18:00 Berlin');
     await framed.getByLabel('Abgabetermin', { exact: true }).fill('2099-07-01T18:00');
     await framed.getByRole('button', { name: 'Einstellungen speichern' }).click();
     await framed.getByText('Gespeichert.').waitFor();
@@ -200,9 +200,9 @@ test("the due date on the reader's clock: typed in Berlin, stored as one instant
 
   const newYork = await openSettings({ timezoneId: 'America/New_York' });
   try {
-    assert.equal(await newYork.framed.locator('#dueAt-zone').innerText(), 'Time zone: America/New York');
+    assert.equal(await newYork.framed.locator('#dueAt-zone').innerText(), 'Time zone: New York');
     assert.equal(await newYork.framed.getByLabel('Due date', { exact: true }).inputValue(), '2099-07-01T12:00');
-    assert.equal(await newYork.framed.locator('#dueAt-reads').innerText(), 'Wednesday, July 1, 2099 at 12:00 PM');
+    assert.equal(await newYork.framed.locator('#dueAt-reads').innerText(), 'Jul 1, 2099, 12:00 PM New York');
   } finally {
     await newYork.close();
   }

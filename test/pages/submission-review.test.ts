@@ -56,7 +56,7 @@ describe("submission review from the LMS's gradebook", () => {
     ]);
     await chooser.setFiles({ name: 'rivers.txt', mimeType: 'text/plain', buffer: Buffer.from(essay) });
     await sam.getByRole('button', { name: 'Submit' }).click();
-    await sam.getByText(/^✓ rivers\.txt arrived at /).waitFor();
+    await sam.getByText(/^✓ rivers\.txt arrived on /).waitFor();
     await eventually(
       () => lms.platform.gradebook().some((row) => row.userId === 'student-1' && shownSimilarity(row) !== null),
       "Sam's score reached the gradebook",

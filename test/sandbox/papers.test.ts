@@ -295,6 +295,8 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
       const score = /Similarity: (\d+)%/.exec(text);
       assert.ok(score && Number(score[1]) >= 90, text.slice(0, 300));
       assert.match(text, new RegExp(`matches paper ${ids.original}`));
+      // The header's time names its zone (the sandbox's clock is India Standard Time unless told otherwise).
+      assert.match(text, /Uploaded\s+\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+UTC[+-]\d{2}:\d{2}/);
       const ai = await download(`/analysis-gateway/api/ai/download2/${ids.copy}/${keys.copy}`, alice);
       assert.equal(ai.status, 200);
       assert.match(await pdfText(ai.bytes), /AI-generated content: \d+% \(simulated\)/);

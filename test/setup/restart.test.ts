@@ -173,6 +173,10 @@ test('npm start stopped after the gradebook got a similarity, and started again:
     decodeHtml(dashboard.body)
       .split('<tr')
       .find((tr) => tr.includes('Lee Student')) ?? '';
-  assert.ok(row.includes(en['dashboard.state.graded']), `the dashboard's row says ${en['dashboard.state.graded']}`);
+  assert.ok(row.includes(en['state.checked']), `the dashboard's row says ${en['state.checked']}`);
+  assert.ok(
+    row.includes(en['dashboard.gradebook.posted']),
+    `the dashboard's row says ${en['dashboard.gradebook.posted']}`,
+  );
   await stop(second);
 });

@@ -20,6 +20,13 @@ export interface DbGate {
 
 export async function startDbGate(databaseUrl: string): Promise<DbGate> {
   const target = new URL(databaseUrl);
+  // The embedded database listens on a Unix socket in its folder (`?host=<folder>`, as libpq and node-postgres
+  // read it); a server elsewhere on TCP.
+  const socketFolder = target.searchParams.get('host');
+  const reachDatabase = () =>
+    socketFolder?.startsWith('/')
+      ? connect(`${socketFolder}/.s.PGSQL.${target.port || 5432}`)
+      : connect(Number(target.port || 5432), target.hostname);
   let closed = false;
   let trigger: { text: Buffer; fire(): void } | null = null;
   const held: Array<() => void> = [];
@@ -38,7 +45,7 @@ export async function startDbGate(databaseUrl: string): Promise<DbGate> {
     from.on('error', () => to.destroy());
   };
   const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
+    const upstream = reachDatabase();
     sockets.add(client).add(upstream);
     pass(client, upstream, true);
     pass(upstream, client, false);
@@ -48,6 +55,7 @@ export async function startDbGate(databaseUrl: string): Promise<DbGate> {
   const address = server.address();
   const url = new URL(databaseUrl);
   url.hostname = '127.0.0.1';
+  url.searchParams.delete('host');
   url.port = String(typeof address === 'object' && address ? address.port : 0);
   return {
     url: url.toString(),

@@ -94,6 +94,8 @@ export function frameUrl(
 export interface Reader {
   locale?: string;
   timezoneId?: string;
+  /** False for a reader whose browser runs no scripts. */
+  javaScriptEnabled?: boolean;
 }
 
 export async function openFramed(

@@ -21,6 +21,8 @@ import { startToolProcess, type ToolProcess } from '../support/process.js';
 import { isResult, shownSimilarity } from '../support/gradebook-cell.js';
 
 const STUDENTS = 300;
+/** Built, as a deployment runs it (the test runner builds first); four starting at once on a busy machine are slow. */
+const STARTING = { entry: 'built', timeoutMs: 180_000 } as const;
 const skip = severalProcessesSkip;
 
 let database: TestDatabase;
@@ -58,6 +60,28 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
   }
 }
 
+/** Every tool process this file started: each is ended however the file ends. */
+const owned: ToolProcess[] = [];
+function own(tool: ToolProcess): ToolProcess {
+  owned.push(tool);
+  return tool;
+}
+const running = (tool: ToolProcess) => tool.child.exitCode === null && tool.child.signalCode === null;
+/** SIGTERM, and SIGKILL for a process still there after 30 s: a teardown that waits forever leaks the rest. */
+async function end(tool: ToolProcess): Promise<void> {
+  if (!running(tool)) return;
+  const killed = setTimeout(() => tool.child.kill('SIGKILL'), 30_000);
+  await tool.stop();
+  clearTimeout(killed);
+}
+// A file that ends before its teardown (an error outside the tests, the runner's SIGTERM or Ctrl-C) ends them too.
+process.once('exit', () => owned.filter(running).forEach((tool) => tool.child.kill('SIGKILL')));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.once(signal, () => {
+    owned.filter(running).forEach((tool) => tool.child.kill('SIGKILL'));
+    process.kill(process.pid, signal);
+  });
+
 before(async () => {
   if (skip) return;
   database = await createTestDatabase();
@@ -83,12 +107,19 @@ before(async () => {
   };
   for (let i = 0; i < 2; i += 1) serviceFronts.push(await startForwarder([sandbox.url]));
   // All four at once, as a deployment starts them: migrations and the job schema are set up by whoever is first.
-  const started = await Promise.all([
-    ...[0, 1].map(() => startToolProcess({ ...shared, ...ownDataDir(), ROLE: 'web', CHECKER_URL: sandbox.url })),
-    ...serviceFronts.map((front) =>
-      startToolProcess({ ...shared, ...ownDataDir(), ROLE: 'worker', CHECKER_URL: front.url }),
+  // Each is kept for the teardown as soon as it is up, whether or not the others start.
+  const starting = [
+    ...[0, 1].map(() =>
+      startToolProcess({ ...shared, ...ownDataDir(), ROLE: 'web', CHECKER_URL: sandbox.url }, STARTING).then(own),
     ),
-  ]);
+    ...serviceFronts.map((front) =>
+      startToolProcess({ ...shared, ...ownDataDir(), ROLE: 'worker', CHECKER_URL: front.url }, STARTING).then(own),
+    ),
+  ];
+  const outcomes = await Promise.allSettled(starting);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  const started = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<ToolProcess>).value);
   webs.push(...started.slice(0, 2));
   workers.push(...started.slice(2));
   balancer.setTargets(webs.map((web) => web.url));
@@ -104,7 +135,7 @@ before(async () => {
 
 after(async () => {
   if (skip) return;
-  await Promise.all([...webs, ...workers].map((tool) => tool.stop()));
+  await Promise.all(owned.map(end));
   await lms?.close();
   await Promise.all([balancer, ...serviceFronts].map((forwarder) => forwarder.close()));
   await sandbox?.close();
