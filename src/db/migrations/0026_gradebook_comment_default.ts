@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE score_clock ADD COLUMN given_scores numeric[] NOT NULL DEFAULT '{}'`.execute(db);
+  await sql`ALTER TABLE score_clock ADD COLUMN IF NOT EXISTS given_scores numeric[] NOT NULL DEFAULT '{}'`.execute(db);
   await sql`
     UPDATE assignment
        SET settings = jsonb_set(settings, '{gradeColumn}', '"assignment"')
