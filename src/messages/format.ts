@@ -25,6 +25,14 @@ export interface Formats {
   percent(value: number): string;
 }
 
+/**
+ * A time on the clock of `timeZone` (a zone the reader's browser named, checked by isTimeZone), for a file the
+ * server writes for one reader, as a receipt: "Nov 25, 2026, 7:35:09 AM Berlin". Made for each use: such files are rare.
+ */
+export function momentIn(language: Language, timeZone: string, value: Date | string): string {
+  return clockFor(language, timeZone).format('second', value);
+}
+
 /** The zone of times written without the reader's clock (a page without scripts, a CSV, a log). */
 export const SERVER_ZONE = 'UTC';
 

@@ -1,6 +1,7 @@
 // The student's side of an assignment: what to submit, the upload, the receipts, the live status, and the
 // results as far as the assignment lets students see them, in the student's language (messages/).
 import type { Router } from 'express';
+import { z } from 'zod';
 import { bandOf } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
@@ -11,6 +12,7 @@ import { uploadLimits } from '../submissions/upload-limits.js';
 import { assignmentFor } from '../assignments/access.js';
 import type { Session } from '../lti/session.js';
 import type { Words } from '../messages/index.js';
+import { isTimeZone, momentIn, SERVER_ZONE } from '../messages/format.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
@@ -98,14 +100,23 @@ export async function studentPage(tool: Tool, session: Session, assignment: Assi
   );
 }
 
-export function receiptText(assignmentTitle: string, submission: Submission, words: Words): string {
+/** The reader's zone as their browser named it (public/times.js adds it to the receipt's link); UTC without it. */
+const readerZone = z.string().max(64).refine(isTimeZone);
+
+export function receiptText(
+  assignmentTitle: string,
+  submission: Submission,
+  words: Words,
+  timeZone: string = SERVER_ZONE,
+): string {
   const receipt = receiptOf(submission);
   const { t } = words;
   const fields: Array<[string, string]> = [
     [t('receipt.assignment'), assignmentTitle],
     [t('receipt.submissionId'), receipt.submissionId],
     [t('receipt.attempt'), words.number(receipt.attempt)],
-    [t('receipt.receivedAt'), receipt.receivedAt],
+    // On the reader's clock, their zone named, and the instant itself for whoever checks it.
+    [t('receipt.receivedAt'), `${momentIn(words.language, timeZone, receipt.receivedAt)} (${receipt.receivedAt})`],
     [t('receipt.file'), receipt.fileName],
     [t('receipt.size'), t('size.bytes', { count: receipt.size, size: words.number(receipt.size) })],
     ['SHA-256', receipt.sha256],
@@ -148,7 +159,10 @@ export function studentRoutes(tool: Tool): Router {
     const submission = (await ownAttempts(tool.db, s, assignment.id)).find((a) => a.id === req.params.submissionId);
     if (!submission) return void res.status(404).type('text/plain').send('There is no such submission of yours.\n');
     res.setHeader('Content-Disposition', `attachment; filename="receipt-${submission.id}.txt"`);
-    res.type('text/plain').send(receiptText(assignment.title, submission, wordsOf(res)));
+    const zone = readerZone.safeParse(req.query.zone);
+    res
+      .type('text/plain')
+      .send(receiptText(assignment.title, submission, wordsOf(res), zone.success ? zone.data : SERVER_ZONE));
   });
 
   return router;

@@ -69,6 +69,12 @@ async function assertClock(frame: Frame, where: string, zone: string, named: str
   return times.length;
 }
 
+/** The text of the first receipt the student page links to, fetched as its link says. */
+async function receiptOf(frame: Frame): Promise<string> {
+  const href = await frame.locator('a[href*="/receipt?"]').first().getAttribute('href');
+  return (await fetch(new URL(href!, frame.url()))).text();
+}
+
 async function instructorPages(frame: Frame): Promise<{ dashboard: string; settings: string; review: string }> {
   const dashboard = new URL(frame.url());
   const base = `${dashboard.origin}${dashboard.pathname.replace(/\/dashboard$/, '')}`;
@@ -124,6 +130,9 @@ test("a teacher and a student in Berlin read every time on Berlin's clock, the z
     const text = await frame.locator('main').innerText();
     assert.match(text, /Dec 1, 2099, 6:00 PM Berlin/);
     assert.ok((await assertClock(frame, 'student page', 'Europe/Berlin', 'Berlin', 'UTC')) >= 3);
+    // The receipt, a file the server writes, is on the reader's clock too: its link names the reader's zone.
+    const receipt = await receiptOf(frame);
+    assert.match(receipt, /^Received at: +[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M Berlin \(\S+Z\)$/m);
   } finally {
     await student.page.context().close();
   }
@@ -137,6 +146,7 @@ test('without scripts every time reads UTC and says so', async () => {
   try {
     const frame = await student.frame();
     assert.ok((await assertClock(frame, 'student page without scripts', 'UTC', 'UTC', 'Berlin')) >= 2);
+    assert.match(await receiptOf(frame), /^Received at: +.+ UTC \(\S+Z\)$/m);
   } finally {
     await student.page.context().close();
   }

@@ -15,7 +15,10 @@ before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1,1,2', JOB_POLLING_SECONDS: '0.5' });
   course = await openCourse(tool, { clientId: 'teacher-words' });
 });
-after(() => tool?.stop());
+after(async () => {
+  await course?.lms.close();
+  await tool?.stop();
+});
 
 async function dashboard(): Promise<string> {
   const teacher = await launch(course.lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
