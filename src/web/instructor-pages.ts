@@ -53,6 +53,11 @@ const dashboardNotice = z.object({ notice: z.string().min(1).max(500), tone: z.e
 const submissionParams = z.object({ submissionId: z.string().uuid() });
 const studentParams = z.object({ userId: z.string().uuid() });
 
+/** The instructor's side of an assignment: its class. */
+export function dashboardPath(assignmentId: string, ltik: string): string {
+  return `/assignments/${assignmentId}/dashboard?ltik=${encodeURIComponent(ltik)}`;
+}
+
 /** Where an instructor reads one student's submissions of an assignment (submission review lands here). */
 export function studentSubmissionsPath(assignmentId: string, userId: string, ltik: string): string {
   return `/assignments/${assignmentId}/students/${userId}?ltik=${encodeURIComponent(ltik)}`;
