@@ -16,7 +16,7 @@ import type { LaunchPassage } from '../lti/verify-launch.js';
 import type { Jwk } from '../lti/jwk.js';
 import { registrationCache } from '../lti/registration-cache.js';
 import { findDeployment } from '../lti/registrations.js';
-import { allowFramingBy, namePlatform } from './framing.js';
+import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM } from '../lti/claims.js';
@@ -82,9 +82,13 @@ export function launchClaims(idToken: string): { issuer: string; clientId: strin
   };
 }
 
-/** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet); null, as nothing passed. */
+/**
+ * A refused launch's page, in the language of the browser (nothing of the launch is trusted yet), which any LMS's
+ * frame may show (framing.ts); null, as nothing passed.
+ */
 function refuse(res: Response, status: number, message: PlainKey | ((words: Words) => string)): null {
   const words = wordsOf(res);
+  refusedLaunch(res);
   sendMessage(
     res,
     status,
