@@ -8,7 +8,7 @@ import type { DatabaseSchema } from '../db/index.js';
 import type { StartedSession } from '../lti/launch-session.js';
 import { SUBMISSION_REVIEW_URIS, reviewerOf, submissionReviewClaims } from '../lti/submission-review.js';
 import type { Logger } from '../logger.js';
-import { platformUser } from '../submissions/read-models.js';
+import { courseStudent } from '../submissions/read-models.js';
 import { assignmentPath } from './launch-handlers.js';
 import { dashboardPath, studentSubmissionsPath } from './instructor-pages.js';
 import { sendMessage, wordsOf } from './views.js';
@@ -47,12 +47,14 @@ export async function answerSubmissionReview(
     return sendMessage(res, 404, t('reviewLaunch.noAssignmentTitle'), t('reviewLaunch.noAssignment'), 'info');
   if (reviewer === 'self') return void res.redirect(303, assignmentPath(assignment.id, ltik));
   if (reviewer === 'class' || !named) return void res.redirect(303, dashboardPath(assignment.id, ltik));
-  const student = await platformUser(deps.db, recorded.platformId, { subject: named.user_id });
-  // A student the tool has never seen has no submissions: their page says so under the name the LMS gave.
+  const student = await courseStudent(deps.db, assignment, { subject: named.user_id });
+  // A student the tool has never seen in this course has no submissions here: the page says so under the name the
+  // LMS gave, and tells nothing the tool knows of them from another course (Moodle launches any user id a teacher
+  // puts in view.php?action=gradeReport&user=).
   if (!student) {
     const name =
       named.name ?? ([named.given_name, named.family_name].filter(Boolean).join(' ') || named.email || named.user_id);
-    return sendMessage(res, 200, t('review.title', { name }), t('review.none', { name }), 'info');
+    return sendMessage(res, 404, t('review.title', { name }), t('review.none', { name }), 'info');
   }
   res.redirect(303, studentSubmissionsPath(assignment.id, student.id, ltik));
 }

@@ -155,9 +155,9 @@ describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.
     assert.doesNotMatch(text, /glaciers/);
   });
 
-  test('a student the tool never saw: the page says there is nothing, under the id Moodle sent', async () => {
+  test('a student the tool never saw in this course: the page says there is nothing, under the id Moodle sent', async () => {
     const opened = await review('instructor-1', 'student-3');
-    assert.equal(opened.status, 200, pageText(opened.body));
+    assert.equal(opened.status, 404, pageText(opened.body));
     assert.match(pageText(opened.body), /student-3 has no submissions to this assignment yet/);
   });
 
