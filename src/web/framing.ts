@@ -21,7 +21,8 @@
 //   sentence before the LMS is known (registration.ts);
 // - everything else (the admin page opened with ADMIN_TOKEN): the tool alone, so registering a platform never lets
 //   it frame them.
-// With the session's platform comes its product family, which gives the pages the LMS's look (lookOf in views.ts).
+// With the session's platform comes its product family, which gives the pages the LMS's look (lookOf in views.ts);
+// where the registration names none, the launch's tool_platform.product_family_code does.
 import type { RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
@@ -82,7 +83,9 @@ export async function frameForSession(
 ): Promise<void> {
   const frame = await platformFrame(deps.db, session.platformId);
   allowFramingBy(res, session.launch.frameOrigin ? [...frame.origins, session.launch.frameOrigin] : frame.origins);
-  Object.assign(locals(res), { framedForSession: true, lmsFamily: frame.productFamily });
+  // The product the registration names; when it names none (a platform added by hand), the one the launch names.
+  const lmsFamily = frame.productFamily ?? session.launch.productFamily;
+  Object.assign(locals(res), { framedForSession: true, lmsFamily });
 }
 
 /** Notes the platform a request without a session claims to come from (a launch, an ended session's key). */

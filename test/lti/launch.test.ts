@@ -385,3 +385,53 @@ describe('a registration changed while this process trusts what it read of it', 
     assert.equal(again.status, 200, text(again.body));
   });
 });
+
+// Moodle's type is what the pages around the tool use; a Moodle registered by hand (the CLI, no product named) is
+// known as Moodle by its launches' tool_platform.product_family_code, which every Moodle launch carries.
+describe("the LMS's look", () => {
+  const lookOfPage = (body: string) => /<html[^>]*\sdata-lms="([a-z]+)"/.exec(body)?.[1] ?? null;
+
+  test('a platform registered without its product takes the look of the product its launch names', async () => {
+    const moodle = await startTestPlatform(tool, { rules: 'moodle', clientId: 'look-moodle-unnamed' });
+    try {
+      moodle.platform.addResourceLink({ id: 'look-essay', title: 'Essay' });
+      const opened = await launch(moodle.platform, { userId: 'student-1', resourceLinkId: 'look-essay' });
+      assert.equal(opened.status, 200, text(opened.body));
+      assert.equal(
+        payloadOf(opened.idToken)['https://purl.imsglobal.org/spec/lti/claim/tool_platform'] !== undefined,
+        true,
+      );
+      assert.equal(lookOfPage(opened.body), 'moodle');
+    } finally {
+      await moodle.close();
+    }
+  });
+
+  test("the registration's product wins over the launch's word", async () => {
+    const canvas = await startTestPlatform(tool, {
+      rules: 'moodle',
+      clientId: 'look-named-canvas',
+      productFamily: 'canvas',
+    });
+    try {
+      canvas.platform.addResourceLink({ id: 'look-essay', title: 'Essay' });
+      const opened = await launch(canvas.platform, { userId: 'student-1', resourceLinkId: 'look-essay' });
+      assert.equal(opened.status, 200, text(opened.body));
+      assert.equal(lookOfPage(opened.body), 'canvas');
+    } finally {
+      await canvas.close();
+    }
+  });
+
+  test('a launch naming no product known to the tool keeps the tool its own look', async () => {
+    const plain = await startTestPlatform(tool, { clientId: 'look-spec' });
+    try {
+      plain.platform.addResourceLink({ id: 'look-essay', title: 'Essay' });
+      const opened = await launch(plain.platform, { userId: 'student-1', resourceLinkId: 'look-essay' });
+      assert.equal(opened.status, 200, text(opened.body));
+      assert.equal(lookOfPage(opened.body), null);
+    } finally {
+      await plain.close();
+    }
+  });
+});
