@@ -9,6 +9,7 @@
 // Not part of `npm test` or CI: run it after a change that people would see, and commit the pictures.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,6 +197,43 @@ async function submit(session: Session, fileName: string, text: string): Promise
   await frame.locator('[role="status"], .arrival').filter({ hasText: fileName }).first().waitFor({ timeout: 30_000 });
 }
 
+/**
+ * A refused launch in Moodle 4.5's frame (about 650 px tall at 1366×900): a course page on an LMS the tool does not
+ * know frames a login whose client id nobody registered. The sentence, and what the LMS administrator must do, shows
+ * in the frame instead of the browser's broken-page icon.
+ */
+async function refusedLaunchShot(browser: Browser, base: string): Promise<void> {
+  const moodle: Look = { width: 1366, height: 900, frame: { width: 1000, height: 650 }, index: true };
+  const context = await browser.newContext({
+    viewport: { width: moodle.width, height: moodle.height },
+    reducedMotion: 'reduce',
+    locale: LOCALE,
+  });
+  const page = await context.newPage();
+  const login = new URL('/lti/login', base);
+  login.search = new URLSearchParams({
+    iss: 'https://moodle.school.example',
+    client_id: 'a-tool-type-nobody-registered',
+    login_hint: '3',
+    target_link_uri: `${base}/lti/launch`,
+  }).toString();
+  // The LMS's course page from a server of its own: another origin than the tool's, one the tool does not know.
+  const lms = createHttpServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(lmsPage(moodle, login.toString()));
+  });
+  await new Promise<void>((resolve) => lms.listen(0, '127.0.0.1', resolve));
+  const address = lms.address();
+  await page.goto(
+    `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mod/lti/view.php?id=12`,
+  );
+  const frame = (await (await page.$('#tool-frame'))!.contentFrame())!;
+  await frame.getByText('must register the tool').waitFor({ timeout: 30_000 });
+  await shoot({ page, frame: async () => frame }, 'refused-launch-1366.png');
+  await context.close();
+  lms.close();
+}
+
 async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'originality-screenshots-'));
@@ -298,6 +336,8 @@ async function main(): Promise<void> {
       throw new Error("Submit is below the edge of Moodle's 650 px frame after a result.");
     await shoot(sam, 'student-after-moodle-650.png');
     await sam.page.context().close();
+
+    await refusedLaunchShot(browser, base);
   } finally {
     await browser.close();
     tool.kill('SIGTERM');

@@ -6,7 +6,9 @@
 // user's own roles; when the activity's one line item has a submissionReview (deep linking's lineItem or AGS),
 // its url is the target and its custom parameters are added to the link's own (gradebookservices.php,
 // override_endpoint). Moodle checks no role of the launching user for this launch beyond viewing the activity:
-// whoever opens view.php?action=gradeReport&user=<id> is launched, so the tool decides who sees what.
+// whoever opens view.php?action=gradeReport&user=<id> is launched, so the tool decides who sees what. The grader
+// report's column menu ("View External tool results") links grade.php without a user: no for_user at all
+// (test/fixtures/lms/moodle/grader-report-review-request.json).
 import { agsClaim } from './ags.js';
 import { LTI_CLAIM, type PlatformContext } from './context.js';
 import type { ResourceLink } from './state.js';
@@ -30,14 +32,15 @@ export function reviewTarget(
 export function submissionReviewClaims(
   platform: PlatformContext,
   link: ResourceLink,
-  forUserId: string,
+  forUserId: string | undefined,
 ): Record<string, unknown> {
   const target = reviewTarget(platform, link);
   return {
     [`${LTI_CLAIM}/message_type`]: SUBMISSION_REVIEW_MESSAGE,
     [`${LTI_CLAIM}/target_link_uri`]: target.url,
     [`${LTI_CLAIM}/resource_link`]: { id: link.id, title: link.title },
-    [`${LTI_CLAIM}/for_user`]: { user_id: forUserId },
+    // Moodle's grader report column menu opens grade.php with no user: the launch then names nobody.
+    ...(forUserId === undefined ? {} : { [`${LTI_CLAIM}/for_user`]: { user_id: forUserId } }),
     [`${LTI_CLAIM}/custom`]: target.custom,
     ...agsClaim(platform, link),
   };

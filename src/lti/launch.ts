@@ -28,6 +28,12 @@ const launchToken = z.object({
     })
     .partial()
     .optional(),
+  // The LMS's own word for its product (LTI core 5.4.4, https://www.imsglobal.org/spec/lti/v1p3/#platform-instance-claim):
+  // only a hint for the pages' look, so an odd one is dropped rather than failing the launch.
+  platformInfo: z
+    .object({ product_family_code: z.string().max(100).optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
   platformContext: z.object({
     messageType: z.string().optional(),
     roles: z.array(z.string()).default([]),
@@ -95,6 +101,8 @@ export interface Launch {
   frameOrigin: string | null;
   /** The language the launch asks pages in (its launch_presentation.locale, as sent), when it says. */
   locale: string | null;
+  /** The LMS product the launch says it comes from (tool_platform.product_family_code, as sent), when it says. */
+  productFamily: string | null;
   /** An Asset Processor launch's LMS assignment and notification service, once kept with the session. */
   assetProcessor: AssetProcessorContext | null;
 }
@@ -142,6 +150,7 @@ export function readLaunch(token: LaunchToken): Launch {
       : null,
     frameOrigin: webOrigin(ctx.launchPresentation?.return_url ?? ctx.deepLinkingSettings?.deep_link_return_url),
     locale: ctx.launchPresentation?.locale ?? null,
+    productFamily: t.platformInfo?.product_family_code ?? null,
     assetProcessor: ctx.assetProcessor ?? null,
   };
 }

@@ -1,15 +1,14 @@
 // A notice from the Platform Notification Service (https://www.imsglobal.org/spec/lti-pns/v1p0/main): a JWT the
 // platform signs with the key it signs launches with. It is verified as a launch is, with the same key fetching
-// (platform-keys.ts: deadline, size limit, cache) and registrations: the issuer, client (aud/azp) and deployment
+// (the one key lookup, token-key.ts) and registrations: the issuer, client (aud/azp) and deployment
 // must be registered and switched on, the key id must be the platform's, the signature RS256, the token unexpired,
 // and the notice of the type the handler takes. Anything else is refused before the notice is read.
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
-import { PlatformKeysUnavailable, keysUrlOf, platformKey } from './platform-keys.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
-import { findDeployment } from './registrations.js';
+import { tokenKey, type TokenKeyRefusal } from './token-key.js';
 import { CLAIM } from './claims.js';
 
 /** Clocks of the LMS and the tool differ a little. */
@@ -52,6 +51,41 @@ export interface VerifiedNotice {
 
 const NOT_VERIFIED = "The notice could not be verified with the LMS's keys, so the tool ignored it.";
 
+/** A refusal of the key lookup (token-key.ts), as the LMS reads it. */
+function noticeRefusal(
+  refused: TokenKeyRefusal,
+  token: { iss: string; clientId: string; deploymentId: string; header: { alg?: unknown; kid?: unknown } },
+): NoticeRefused {
+  switch (refused.kind) {
+    case 'unregistered':
+      return new NoticeRefused(
+        403,
+        'This LMS (or this deployment of the tool in it) is not registered with the tool.',
+        `unregistered ${token.iss} ${token.clientId} ${token.deploymentId}`,
+      );
+    case 'switched off':
+      return new NoticeRefused(
+        403,
+        'The tool is switched off for this LMS.',
+        `switched off: ${token.iss} ${token.clientId}`,
+      );
+    case 'no key id':
+      return new NoticeRefused(
+        401,
+        NOT_VERIFIED,
+        `header alg ${String(token.header.alg)} kid ${String(token.header.kid)}`,
+      );
+    case 'unknown key':
+      return new NoticeRefused(401, NOT_VERIFIED, `no key ${String(token.header.kid)} in the platform's key set`);
+    case 'keys unavailable':
+      return new NoticeRefused(
+        503,
+        `The LMS's signing keys could not be fetched from ${refused.host}, so the notice was not taken; send it again later.`,
+        refused.detail,
+      );
+  }
+}
+
 /** Verifies one notice JWT; throws NoticeRefused. `types`: the notice types the caller takes. */
 export async function verifyNotice(
   db: Kysely<DatabaseSchema>,
@@ -75,30 +109,11 @@ export async function verifyNotice(
   const { iss, aud, azp } = peeked.data;
   const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
   const deploymentId = peeked.data[CLAIM.deploymentId];
-  const deployment = await findDeployment(db, { issuer: iss, clientId, deploymentId });
-  if (!deployment)
-    throw new NoticeRefused(
-      403,
-      'This LMS (or this deployment of the tool in it) is not registered with the tool.',
-      `unregistered ${iss} ${clientId} ${deploymentId}`,
-    );
-  if (!deployment.active)
-    throw new NoticeRefused(403, 'The tool is switched off for this LMS.', `switched off: ${iss} ${clientId}`);
-  const jwksUrl = await keysUrlOf(db, deployment.platformId);
-  if (typeof header.kid !== 'string' || header.kid === '' || header.alg !== 'RS256' || !jwksUrl)
-    throw new NoticeRefused(401, NOT_VERIFIED, `header alg ${String(header.alg)} kid ${String(header.kid)}`);
-  let jwk;
-  try {
-    jwk = await platformKey(jwksUrl, header.kid);
-  } catch (error) {
-    if (!(error instanceof PlatformKeysUnavailable)) throw error;
-    throw new NoticeRefused(
-      503,
-      `The LMS's signing keys could not be fetched from ${error.host}, so the notice was not taken; send it again later.`,
-      error.message,
-    );
-  }
-  if (!jwk) throw new NoticeRefused(401, NOT_VERIFIED, `no key ${header.kid} in the platform's key set`);
+  // The key id counts only under RS256, the one algorithm the tool takes.
+  const kid = header.alg === 'RS256' && typeof header.kid === 'string' && header.kid !== '' ? header.kid : undefined;
+  const found = await tokenKey(db, { issuer: iss, clientId, deploymentId }, kid);
+  if ('refused' in found) throw noticeRefusal(found.refused, { iss, clientId, deploymentId, header });
+  const { platformId, key: jwk } = found;
   let payload;
   try {
     payload = await verifyPlatformToken(jwt, jwk, {
@@ -120,5 +135,5 @@ export async function verifyNotice(
       `The tool does not take notices of type ${type.slice(0, 80)} here.`,
       `notice type ${type}`,
     );
-  return { platformId: deployment.platformId, id, type, claims: payload as Record<string, unknown> };
+  return { platformId, id, type, claims: payload as Record<string, unknown> };
 }

@@ -206,7 +206,7 @@ export const de: Translation = {
   'launch.incomplete':
     'Ihr LMS hat einen Start ohne Angaben gesendet, die das Werkzeug braucht. Wenden Sie sich an die Administration Ihres LMS.',
   'launch.unregistered':
-    'Dieses LMS ist beim Werkzeug nicht registriert, oder seine Registrierung ist ausgeschaltet. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
+    'Dieses LMS ist beim Werkzeug nicht registriert, oder seine Registrierung ist ausgeschaltet. Die Administration Ihres LMS muss das Werkzeug in diesem LMS registrieren oder diese Aktivität auf die bestehende Registrierung des Werkzeugs umstellen.',
   'launch.notOffered':
     'Ihr LMS hat das Werkzeug für etwas geöffnet, das es nicht anbietet. Öffnen Sie die Aufgabe aus Ihrem Kurs; wenn dieser Link wiederholt hierher führt, wenden Sie sich an die Administration Ihres LMS.',
   'launch.notVerified':
@@ -225,9 +225,9 @@ export const de: Translation = {
   'launch.issuerDiffers':
     'Der Start aus Ihrem LMS konnte nicht überprüft werden. Öffnen Sie die Aufgabe erneut aus Ihrem Kurs.',
   'launch.deploymentUnregistered':
-    'Dieses LMS (oder diese Einbindung des Werkzeugs darin) ist beim Werkzeug nicht registriert. Bitten Sie die Administration Ihres LMS, es zu registrieren.',
+    'Dieses LMS (oder diese Einbindung des Werkzeugs darin) ist beim Werkzeug nicht registriert. Die Administration Ihres LMS muss diese Einbindung zur Registrierung des Werkzeugs hinzufügen lassen oder diese Aktivität auf die registrierte Einbindung umstellen.',
   'launch.switchedOff':
-    'Das Werkzeug ist für dieses LMS ausgeschaltet. Wenden Sie sich an die Administration Ihres LMS.',
+    'Das Werkzeug ist für dieses LMS ausgeschaltet: Seine Registrierung wartet darauf, eingeschaltet zu werden, oder wurde ausgeschaltet. Die Administration Ihres LMS muss die Administration des Werkzeugs bitten, sie einzuschalten.',
   'launch.unstorable':
     'Ihr LMS hat einen Start mit einem Zeichen gesendet, das das Werkzeug nicht speichern kann (ein NUL-Zeichen). Wenden Sie sich an die Administration Ihres LMS.',
 

@@ -180,7 +180,7 @@ export const en = {
   'launch.fromAssignment': 'The tool works inside a course assignment. Open it from the assignment in your course.',
   'launch.incomplete': 'Your LMS sent a launch without information the tool needs. Tell your LMS administrator.',
   'launch.unregistered':
-    'This LMS is not registered with the tool, or its registration is switched off. Ask your LMS administrator to register it.',
+    "This LMS is not registered with the tool, or its registration is switched off. Your LMS administrator must register the tool in this LMS, or set this activity to use the tool's existing registration.",
   'launch.notOffered':
     'Your LMS opened the tool for something it does not offer. Open the assignment from your course; if this link keeps leading here, tell your LMS administrator.',
   'launch.notVerified':
@@ -441,8 +441,9 @@ export const en = {
   'launch.stateUsed': 'This launch has expired or was already used. Open the assignment again from your course.',
   'launch.issuerDiffers': 'The launch from your LMS could not be verified. Open the assignment again from your course.',
   'launch.deploymentUnregistered':
-    'This LMS (or this deployment of the tool in it) is not registered with the tool. Ask your LMS administrator to register it.',
-  'launch.switchedOff': 'The tool is switched off for this LMS. Ask your LMS administrator.',
+    "This LMS (or this deployment of the tool in it) is not registered with the tool. Your LMS administrator must have this deployment added to the tool's registration, or set this activity to use the registered deployment.",
+  'launch.switchedOff':
+    "The tool is switched off for this LMS: its registration waits to be switched on, or was switched off. Your LMS administrator must ask the tool's administrator to switch it on.",
   'launch.keysUnreachable':
     "The LMS's signing keys could not be fetched from {host}; try again in a minute or ask the administrator to check the keys URL.",
   'launch.unstorable':

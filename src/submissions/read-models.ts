@@ -1,5 +1,5 @@
 // What the pages show of submissions: a student's own attempts, and the class overview for instructors.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema, GradeState, SubmissionState } from '../db/index.js';
 import { NOT_COUNTED } from './state.js';
 import { toSubmission, type Submission } from './store.js';
@@ -15,20 +15,26 @@ export async function studentName(db: Kysely<DatabaseSchema>, userId: string): P
 }
 
 /**
- * A user of one platform, by the tool's id or the LMS's (`sub`), with the name the pages show; null when the
- * platform has no such user. A user of another platform is never found, so no page names them.
+ * A student of the assignment's course, by the tool's id or the LMS's (`sub`), with the name the pages show; null
+ * when the course has no such user. Of the course means: launched in it (course_member), or handed a paper in to
+ * this assignment (an LMS's notice names its student without a launch). A user of another course or platform is
+ * never found, so no page of this course names them.
  */
-export async function platformUser(
+export async function courseStudent(
   db: Kysely<DatabaseSchema>,
-  platformId: string,
+  assignment: { id: string; platformId: string; courseId: string },
   by: { id: string } | { subject: string },
 ): Promise<{ id: string; name: string } | null> {
-  let query = db
-    .selectFrom('lti_user')
-    .select(['id', 'name', 'email', 'subject'])
-    .where('platform_id', '=', platformId);
-  query = 'id' in by ? query.where('id', '=', by.id) : query.where('subject', '=', by.subject);
-  const user = await query.executeTakeFirst();
+  const { rows } = await sql<{ id: string; name: string | null; email: string | null; subject: string }>`
+    SELECT u.id, u.name, u.email, u.subject
+    FROM lti_user AS u
+    WHERE u.platform_id = ${assignment.platformId}
+      AND ${'id' in by ? sql`u.id = ${by.id}::uuid` : sql`u.subject = ${by.subject}`}
+      AND (
+        EXISTS (SELECT 1 FROM course_member AS m WHERE m.course_id = ${assignment.courseId} AND m.user_id = u.id)
+        OR EXISTS (SELECT 1 FROM submission AS s WHERE s.assignment_id = ${assignment.id} AND s.user_id = u.id)
+      )`.execute(db);
+  const user = rows[0];
   return user ? { id: user.id, name: user.name ?? user.email ?? user.subject } : null;
 }
 

@@ -109,7 +109,7 @@ export function counted(attempts: Submission[]): Submission[] {
 /** Why a student may not submit (`why`), and the sentence that says it (in the reader's language on a page). */
 export type SubmitDecision =
   | { allowed: true; late: boolean }
-  | { allowed: false; why: 'one-submission' | 'attempts-used' | 'closed'; reason: Sentence };
+  | { allowed: false; why: 'one-submission' | 'attempts-used' | 'closed' | 'in-the-lms'; reason: Sentence };
 
 /** Whether a student may submit now, from the assignment's resubmission policy, attempt limit and due date. */
 export function canSubmit(settings: AssignmentSettings, previous: Submission[], now: Date): SubmitDecision {

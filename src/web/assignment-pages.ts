@@ -2,7 +2,6 @@
 // else (or anyone from another course or platform) nothing.
 import { type Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
-import { ownPageRefusal } from '../submissions/submit.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { studentPage } from './student-pages.js';
 import { sendMessage, wordsOf } from './views.js';
@@ -25,8 +24,6 @@ export function assignmentPages(tool: Tool): Router {
     if (session.launch.audience === 'instructor') {
       res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
     } else if (session.launch.audience === 'learner') {
-      const closed = ownPageRefusal(assignment);
-      if (closed) return sendMessage(res, 403, wordsOf(res).t('refused.notAvailable'), wordsOf(res).say(closed));
       res.send(await studentPage(tool, session, assignment, wordsOf(res)));
     } else {
       const { t } = wordsOf(res);

@@ -3,7 +3,12 @@
 // answer at 'self'). The rule:
 // - a page in a session: that session's platform only (its origins and the host its launch came back to), never
 //   another school's LMS (frameForSession);
-// - a page of one sentence with no session (a refused launch, a session that ended, a page not found): the platform
+// - a refused launch (the login's or the launch's checks turned it down: unknown client or deployment, a pending or
+//   switched-off registration, a state expired or used): anyone, since the LMS that shows it may be one the tool does
+//   not know yet, or not by that address, and its frame would otherwise show the browser's broken-page icon instead
+//   of the sentence and what the LMS administrator must do. Such a page holds one sentence and nothing that acts: no
+//   form, no link, no cookie set (refusedLaunch; docs/security.md);
+// - a page of one sentence with no session (a session that ended, a page not found): the platform
 //   it names (the launch's issuer and client, the ended session's key), read without trusting it, and only while
 //   that platform is registered and active (a pending registration frames nothing until it is switched on, and a
 //   launch naming a stranger is framed by no one); a page that names no platform, every active platform while their
@@ -16,7 +21,8 @@
 //   sentence before the LMS is known (registration.ts);
 // - everything else (the admin page opened with ADMIN_TOKEN): the tool alone, so registering a platform never lets
 //   it frame them.
-// With the session's platform comes its product family, which gives the pages the LMS's look (lookOf in views.ts).
+// With the session's platform comes its product family, which gives the pages the LMS's look (lookOf in views.ts);
+// where the registration names none, the launch's tool_platform.product_family_code does.
 import type { RequestHandler, Response } from 'express';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
@@ -31,6 +37,8 @@ interface FramingLocals {
   namedPlatform?: { issuer: string; clientId: string };
   /** The product family of the session's platform (lookOf in views.ts). */
   lmsFamily?: string | null;
+  /** A refused launch's sentence: any site may frame it. */
+  refusedLaunch?: boolean;
 }
 
 const locals = (res: Response) => res.locals as FramingLocals;
@@ -75,12 +83,23 @@ export async function frameForSession(
 ): Promise<void> {
   const frame = await platformFrame(deps.db, session.platformId);
   allowFramingBy(res, session.launch.frameOrigin ? [...frame.origins, session.launch.frameOrigin] : frame.origins);
-  Object.assign(locals(res), { framedForSession: true, lmsFamily: frame.productFamily });
+  // The product the registration names; when it names none (a platform added by hand), the one the launch names.
+  const lmsFamily = frame.productFamily ?? session.launch.productFamily;
+  Object.assign(locals(res), { framedForSession: true, lmsFamily });
 }
 
 /** Notes the platform a request without a session claims to come from (a launch, an ended session's key). */
 export function namePlatform(res: Response, claim: { issuer: string; clientId: string } | null): void {
   if (claim) locals(res).namedPlatform = claim;
+}
+
+/**
+ * Marks this answer as a refused launch's sentence, which any site may frame: it shows one sentence and what the LMS
+ * administrator must do, and holds nothing that acts (no form, no link, no cookie), so framing it lets no one do
+ * anything on anyone's behalf. A page in a session keeps its session's platform alone.
+ */
+export function refusedLaunch(res: Response): void {
+  locals(res).refusedLaunch = true;
 }
 
 /** The product family of the LMS this answer is framed for, when a session said it; null: not known. */
@@ -94,8 +113,10 @@ export function lmsFamilyOf(res: Response): string | null {
  * in a session keeps its session's platform alone.
  */
 export async function frameSentence(res: Response): Promise<void> {
-  const { framingDb: db, framedForSession, namedPlatform } = locals(res);
-  if (!db || framedForSession) return;
+  const { framingDb: db, framedForSession, namedPlatform, refusedLaunch } = locals(res);
+  if (framedForSession) return;
+  if (refusedLaunch) return allowFramingByAnyone(res);
+  if (!db) return;
   allowFramingBy(
     res,
     namedPlatform ? await claimedPlatformFrameOrigins(db, namedPlatform) : await everyPlatformFrameOrigins(db),

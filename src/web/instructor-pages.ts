@@ -18,7 +18,7 @@ import {
   classSummary,
   filterAndSort,
 } from '../submissions/class-overview.js';
-import { eventsOf, platformUser, studentName } from '../submissions/read-models.js';
+import { courseStudent, eventsOf, studentName } from '../submissions/read-models.js';
 import { deleteAttempt } from '../submissions/remove.js';
 import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/resend.js';
 import { attemptsOf, submissionOfAssignment, type Submission } from '../submissions/store.js';
@@ -52,6 +52,11 @@ async function instructorAssignment(tool: Tool, req: Request, res: Response): Pr
 const dashboardNotice = z.object({ notice: z.string().min(1).max(500), tone: z.enum(['ok', 'error']).default('ok') });
 const submissionParams = z.object({ submissionId: z.string().uuid() });
 const studentParams = z.object({ userId: z.string().uuid() });
+
+/** The instructor's side of an assignment: its class. */
+export function dashboardPath(assignmentId: string, ltik: string): string {
+  return `/assignments/${assignmentId}/dashboard?ltik=${encodeURIComponent(ltik)}`;
+}
 
 /** Where an instructor reads one student's submissions of an assignment (submission review lands here). */
 export function studentSubmissionsPath(assignmentId: string, userId: string, ltik: string): string {
@@ -232,9 +237,8 @@ export function instructorRoutes(tool: Tool): Router {
     const found = await instructorAssignment(tool, req, res);
     if (!found) return;
     const input = studentParams.safeParse(req.params);
-    const student = input.success
-      ? await platformUser(tool.db, found.assignment.platformId, { id: input.data.userId })
-      : null;
+    // Only a student of this assignment's course: another course's student is no one here (404), as an unknown id.
+    const student = input.success ? await courseStudent(tool.db, found.assignment, { id: input.data.userId }) : null;
     if (!student) {
       sendMessage(res, 404, found.words.t('refused.notFound'), found.words.t('review.noSuchStudent'));
       return;

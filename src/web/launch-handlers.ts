@@ -8,6 +8,7 @@ import type { Launch } from '../lti/launch.js';
 import type { StartedSession } from '../lti/launch-session.js';
 import type { Logger } from '../logger.js';
 import { assetProcessorAttachPage, wantsAssetProcessor } from './asset-processor-attach.js';
+import { dashboardPath } from './instructor-pages.js';
 import { ltikOf } from './require-session.js';
 import { namePlatform } from './framing.js';
 import { ltikPlatform } from '../lti/session.js';
@@ -17,6 +18,14 @@ import type { Tool } from './tool-context.js';
 
 export function assignmentPath(assignmentId: string, ltik: string): string {
   return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
+}
+
+/**
+ * Where a launch lands, in the one redirect after the launch's POST: an instructor on the assignment's dashboard
+ * (not on /assignments/<id>, which would send them on there in a second hop), anyone else on the assignment's page.
+ */
+export function landingPath(assignmentId: string, audience: Launch['audience'], ltik: string): string {
+  return audience === 'instructor' ? dashboardPath(assignmentId, ltik) : assignmentPath(assignmentId, ltik);
 }
 
 function page(words: Words, title: string, message: string): string {
@@ -66,7 +75,7 @@ export async function answerLtiLaunch(tool: Tool, res: Response, started: Starte
       { assignmentId: placement.assignment.id, audience: launch.audience },
       'Assignment created on its first launch',
     );
-  res.redirect(303, assignmentPath(placement.assignment.id, ltik));
+  res.redirect(303, landingPath(placement.assignment.id, launch.audience, ltik));
 }
 
 /**

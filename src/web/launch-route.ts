@@ -2,7 +2,7 @@
 // (lti/verify-launch.ts), recorded with its session (lti/launch-session.ts), and handed to the part that answers its
 // message type: the resource link and deep linking (launch-handlers.ts), submission review and the Asset Processor's
 // report review, settings and EULA (asset-processor-launches.ts). A refusal is one sentence, in the reader's language,
-// which the platform the launch names may frame (framing.ts).
+// which any LMS's frame may show (framing.ts).
 import { type Response, type Router } from 'express';
 import { linkedAssignmentAlongside } from '../assignments/placement.js';
 import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from '../lti/asset-processor.js';
@@ -14,7 +14,7 @@ import { RESOURCE_LINK_MESSAGE } from '../lti/resource-link.js';
 import { LaunchNotVerified, verifyLaunch, type LaunchPassage, type VerifiedLaunch } from '../lti/verify-launch.js';
 import type { PlainKey } from '../messages/index.js';
 import { answerOwnLaunch, ownClaims, type OwnMessageType } from './asset-processor-launches.js';
-import { frameForSession } from './framing.js';
+import { frameForSession, refusedLaunch } from './framing.js';
 import { answerLtiLaunch } from './launch-handlers.js';
 import { admitLaunch } from './lti-guard.js';
 import { toolRouter } from './routing.js';
@@ -92,6 +92,9 @@ export function launchRoute(tool: Tool): Router {
         if (again) await launch(res, again.passage, again.idToken, req.path);
       }
     } catch (error) {
+      // A launch refused before its session: one sentence any LMS's frame may show (framing.ts).
+      if (error instanceof LaunchNotVerified || error instanceof LaunchRefused || error instanceof LaunchShapeError)
+        refusedLaunch(res);
       if (error instanceof LaunchNotVerified) {
         logger.warn({ reason: error.detail }, 'LTI launch refused');
         return sendMessage(res, error.status, t('launch.couldNotOpen'), t(error.sentence));

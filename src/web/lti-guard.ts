@@ -11,12 +11,11 @@ import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
 import { authenticationRequest, loginParams, loginPlatform } from '../lti/login.js';
 import { issueState, readState, wasUsed } from '../lti/oidc-state.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
-import { PlatformKeysUnavailable, keysUrlOf, platformKey } from '../lti/platform-keys.js';
 import type { LaunchPassage } from '../lti/verify-launch.js';
 import type { Jwk } from '../lti/jwk.js';
 import { registrationCache } from '../lti/registration-cache.js';
-import { findDeployment } from '../lti/registrations.js';
-import { allowFramingBy, namePlatform } from './framing.js';
+import { tokenKey, type TokenKeyRefusal } from '../lti/token-key.js';
+import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { CLAIM } from '../lti/claims.js';
@@ -82,9 +81,13 @@ export function launchClaims(idToken: string): { issuer: string; clientId: strin
   };
 }
 
-/** A refused launch's page, in the language of the browser (nothing of the launch is trusted yet); null, as nothing passed. */
+/**
+ * A refused launch's page, in the language of the browser (nothing of the launch is trusted yet), which any LMS's
+ * frame may show (framing.ts); null, as nothing passed.
+ */
 function refuse(res: Response, status: number, message: PlainKey | ((words: Words) => string)): null {
   const words = wordsOf(res);
+  refusedLaunch(res);
   sendMessage(
     res,
     status,
@@ -213,46 +216,40 @@ interface RegistrationRefusal {
   reason: string;
 }
 
+/** What the person reads when the key lookup (lti/token-key.ts) refuses a launch. */
+const KEY_REFUSALS: Record<Exclude<TokenKeyRefusal['kind'], 'keys unavailable'>, RegistrationRefusal> = {
+  unregistered: {
+    status: 403,
+    sentence: 'launch.deploymentUnregistered',
+    reason: 'unregistered issuer, client or deployment',
+  },
+  'switched off': { status: 403, sentence: 'launch.switchedOff', reason: 'switched off' },
+  'no key id': { status: 401, sentence: 'launch.notVerified', reason: 'id_token names no key id' },
+  'unknown key': {
+    status: 401,
+    sentence: 'launch.notVerified',
+    reason: "the platform has no key with the token's key id",
+  },
+};
+
 /**
- * The deployment a launch names, registered and switched on, and its platform's key for the token's key id (fetched
- * under a deadline and cached, lti/platform-keys.ts), for the one verifier; or why there is none.
+ * The deployment a launch names, registered and switched on, and its platform's key for the token's key id (the one
+ * key lookup, lti/token-key.ts), for the one verifier; or why there is none.
  */
 async function platformFor(
   db: Tool['db'],
   names: { issuer: string; clientId: string; deploymentId: string },
   idToken: string,
 ): Promise<{ deployment: { platformId: string }; key: Jwk } | { refusal: RegistrationRefusal }> {
-  const deployment = await findDeployment(db, names);
-  if (!deployment)
-    return {
-      refusal: {
-        status: 403,
-        sentence: 'launch.deploymentUnregistered',
-        reason: 'unregistered issuer, client or deployment',
-      },
-    };
-  if (!deployment.active) return { refusal: { status: 403, sentence: 'launch.switchedOff', reason: 'switched off' } };
   const kid = keyId.safeParse(peekPart(idToken, 0));
-  const jwksUrl = await keysUrlOf(db, deployment.platformId);
-  if (!kid.success || !jwksUrl)
-    return { refusal: { status: 401, sentence: 'launch.notVerified', reason: 'id_token names no key id' } };
-  try {
-    const key = await platformKey(jwksUrl, kid.data.kid);
-    if (key) return { deployment, key };
-    return {
-      refusal: {
-        status: 401,
-        sentence: 'launch.notVerified',
-        reason: "the platform has no key with the token's key id",
-      },
-    };
-  } catch (error) {
-    if (!(error instanceof PlatformKeysUnavailable)) throw error;
-    const { host } = error;
-    return {
-      refusal: { status: 503, sentence: ({ t }) => t('launch.keysUnreachable', { host }), reason: error.message },
-    };
-  }
+  const found = await tokenKey(db, names, kid.success ? kid.data.kid : undefined);
+  if (!('refused' in found)) return { deployment: { platformId: found.platformId }, key: found.key };
+  const { refused } = found;
+  if (refused.kind !== 'keys unavailable') return { refusal: KEY_REFUSALS[refused.kind] };
+  const { host } = refused;
+  return {
+    refusal: { status: 503, sentence: ({ t }) => t('launch.keysUnreachable', { host }), reason: refused.detail },
+  };
 }
 
 /** A launch the guard's checks let through: what they found, for the one verifier, and the token itself. */

@@ -7,7 +7,8 @@ import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled, stateWord } from '../submissions/state.js';
 import { ownAttempts } from '../submissions/own-attempts.js';
-import { canSubmit, counted, receiptOf, type Submission } from '../submissions/store.js';
+import { canSubmit, counted, receiptOf, type SubmitDecision, type Submission } from '../submissions/store.js';
+import { ownPageRefusal } from '../submissions/submit.js';
 import { uploadLimits } from '../submissions/upload-limits.js';
 import { assignmentFor } from '../assignments/access.js';
 import type { Session } from '../lti/session.js';
@@ -57,7 +58,11 @@ function resultCard(assignment: Assignment, attempts: StudentView[], ltik: strin
 /** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
 export async function studentPage(tool: Tool, session: Session, assignment: Assignment, words: Words): Promise<string> {
   const attempts = await ownAttempts(tool.db, session, assignment.id);
-  const decision = canSubmit(assignment.settings, counted(attempts), new Date());
+  // Papers of an assignment the LMS owns (the Asset Processor's) are handed in there: the page shows them, no form.
+  const inTheLms = ownPageRefusal(assignment);
+  const decision: SubmitDecision = inTheLms
+    ? { allowed: false, why: 'in-the-lms', reason: inTheLms }
+    : canSubmit(assignment.settings, counted(attempts), new Date());
   const limits = uploadLimits(assignment.settings);
   const typeNames = assignment.settings.allowedFileTypes.map((type) => words.t(`fileType.${type}`)).join(', ');
   const ltik = encodeURIComponent(session.ltik);

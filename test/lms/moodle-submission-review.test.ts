@@ -88,11 +88,11 @@ after(async () => {
   await tool.stop();
 });
 
-/** The fixture's payload, re-signed by the test platform: its identity and this course's ids in place of Moodle's. */
-function asMoodleBuildsIt(viewer: string, forUser: string, changes: Record<string, unknown> = {}) {
+/** A fixture's payload, re-signed by the test platform: its identity and this course's ids in place of Moodle's. */
+function resigned(payload: Record<string, unknown>, viewer: string, resourceLinkId: string, changes = {}) {
   return async (idToken: string) => {
     const sent = payloadOf(idToken);
-    const { iat: _iat, exp: _exp, ...shape } = fixture.payload;
+    const { iat: _iat, exp: _exp, ...shape } = payload;
     return lms.platform.sign({
       ...shape,
       iss: sent.iss,
@@ -101,14 +101,19 @@ function asMoodleBuildsIt(viewer: string, forUser: string, changes: Record<strin
       sub: viewer,
       [`${CLAIM}/deployment_id`]: sent[`${CLAIM}/deployment_id`],
       [`${CLAIM}/target_link_uri`]: sent[`${CLAIM}/target_link_uri`],
-      [`${CLAIM}/context`]: { ...(fixture.payload[`${CLAIM}/context`] as object), id: lms.platform.course().id },
-      [`${CLAIM}/resource_link`]: { ...(fixture.payload[`${CLAIM}/resource_link`] as object), id: 'essay-12' },
+      [`${CLAIM}/context`]: { ...(payload[`${CLAIM}/context`] as object), id: lms.platform.course().id },
+      [`${CLAIM}/resource_link`]: { ...(payload[`${CLAIM}/resource_link`] as object), id: resourceLinkId },
       [`${CLAIM}/custom`]: {},
-      [`${CLAIM}/for_user`]: { ...(fixture.payload[`${CLAIM}/for_user`] as object), user_id: forUser },
       ...changes,
     });
   };
 }
+
+const asMoodleBuildsIt = (viewer: string, forUser: string, changes: Record<string, unknown> = {}) =>
+  resigned(fixture.payload, viewer, 'essay-12', {
+    [`${CLAIM}/for_user`]: { ...(fixture.payload[`${CLAIM}/for_user`] as object), user_id: forUser },
+    ...changes,
+  });
 
 const review = (viewer: string, forUser: string, changes: Record<string, unknown> = {}) =>
   launch(lms.platform, {
@@ -150,9 +155,9 @@ describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.
     assert.doesNotMatch(text, /glaciers/);
   });
 
-  test('a student the tool never saw: the page says there is nothing, under the id Moodle sent', async () => {
+  test('a student the tool never saw in this course: the page says there is nothing, under the id Moodle sent', async () => {
     const opened = await review('instructor-1', 'student-3');
-    assert.equal(opened.status, 200, pageText(opened.body));
+    assert.equal(opened.status, 404, pageText(opened.body));
     assert.match(pageText(opened.body), /student-3 has no submissions to this assignment yet/);
   });
 
@@ -170,10 +175,105 @@ describe(`Moodle's grade analysis (${fixture.source.repository}, read ${fixture.
     assert.match(text, /You can open only your own submissions/);
     assert.doesNotMatch(text, /glaciers|Sam Student/);
   });
+});
 
-  test('without for_user the launch is refused as incomplete', async () => {
-    const opened = await review('instructor-1', 'student-1', { [`${CLAIM}/for_user`]: undefined });
-    assert.equal(opened.status, 400);
-    assert.match(pageText(opened.body), /without information the tool needs/);
+// The grader report's column menu, "View External tool results" (grader-report-review-request.json, with its source):
+// the same message with no for_user. A teacher lands on the activity's class, a student on their own page.
+const columnMenu = JSON.parse(
+  readFileSync(new URL('../fixtures/lms/moodle/grader-report-review-request.json', import.meta.url), 'utf8'),
+) as { source: { paths: string[]; dateRead: string }; payload: Record<string, unknown> };
+
+/** The column menu's payload as Moodle builds it, re-signed by the test platform. */
+const fromColumnMenu = (viewer: string, resourceLinkId: string, roles?: string[]) =>
+  launch(lms.platform, {
+    userId: viewer,
+    resourceLinkId,
+    messageType: 'LtiSubmissionReviewRequest',
+    replaceIdToken: resigned(columnMenu.payload, viewer, resourceLinkId, roles ? { [`${CLAIM}/roles`]: roles } : {}),
+  });
+
+describe(`Moodle's grader report column menu (${columnMenu.source.paths.join(', ')}, read ${columnMenu.source.dateRead})`, () => {
+  test('the fixture is the grade analysis message without for_user', () => {
+    assert.equal(columnMenu.payload[`${CLAIM}/message_type`], 'LtiSubmissionReviewRequest');
+    assert.equal(columnMenu.payload[`${CLAIM}/for_user`], undefined);
+    const { [`${CLAIM}/for_user`]: _forUser, ...cell } = fixture.payload;
+    assert.deepEqual(columnMenu.payload, cell, "the column's launch is the cell's launch less for_user");
+  });
+
+  test("the teacher choosing View External tool results lands on the activity's class, every student in it", async () => {
+    const opened = await fromColumnMenu('instructor-1', 'essay-12');
+    assert.equal(opened.status, 200, pageText(opened.body));
+    assert.match(opened.url, new RegExp(`/assignments/${assignmentId}/dashboard\\?ltik=`));
+    const text = pageText(opened.body);
+    // The class: both students who submitted (names aside: the launches above re-signed them with the fixture's).
+    assert.match(text, /2 of 3 submitted/);
+    assert.match(text, /Similarity: 12\s*%/, "Sam's latest attempt");
+    assert.match(text, /Status: Being checked/, "Noor's paper");
+    assert.doesNotMatch(text, /Could not open|LMS administrator/);
+  });
+
+  test('a student opening the same menu item lands on their own page, with their own papers only', async () => {
+    const opened = await fromColumnMenu('student-2', 'essay-12', LEARNER);
+    assert.equal(opened.status, 200, pageText(opened.body));
+    assert.match(opened.url, new RegExp(`/assignments/${assignmentId}\\?ltik=`));
+    const text = pageText(opened.body);
+    assert.match(text, /noor-essay\.pdf/);
+    assert.doesNotMatch(text, /glaciers|Sam Student/);
+  });
+});
+
+describe("a learner's review of their own submission to the LMS's own assignment (the Asset Processor's)", () => {
+  let processorAssignment: string;
+  before(async () => {
+    lms.platform.addResourceLink({ id: 'essay-ap', title: 'Essay handed in in the LMS' });
+    const opened = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-ap' });
+    assert.equal(opened.status, 200, pageText(opened.body));
+    // The assignment becomes the LMS's own, as an Asset Processor attach makes it: papers come by notices.
+    const made = await db()
+      .updateTable('assignment')
+      .set({ kind: 'asset-processor', activity_id: 'lms-activity-ap' })
+      .where('resource_link_id', '=', 'essay-ap')
+      .returning(['id', 'platform_id'])
+      .executeTakeFirstOrThrow();
+    processorAssignment = made.id;
+    const sam = await db()
+      .selectFrom('lti_user')
+      .select('id')
+      .where('platform_id', '=', made.platform_id)
+      .where('subject', '=', 'student-1')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('submission')
+      .values({
+        assignment_id: processorAssignment,
+        user_id: sam.id,
+        attempt: 1,
+        state: 'scored',
+        file_label: 'sams-lms-essay.pdf',
+        file_type: 'pdf',
+        file_size: 2048,
+        sha256: 'e'.repeat(64),
+        stored_path: null,
+        paper_id: 7301,
+        similarity: 21,
+        report_key: 'key-sams-lms-essay',
+        scored_at: new Date(),
+      })
+      .execute();
+  });
+
+  test('the student sees their paper and its result, and no form to hand in here: that is done in the LMS', async () => {
+    const opened = await launch(lms.platform, {
+      userId: 'student-1',
+      resourceLinkId: 'essay-ap',
+      messageType: 'LtiSubmissionReviewRequest',
+      forUserId: 'student-1',
+    });
+    assert.equal(opened.status, 200, pageText(opened.body));
+    assert.match(opened.url, new RegExp(`/assignments/${processorAssignment}\\?ltik=`));
+    const text = pageText(opened.body);
+    assert.match(text, /sams-lms-essay\.pdf/);
+    assert.match(text, /handed in in the LMS/);
+    assert.doesNotMatch(opened.body, /id="submit-form"/);
   });
 });

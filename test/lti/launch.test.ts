@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, generateKeyPair } from 'jose';
+import { request } from 'undici';
 import { launch } from '../../src/devplatform/agent.js';
 import { ROLES } from '../../src/devplatform/index.js';
 import { launchClaims, payloadOf } from '../support/id-token.js';
@@ -384,4 +385,119 @@ describe('a registration changed while this process trusts what it read of it', 
     const again = await launch(lms.platform, { userId: 'late-student', resourceLinkId: 'essay-1' });
     assert.equal(again.status, 200, text(again.body));
   });
+});
+
+// Moodle's type is what the pages around the tool use; a Moodle registered by hand (the CLI, no product named) is
+// known as Moodle by its launches' tool_platform.product_family_code, which every Moodle launch carries.
+describe("the LMS's look", () => {
+  const lookOfPage = (body: string) => /<html[^>]*\sdata-lms="([a-z]+)"/.exec(body)?.[1] ?? null;
+
+  test('a platform registered without its product takes the look of the product its launch names', async () => {
+    const moodle = await startTestPlatform(tool, { rules: 'moodle', clientId: 'look-moodle-unnamed' });
+    try {
+      moodle.platform.addResourceLink({ id: 'look-essay', title: 'Essay' });
+      const opened = await launch(moodle.platform, { userId: 'student-1', resourceLinkId: 'look-essay' });
+      assert.equal(opened.status, 200, text(opened.body));
+      assert.equal(
+        payloadOf(opened.idToken)['https://purl.imsglobal.org/spec/lti/claim/tool_platform'] !== undefined,
+        true,
+      );
+      assert.equal(lookOfPage(opened.body), 'moodle');
+    } finally {
+      await moodle.close();
+    }
+  });
+
+  test("the registration's product wins over the launch's word", async () => {
+    const canvas = await startTestPlatform(tool, {
+      rules: 'moodle',
+      clientId: 'look-named-canvas',
+      productFamily: 'canvas',
+    });
+    try {
+      canvas.platform.addResourceLink({ id: 'look-essay', title: 'Essay' });
+      const opened = await launch(canvas.platform, { userId: 'student-1', resourceLinkId: 'look-essay' });
+      assert.equal(opened.status, 200, text(opened.body));
+      assert.equal(lookOfPage(opened.body), 'canvas');
+    } finally {
+      await canvas.close();
+    }
+  });
+
+  test('a launch naming no product known to the tool keeps the tool its own look', async () => {
+    const plain = await startTestPlatform(tool, { clientId: 'look-spec' });
+    try {
+      plain.platform.addResourceLink({ id: 'look-essay', title: 'Essay' });
+      const opened = await launch(plain.platform, { userId: 'student-1', resourceLinkId: 'look-essay' });
+      assert.equal(opened.status, 200, text(opened.body));
+      assert.equal(lookOfPage(opened.body), null);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+// The launch as an LMS's browser makes it: the login (302 to the LMS), the LMS's form post of the id_token to the
+// launch address, then at most one redirect to the page the person reads. Each hop is a round trip on a student's
+// own network; the instructor's landing used to take two (/assignments/<id>, then its dashboard).
+describe('the requests of one launch', () => {
+  async function hops(userId: string): Promise<Array<{ method: string; path: string; status: number }>> {
+    const seen: Array<{ method: string; path: string; status: number }> = [];
+    let cookie = '';
+    const send = async (url: string, form?: Record<string, string>) => {
+      const answer = await request(url, {
+        method: form ? 'POST' : 'GET',
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+      });
+      const set = answer.headers['set-cookie'];
+      for (const line of Array.isArray(set) ? set : set ? [set] : [])
+        cookie = [cookie, line.split(';')[0]].filter(Boolean).join('; ');
+      const body = await answer.body.text();
+      const location = answer.headers.location ? new URL(String(answer.headers.location), url).toString() : null;
+      return { status: answer.statusCode, body, location, url };
+    };
+    const onTool = (url: string, method: string, status: number) => {
+      if (url.startsWith(tool.url)) seen.push({ method, path: new URL(url).pathname, status });
+    };
+    let current = await send(lms.platform.loginInitiationUrl({ userId, resourceLinkId: 'essay-1' }));
+    onTool(current.url, 'GET', current.status);
+    // Through the LMS's authorization endpoint to its auto-posting form.
+    while (current.location) {
+      current = await send(current.location);
+      onTool(current.url, 'GET', current.status);
+    }
+    const action = /<form[^>]*action="([^"]+)"/.exec(current.body)?.[1];
+    const fields = Object.fromEntries(
+      [...current.body.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    assert.ok(action, 'the LMS posts the launch');
+    current = await send(action.replace(/&amp;/g, '&'), fields);
+    onTool(current.url, 'POST', current.status);
+    while (current.location) {
+      current = await send(current.location);
+      onTool(current.url, 'GET', current.status);
+    }
+    assert.equal(current.status, 200, text(current.body));
+    return seen;
+  }
+
+  for (const [userId, lands, page] of [
+    ['instructor-1', 'straight to the dashboard', /^\/assignments\/[0-9a-f-]{36}\/dashboard$/],
+    ['student-1', 'to their page', /^\/assignments\/[0-9a-f-]{36}$/],
+  ] as const) {
+    test(`${userId}'s launch: one redirect after the launch's POST, ${lands}`, async () => {
+      const requests = await hops(userId);
+      const afterPost = requests.slice(requests.findIndex((r) => r.method === 'POST'));
+      assert.deepEqual(
+        afterPost.map((r) => `${r.method} ${r.status}`),
+        ['POST 303', 'GET 200'],
+        JSON.stringify(requests),
+      );
+      assert.match(afterPost[1]!.path, page);
+    });
+  }
 });

@@ -1,7 +1,7 @@
 // The pages at home in the LMS that shows them, in Chromium: the type of the LMS the platform registered as
 // (Canvas's Lato, else the tool's own), the assignment's title shown by the page only outside a frame, and the
-// sentences of a refused launch (an unknown message type) and of a session that ended shown inside the registered
-// LMS's frame, while a frame on any other site is refused them. (Moodle's type and the dashboard in Moodle's frame:
+// sentence of a session that ended shown inside the registered LMS's frame, while a frame on any other site is
+// refused it; a refused launch's sentence (an unknown message type) shown inside any frame. (Moodle's type and the dashboard in Moodle's frame:
 // test/dashboard-glance.test.ts.)
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -209,14 +209,29 @@ async function assertShownInLmsOnly(
   }
 }
 
-test("a launch of a message type the tool does not take: its sentence shows in the registered LMS's frame, and a stranger's frame is refused it", async () => {
+test("a launch of a message type the tool does not take: a refused launch's sentence shows in any LMS's frame, the registered one's or one the tool does not know (it holds nothing that acts: test/security/launch.test.ts)", async () => {
   const settingsLaunch = {
     userId: 'instructor-1',
     assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest' as const, activityId: 'a1' },
   };
-  await assertShownInLmsOnly('unknown-message', toolUrls(tool.url).launch, 401, t('launch.notOffered'), () =>
-    unpostedLaunch(canvas, settingsLaunch),
-  );
+  for (const [where, site] of [
+    ['in-lms', lmsSite],
+    ['elsewhere', strangerSite],
+  ] as const) {
+    const page = await framingPage();
+    try {
+      const answer = await openFraming(
+        page,
+        site,
+        toolUrls(tool.url).launch,
+        await unpostedLaunch(canvas, settingsLaunch),
+      );
+      assert.equal(answer.status, 401);
+      await assertSentenceInFrame(page, t('launch.notOffered'), `unknown-message-${where}`);
+    } finally {
+      await page.context().close();
+    }
+  }
 });
 
 test("a session that ended: the sentence shows in the registered LMS's frame, and a stranger's frame is refused it", async () => {

@@ -3,7 +3,8 @@
 // platform, so registering an LMS (dynamically, by anyone while DYNAMIC_REGISTRATION=open) let it frame the admin
 // page and every other platform's sessions. Now an answer in a session names that session's platform only; the
 // admin page names the tool alone, and registering a platform changes neither. A page of one sentence with no
-// session (nothing on it to click) names the platform it is about, else the registered ones, never another site.
+// session (nothing on it to click) names the platform it is about, else the registered ones, never another site;
+// a refused launch's sentence, anyone (the LMS showing it may be one the tool does not know).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
@@ -85,14 +86,14 @@ describe('who may frame the pages', () => {
     assert.deepEqual(frameAncestors(admin.headers.get('content-security-policy')), ["'self'", originOf(schoolA)]);
   });
 
-  test("a refused launch's sentence may be framed by the active platform the launch names, and by no other", async () => {
+  test("a refused launch's sentence may be framed by anyone: it holds nothing that acts (test/security/launch.test.ts)", async () => {
     const expired = await launch(schoolA.platform, {
       userId: 'instructor-1',
       resourceLinkId: 'essay',
       editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }),
     });
     assert.equal(expired.status, 401);
-    assert.deepEqual(frameAncestors(expired.headers['content-security-policy']), ["'self'", originOf(schoolA)]);
+    assert.deepEqual(frameAncestors(expired.headers['content-security-policy']), ['*']);
   });
 
   test('a page of one sentence with no session (not found, a key that is no key) may be framed by the registered platforms, never by another site', async () => {
@@ -116,11 +117,6 @@ describe('who may frame the pages', () => {
           path,
         );
       }
-      // A launch from a platform the tool does not know: its sentence is framed by the registered ones, not by it.
-      stranger.platform.addResourceLink({ id: 'essay', title: 'Essay' });
-      const refused = await launch(stranger.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
-      assert.ok(refused.status >= 400, refused.body.slice(0, 300));
-      assert.ok(!frameAncestors(refused.headers['content-security-policy']).includes(originOf(stranger)));
     } finally {
       await stranger.close();
     }

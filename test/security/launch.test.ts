@@ -264,19 +264,22 @@ describe('a launch that goes around the checks', () => {
   });
 });
 
+/** A launch of A's whose token names a deployment A never registered. */
+const unknownDeploymentLaunch = () =>
+  launch(lmsA.platform, {
+    userId: 'student-1',
+    resourceLinkId: 'essay',
+    replaceIdToken: (idToken) =>
+      lmsA.platform.sign({
+        ...payloadOf(idToken),
+        'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-of-nobody',
+      }),
+  });
+
 describe('who the token says it comes from', () => {
   test('a deployment id the platform never registered', async () => {
     await refused(
-      () =>
-        launch(lmsA.platform, {
-          userId: 'student-1',
-          resourceLinkId: 'essay',
-          replaceIdToken: (idToken) =>
-            lmsA.platform.sign({
-              ...payloadOf(idToken),
-              'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-of-nobody',
-            }),
-        }),
+      unknownDeploymentLaunch,
       403,
       /This LMS \(or this deployment of the tool in it\) is not registered with the tool/,
     );
@@ -370,5 +373,102 @@ describe("the platform's keys", () => {
       );
     }
     assert.ok(asked <= 2, `the LMS was asked for its keys ${asked} times`);
+  });
+});
+
+// A refused launch's page may be framed by anyone (web/framing.ts, docs/security.md): the LMS that shows it may be
+// one the tool does not know. That is safe only while the page holds nothing that acts, which is what this asserts
+// of every kind of refusal an LMS's frame can meet.
+describe('a refused launch explains itself inside any frame, and holds nothing that acts', () => {
+  const frameAncestors = (headers: Record<string, string | string[] | undefined>) =>
+    /frame-ancestors ([^;]*)/.exec(String(headers['content-security-policy']))?.[1]?.trim();
+
+  function holdsNothingThatActs(
+    answer: { status: number; body: string; headers: Record<string, string | string[] | undefined> },
+    sentence: RegExp,
+  ): void {
+    assert.match(text(answer.body), sentence);
+    assert.match(text(answer.body), /LMS administrator|Open the assignment again/, 'it says what to do');
+    assert.equal(frameAncestors(answer.headers), '*', 'any LMS may frame it');
+    assert.equal(answer.headers['set-cookie'], undefined, 'it sets no cookie');
+    assert.doesNotMatch(answer.body, /<form|<button|<input|<a\s|href="(?!\/static\/)/i, 'it has nothing to click');
+    assert.equal(answer.headers['x-frame-options'], undefined);
+  }
+
+  const login = async (params: Record<string, string>) => {
+    const answer = await request(`${tool.url}/lti/login?${new URLSearchParams(params)}`);
+    return { status: answer.statusCode, headers: answer.headers, body: await answer.body.text() };
+  };
+  const loginOf = (lms: TestPlatform, clientId: string) =>
+    login({
+      iss: lms.platform.registration().issuer,
+      client_id: clientId,
+      login_hint: 'instructor-1',
+      target_link_uri: `${tool.url}/lti/launch`,
+    });
+
+  test('an unknown client id (a Moodle tool type the tool does not know)', async () => {
+    const answer = await loginOf(lmsA, 'client-nobody-registered');
+    assert.equal(answer.status, 400);
+    holdsNothingThatActs(answer, /This LMS is not registered with the tool.*must register the tool/);
+  });
+
+  test('an unknown issuer', async () => {
+    const answer = await login({
+      iss: 'https://lms.nobody-knows.example',
+      client_id: 'x',
+      login_hint: 'instructor-1',
+      target_link_uri: `${tool.url}/lti/launch`,
+    });
+    assert.equal(answer.status, 400);
+    holdsNothingThatActs(answer, /This LMS is not registered with the tool/);
+  });
+
+  test('a registration pending or switched off', async () => {
+    const off = await startTestPlatform(tool, { clientId: 'client-off' });
+    try {
+      await tool.tool.database.db
+        .updateTable('platform')
+        .set({ active: false })
+        .where('client_id', '=', 'client-off')
+        .execute();
+      const answer = await loginOf(off, 'client-off');
+      assert.equal(answer.status, 403);
+      holdsNothingThatActs(answer, /switched off for this LMS.*ask the tool's administrator to switch it on/);
+    } finally {
+      await off.close();
+    }
+  });
+
+  test('an unknown deployment', async () => {
+    const answer = await unknownDeploymentLaunch();
+    assert.equal(answer.status, 403);
+    holdsNothingThatActs(answer, /this deployment of the tool in it\) is not registered/);
+  });
+
+  test('a state that expired, or was used already', async () => {
+    const expired = await launch(lmsA.platform, {
+      userId: 'student-1',
+      resourceLinkId: 'essay',
+      editForm: (fields) => ({ ...fields, state: 'not-issued-by-the-tool' }),
+    });
+    assert.equal(expired.status, 401);
+    holdsNothingThatActs(expired, /expired or was already used/);
+    const first = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    assert.equal(first.status, 200, text(first.body));
+    const used = await launch(lmsA.platform, {
+      userId: 'student-1',
+      resourceLinkId: 'essay',
+      editForm: (fields) => ({ ...fields, state: first.state, id_token: first.idToken }),
+    });
+    assert.equal(used.status, 401, text(used.body));
+    holdsNothingThatActs(used, /expired or was already used|could not be verified/);
+  });
+
+  test('a page in a session is still framed by its own platform alone', async () => {
+    const opened = await launch(lmsA.platform, { userId: 'student-1', resourceLinkId: 'essay' });
+    assert.equal(opened.status, 200, text(opened.body));
+    assert.notEqual(frameAncestors(opened.headers), '*');
+    assert.match(String(frameAncestors(opened.headers)), new RegExp(new URL(lmsA.url).origin.replace(/\./g, '\\.')));
   });
 });
