@@ -28,7 +28,7 @@ export function finalScoreOf(submission: Pick<SubmissionScore, 'state' | 'simila
  * student and the instructor; leaving it out would clear an earlier comment. It names the similarity only when the
  * assignment lets the student see it as soon as the paper is checked.
  */
-function resultComment(similarity: number, showsSimilarity: boolean): string {
+export function resultComment(similarity: number, showsSimilarity: boolean): string {
   return showsSimilarity
     ? `Similarity ${similarity}%. The full report is in the assignment.`
     : 'Checked for similarity. The report is in the assignment.';

@@ -11,11 +11,10 @@ import { openCourse, type TestCourse } from '../support/course.js';
 import { databaseThrough, startDbGate, type DbGate } from '../support/db-gate.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
+import { isResult } from '../support/gradebook-cell.js';
 
 let tool: TestTool;
-let course: TestCourse;
-let gate: DbGate;
-let cutOff: Kysely<DatabaseSchema>;
+const opened: Array<{ course: TestCourse; gate: DbGate; cutOff: Kysely<DatabaseSchema> }> = [];
 const db = () => tool.tool.database.db;
 const quiet = { info: () => undefined, warn: () => undefined };
 
@@ -23,18 +22,39 @@ before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1', JOB_POLLING_SECONDS: '0.5' });
   // The grade posts are this test's to run: the tool's own worker leaves them alone.
   await tool.tool.jobs.boss.offWork(QUEUES.grade);
-  course = await openCourse(tool, { clientId: 'grade-once' });
-  gate = await startDbGate(tool.tool.database.pool.options.connectionString!);
-  cutOff = databaseThrough(gate, 2);
 });
 after(async () => {
-  await cutOff?.destroy().catch(() => undefined);
-  await gate?.stop();
-  await course?.lms.close();
+  for (const { course, gate, cutOff } of opened) {
+    await cutOff.destroy().catch(() => undefined);
+    await gate.stop();
+    await course.lms.close();
+  }
   await tool?.stop();
 });
 
-test('a grade job run again for an acknowledged attempt posts the score once', async () => {
+// The result beside the submission (the default: the gradebook's result is told by its comment) and the similarity
+// as the assignment's grade (told by its score).
+for (const gradeColumn of ['comment', 'assignment'] as const)
+  test(`a grade job run again for an acknowledged attempt posts the result once (gradeColumn ${gradeColumn})`, async () => {
+    await postsOnce(gradeColumn);
+  });
+
+async function postsOnce(gradeColumn: 'comment' | 'assignment') {
+  const course = await openCourse(tool, { clientId: `grade-once-${gradeColumn}` });
+  const gate = await startDbGate(tool.tool.database.pool.options.connectionString!);
+  const cutOff = databaseThrough(gate, 2);
+  opened.push({ course, gate, cutOff });
+  const assignmentId = course.path.split('/').pop()!;
+  const assignment = await db()
+    .selectFrom('assignment')
+    .select(['id', 'settings'])
+    .where('id', '=', assignmentId)
+    .executeTakeFirstOrThrow();
+  await db()
+    .updateTable('assignment')
+    .set({ settings: JSON.stringify({ ...(assignment.settings as object), gradeColumn }) })
+    .where('id', '=', assignment.id)
+    .execute();
   const id = await course.submit(
     'student-1',
     'A paper whose score reaches the gradebook once, whatever happens to the worker. '.repeat(5),
@@ -54,7 +74,7 @@ test('a grade job run again for an acknowledged attempt posts the score once', a
         (entry) =>
           entry.userId === 'student-1' &&
           entry.status < 300 &&
-          (entry.body as { gradingProgress?: string }).gradingProgress === 'FullyGraded',
+          isResult((entry.body as { gradingProgress?: string }).gradingProgress),
       ).length;
   const grades = (database: Kysely<DatabaseSchema>) => ({
     db: database,
@@ -93,4 +113,4 @@ test('a grade job run again for an acknowledged attempt posts the score once', a
   assert.equal(recorded.grade_state, 'posted');
   assert.equal(recorded.grade_acknowledged_score, unrecorded.grade_sent_score);
   assert.ok(recorded.grade_acknowledged_timestamp, 'the acknowledged score keeps the timestamp it was sent with');
-});
+}
