@@ -30,23 +30,29 @@ export const groupBySql = (sql: string): GroupSql => `(${sql})` as GroupSql;
 
 /**
  * The next job of the queue that may start, marked running as pg-boss marks it, with its group; none when none may.
- * $1 queue, $2 groups that may not start more here, $3 whether only groups running nothing anywhere may.
+ * $1 queue, $2 groups that may not start more here, $3 whether only groups running nothing anywhere may, $4 how many
+ * of the waiting jobs, first in pg-boss's own order, to choose from (null: all).
  * A job whose key runs already (the queue's stately policy) waits, and leaves its turn to the next.
  */
-const takeSql = (group: GroupSql) => `
+export const takeSql = (group: GroupSql) => `
   WITH running AS (
     SELECT COALESCE(${group}, '') AS grp, count(*) AS n
       FROM pgboss.job j WHERE j.name = $1 AND j.state = 'active' GROUP BY 1
+  ), busy AS (
+    SELECT singleton_key FROM pgboss.job WHERE name = $1 AND state = 'active' AND singleton_key IS NOT NULL
+  ), head AS (
+    SELECT j.id FROM pgboss.job j
+     WHERE j.name = $1 AND j.state < 'active' AND j.start_after < now()
+     ORDER BY j.priority DESC, j.created_on, j.id
+     LIMIT $4
   ), next AS (
-    SELECT j.id, g.grp FROM pgboss.job j
+    SELECT j.id, g.grp FROM head JOIN pgboss.job j ON j.name = $1 AND j.id = head.id
      CROSS JOIN LATERAL (SELECT COALESCE(${group}, '') AS grp) g
       LEFT JOIN running r ON r.grp = g.grp
-     WHERE j.name = $1 AND j.state < 'active' AND j.start_after < now()
+     WHERE j.state < 'active'
        AND NOT (g.grp = ANY($2::text[]))
        AND (NOT $3::boolean OR r.n IS NULL)
-       AND NOT (j.singleton_key IS NOT NULL AND EXISTS (
-             SELECT 1 FROM pgboss.job k
-              WHERE k.name = $1 AND k.state = 'active' AND k.singleton_key = j.singleton_key))
+       AND NOT EXISTS (SELECT 1 FROM busy WHERE busy.singleton_key = j.singleton_key)
      ORDER BY COALESCE(r.n, 0), j.priority DESC, j.created_on, j.id
      LIMIT 1
      FOR UPDATE OF j SKIP LOCKED
@@ -55,6 +61,15 @@ const takeSql = (group: GroupSql) => `
          retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
     FROM next WHERE j.name = $1 AND j.id = next.id
   RETURNING j.id, j.data, j.retry_count AS "retryCount", next.grp AS "group"`;
+
+/**
+ * How many of the first waiting jobs a take chooses from before it looks at all of them: reading each waiting job's
+ * group costs, and a backlog of thousands (a gradebook back after an outage) would make every take slow. Only when
+ * none of these may start (their groups hold their share) does a take read every waiting job, so that another
+ * LMS's job far behind a backlog still finds its place: that happens when a slot is free and nothing near the head
+ * may take it, at most once per polling interval or freed slot.
+ */
+const HEAD = 200;
 
 /**
  * A queue run by pg-boss itself (the uploads, whose pace the service sets) takes turns by priority, which pg-boss
@@ -153,12 +168,16 @@ export class FairShareWorker<T> {
     const full = [...this.#running].filter(([group, n]) => n >= this.#capOf(group)).map(([group]) => group);
     const lastSlot = this.options.slots > 1 && this.options.slots - this.#jobs.size <= 1;
     try {
-      const found = await this.db.query<FairJob<T> & { group: string }>(this.#take, [
-        this.options.queue,
-        full,
-        lastSlot,
-      ]);
-      return found.rows[0] ?? null;
+      for (const head of [HEAD, null]) {
+        const found = await this.db.query<FairJob<T> & { group: string }>(this.#take, [
+          this.options.queue,
+          full,
+          lastSlot,
+          head,
+        ]);
+        if (found.rows[0]) return found.rows[0];
+      }
+      return null;
     } catch (error) {
       if ((error as { code?: string }).code === KEY_RUNNING) return null;
       throw error;
