@@ -16,6 +16,7 @@ import { fetchAsset, type AssetFetchDeps, type AssetFetchJob } from './assetproc
 import { runAssetReportJob, type AssetReportJob } from './assetprocessor/report-job.js';
 import { sweepForgottenAssets } from './assetprocessor/sweep.js';
 import { eulaRefuses } from './assetprocessor/eula.js';
+import { ASSET_FETCH_LMS, ASSET_REPORT_LMS, GRADE_LMS } from './lms-of-job.js';
 
 export interface WorkerDeps {
   db: PipelineDeps['db'];
@@ -60,7 +61,9 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   );
   await deps.jobs.work<ResultJob>(QUEUES.result, (job) => runResultJob(pipeline, job.data));
   await deps.jobs.work<FolderJob>(QUEUES.folder, (job) => runFolderJob(deps, job.data));
-  await deps.jobs.work<GradeJob>(QUEUES.grade, (job) => runGradeJob(grades, job.data));
+  // Every queue that calls an LMS gives each LMS its share of its places, in this process and across all: one
+  // LMS's slow or failing gradebook, report service or file server does not hold another school's work.
+  deps.jobs.workFairly<GradeJob>(QUEUES.grade, GRADE_LMS, (job) => runGradeJob(grades, job.data));
   const assets: AssetFetchDeps = {
     db: deps.db,
     jobs: deps.jobs,
@@ -71,11 +74,10 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
     ...(deps.assetDownloadGiveUpMs !== undefined ? { downloadGiveUpMs: deps.assetDownloadGiveUpMs } : {}),
     downloadMinRate: deps.assetDownloadMinRate,
   };
-  // A slow LMS's downloads hold their slots for long: each LMS gets its share of them.
-  deps.jobs.workFairly<AssetFetchJob>(QUEUES.assetFetch, 'platformId', (job) =>
+  deps.jobs.workFairly<AssetFetchJob>(QUEUES.assetFetch, ASSET_FETCH_LMS, (job) =>
     fetchAsset(assets, job.data, job.retryCount + 1),
   );
-  await deps.jobs.work<AssetReportJob>(QUEUES.assetReport, (job) =>
+  deps.jobs.workFairly<AssetReportJob>(QUEUES.assetReport, ASSET_REPORT_LMS, (job) =>
     runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data),
   );
 

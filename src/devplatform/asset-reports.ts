@@ -153,6 +153,15 @@ export const mountAssetReportService: MountConcern = (router, platform) => {
     `${REPORTS_PATH}/:activityId`,
     (req, res, grantNext) =>
       requireGrant(platform, DIALECT_SCOPES[platform.memory.dialect].report)(req, res, grantNext),
+    async (_req: Request, _res: Response, next) => {
+      if (memory.faults.assetReportDelayMs) {
+        memory.heldReports += 1;
+        await new Promise((resolve) => setTimeout(resolve, memory.faults.assetReportDelayMs)).finally(
+          () => (memory.heldReports -= 1),
+        );
+      }
+      next();
+    },
     (req: Request, res: Response, next) => {
       json(req, res, (error?: unknown) => {
         if (!error) return next();

@@ -105,6 +105,8 @@ export interface DevPlatform {
   setFaults(faults: PlatformFaults): void;
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests(): number;
+  /** Report posts being held by the assetReportDelayMs fault right now. */
+  heldReports(): number;
   deepLinkResults(): Array<{ resourceLinkId: string; contentItems: unknown[] }>;
   /** Every client assertion the token endpoint received, the access token it gave for it (null: refused) and the scopes granted. */
   tokenExchanges(): Array<{ clientAssertion: string; accessToken: string | null; scopes: string[] }>;
@@ -222,6 +224,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     setDialect: (next) => void (memory.dialect = next),
     setFaults: (next) => void (memory.faults = next),
     heldRequests: () => memory.heldRequests,
+    heldReports: () => memory.heldReports,
     deepLinkResults: () => [...memory.deepLinkResults],
     tokenExchanges: () => [...memory.tokenExchanges],
     sign: (payload, signOptions) => platform.keys.sign(payload, signOptions),

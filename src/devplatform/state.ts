@@ -85,7 +85,8 @@ export interface AccessToken {
 /**
  * agsStatus, agsDelayMs: answers of the AGS and NRPS endpoints; tokenDelayMs: how long the token endpoint waits;
  * noticeHandlersStatus: the answer of the notification service's handler registration; the asset* faults: the
- * Asset Service's downloads (assets.ts), but assetReportStatuses: the Asset Report Service's answers (asset-reports.ts).
+ * Asset Service's downloads (assets.ts), but assetReportStatuses and assetReportDelayMs: the Asset Report Service's
+ * answers (asset-reports.ts).
  */
 export interface PlatformFaults {
   agsStatus?: number;
@@ -104,6 +105,8 @@ export interface PlatformFaults {
   assetRedirectLoop?: boolean;
   /** The next report posts are answered with these statuses, one each and in order (taken off as they happen), unread. */
   assetReportStatuses?: number[];
+  /** Each authorized report post waits this long before it is judged (a slow report service). */
+  assetReportDelayMs?: number;
 }
 
 export const DEFAULT_COURSE: Course = { id: 'course-101', title: 'Academic Writing 101', label: 'AW101' };
@@ -199,6 +202,8 @@ export interface PlatformMemory {
   faults: PlatformFaults;
   /** AGS and NRPS requests being held by the agsDelayMs fault right now. */
   heldRequests: number;
+  /** Report posts being held by the assetReportDelayMs fault right now. */
+  heldReports: number;
   people: Map<string, DevUser>;
   links: Map<string, ResourceLink>;
   lineItems: Map<string, LineItem>;
@@ -244,6 +249,7 @@ export function createMemory(options: {
     dialect: options.dialect ?? 'canvas',
     faults: {},
     heldRequests: 0,
+    heldReports: 0,
     people: new Map(options.users.map((user) => [user.id, user])),
     links: new Map(),
     lineItems: new Map(),

@@ -3,7 +3,7 @@
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { AdaptiveLimit } from './adaptive-limit.js';
-import { FairShareWorker, turnOf } from './fair-share.js';
+import { FairShareWorker, turnOf, type GroupSql } from './fair-share.js';
 import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
 import { jobsDbOf, queryableOf, type Transactional } from './in-transaction.js';
 import { isRunning, runningOf } from './is-running.js';
@@ -12,6 +12,7 @@ import { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
 
 export { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
 export { hasOpenJob } from './open-job.js';
+export { groupByField, groupBySql, type GroupSql } from './fair-share.js';
 export type { FailedJob, FailedJobScope, QueueHealth, Transactional };
 
 /**
@@ -344,20 +345,24 @@ export class Jobs {
   }
 
   /**
-   * Runs `handler` for each job of the queue, `concurrency` at once in this process, each LMS (or other group: the
-   * job data's `groupField`) taking its share of them (fair-share.ts says how).
+   * Runs `handler` for each job of the queue, `concurrency` at once in this process (a queue that waits on a
+   * service, PACED_QUEUES: up to `mostAtOnce`, each group at its own pace), each LMS (or other group: `group`, a SQL
+   * expression over the job's row) taking its share of them in this process and across all (fair-share.ts says how).
    */
-  workFairly<T extends object>(queue: QueueName, groupField: keyof T & string, handler: JobHandler<T>): void {
+  workFairly<T extends object>(queue: QueueName, group: GroupSql, handler: JobHandler<T>): void {
+    const most = Math.max(this.timing.concurrency, this.timing.mostAtOnce ?? this.timing.concurrency);
+    const paced = PACED_QUEUES.has(queue) && most > this.timing.concurrency;
     const worker = new FairShareWorker<T>(
       this.pool,
       this.boss,
       {
         queue,
-        groupField,
-        slots: this.timing.concurrency,
+        group,
+        slots: paced ? most : this.timing.concurrency,
+        pacedFrom: paced ? this.timing.concurrency : null,
         pollingIntervalMs: this.timing.pollingIntervalSeconds * 1000,
       },
-      (job) => this.#runOne(queue, job, handler, null),
+      (job, pace) => this.#runOne(queue, job, handler, pace),
       (error) => this.logger.error({ err: error, queue }, 'Job queue error'),
     );
     this.#fairWorkers.push(worker);

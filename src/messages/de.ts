@@ -535,6 +535,8 @@ export const de: Translation = {
   'admin.login.intro':
     'Öffnen Sie diese Seite aus Ihrem LMS als Plattform-Administrator, oder geben Sie das Startschlüssel-Token des Werkzeugs ein (die Einstellung ADMIN_TOKEN).',
   'admin.login.token': 'Startschlüssel-Token',
+  'admin.login.tooMany':
+    'Von Ihrer Adresse kamen zu viele falsche Tokens. Warten Sie {minutes} Minuten und versuchen Sie es dann noch einmal.',
   'admin.login.continue': 'Weiter',
   'admin.addresses': 'Adressen',
   'admin.platforms': 'Registrierte Plattformen',

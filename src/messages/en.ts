@@ -476,6 +476,7 @@ export const en = {
   'admin.login.intro':
     "Open this page from your LMS as a platform administrator, or enter the tool's bootstrap token (the ADMIN_TOKEN setting).",
   'admin.login.token': 'Bootstrap token',
+  'admin.login.tooMany': 'Too many wrong tokens were sent from your address. Wait {minutes} minutes, then try again.',
   'admin.login.continue': 'Continue',
   'admin.addresses': 'Addresses',
   'admin.platforms': 'Registered platforms',

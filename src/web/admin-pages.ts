@@ -28,7 +28,8 @@ import {
 import { resolveSession } from '../lti/session.js';
 import { ltikOf } from './require-session.js';
 import { frameForSession } from './framing.js';
-import { render, wordsOf } from './views.js';
+import { render, sendMessage, wordsOf } from './views.js';
+import { TokenThrottle } from './admin-throttle.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 
@@ -41,17 +42,40 @@ const platformOf = (scope: AdminScope): string | null => (scope === 'installatio
 /** What proves the request comes from an administrator: a platform admin's ltik, or the bootstrap token. */
 function requireAdmin(tool: Tool) {
   const adminToken = tool.settings.adminToken;
+  const throttle = new TokenThrottle();
+  /** The address refused for sending too many wrong tokens: 429, a sentence, and when to try again. */
+  const refuse = (res: Response, refusedMs: number) => {
+    const minutes = Math.max(1, Math.ceil(refusedMs / 60_000));
+    res.setHeader('Retry-After', String(Math.ceil(refusedMs / 1000)));
+    const { t } = wordsOf(res);
+    sendMessage(res, 429, t('error.title'), t('admin.login.tooMany', { minutes: String(minutes) }));
+  };
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.headers.authorization ?? '';
-    const token = header.startsWith('AdminToken ')
-      ? header.slice(11)
-      : typeof req.body?.adminToken === 'string'
-        ? req.body.adminToken
-        : null;
-    if (adminToken && token && sameSecret(token, adminToken)) {
-      res.locals.adminCredential = { field: 'adminToken', value: token };
-      res.locals.adminScope = 'installation' satisfies AdminScope;
-      return next();
+    const sent: unknown = header.startsWith('AdminToken ') ? header.slice(11) : req.body?.adminToken;
+    const token = typeof sent === 'string' && sent !== '' ? sent : null;
+    if (token !== null) {
+      const address = req.socket.remoteAddress ?? 'unknown';
+      const refusedFor = throttle.refusedFor(address);
+      if (refusedFor > 0) {
+        tool.logger.info({ address }, 'Admin token not checked: its address sent too many wrong ones');
+        return refuse(res, refusedFor);
+      }
+      if (adminToken && sameSecret(token, adminToken)) {
+        throttle.succeeded(address);
+        res.locals.adminCredential = { field: 'adminToken', value: token };
+        res.locals.adminScope = 'installation' satisfies AdminScope;
+        return next();
+      }
+      const { holdMs, refusedMs } = throttle.failed(address);
+      if (refusedMs > 0) {
+        tool.logger.warn(
+          { address, minutes: refusedMs / 60_000 },
+          'Too many wrong admin tokens from one address: its admin tokens are refused for a while',
+        );
+        return refuse(res, refusedMs);
+      }
+      if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
     }
     const ltik = ltikOf(req);
     if (ltik) {
@@ -81,6 +105,11 @@ export function adminRoutes(tool: Tool): Router {
   const router = toolRouter();
   const form = express.urlencoded({ extended: false, limit: '32kb' });
   const admin = requireAdmin(tool);
+  // Every answer under /admin may hold the bootstrap token (its forms carry it) or what it opens: kept by no cache.
+  router.use('/admin', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
 
   /** The registrations an administrator may see and act on. */
   const registrationsIn = async (scope: AdminScope) =>

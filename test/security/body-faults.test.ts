@@ -3,7 +3,7 @@
 // cut off on the way. Each is the client's fault: a 4xx with a JSON sentence, a warning in the log (never an error
 // line with a stack, which anyone could raise at will), and an aborted request is let go. The tool stays up.
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { NOTICE_HANDLER_PATH } from '../../src/assetprocessor/attach.js';
 import { quietClient } from '../support/probe.js';
@@ -72,6 +72,19 @@ for (const address of ADDRESSES) {
       });
       expectClientFault(answer, 400, /could not be decompressed/);
     });
+
+    // Each decoder fails with codes of its own (zlib's Z_DATA_ERROR, brotli's ERR__ERROR_FORMAT_PADDING_1 and the
+    // like): every one is the client's fault, whatever the code.
+    const undecodable = [
+      { encoding: 'br', bytes: Buffer.from(notices), what: 'plain JSON' },
+      { encoding: 'br', bytes: brotliCompressSync(notices).subarray(0, 8), what: 'a brotli stream cut short' },
+      { encoding: 'deflate', bytes: Buffer.from(notices), what: 'plain JSON' },
+    ];
+    for (const body of undecodable)
+      test(`${body.what} sent as Content-Encoding ${body.encoding} is answered 400 with a JSON sentence`, async () => {
+        const answer = await send(address.method, address.path, body.bytes, { 'content-encoding': body.encoding });
+        expectClientFault(answer, 400, /could not be decompressed/);
+      });
 
     test('a body that is not JSON is answered 400 with a JSON sentence', async () => {
       const answer = await send(address.method, address.path, '{"notices": [', {});
