@@ -64,19 +64,24 @@ export function createProcessing(
   }
 
   async function analyse(paper: Paper, path: string): Promise<void> {
+    const removeSpentUpload = async () => {
+      if (paper.upload === null || !ctx.store.papers.has(paper.id)) await rm(path, { force: true });
+    };
     try {
       if (!ctx.store.papers.has(paper.id)) return; // deleted while it waited: no result, no callback
       const analysed = await findingsFor(paper, path);
       if (!ctx.store.papers.has(paper.id) || ctx.timers.signal.aborted) return; // stopped meanwhile: analysed again after a restart
       const findings = analysed?.findings ?? null;
       ctx.store.recordAnalysis(paper, findings, analysed?.words ?? null);
+      // The upload is spent once its analysis is recorded: gone before anyone is told of the result.
+      await removeSpentUpload();
       ctx.config.logger(
         `paper ${paper.id} analysed: ${findings ? `similarity ${findings.percent}%` : 'unreadable (doc:error)'}`,
         'info',
       );
       callbacks.announce(paper);
     } finally {
-      if (paper.upload === null || !ctx.store.papers.has(paper.id)) await rm(path, { force: true });
+      await removeSpentUpload();
     }
   }
 

@@ -4,7 +4,7 @@
 // runuser as root (as CI runs); elsewhere the test is skipped with its reason.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -37,11 +37,42 @@ function openToOthers(dir: string): string[] {
 }
 
 /**
+ * Node and the pg client where `nobody` may run them: the project may sit in a folder only root can enter (CI's
+ * checkout, `mktemp -d`), and Node itself in it (CI's Node 24 from npm); then they are copied beside the test's
+ * folders, which anyone may pass through.
+ */
+let probe: { node: string; pg: string } | undefined;
+function probeTools(): { node: string; pg: string } {
+  if (probe) return probe;
+  const nobodyMay = (check: '-x' | '-r', path: string) =>
+    spawnSync('runuser', ['-u', 'nobody', '--', 'test', check, path], { stdio: 'ignore' }).status === 0;
+  const folder = join(parent, 'probe');
+  mkdirSync(join(folder, 'node_modules'), { recursive: true });
+  let node = process.execPath;
+  if (!nobodyMay('-x', node)) {
+    node = join(folder, 'node');
+    cpSync(process.execPath, node);
+    chmodSync(node, 0o755);
+  }
+  let modules = join(projectRoot, 'node_modules');
+  if (!nobodyMay('-r', join(modules, 'pg', 'lib', 'index.js'))) {
+    // pg and what it requires, by name.
+    for (const name of readdirSync(modules).filter((n) => /^(pg|pg-.*|pgpass|postgres-.*|split2|xtend)$/.test(n)))
+      cpSync(join(modules, name), join(folder, 'node_modules', name), { recursive: true });
+    chmodSync(folder, 0o755);
+    modules = join(folder, 'node_modules');
+  }
+  spawnSync('chmod', ['-R', 'a+rX', folder]);
+  probe = { node, pg: join(modules, 'pg', 'lib', 'index.js') };
+  return probe;
+}
+
+/**
  * What `nobody` gets when it looks for the embedded database: the lock file that names where it is served, and a
  * query on the connection it names (or, not finding that, on the socket's usual place) with a wrong password.
  */
 function asNobody(dataDir: string): { lockFile: string; query: string } {
-  const pg = join(projectRoot, 'node_modules', 'pg', 'lib', 'index.js');
+  const { node, pg } = probeTools();
   const script = `
     const fs = require('node:fs');
     const { Client } = require(${JSON.stringify(pg)});
@@ -63,7 +94,7 @@ function asNobody(dataDir: string): { lockFile: string; query: string } {
       await client.end().catch(() => {});
       process.stdout.write(JSON.stringify({ lockFile, query }));
     })();`;
-  const result = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, '-e', script], {
+  const result = spawnSync('runuser', ['-u', 'nobody', '--', node, '-e', script], {
     cwd: '/',
     encoding: 'utf8',
     timeout: 30_000,
