@@ -97,7 +97,7 @@ export class Jobs {
   #stopped = false;
   /** Which reserve slot to wake next (see PACED_QUEUES). */
   #woken = 0;
-  readonly #fairWorkers: Array<{ stop(timeoutMs: number): Promise<void> }> = [];
+  readonly #fairWorkers: Array<{ queue: QueueName; stop(timeoutMs: number): Promise<void> }> = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -365,8 +365,15 @@ export class Jobs {
       (job, pace) => this.#runOne(queue, job, handler, pace),
       (error) => this.logger.error({ err: error, queue }, 'Job queue error'),
     );
-    this.#fairWorkers.push(worker);
+    this.#fairWorkers.push({ queue, stop: (timeoutMs) => worker.stop(timeoutMs) });
     worker.start();
+  }
+
+  /** Stops working `queue` in this process, however it is worked; its running jobs finish (up to the timeout). */
+  async offWork(queue: QueueName, timeoutMs = 10_000): Promise<void> {
+    const fair = this.#fairWorkers.filter((worker) => worker.queue === queue);
+    for (const worker of fair) this.#fairWorkers.splice(this.#fairWorkers.indexOf(worker), 1);
+    await Promise.all([...fair.map((worker) => worker.stop(timeoutMs)), this.boss.offWork(queue)]);
   }
 
   /** Stops taking jobs and waits (up to the timeout) for the running ones; unfinished ones go back to the queue. */

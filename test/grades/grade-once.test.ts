@@ -21,7 +21,7 @@ const quiet = { info: () => undefined, warn: () => undefined };
 before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1', JOB_POLLING_SECONDS: '0.5' });
   // The grade posts are this test's to run: the tool's own worker leaves them alone.
-  await tool.tool.jobs.boss.offWork(QUEUES.grade);
+  await tool.tool.jobs.offWork(QUEUES.grade);
 });
 after(async () => {
   for (const { course, gate, cutOff } of opened) {

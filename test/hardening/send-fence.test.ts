@@ -24,7 +24,7 @@ const quiet = { info: () => undefined, warn: () => undefined };
 before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '300', JOB_POLLING_SECONDS: '0.5', POLL_SCHEDULE_SECONDS: '1,2' });
   // The two senders are this test's: the tool's own worker leaves uploads alone.
-  await tool.tool.jobs.boss.offWork('submission-upload');
+  await tool.tool.jobs.offWork('submission-upload');
   course = await openCourse(tool, { clientId: 'fence-client' });
   gate = await startDbGate(tool.tool.database.pool.options.connectionString!);
   cutOff = databaseThrough(gate, 3);
