@@ -30,6 +30,11 @@ const USER_DATA: Record<string, (subject: string) => Promise<number>> = {
     count(sql`SELECT count(*) FROM course_member m JOIN lti_user u ON u.id = m.user_id WHERE u.subject = ${subject}`),
   submission: (subject) =>
     count(sql`SELECT count(*) FROM submission s JOIN lti_user u ON u.id = s.user_id WHERE u.subject = ${subject}`),
+  // The bytes of a paper not yet at the service, found through the submission that waits to send it.
+  received_file_chunk: (subject) =>
+    count(
+      sql`SELECT count(*) FROM received_file_chunk c JOIN submission s ON s.file_id = c.file_id JOIN lti_user u ON u.id = s.user_id WHERE u.subject = ${subject}`,
+    ),
   submission_event: (subject) =>
     count(
       sql`SELECT count(*) FROM submission_event e JOIN submission s ON s.id = e.submission_id JOIN lti_user u ON u.id = s.user_id WHERE u.subject = ${subject}`,
