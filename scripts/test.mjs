@@ -118,8 +118,11 @@ const passes = (chosen ? [chosen] : ['postgres', 'pglite'])
 
 const testEnv = {};
 const timings = [];
-const seconds = (ms) =>
-  ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+const seconds = (ms) => {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const whole = Math.round(ms / 1000); // rounded once, so that 299.6 s reads 5 min 0 s, not 4 min 60 s
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+};
 async function timed(label, work) {
   const started = Date.now();
   try {
