@@ -3,9 +3,10 @@
 import type { GradeColumn } from '../../src/assignments/settings.js';
 import type { TestTool } from '../support/tool.js';
 
-export async function setGradeColumn(tool: TestTool, assignmentPath: string, gradeColumn: GradeColumn): Promise<void> {
+/** `assignment`: the assignment's id, or its path (/assignments/<id>). */
+export async function setGradeColumn(tool: TestTool, assignment: string, gradeColumn: GradeColumn): Promise<void> {
   const db = tool.tool.database.db;
-  const assignmentId = assignmentPath.split('/').pop()!;
+  const assignmentId = assignment.split('/').pop()!;
   const current = await db
     .selectFrom('assignment')
     .select('settings')

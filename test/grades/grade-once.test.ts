@@ -12,6 +12,7 @@ import { databaseThrough, startDbGate, type DbGate } from '../support/db-gate.js
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 import { isResult } from '../support/gradebook-cell.js';
+import { setGradeColumn } from './grade-column.js';
 
 let tool: TestTool;
 const opened: Array<{ course: TestCourse; gate: DbGate; cutOff: Kysely<DatabaseSchema> }> = [];
@@ -44,17 +45,7 @@ async function postsOnce(gradeColumn: 'comment' | 'assignment') {
   const gate = await startDbGate(tool.tool.database.pool.options.connectionString!);
   const cutOff = databaseThrough(gate, 2);
   opened.push({ course, gate, cutOff });
-  const assignmentId = course.path.split('/').pop()!;
-  const assignment = await db()
-    .selectFrom('assignment')
-    .select(['id', 'settings'])
-    .where('id', '=', assignmentId)
-    .executeTakeFirstOrThrow();
-  await db()
-    .updateTable('assignment')
-    .set({ settings: JSON.stringify({ ...(assignment.settings as object), gradeColumn }) })
-    .where('id', '=', assignment.id)
-    .execute();
+  await setGradeColumn(tool, course.path, gradeColumn);
   const id = await course.submit(
     'student-1',
     'A paper whose score reaches the gradebook once, whatever happens to the worker. '.repeat(5),

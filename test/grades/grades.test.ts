@@ -174,16 +174,7 @@ describe('the similarity in a column of its own', () => {
     const c = await course('spec', 'own-column');
     const db = tool.tool.database.db;
     const assignmentId = c.path.split('/').pop()!;
-    const current = await db
-      .selectFrom('assignment')
-      .select('settings')
-      .where('id', '=', assignmentId)
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('assignment')
-      .set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) })
-      .where('id', '=', assignmentId)
-      .execute();
+    await setGradeColumn(tool, assignmentId, 'similarity');
 
     const ids = await Promise.all(['student-1', 'student-2'].map((s, i) => c.submit(s, essay(`own column ${i}`))));
     const rows = await Promise.all(ids.map((id) => settled(id)));
@@ -229,16 +220,7 @@ describe('the similarity in a column of its own', () => {
     const c = await course('spec', 'slow-column');
     const first = await settled(await c.submit('student-1', essay('slow column topic')));
     const db = tool.tool.database.db;
-    const current = await db
-      .selectFrom('assignment')
-      .select('settings')
-      .where('id', '=', first.assignment_id)
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('assignment')
-      .set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) })
-      .where('id', '=', first.assignment_id)
-      .execute();
+    await setGradeColumn(tool, first.assignment_id, 'similarity');
     const grades = gradeDeps();
     c.lms.platform.setFaults({ agsDelayMs: 3000 });
     try {
@@ -262,17 +244,7 @@ describe('the similarity in a column of its own', () => {
     assert.equal((await submitForm(back.body, tool.url)).status, 200);
     const linked = lms.platform.deepLinkResults()[0]!;
     const assignmentId = String((linked.contentItems[0] as { custom: Record<string, string> }).custom.assignment_id);
-    const db = tool.tool.database.db;
-    const current = await db
-      .selectFrom('assignment')
-      .select('settings')
-      .where('id', '=', assignmentId)
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('assignment')
-      .set({ settings: JSON.stringify({ ...(current.settings as object), gradeColumn: 'similarity' }) })
-      .where('id', '=', assignmentId)
-      .execute();
+    await setGradeColumn(tool, assignmentId, 'similarity');
 
     const ids: string[] = [];
     for (const student of ['student-1', 'student-2']) {
