@@ -5,13 +5,13 @@
 // its folders and its paper ids).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { decodeHtml } from '../../src/devplatform/html.js';
 import { startToolProcess, type ToolProcess } from '../support/process.js';
+import { freePort } from '../support/tool.js';
 import { en } from '../../src/messages/en.js';
 
 const home = mkdtempSync(join(tmpdir(), 'olti-restart-'));
@@ -20,17 +20,6 @@ after(async () => {
   await Promise.all(running.map((tool) => tool.stop()));
   rmSync(home, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** `npm start` in `home` (the tool built into dist/), on a fixed port: the dev platform's address stays the same. */
 async function npmStart(port: number, sandboxDelayMs: number): Promise<ToolProcess> {

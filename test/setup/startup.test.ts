@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { projectRoot, runToExit, startToolProcess } from '../support/process.js';
+import { freePort } from '../support/tool.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -64,12 +65,7 @@ describe('a fresh start with no settings', () => {
     { skip: noScript },
     async () => {
       const cwd = freshDir();
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const { port } = probe.address() as { port: number };
-          probe.close(() => resolve(port));
-        });
-      });
+      const port = await freePort();
       const command = `exec '${process.execPath}' '${join(projectRoot, 'dist', 'main.js')}'`; // exec: the tool itself gets the Ctrl-C, not a shell
       const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
         cwd,

@@ -7,14 +7,26 @@ import { createLogger } from '../../src/logger.js';
 import { startTool, type RunningTool } from '../../src/tool.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
+/**
+ * A port no one listens on, for a process the test starts later. It is chosen below the kernel's range of ephemeral
+ * ports (/proc/sys/net/ipv4/ip_local_port_range, 32768 and up by default): a port the kernel handed out would be
+ * handed out again, to the local end of any connection made by the tests running beside this one, before the
+ * process the test starts could bind it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const [low, high] = [20_000, 32_767];
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`No free port between ${low} and ${high} after 100 tries.`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
