@@ -168,18 +168,25 @@ test("settings in the order people decide: the first decisions in sight, the ser
 test("the due date on the reader's clock: typed in Berlin, stored as one instant, shown in New York on New York's clock", async () => {
   const berlin = await openSettings({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
   try {
-    const { framed } = berlin;
+    const { frame, framed } = berlin;
+    // Saving answers with the settings page again; the one before may still say "Gespeichert.", so each save waits
+    // for the page that answers it.
+    const save = async () => {
+      await Promise.all([
+        frame.waitForNavigation(),
+        framed.getByRole('button', { name: 'Einstellungen speichern' }).click(),
+      ]);
+      await framed.getByText('Gespeichert.').waitFor();
+    };
     assert.equal(await framed.locator('#dueAt-zone').innerText(), 'Zeitzone: Berlin');
     // A winter date (UTC+1) and a summer one (UTC+2): each is the instant the clocks in Berlin show.
     await framed.getByLabel('Abgabetermin', { exact: true }).fill('2099-12-01T18:00');
-    await framed.getByRole('button', { name: 'Einstellungen speichern' }).click();
-    await framed.getByText('Gespeichert.').waitFor();
+    await save();
     assert.equal(await dueAt(), '2099-12-01T17:00:00.000Z');
     assert.equal(await framed.getByLabel('Abgabetermin', { exact: true }).inputValue(), '2099-12-01T18:00');
     assert.equal(await framed.locator('#dueAt-reads').innerText(), '01.12.2099, 18:00 Berlin');
     await framed.getByLabel('Abgabetermin', { exact: true }).fill('2099-07-01T18:00');
-    await framed.getByRole('button', { name: 'Einstellungen speichern' }).click();
-    await framed.getByText('Gespeichert.').waitFor();
+    await save();
     assert.equal(await dueAt(), '2099-07-01T16:00:00.000Z');
 
     // The German settings page, every part of it, says nothing in English.
