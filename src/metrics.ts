@@ -56,10 +56,10 @@ export class ToolMetrics {
   /** The database read in flight: scrapes that come while it runs share it rather than pile up behind it. */
   #reading: Promise<Readings> | null = null;
 
-  /** Validated LTI launches, by message: `resource-link` or `deep-linking`. */
+  /** Validated LTI launches, by message (web/launches/index.ts names each kind). */
   readonly launches = new Counter({
     name: 'originality_launches_total',
-    help: 'LTI launches validated, by kind (resource-link, deep-linking).',
+    help: 'LTI launches validated, by kind (resource-link, deep-linking, submission-review, report-review, processor-settings, eula).',
     labelNames: ['kind'] as const,
     registers: [this.#registry],
   });
@@ -144,7 +144,7 @@ export class ToolMetrics {
     this.#read = options.read;
     this.#onReadFailure = options.onReadFailure;
     // Known outcomes start at zero, so that a rate shows from the first scrape on.
-    for (const kind of ['resource-link', 'deep-linking']) this.launches.inc({ kind }, 0);
+    // The launch kinds start at zero where the launch route is mounted (web/launch-route.ts), which names them.
     for (const outcome of ['accepted', 'wrong-secret', 'unreadable']) this.callbacks.inc({ outcome }, 0);
     for (const outcome of ['final', 'pending', 'skipped', 'refused', 'error']) this.#gradePosts.inc({ outcome }, 0);
   }

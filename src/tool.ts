@@ -25,7 +25,7 @@ import { isLoopbackName } from './loopback.js';
 import { createHealthApp, createWebApp } from './web/app.js';
 import { closeServers, listenOnHosts } from './web/http-server.js';
 import { localClientsOnly } from './web/local-only.js';
-import { rejectedLaunchHandler } from './web/launch-handlers.js';
+import { rejectedLaunchHandler } from './web/rejected-launch.js';
 import { startWorker } from './worker.js';
 import { gradebookSink } from './grades/gradebook-sink.js';
 import { assetReportSink } from './assetprocessor/report-sink.js';

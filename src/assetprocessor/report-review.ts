@@ -3,29 +3,16 @@
 // finds that file among the assets of its processor on this LMS assignment and opens the report of the submission
 // that stands for it. Instructors of the course see it always; the student only for their own file (the LMS's user
 // id the notice named), and only as the assignment lets students see reports (reports/visibility.ts decides that).
-// Claims: https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas: doc/api/document_processor.md
+// Its claims are read by lti/messages/report-review.ts.
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import type { Audience } from '../lti/roles.js';
 import type { ReportKind } from '../reports/kinds.js';
 import { reportRefusal } from '../reports/visibility.js';
 import { getSubmission } from '../submissions/store.js';
-import { REPORT_KIND_OF, assetReportType } from './report-types.js';
+import { REPORT_KIND_OF, type AssetReportType } from './report-types.js';
 import type { Sentence } from '../messages/index.js';
-import { CLAIM } from '../lti/claims.js';
-
-const id = z.string().min(1).max(255);
-
-/** The launch's own claims, as the tool reads them (and keeps them with the page session). */
-export const reportReviewClaims = z.object({
-  [CLAIM.activity]: z.object({ id }),
-  [CLAIM.submission]: z.object({ id }),
-  [CLAIM.asset]: z.object({ id }),
-  [CLAIM.assetReportType]: assetReportType,
-  [CLAIM.forUser]: z.object({ user_id: id }).optional(),
-});
 
 export interface ReviewRequest {
   platformId: string;
@@ -34,7 +21,7 @@ export interface ReviewRequest {
   activityId: string;
   lmsSubmissionId: string;
   assetId: string;
-  reportType: z.infer<typeof assetReportType>;
+  reportType: AssetReportType;
   viewer: { subject: string; userId: string; audience: Audience };
 }
 

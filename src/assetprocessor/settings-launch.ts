@@ -3,18 +3,11 @@
 // parameters; the tool opens the check settings of its processor on that assignment, the same form as its own
 // assignments. A processor attached while the LMS assignment was a draft has no activity id yet: its content item's
 // custom assignment_id names it, and the activity id is bound to it now, once.
-// Claims: https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas: doc/api/document_processor.md (step 4)
+// Its claims are read by lti/messages/processor-settings.ts.
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { CLAIM } from '../lti/claims.js';
-
-/** The launch's own claims, as the tool reads them. */
-export const settingsLaunchClaims = z.object({
-  [CLAIM.activity]: z.object({ id: z.string().min(1).max(255) }),
-  [CLAIM.custom]: z.record(z.string(), z.unknown()).optional(),
-});
 
 export interface SettingsRequest {
   platformId: string;

@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import { flagProblems, unknownFlagSentence, type FlagWords } from './flags.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
-import { ASSET_PROCESSOR_MESSAGES, ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
+import { ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
+import { PROCESSOR_SETTINGS_MESSAGE, REPORT_REVIEW_MESSAGE } from '../lti/messages/index.js';
 import { PlatformDirectory } from '../lti/platform-directory.js';
 import { toolUrls } from '../lti/provider.js';
 import {
@@ -51,7 +52,7 @@ function toolUrlsText(config: Pick<Config, 'publicUrl' | 'assetProcessor'>): str
   const processor = [
     'For the Asset Processor (Canvas: Document Processor), also:',
     `  Placement on deep linking:                  ${ASSET_PROCESSOR_PLACEMENT}`,
-    `  Messages, at the launch URL:                ${Object.values(ASSET_PROCESSOR_MESSAGES).join(', ')}`,
+    `  Messages, at the launch URL:                ${PROCESSOR_SETTINGS_MESSAGE}, ${REPORT_REVIEW_MESSAGE}`,
     `  Scopes:                                     ${ASSET_PROCESSOR_SCOPES.join(' ')}`,
   ];
   return [

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
-import { submissionReviewOfLineItem } from '../lti/submission-review.js';
+import { submissionReviewOfLineItem } from '../lti/messages/submission-review.js';
 import { AGS_SCOPES, SIMILARITY_TAG, accessToken, agsCall, parseJson, type AgsAnswer, type AgsRequest } from './ags.js';
 import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';

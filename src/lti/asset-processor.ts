@@ -4,18 +4,13 @@
 // https://standards.1edtech.org/lti/specifications/proposals/asset-processor ; Canvas ("Document Processor"):
 // https://canvas.instructure.com/doc/api/file.document_processor.html
 import { SCOPE } from './claims.js';
+import { DEEP_LINKING_MESSAGE } from './messages/deep-linking.js';
+import { EULA_MESSAGE } from './messages/eula.js';
+import { PROCESSOR_SETTINGS_MESSAGE } from './messages/processor-settings.js';
+import { REPORT_REVIEW_MESSAGE } from './messages/report-review.js';
 
 /** The deep-linking placement of "Add document processing app" in an assignment's editor. */
 export const ASSET_PROCESSOR_PLACEMENT = 'ActivityAssetProcessor';
-
-/** The launches the platform sends besides deep linking: the processor's settings, and one report's review. */
-export const ASSET_PROCESSOR_MESSAGES = {
-  settings: 'LtiAssetProcessorSettingsRequest',
-  reportReview: 'LtiReportReviewRequest',
-} as const;
-
-/** Optional: the launch that shows the tool's terms, which each user accepts once per deployment (EULA service). */
-export const EULA_MESSAGE = 'LtiEulaRequest';
 
 /** Register the tool's notice handler (PNS), download an asset, post a report: their URIs live in claims.ts. */
 export const NOTICE_HANDLERS_SCOPE = SCOPE.noticeHandlers;
@@ -39,9 +34,9 @@ export function assetProcessorScopes(eula: boolean): string[] {
  */
 export function assetProcessorMessages(launchUrl: string, label: string, eula = false) {
   return [
-    { type: 'LtiDeepLinkingRequest', target_link_uri: launchUrl, label, placements: [ASSET_PROCESSOR_PLACEMENT] },
-    { type: ASSET_PROCESSOR_MESSAGES.settings, target_link_uri: launchUrl, label },
-    { type: ASSET_PROCESSOR_MESSAGES.reportReview, target_link_uri: launchUrl, label },
+    { type: DEEP_LINKING_MESSAGE, target_link_uri: launchUrl, label, placements: [ASSET_PROCESSOR_PLACEMENT] },
+    { type: PROCESSOR_SETTINGS_MESSAGE, target_link_uri: launchUrl, label },
+    { type: REPORT_REVIEW_MESSAGE, target_link_uri: launchUrl, label },
     // Canvas doc/api/document_processor.md: a tool with terms lists the EULA message too.
     ...(eula ? [{ type: EULA_MESSAGE, target_link_uri: launchUrl, label }] : []),
   ];

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { SCOPE } from './claims.js';
-import { SUBMISSION_REVIEW_MESSAGE } from './submission-review.js';
+import { SUBMISSION_REVIEW_MESSAGE } from './messages/submission-review.js';
 import {
   countPendingRegistrations,
   createRegistration,

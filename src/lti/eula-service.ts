@@ -1,17 +1,10 @@
 // The platform's EULA service (Asset Processor): where an LtiEulaRequest launch says it is, and the tool telling it
 // that a user accepted the tool's terms: POST {url}/user {userId, accepted, timestamp} with a token of the eula/user
 // scope; the platform answers 201. Canvas: doc/api/document_processor.md ("EULA"); lti-notes 2.6.
-import { z } from 'zod';
-import { CLAIM } from './claims.js';
+// The launch's claims are messages/eula.ts's.
 import { EULA_USER_SCOPE } from './asset-processor.js';
 import type { Platform } from './platform.js';
 import { ServiceCallFailed, sendToService } from './platform-service.js';
-
-/** The service's claim in the EULA launch; what the tool needs of it is its address. */
-export const eulaServiceClaim = z.object({ url: z.string().url().max(4096), scope: z.array(z.string()).optional() });
-
-/** What an LtiEulaRequest must carry besides the core claims: the EULA service it is accepted through. */
-export const eulaLaunchClaims = z.object({ [CLAIM.eulaService]: eulaServiceClaim });
 
 /** The platform did not take the acceptance; `message` is a sentence for the user, `detail` for the log. */
 export class EulaServiceRefused extends Error {

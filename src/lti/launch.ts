@@ -1,81 +1,67 @@
-// What the tool takes from a validated launch, and the people and course it records from it.
+// A launch as the tool keeps it: the one shape of a verified launch (verify-launch.ts reads it from the token, once),
+// which the session keeps as it is (launch-session.ts, session.ts) and every route gets. What every message carries
+// is read here; what is particular to a message type is read by its file (messages/) and kept under `message`.
+// Also the launch's one statement, which records it with the person and the course.
 import { sql, type Kysely } from 'kysely';
-import type { LaunchToken } from './platform.js';
 import { z } from 'zod';
 import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
-import { assetProcessorContext, type AssetProcessorContext } from './asset-processor-launch.js';
+import { CLAIM } from './claims.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
+import { DEEP_LINKING_MESSAGE, type LaunchMessage, type LaunchMessageType, type MessageOf } from './messages/index.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
 import { registrationCache } from './registration-cache.js';
 import type { LaunchRecord } from './storage.js';
 
 /**
- * The launch as its session keeps it (launch-session.ts writes it in the shapes ltijs gave it), read into what the
- * pages rely on: the claims were verified at launch (verify-launch.ts), their shape is checked again on every read.
+ * What every launch may carry besides its core claims (LTI Core 5.3, 5.4; verify-launch.ts checks those), read from
+ * the verified payload under the standard names (claims.ts). An identifier that breaks the spec's limits fails the
+ * launch as incomplete; what is only a hint is dropped when odd.
  */
-const launchToken = z.object({
-  iss: z.string().min(1),
-  user: z.string().min(1).max(255), // LTI core 5.3.6: sub is at most 255 ASCII characters
-  clientId: z.string().min(1),
-  deploymentId: z.string().min(1),
-  userInfo: z
+export const commonClaims = z.object({
+  name: z.string().max(1000).optional().catch(undefined),
+  given_name: z.string().max(1000).optional().catch(undefined),
+  family_name: z.string().max(1000).optional().catch(undefined),
+  email: z.string().max(1000).optional().catch(undefined),
+  [CLAIM.context]: z
     .object({
-      name: z.string().max(1000).optional(),
-      email: z.string().max(1000).optional(),
-      given_name: z.string().optional(),
-      family_name: z.string().optional(),
+      id: z.string().min(1).max(255), // LTI core 5.4.1
+      title: z.string().max(1000).optional(),
+      label: z.string().max(1000).optional(),
     })
-    .partial()
     .optional(),
+  [CLAIM.resourceLink]: z
+    .object({
+      id: z.string().min(1).max(255), // LTI core 5.3.5
+      title: z.string().max(1000).optional(),
+      description: z.string().max(10_000).optional(),
+    })
+    .optional(),
+  [CLAIM.custom]: z.record(z.string(), z.unknown()).optional(),
+  [CLAIM.agsEndpoint]: z
+    .object({
+      lineitem: z.string().url().optional(),
+      lineitems: z.string().url().optional(),
+      scope: z.array(z.string()).optional(),
+    })
+    .optional(),
+  [CLAIM.namesRoleService]: z.object({ context_memberships_url: z.string().url().optional() }).optional(),
+  // Optional and only a hint (where the LMS shows the tool from): an odd one is dropped, not a failed launch.
+  // Its locale (LTI core 5.4.2, https://www.imsglobal.org/spec/lti/v1p3/#launch-presentation-claim): the language
+  // the person reads, a BCP 47 tag; messages/language.ts chooses among the tool's languages by it.
+  [CLAIM.launchPresentation]: z
+    .object({
+      return_url: z.string().max(4096).optional().catch(undefined),
+      locale: z.string().max(100).optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
   // The LMS's own word for its product (LTI core 5.4.4, https://www.imsglobal.org/spec/lti/v1p3/#platform-instance-claim):
   // only a hint for the pages' look, so an odd one is dropped rather than failing the launch.
-  platformInfo: z
+  [CLAIM.toolPlatform]: z
     .object({ product_family_code: z.string().max(100).optional().catch(undefined) })
     .optional()
     .catch(undefined),
-  platformContext: z.object({
-    messageType: z.string().optional(),
-    roles: z.array(z.string()).default([]),
-    context: z
-      .object({
-        id: z.string().min(1).max(255),
-        title: z.string().max(1000).optional(),
-        label: z.string().max(1000).optional(),
-      })
-      .optional(),
-    resource: z
-      .object({
-        id: z.string().min(1).max(255),
-        title: z.string().max(1000).optional(),
-        description: z.string().max(10_000).optional(),
-      })
-      .optional(),
-    custom: z.record(z.string(), z.unknown()).optional(),
-    endpoint: z
-      .object({
-        lineitem: z.string().url().optional(),
-        lineitems: z.string().url().optional(),
-        scope: z.array(z.string()).optional(),
-      })
-      .optional(),
-    namesRoles: z.object({ context_memberships_url: z.string().url().optional() }).optional(),
-    deepLinkingSettings: z
-      .object({ deep_link_return_url: z.string().url(), accept_types: z.array(z.string()).default([]) })
-      .optional(),
-    // Optional and only a hint (where the LMS shows the tool from): an odd one is dropped, not a failed launch.
-    // Its locale (LTI core 5.4.2, https://www.imsglobal.org/spec/lti/v1p3/#launch-presentation-claim): the language
-    // the person reads, a BCP 47 tag; messages/language.ts chooses among the tool's languages by it.
-    launchPresentation: z
-      .object({
-        return_url: z.string().max(4096).optional().catch(undefined),
-        locale: z.string().max(100).optional().catch(undefined),
-      })
-      .optional()
-      .catch(undefined),
-    // Kept with the session at launch by asset-processor-launch.ts.
-    assetProcessor: assetProcessorContext.optional().catch(undefined),
-  }),
 });
 
 export interface Launch {
@@ -88,70 +74,64 @@ export interface Launch {
   roles: string[];
   audience: Audience;
   platformAdmin: boolean;
-  messageType: string;
   context: { id: string; title: string | null; label: string | null } | null;
   resourceLink: { id: string; title: string | null; description: string | null } | null;
   custom: Record<string, unknown>;
   lineItemUrl: string | null;
   lineItemsUrl: string | null;
   membershipsUrl: string | null;
-  /** Present on deep-linking requests: where to send the answer and which content item types the platform takes. */
-  deepLinking: { returnUrl: string; acceptTypes: string[] } | null;
   /** The origin the LMS shows the tool from, when the launch tells it (its return URL's). */
   frameOrigin: string | null;
   /** The language the launch asks pages in (its launch_presentation.locale, as sent), when it says. */
   locale: string | null;
   /** The LMS product the launch says it comes from (tool_platform.product_family_code, as sent), when it says. */
   productFamily: string | null;
-  /** An Asset Processor launch's LMS assignment and notification service, once kept with the session. */
-  assetProcessor: AssetProcessorContext | null;
+  /** What is particular to its message type, as its file read it (messages/); `message.type` is the message type. */
+  message: LaunchMessage;
 }
 
-export class LaunchShapeError extends Error {
-  constructor(detail: string) {
-    super(`The launch is missing information the tool needs: ${detail}`);
-    this.name = 'LaunchShapeError';
-  }
+/** A launch of one message type, its particular part typed as that type's file reads it. */
+export type LaunchOf<Type extends LaunchMessageType> = Launch & { message: MessageOf<Type> };
+
+/** Whether a launch (a page's session's, say) is of the message type a route answers. */
+export function isLaunchOf<Type extends LaunchMessageType>(launch: Launch, type: Type): launch is LaunchOf<Type> {
+  return launch.message.type === type;
 }
 
-export function readLaunch(token: LaunchToken): Launch {
-  const parsed = launchToken.safeParse(token);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new LaunchShapeError(`${issue.path.join('.') || 'token'} ${issue.message}`);
-  }
-  const t = parsed.data;
-  const info = t.userInfo ?? {};
-  const fullName = info.name ?? ([info.given_name, info.family_name].filter(Boolean).join(' ') || null);
-  const ctx = t.platformContext;
+/** The launch of a verified payload: who, where, and its message as read by its type's file. */
+export function launchOf(
+  registration: { issuer: string; clientId: string; deploymentId: string },
+  subject: string,
+  roles: string[],
+  common: z.output<typeof commonClaims>,
+  message: LaunchMessage,
+): Launch {
+  const context = common[CLAIM.context];
+  const resource = common[CLAIM.resourceLink];
+  const endpoint = common[CLAIM.agsEndpoint];
+  const presentation = common[CLAIM.launchPresentation];
   return {
-    issuer: t.iss,
-    clientId: t.clientId,
-    deploymentId: t.deploymentId,
-    subject: t.user,
-    name: fullName,
-    email: info.email ?? null,
-    roles: ctx.roles,
-    audience: audienceOf(ctx.roles),
-    platformAdmin: isPlatformAdmin(ctx.roles),
-    messageType: ctx.messageType ?? 'LtiResourceLinkRequest',
-    context: ctx.context
-      ? { id: ctx.context.id, title: ctx.context.title ?? null, label: ctx.context.label ?? null }
+    ...registration,
+    subject,
+    name: common.name ?? ([common.given_name, common.family_name].filter(Boolean).join(' ') || null),
+    email: common.email ?? null,
+    roles,
+    audience: audienceOf(roles),
+    platformAdmin: isPlatformAdmin(roles),
+    context: context ? { id: context.id, title: context.title ?? null, label: context.label ?? null } : null,
+    resourceLink: resource
+      ? { id: resource.id, title: resource.title ?? null, description: resource.description ?? null }
       : null,
-    resourceLink: ctx.resource
-      ? { id: ctx.resource.id, title: ctx.resource.title ?? null, description: ctx.resource.description ?? null }
-      : null,
-    custom: ctx.custom ?? {},
-    lineItemUrl: ctx.endpoint?.lineitem ?? null,
-    lineItemsUrl: ctx.endpoint?.lineitems ?? null,
-    membershipsUrl: ctx.namesRoles?.context_memberships_url ?? null,
-    deepLinking: ctx.deepLinkingSettings
-      ? { returnUrl: ctx.deepLinkingSettings.deep_link_return_url, acceptTypes: ctx.deepLinkingSettings.accept_types }
-      : null,
-    frameOrigin: webOrigin(ctx.launchPresentation?.return_url ?? ctx.deepLinkingSettings?.deep_link_return_url),
-    locale: ctx.launchPresentation?.locale ?? null,
-    productFamily: t.platformInfo?.product_family_code ?? null,
-    assetProcessor: ctx.assetProcessor ?? null,
+    custom: common[CLAIM.custom] ?? {},
+    lineItemUrl: endpoint?.lineitem ?? null,
+    lineItemsUrl: endpoint?.lineitems ?? null,
+    membershipsUrl: common[CLAIM.namesRoleService]?.context_memberships_url ?? null,
+    frameOrigin: webOrigin(
+      presentation?.return_url ?? (message.type === DEEP_LINKING_MESSAGE ? message.returnUrl : undefined),
+    ),
+    locale: presentation?.locale ?? null,
+    productFamily: common[CLAIM.toolPlatform]?.product_family_code ?? null,
+    message,
   };
 }
 

@@ -4,7 +4,7 @@
 // the handler is public and on the tool's own domain; a notice is never sent twice, so the subscription is made
 // before the processor is attached.
 import { z } from 'zod';
-import { NOTICE_HANDLERS_SCOPE } from './asset-processor.js';
+import { SCOPE } from './claims.js';
 import type { Platform } from './platform.js';
 import { ServiceCallFailed, sendToService } from './platform-service.js';
 
@@ -37,7 +37,7 @@ export async function subscribeToSubmissions(
   handlerUrl: string,
 ): Promise<void> {
   try {
-    await sendToService(platform, NOTICE_HANDLERS_SCOPE, serviceUrl, {
+    await sendToService(platform, SCOPE.noticeHandlers, serviceUrl, {
       method: 'PUT',
       body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl },
     });

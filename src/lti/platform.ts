@@ -4,6 +4,8 @@
 // it is imported in lti/ltijs/ only, which hands the rest of the tool these types. The method names of `Platform` are
 // the ones ltijs gives its own platform objects, so that either serves a service call.
 import type { NextFunction, Request, Response } from 'express';
+import type { Launch } from './launch.js';
+import type { DEEP_LINKING_MESSAGE, MessageOf } from './messages/index.js';
 
 /** A registered platform as a service call needs it: its addresses and the key the tool signs its assertions with. */
 export interface Platform {
@@ -29,34 +31,26 @@ export interface PlatformStore extends PlatformLookup {
   newKeyPair(): Promise<{ keyId: string; privateKey: string }>;
 }
 
-/** The launch's context as the session keeps it (per context and user). */
-export interface LaunchContext {
-  contextId: string;
-  user: string;
-  context?: { id: string; label?: string; title?: string; type?: string[] };
-  resource?: { id: string; title?: string; description?: string };
-  messageType?: string;
-  version?: string;
-  deepLinkingSettings?: Record<string, unknown>;
-  roles?: string[];
-  targetLinkUri?: string;
-  custom?: Record<string, unknown>;
-  launchPresentation?: Record<string, unknown>;
-  endpoint?: { scope?: string[]; lineitems?: string; lineitem?: string };
-  namesRoles?: { context_memberships_url?: string; service_versions?: string[] };
+/**
+ * What ltijs reads of a deep-linking launch to sign its answer (ltijs 5.9.9 dist/Provider/Services/DeepLinking.js,
+ * createDeepLinkingMessage): made from the tool's launch at ltijs's door (ltijs/provider.ts), nowhere else.
+ */
+export interface LtijsIdToken {
+  iss: string;
+  clientId: string;
+  deploymentId: string;
+  platformContext: {
+    deepLinkingSettings: {
+      deep_link_return_url: string;
+      accept_types: string[];
+      accept_multiple: boolean;
+      data?: string;
+    };
+  };
 }
 
-/** A verified launch as the session keeps it (per platform, deployment and user), with its context. */
-export interface LaunchToken {
-  iss: string;
-  user: string;
-  userInfo?: { given_name?: string; family_name?: string; name?: string; email?: string };
-  platformInfo?: Record<string, unknown>;
-  clientId: string;
-  platformId: string;
-  deploymentId: string;
-  platformContext: LaunchContext;
-}
+/** A launch whose message is a deep-linking request: the one a deep-linking answer is signed for. */
+export type DeepLinkingLaunch = Launch & { message: MessageOf<typeof DEEP_LINKING_MESSAGE> };
 
 /** What ltijs refuses at its own routes (lti/ltijs/provider.ts). */
 export type RejectedLaunchHandler = (req: Request, res: Response, next?: NextFunction) => unknown;
@@ -80,7 +74,7 @@ export interface ContentItem {
 
 /** Signs the LtiDeepLinkingResponse for a deep-linking launch: the JWT the page posts back to the platform. */
 export type SignDeepLinkingResponse = (
-  launch: LaunchToken,
+  launch: DeepLinkingLaunch,
   items: ContentItem[],
   options?: { message?: string },
 ) => Promise<string>;

@@ -1,14 +1,20 @@
 // A page request's session: the ltik issued at launch (launch-session.ts; a JWT signed with the tool's key, as ltijs
 // made them, carried in the URL or a header, never a cookie, so it works in an LMS iframe that blocks third-party
-// cookies), and the launch it stands for, read back from the stored id and context tokens.
+// cookies), and the launch it stands for, read back as it was kept (launch.ts's one shape).
 import { decodeJwt, jwtVerify } from 'jose';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
-import { readLaunch, type Launch, type LaunchIdentity } from './launch.js';
-import type { LaunchToken } from './platform.js';
-import { sessionRecordKeys } from './storage.js';
+import type { Launch, LaunchIdentity } from './launch.js';
+import { sessionRecordKey } from './storage.js';
+
+/**
+ * The shape of the launch a session record keeps (launch.ts's Launch). The tool wrote every such record, so it is read
+ * back as it was written; a record of another shape (from a release that kept launches otherwise) is a session that
+ * ended, and its person opens the tool again from the LMS.
+ */
+export const LAUNCH_SHAPE = 1;
 
 const ltikPayload = z.object({
   platformUrl: z.string(),
@@ -21,8 +27,6 @@ const ltikPayload = z.object({
 export interface Session extends LaunchIdentity {
   ltik: string;
   launch: Launch;
-  /** The launch as the session keeps it, which the deep-linking answer is signed for. */
-  idToken: LaunchToken;
   /** What the page asked to read in the session's round trip (alongside.ts); absent when it asked nothing. */
   alongside?: readonly ReadAlongside[];
 }
@@ -43,10 +47,7 @@ export function ltikPlatform(ltik: string): { issuer: string; clientId: string }
 }
 
 interface SessionRow {
-  id_doc: Record<string, unknown>;
-  id_created: Date;
-  context_doc: Record<string, unknown>;
-  context_created: Date;
+  doc: { shape?: unknown; launch?: Launch };
   alongside: unknown;
   platform_id: string | null;
   user_id: string | null;
@@ -83,39 +84,28 @@ export async function resolveSession(
   } catch {
     return 'invalid';
   }
-  // One round trip: the two records the ltik stands for and the platform, user and course they name (and what the
-  // page asked to read alongside).
-  const keys = sessionRecordKeys(claims);
+  // One round trip: the record the ltik stands for and the platform, user and course it names (and what the page
+  // asked to read alongside).
   const { rows } = await sql<SessionRow>`
-    SELECT id_token.doc AS id_doc, id_token.created_at AS id_created,
-           context_token.doc AS context_doc, context_token.created_at AS context_created,
-           platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id,
+    SELECT session.doc, platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id,
            ${alongside.length > 0 ? sql`json_build_array(${sql.join(alongside.map((entry) => sql`(${entry.query})`))})` : sql`NULL`} AS alongside
-      FROM lti_record AS id_token
-      JOIN lti_record AS context_token
-        ON context_token.collection = 'contexttoken' AND context_token.record_key = ${keys.contextToken}
-       AND (context_token.expires_at IS NULL OR context_token.expires_at > now())
+      FROM lti_record AS session
       LEFT JOIN platform ON platform.issuer = ${claims.platformUrl} AND platform.client_id = ${claims.clientId} AND platform.active
       LEFT JOIN lti_user ON lti_user.platform_id = platform.id AND lti_user.subject = ${claims.user}
       -- The launch's course is its context in its deployment (launch.ts keys courses so).
       LEFT JOIN course ON course.platform_id = platform.id AND course.deployment_id = ${claims.deploymentId}
-       AND course.context_id = context_token.doc -> 'context' ->> 'id'
-     WHERE id_token.collection = 'idtoken' AND id_token.record_key = ${keys.idToken}
-       AND (id_token.expires_at IS NULL OR id_token.expires_at > now())`.execute(deps.db);
+       AND course.context_id = session.doc -> 'launch' -> 'context' ->> 'id'
+     WHERE session.collection = 'session' AND session.record_key = ${sessionRecordKey(claims)}
+       AND (session.expires_at IS NULL OR session.expires_at > now())`.execute(deps.db);
   const row = rows[0];
-  if (!row) return 'expired';
-  const platformContext = { ...row.context_doc, createdAt: row.context_created.getTime() };
-  const idToken = { ...row.id_doc, createdAt: row.id_created.getTime(), platformContext } as unknown as LaunchToken;
-  const launch = readLaunch(idToken);
+  if (!row || row.doc.shape !== LAUNCH_SHAPE || !row.doc.launch) return 'expired';
   if (!row.platform_id || !row.user_id) return 'expired';
-  const identity = { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };
   return {
     ltik,
-    launch,
-    idToken,
-    platformId: identity.platformId,
-    userId: identity.userId,
-    courseId: identity.courseId,
+    launch: row.doc.launch,
+    platformId: row.platform_id,
+    userId: row.user_id,
+    courseId: row.course_id,
     ...(alongside.length > 0
       ? { alongside: alongside.map((entry, i) => ({ key: entry.key, row: (row.alongside as unknown[])[i] ?? null })) }
       : {}),

@@ -10,8 +10,9 @@
 // generatePlatformKeyPair), through the registration cache (registration-cache.ts), which triggers keep honest across
 // processes. ltijs writes none of them: registrations are written by registrations.ts alone, and a write ltijs tries
 // there is refused. ltijs no longer sees launches: the tool verifies them (verify-launch.ts) and writes a launch's
-// session records, in the shapes ltijs gave them, with the launch's one statement (launch.ts, launch-session.ts);
-// `launchRecord` below is their one definition.
+// nonce and its session (one record, the launch in its one shape) with the launch's one statement (launch.ts,
+// launch-session.ts); `launchRecord` below is their one definition. The idtoken and contexttoken collections are
+// ltijs's contract, which this plugin still meets; the tool writes none.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { StoredPlatform } from './platform-directory.js';
@@ -41,6 +42,8 @@ export const LTI_RECORD_TTL_SECONDS: Record<string, number> = {
   accesstoken: 3600,
   idtoken: 86_400,
   contexttoken: 86_400,
+  // A page session (launch-session.ts): the launch in its one shape, kept as long as ltijs kept its tokens.
+  session: 86_400,
 };
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -52,29 +55,14 @@ function recordKey(collection: string, doc: Doc): string {
 }
 
 /**
- * The keys of the two records a session's ltik stands for, as ltijs looks them up (ltijs 5.9.9
- * dist/Provider/Provider.js, sessionValidator): the id token per platform, deployment and user, the context token
- * per context and user.
+ * The key of the record a session's ltik stands for (launch-session.ts): the launch's context id, as its ltik names
+ * it, and its user.
  */
-export function sessionRecordKeys(ltik: {
-  platformUrl: string;
-  clientId: string;
-  deploymentId: string;
-  contextId: string;
-  user: string;
-}): { idToken: string; contextToken: string } {
-  return {
-    idToken: recordKey('idtoken', {
-      iss: ltik.platformUrl,
-      clientId: ltik.clientId,
-      deploymentId: ltik.deploymentId,
-      user: ltik.user,
-    }),
-    contextToken: recordKey('contexttoken', { contextId: ltik.contextId, user: ltik.user }),
-  };
+export function sessionRecordKey(ltik: { contextId: string; user: string }): string {
+  return JSON.stringify([ltik.contextId, ltik.user]);
 }
 
-/** A row of ltijs's storage as a launch's one statement writes it (launch.ts). */
+/** A row of this storage as a launch's one statement writes it (launch.ts). */
 export interface LaunchRecord {
   collection: string;
   recordKey: string;
@@ -83,9 +71,9 @@ export interface LaunchRecord {
   ttlSeconds: number | null;
 }
 
-/** A launch's nonce or session record, keyed and timed as ltijs keys and times it. */
-export function launchRecord(collection: 'nonce' | 'idtoken' | 'contexttoken', doc: Doc): LaunchRecord {
-  return { collection, recordKey: recordKey(collection, doc), doc, ttlSeconds: ttl(collection) };
+/** A launch's nonce (keyed and timed as ltijs keys and times it) or its session, under the key given. */
+export function launchRecord(collection: 'nonce' | 'session', doc: Doc, key?: string): LaunchRecord {
+  return { collection, recordKey: key ?? recordKey(collection, doc), doc, ttlSeconds: ttl(collection) };
 }
 
 /** The record key a query names exactly (every key field given, nothing else), so one index lookup finds it. */

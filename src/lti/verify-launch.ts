@@ -1,7 +1,7 @@
 // The one verifier of every launch the tool takes: resource link, deep linking, submission review, and the Asset
 // Processor's report review, settings and EULA. What is particular to a message type lives in its own file
-// (resource-link.ts, deep-linking.ts, submission-review.ts, eula-service.ts, and the Asset Processor's in
-// src/assetprocessor/); the checks every message shares are here, once, and none of them is loosened for any type.
+// (messages/, one per type, named by the table in messages/index.ts); the checks every message shares are here,
+// once, and none of them is loosened for any type. What comes out is the launch in its one shape (launch.ts).
 // The notices of the Platform Notification Service are not launches (no browser, no state): notice.ts verifies them
 // with the same signature check (platform-token.ts).
 //
@@ -15,44 +15,17 @@
 //   the tool takes, deployment_id (the one the guard found registered), sub, roles;
 // - the nonce present; it is accepted once by the launch's one write (launch.ts, OpenID Connect Core 3.1.3.7
 //   step 11), which writes nothing at all for a nonce seen before;
-// - the claims particular to the message type.
+// - the claims every message may carry, within the spec's limits (launch.ts);
+// - the claims particular to the message type, read by its file through the table (messages/index.ts).
 import { decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
 import type { PlainKey } from '../messages/index.js';
-import { ASSET_PROCESSOR_MESSAGES, EULA_MESSAGE } from './asset-processor.js';
 import { CLAIM, withStandardNames } from './claims.js';
-import { DEEP_LINKING_MESSAGE, deepLinkingClaims } from './deep-linking.js';
-import { eulaLaunchClaims } from './eula-service.js';
 import type { Jwk } from './jwk.js';
+import { commonClaims, launchOf, type Launch } from './launch.js';
+import { LAUNCH_MESSAGES, isLaunchMessageType, type LaunchMessage } from './messages/index.js';
 import type { IssuedState } from './oidc-state.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
-import { RESOURCE_LINK_MESSAGE, resourceLinkClaims } from './resource-link.js';
-import { SUBMISSION_REVIEW_MESSAGE, submissionReviewClaims } from './submission-review.js';
-
-/** Every message type a launch may carry to the tool. */
-export const LAUNCH_MESSAGES = [
-  RESOURCE_LINK_MESSAGE,
-  DEEP_LINKING_MESSAGE,
-  SUBMISSION_REVIEW_MESSAGE,
-  ASSET_PROCESSOR_MESSAGES.reportReview,
-  ASSET_PROCESSOR_MESSAGES.settings,
-  EULA_MESSAGE,
-] as const;
-export type LaunchMessageType = (typeof LAUNCH_MESSAGES)[number];
-
-/**
- * The claims particular to each message type that the LTI specifications define. The Asset Processor's report
- * review and settings carry the LMS's assignment, submission and asset, which the part that handles them reads
- * (src/assetprocessor/report-review.ts, settings-launch.ts) and refuses without.
- */
-const PARTICULAR: Record<LaunchMessageType, z.ZodType | null> = {
-  [RESOURCE_LINK_MESSAGE]: resourceLinkClaims,
-  [DEEP_LINKING_MESSAGE]: deepLinkingClaims,
-  [SUBMISSION_REVIEW_MESSAGE]: submissionReviewClaims,
-  [EULA_MESSAGE]: eulaLaunchClaims,
-  [ASSET_PROCESSOR_MESSAGES.reportReview]: null,
-  [ASSET_PROCESSOR_MESSAGES.settings]: null,
-};
 
 /** ltijs's default tokenMaxAge: an id_token issued longer ago than this is refused (dist/Provider/Provider.js). */
 const TOKEN_MAX_AGE_SECONDS = 10;
@@ -99,12 +72,11 @@ const coreClaims = z.object({
 });
 
 export interface VerifiedLaunch {
-  messageType: LaunchMessageType;
   passage: LaunchPassage;
-  /** The whole verified payload, each LMS's names read as the standard ones (claims.ts). */
-  claims: Record<string, unknown>;
-  /** The claims particular to its type as read by its schema (PARTICULAR); null for a type whose part reads them. */
-  particular: Record<string, unknown> | null;
+  /** The launch as the session keeps it and the routes get it. */
+  launch: Launch;
+  /** The nonce, which the launch's one write accepts once (launch.ts). */
+  nonce: string;
 }
 
 /** The verified launch of a posted id_token; throws LaunchNotVerified. */
@@ -146,20 +118,24 @@ export async function verifyLaunch(idToken: string, passage: LaunchPassage): Pro
   // The guard found this deployment registered and switched on, read from the same token before it was verified.
   if (claims[CLAIM.deploymentId] !== passage.deploymentId)
     throw new LaunchNotVerified(401, 'launch.notVerified', 'deployment differs from the one the guard found');
-  const messageType = LAUNCH_MESSAGES.find((type) => type === claims[CLAIM.messageType]);
-  if (!messageType) throw new LaunchNotVerified(401, 'launch.notOffered', `message type ${claims[CLAIM.messageType]}`);
+  const messageType = claims[CLAIM.messageType];
+  if (!isLaunchMessageType(messageType))
+    throw new LaunchNotVerified(401, 'launch.notOffered', `message type ${messageType}`);
   const standard = withStandardNames(payload as Record<string, unknown>);
-  const particular = PARTICULAR[messageType]?.safeParse(standard);
-  if (particular && !particular.success)
+  const common = commonClaims.safeParse(standard);
+  if (!common.success)
+    throw new LaunchNotVerified(400, 'launch.incomplete', `claims: ${common.error.issues[0]!.path.join('.')}`);
+  const message = (LAUNCH_MESSAGES[messageType].claims as z.ZodType<LaunchMessage>).safeParse(standard);
+  if (!message.success)
     throw new LaunchNotVerified(
       400,
       'launch.incomplete',
-      `${messageType} claims: ${particular.error.issues[0]!.path.join('.')}`,
+      `${messageType} claims: ${message.error.issues[0]!.path.join('.')}`,
     );
+  const { issuer, clientId, deploymentId } = passage;
   return {
-    messageType,
     passage,
-    claims: standard,
-    particular: particular ? (particular.data as Record<string, unknown>) : null,
+    nonce: claims.nonce,
+    launch: launchOf({ issuer, clientId, deploymentId }, claims.sub, claims[CLAIM.roles], common.data, message.data),
   };
 }

@@ -34,26 +34,12 @@ async function findStudent(db: Db, ref: StudentRef) {
   return { platforms, platformIds, userIds: users.map((u) => u.id), users };
 }
 
-/** ltijs's session records of the student: the id token (per issuer and user) and the context tokens of their launches. */
-function ltijsRecords(db: Db, ref: StudentRef) {
-  // ltijs names a context token's contextId by the URL-encoded issuer followed by the rest (Provider.js, and
-  // lti/launch-session.ts does the same); its `user` is the LMS user id.
-  const contextPrefix = encodeURIComponent(ref.issuer);
+/** The student's page sessions: each keeps its launch (lti/launch-session.ts), which names its issuer and user. */
+function sessionRecords(db: Db, ref: StudentRef) {
   return db
     .selectFrom('lti_record')
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('collection', '=', 'idtoken'),
-          sql<boolean>`doc @> ${JSON.stringify({ iss: ref.issuer, user: ref.subject })}::jsonb`,
-        ]),
-        eb.and([
-          eb('collection', '=', 'contexttoken'),
-          sql<boolean>`doc @> ${JSON.stringify({ user: ref.subject })}::jsonb`,
-          sql<boolean>`starts_with(doc->>'contextId', ${contextPrefix})`,
-        ]),
-      ]),
-    );
+    .where('collection', '=', 'session')
+    .where(sql<boolean>`doc->'launch' @> ${JSON.stringify({ issuer: ref.issuer, subject: ref.subject })}::jsonb`);
 }
 
 /** The files the LMS announced for the student, in assignments of the issuer's registrations. */
@@ -149,7 +135,7 @@ export async function exportStudent(db: Db, ref: StudentRef): Promise<object | n
     .where('platform_id', 'in', platformIds)
     .where('user_subject', '=', ref.subject)
     .execute();
-  const sessions = await ltijsRecords(db, ref)
+  const sessions = await sessionRecords(db, ref)
     .select(['collection', 'doc', 'created_at', 'expires_at'])
     .orderBy('id')
     .execute();
@@ -290,7 +276,7 @@ export async function eraseStudent(
       .where('platform_id', 'in', platformIds)
       .where('user_subject', '=', ref.subject)
       .execute();
-    await trx.deleteFrom('lti_record').where('id', 'in', ltijsRecords(trx, ref).select('id')).execute();
+    await trx.deleteFrom('lti_record').where('id', 'in', sessionRecords(trx, ref).select('id')).execute();
   });
   return report;
 }

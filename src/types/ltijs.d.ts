@@ -57,8 +57,8 @@ declare module 'ltijs' {
     };
   }
 
-  /** The platform's user token ltijs keeps per (iss, clientId, deploymentId, user), with the launch's context: the tool's own LaunchToken. */
-  export type IdToken = import('../lti/platform.js').LaunchToken;
+  /** What ltijs reads of a launch where the tool hands it one: the deep-linking answer's (lti/platform.ts). */
+  export type IdToken = import('../lti/platform.js').LtijsIdToken;
 
   export type LtiHandler = (token: IdToken, req: Request, res: Response, next: NextFunction) => unknown;
   export type LtiErrorHandler = (req: Request, res: Response, next?: NextFunction) => unknown;

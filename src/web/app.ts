@@ -10,7 +10,7 @@ import { assignmentPages } from './assignment-pages.js';
 import { callbackRoutes } from './callback-route.js';
 import { assetProcessorAttachRoutes } from './asset-processor-attach.js';
 import { assetProcessorNoticeRoutes } from './asset-processor-notices.js';
-import { assetProcessorEulaRoutes } from './asset-processor-launches.js';
+import { eulaAcceptRoutes } from './launches/eula.js';
 import { deepLinkingRoutes } from './deep-linking.js';
 import { healthRoutes, type Readiness } from './health.js';
 import { metricsRoutes } from './metrics.js';
@@ -133,7 +133,7 @@ function mountTool(app: express.Express, tool: Tool, mounts: WebMounts): void {
   app.use(reportRoutes(tool));
   if (settings.assetProcessor) {
     app.use(assetProcessorNoticeRoutes(tool));
-    app.use(assetProcessorEulaRoutes(tool));
+    app.use(eulaAcceptRoutes(tool));
     app.use(assetProcessorAttachRoutes(tool));
   }
   app.use(callbackRoutes(tool));

@@ -5,7 +5,8 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
-import type { Launch } from '../lti/launch.js';
+import { isLaunchOf, type LaunchOf } from '../lti/launch.js';
+import { DEEP_LINKING_MESSAGE } from '../lti/messages/index.js';
 import { NoticeHandlerRefused } from '../lti/notice-service.js';
 import { requireSession, sessionOf } from './require-session.js';
 import type { Tool } from './tool-context.js';
@@ -17,14 +18,20 @@ import { toolRouter } from './routing.js';
 const title = z.string().trim().min(1).max(200);
 
 /** Whether a deep-linking launch asks for an Asset Processor (and so gets this page, not the assignment picker). */
-export const wantsAssetProcessor = (launch: Launch) =>
-  launch.deepLinking?.acceptTypes.includes(ASSET_PROCESSOR_ITEM) ?? false;
+export const wantsAssetProcessor = (launch: LaunchOf<typeof DEEP_LINKING_MESSAGE>) =>
+  launch.message.acceptTypes.includes(ASSET_PROCESSOR_ITEM);
 
 export function assetProcessorAttachPage(
-  view: { ltik: string; launch: Launch; title?: string; settings?: AssignmentSettings; error?: string | null },
+  view: {
+    ltik: string;
+    launch: LaunchOf<typeof DEEP_LINKING_MESSAGE>;
+    title?: string;
+    settings?: AssignmentSettings;
+    error?: string | null;
+  },
   words: Words,
 ): string {
-  const activityTitle = view.launch.assetProcessor?.activityTitle ?? null;
+  const activityTitle = view.launch.message.assetProcessor?.activityTitle ?? null;
   return render(
     'asset-processor-attach',
     {
@@ -67,7 +74,7 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
       const { launch } = session;
       const words = wordsOf(res);
       const { t } = words;
-      if (!launch.deepLinking || launch.audience !== 'instructor' || !session.courseId) {
+      if (!isLaunchOf(launch, DEEP_LINKING_MESSAGE) || launch.audience !== 'instructor' || !session.courseId) {
         sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
         return;
       }
@@ -75,7 +82,8 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
         sendMessage(res, 400, t('attach.notHereTitle'), t('attach.notHere'));
         return;
       }
-      const serviceUrl = launch.assetProcessor?.noticeServiceUrl;
+      const processor = launch.message.assetProcessor;
+      const serviceUrl = processor?.noticeServiceUrl;
       if (!serviceUrl) {
         sendMessage(res, 400, t('attach.cannotTitle'), t('attach.noNoticeService'));
         return;
@@ -113,8 +121,8 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
             title: named.data,
             settings: read.settings,
             noticeServiceUrl: serviceUrl,
-            activityId: launch.assetProcessor?.activityId ?? null,
-            reportAddress: launch.assetProcessor?.reportAddress ?? null,
+            activityId: processor?.activityId ?? null,
+            reportAddress: processor?.reportAddress ?? null,
           },
         );
       } catch (error) {
@@ -131,11 +139,11 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
         return;
       }
       tool.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
-      const jwt = await tool.signDeepLinking(session.idToken, [assetProcessorItem(assignment, tool.urls.launch)], {
+      const jwt = await tool.signDeepLinking(launch, [assetProcessorItem(assignment, tool.urls.launch)], {
         message: t('attach.attached', { title: assignment.title }),
       });
       res.send(
-        render('deep-link-return', { returnUrl: launch.deepLinking.returnUrl, jwt, title: assignment.title }, words),
+        render('deep-link-return', { returnUrl: launch.message.returnUrl, jwt, title: assignment.title }, words),
       );
     },
   );

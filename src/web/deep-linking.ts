@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { ASSIGNMENT_PARAMETER } from '../assignments/placement.js';
 import { createAssignment } from '../assignments/store.js';
 import { SIMILARITY_TAG } from '../grades/ags.js';
-import { submissionReviewOfLineItem } from '../lti/submission-review.js';
+import { isLaunchOf } from '../lti/launch.js';
+import { DEEP_LINKING_MESSAGE } from '../lti/messages/index.js';
+import { submissionReviewOfLineItem } from '../lti/messages/submission-review.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { toolRouter } from './routing.js';
@@ -23,14 +25,14 @@ export function deepLinkingRoutes(tool: Tool): Router {
     requireSession(tool),
     async (req, res) => {
       const session = sessionOf(res);
-      const deepLinking = session.launch.deepLinking;
+      const { launch } = session;
       const words = wordsOf(res);
       const { t } = words;
-      if (!deepLinking || session.launch.audience !== 'instructor' || !session.courseId) {
+      if (!isLaunchOf(launch, DEEP_LINKING_MESSAGE) || launch.audience !== 'instructor' || !session.courseId) {
         sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
         return;
       }
-      if (!deepLinking.acceptTypes.includes('ltiResourceLink')) {
+      if (!launch.message.acceptTypes.includes('ltiResourceLink')) {
         sendMessage(res, 400, t('deepLink.notHereTitle'), t('deepLink.notHere'));
         return;
       }
@@ -60,7 +62,7 @@ export function deepLinkingRoutes(tool: Tool): Router {
         membershipsUrl: session.launch.membershipsUrl,
       });
       const jwt = await tool.signDeepLinking(
-        session.idToken,
+        launch,
         [
           {
             type: 'ltiResourceLink',
@@ -78,7 +80,9 @@ export function deepLinkingRoutes(tool: Tool): Router {
         ],
         { message: t('deepLink.added', { title: assignment.title }) },
       );
-      res.send(render('deep-link-return', { returnUrl: deepLinking.returnUrl, jwt, title: assignment.title }, words));
+      res.send(
+        render('deep-link-return', { returnUrl: launch.message.returnUrl, jwt, title: assignment.title }, words),
+      );
     },
   );
   return router;

@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
-import { assignmentPath } from './launch-handlers.js';
+import { assignmentPath } from './launches/landing.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';

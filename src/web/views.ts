@@ -50,8 +50,9 @@ export function lookOf(res: Response): PageLook {
  * not have the language. With them, where they read the page (its look).
  */
 export function wordsOf(res: Response, launchLocale?: string | null): Words & { look: PageLook } {
-  const session = (res.locals as { session?: Session }).session;
-  const locale = launchLocale ?? session?.launch.locale ?? null;
+  // A page's session's launch, or the launch a launch route has just recorded (launch-route.ts).
+  const { session, launch } = res.locals as { session?: Session; launch?: Session['launch'] };
+  const locale = launchLocale ?? (session ?? { launch }).launch?.locale ?? null;
   return {
     ...wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language']))),
     look: lookOf(res),

@@ -21,11 +21,7 @@ after(async () => {
 });
 
 const sessions = () =>
-  tool.tool.database.db
-    .selectFrom('lti_record')
-    .select('id')
-    .where('collection', 'in', ['idtoken', 'contexttoken'])
-    .execute();
+  tool.tool.database.db.selectFrom('lti_record').select('id').where('collection', '=', 'session').execute();
 
 for (const [what, assetProcessor] of [
   [

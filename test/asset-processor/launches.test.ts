@@ -85,7 +85,7 @@ async function written() {
   const records = await db()
     .selectFrom('lti_record')
     .select(['collection', 'record_key'])
-    .where('collection', 'in', ['idtoken', 'contexttoken', 'nonce'])
+    .where('collection', 'in', ['session', 'nonce'])
     .orderBy('collection')
     .orderBy('record_key')
     .execute();

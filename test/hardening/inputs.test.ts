@@ -103,7 +103,7 @@ async function counts(): Promise<Record<Counted, number>> {
       ).n,
     );
   const { rows } = await tool.tool.database.pool.query<{ n: string }>(
-    "SELECT count(*) AS n FROM lti_record WHERE collection IN ('idtoken', 'contexttoken')",
+    "SELECT count(*) AS n FROM lti_record WHERE collection = 'session'",
   );
   result.session = Number(rows[0]!.n);
   // The tool's key pairs, in the platform table (ltijs's records would hold a copy: counted too, and never one).
@@ -1176,7 +1176,7 @@ catalogue('form', [
   {
     name: "markup in a student's name from the LMS",
     status: 200,
-    adds: { lti_user: 1, course_member: 1, session: 2 },
+    adds: { lti_user: 1, course_member: 1, session: 1 },
     send: () =>
       launch(lms.platform, {
         userId: 'student-2',

@@ -49,7 +49,7 @@ const USER_DATA: Record<string, (subject: string) => Promise<number>> = {
     ),
   eula_acceptance: (subject) => count(sql`SELECT count(*) FROM eula_acceptance WHERE lms_user_id = ${subject}`),
   score_clock: (subject) => count(sql`SELECT count(*) FROM score_clock WHERE user_subject = ${subject}`),
-  lti_record: (subject) => count(sql`SELECT count(*) FROM lti_record WHERE doc->>'user' = ${subject}`),
+  lti_record: (subject) => count(sql`SELECT count(*) FROM lti_record WHERE doc->'launch'->>'subject' = ${subject}`),
 };
 
 /** Tables that hold nothing of a person: registrations, courses, accounts, the tool's own bookkeeping. */

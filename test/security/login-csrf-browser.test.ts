@@ -26,7 +26,7 @@ after(async () => {
 
 async function sessions(): Promise<number> {
   const { rows } = await tool.tool.database.pool.query<{ n: string }>(
-    "SELECT count(*) AS n FROM lti_record WHERE collection = 'idtoken'",
+    "SELECT count(*) AS n FROM lti_record WHERE collection = 'session'",
   );
   return Number(rows[0]!.n);
 }

@@ -26,6 +26,7 @@ import * as usedOidcState from './0025_used_oidc_state.js';
 import * as gradebookCommentDefault from './0026_gradebook_comment_default.js';
 import * as receivedFiles from './0030_received_files.js';
 import * as oneRegistry from './0031_one_registry.js';
+import * as oneLaunchShape from './0032_one_launch_shape.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0026_gradebook_comment_default': gradebookCommentDefault,
   '0030_received_files': receivedFiles,
   '0031_one_registry': oneRegistry,
+  '0032_one_launch_shape': oneLaunchShape,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -12,7 +12,7 @@ import './without-mongoose.js';
 import ltijs from 'ltijs';
 import type pg from 'pg';
 import type { DatabaseSchema } from '../../db/index.js';
-import type { RejectedLaunchHandler, SignDeepLinkingResponse } from '../platform.js';
+import type { DeepLinkingLaunch, LtijsIdToken, RejectedLaunchHandler, SignDeepLinkingResponse } from '../platform.js';
 import { readPlatforms } from '../platform-directory.js';
 import { LTI_ROUTES } from '../provider.js';
 import { registrationCache } from '../registration-cache.js';
@@ -38,6 +38,24 @@ export interface LtiSetup {
   routes: RequestHandler;
   signDeepLinking: SignDeepLinkingResponse;
   close(): Promise<void>;
+}
+
+/** The launch as ltijs reads it to sign its deep-linking answer: its registration and its deep-linking settings. */
+function idTokenOf(launch: DeepLinkingLaunch): LtijsIdToken {
+  const { message } = launch;
+  return {
+    iss: launch.issuer,
+    clientId: launch.clientId,
+    deploymentId: launch.deploymentId,
+    platformContext: {
+      deepLinkingSettings: {
+        deep_link_return_url: message.returnUrl,
+        accept_types: message.acceptTypes,
+        accept_multiple: message.acceptMultiple,
+        ...(message.data !== null ? { data: message.data } : {}),
+      },
+    },
+  };
 }
 
 /** ltijs holds one provider per process; this configures it once and deploys it without its own server. */
@@ -84,7 +102,7 @@ export async function setupLti(options: LtiSetupOptions): Promise<LtiSetup> {
     storage,
     routes: provider.app,
     signDeepLinking: (launch, items, answer) =>
-      provider.DeepLinking.createDeepLinkingMessage(launch, items, answer ?? {}),
+      provider.DeepLinking.createDeepLinkingMessage(idTokenOf(launch), items, answer ?? {}),
     close: async () => {
       await provider.close({ silent: true });
     },

@@ -1,7 +1,8 @@
 // LTI Submission Review (https://www.imsglobal.org/spec/lti-sr/v1p0/): the platform's gradebook opens the tool on
 // one user's submissions of one resource link. The message is verified with every check of every launch
 // (verify-launch.ts); this file holds only what is particular to it: the claims it must carry, who may see what it
-// names, and the line item's submissionReview that makes a platform offer it.
+// names, and the line item's submissionReview that makes a platform offer it. The table of message types names it
+// (index.ts).
 //
 // Moodle 4.5 sends it from its grade analysis (mod/lti/grade.php redirects to view.php?action=gradeReport, whose
 // launch carries for_user = { user_id } of the student and the activity's resource link, to the line item's
@@ -9,8 +10,8 @@
 // Its grader report's column menu ("View External tool results") links grade.php with no user, and the launch then
 // carries no for_user at all: test/fixtures/lms/moodle/grader-report-review-request.json.
 import { z } from 'zod';
-import { CLAIM } from './claims.js';
-import { MEMBERSHIP, type Audience } from './roles.js';
+import { CLAIM } from '../claims.js';
+import { MEMBERSHIP, type Audience } from '../roles.js';
 
 /** The claim and role URIs this message reads (their one home: claims.ts, roles.ts). */
 export const SUBMISSION_REVIEW_URIS = {
@@ -32,19 +33,36 @@ export const SUBMISSION_REVIEW_MESSAGE = SUBMISSION_REVIEW_URIS.message;
  * activity's column rather than one student's cell (grade.php's userid is then 0 and locallib.php adds no for_user).
  * The tool takes Moodle's launch: without for_user it is a review of the whole activity, not of a user.
  */
-export const submissionReviewClaims = z.object({
-  [SUBMISSION_REVIEW_URIS.forUser]: z
-    .object({
-      user_id: z.string().min(1).max(255),
-      name: z.string().max(500).optional(),
-      given_name: z.string().max(500).optional(),
-      family_name: z.string().max(500).optional(),
-      email: z.string().max(500).optional(),
-    })
-    .optional(),
-  [SUBMISSION_REVIEW_URIS.resourceLink]: z.object({ id: z.string().min(1).max(255) }),
-});
-export type SubmissionReviewClaims = z.infer<typeof submissionReviewClaims>;
+export const submissionReviewClaims = z
+  .object({
+    [SUBMISSION_REVIEW_URIS.forUser]: z
+      .object({
+        user_id: z.string().min(1).max(255),
+        name: z.string().max(500).optional(),
+        given_name: z.string().max(500).optional(),
+        family_name: z.string().max(500).optional(),
+        email: z.string().max(500).optional(),
+      })
+      .optional(),
+    [SUBMISSION_REVIEW_URIS.resourceLink]: z.object({ id: z.string().min(1).max(255) }),
+  })
+  .transform((claims) => {
+    const named = claims[SUBMISSION_REVIEW_URIS.forUser];
+    return {
+      type: SUBMISSION_REVIEW_MESSAGE,
+      resourceLinkId: claims[SUBMISSION_REVIEW_URIS.resourceLink].id,
+      /** The user whose submissions are reviewed, with the name the LMS gave; null: the whole activity (Moodle). */
+      forUser: named
+        ? {
+            userId: named.user_id,
+            name:
+              named.name ??
+              ([named.given_name, named.family_name].filter(Boolean).join(' ') || named.email || named.user_id),
+          }
+        : null,
+    } as const;
+  });
+export type SubmissionReviewMessage = z.output<typeof submissionReviewClaims>;
 
 /**
  * Whose review the launching user may open: an instructor any student's of their course, or the whole class when
