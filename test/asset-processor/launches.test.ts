@@ -9,7 +9,10 @@ import { defaultSettings, type AssignmentSettings } from '../../src/assignments/
 import { eulaRefuses } from '../../src/assetprocessor/eula.js';
 import { launch, submitForm, type LaunchOptions } from '../../src/devplatform/agent.js';
 import type { AssetProcessorLaunch } from '../../src/devplatform/asset-processor-launches.js';
+import type { Launch } from '../../src/lti/launch.js';
 import { toolUrls } from '../../src/lti/provider.js';
+import { LAUNCH_SHAPE, resolveSession } from '../../src/lti/session.js';
+import { sessionRecordKey } from '../../src/lti/storage.js';
 import { attachToActivity, checkedAsset, lmsAsset } from '../support/asset-processor.js';
 import { settingsForm } from '../support/forms.js';
 import { pageText } from '../support/page-text.js';
@@ -431,6 +434,99 @@ describe('the EULA', () => {
       assert.ok(messages.some((m) => m.type === 'LtiEulaRequest'));
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('every message type in one shape', () => {
+  /** The records kept of sessions: the tool's, and any in the two shapes ltijs gave them. */
+  const sessionCollections = async () =>
+    (
+      await db()
+        .selectFrom('lti_record')
+        .select('collection')
+        .where('collection', 'in', ['session', 'idtoken', 'contexttoken'])
+        .execute()
+    ).map((row) => row.collection);
+
+  test('each launch is kept as one record: the launch the verifier read, which the page reads back as it was kept', async () => {
+    lms.platform.addResourceLink({ id: 'shape-link', title: 'Shape', lineItem: { label: 'Shape', scoreMaximum: 100 } });
+    const launches: Array<{ type: string; options: LaunchOptions; particular: Record<string, unknown> }> = [
+      {
+        type: 'LtiResourceLinkRequest',
+        options: { userId: 'instructor-1', resourceLinkId: 'shape-link' },
+        particular: { targetLinkUri: toolUrls(tool.url).launch },
+      },
+      {
+        type: 'LtiDeepLinkingRequest',
+        options: { userId: 'instructor-1', messageType: 'LtiDeepLinkingRequest' },
+        particular: { acceptTypes: ['ltiResourceLink'], acceptMultiple: false, assetProcessor: null },
+      },
+      {
+        type: 'LtiSubmissionReviewRequest',
+        options: {
+          userId: 'instructor-1',
+          messageType: 'LtiSubmissionReviewRequest',
+          resourceLinkId: 'shape-link',
+          forUserId: 'student-1',
+        },
+        particular: { resourceLinkId: 'shape-link', forUser: { userId: 'student-1', name: 'student-1' } },
+      },
+      {
+        type: 'LtiReportReviewRequest',
+        options: { userId: 'student-1', assetProcessor: review('asset-checked') },
+        particular: {
+          activityId: ACTIVITY.id,
+          lmsSubmissionId: 'sub-1:1',
+          assetId: 'asset-checked',
+          reportType: 'originality',
+        },
+      },
+      {
+        type: 'LtiAssetProcessorSettingsRequest',
+        options: {
+          userId: 'instructor-1',
+          assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest', activityId: ACTIVITY.id },
+        },
+        particular: { activityId: ACTIVITY.id, custom: {} },
+      },
+      {
+        type: 'LtiEulaRequest',
+        options: { userId: 'student-3', assetProcessor: { messageType: 'LtiEulaRequest' } },
+        particular: {},
+      },
+    ];
+    for (const { type, options, particular } of launches) {
+      const before = await sessionCollections();
+      const result = await launch(lms.platform, options);
+      assert.ok(result.status < 400, `${type}: ${result.status} ${pageText(result.body).slice(0, 300)}`);
+      // One record (the same launch again takes its record again), and nothing in the shapes ltijs gave sessions.
+      const after = await sessionCollections();
+      assert.ok(after.length - before.length <= 1, `${type}: ${after.length - before.length} records written`);
+      assert.deepEqual([...new Set(after)], ['session']);
+      // The record the ltik names (in the redirect, or in the EULA page's form).
+      const ltik = result.ltik ?? result.body.match(/name="ltik" value="([^"]+)"/)?.[1];
+      assert.ok(ltik, `${type}: no ltik`);
+      const named = decodeJwt(ltik) as { contextId: string; user: string };
+      const { doc } = await db()
+        .selectFrom('lti_record')
+        .select('doc')
+        .where('collection', '=', 'session')
+        .where('record_key', '=', sessionRecordKey(named))
+        .executeTakeFirstOrThrow();
+      const kept = doc as { shape: number; launch: Launch };
+      assert.deepEqual(Object.keys(kept).sort(), ['launch', 'shape']);
+      assert.equal(kept.shape, LAUNCH_SHAPE);
+      // The message type and what is particular to it, as its file read it; who launched, from where.
+      assert.equal(kept.launch.message.type, type);
+      for (const [field, value] of Object.entries(particular))
+        assert.deepEqual((kept.launch.message as Record<string, unknown>)[field], value, `${type}: message.${field}`);
+      assert.equal(kept.launch.subject, options.userId);
+      assert.equal(kept.launch.issuer, lms.platform.registration().issuer);
+      // What every page of the session gets is that launch, as it was kept.
+      const session = await resolveSession({ db: db(), encryptionKey: tool.config.encryptionKey }, ltik);
+      assert.ok(typeof session === 'object', `${type}: the session reads ${String(session)}`);
+      assert.deepEqual(session.launch, kept.launch);
     }
   });
 });
