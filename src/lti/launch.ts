@@ -11,7 +11,6 @@ import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origi
 import { DEEP_LINKING_MESSAGE, type LaunchMessage, type LaunchMessageType, type MessageOf } from './messages/index.js';
 import { audienceOf, isPlatformAdmin, type Audience } from './roles.js';
 import { registrationCache } from './registration-cache.js';
-import type { LaunchRecord } from './storage.js';
 
 /**
  * What every launch may carry besides its core claims (LTI Core 5.3, 5.4; verify-launch.ts checks those), read from
@@ -157,6 +156,15 @@ export class LaunchRefused extends Error {
     super(`Launch refused: ${reason}`);
     this.name = 'LaunchRefused';
   }
+}
+
+/** A row of the LTI storage (storage.ts) as a launch's one statement writes it: its nonce, its session. */
+export interface LaunchRecord {
+  collection: string;
+  recordKey: string;
+  doc: Record<string, unknown>;
+  /** Seconds until it expires; null: never. */
+  ttlSeconds: number | null;
 }
 
 /** What a launch's one statement writes besides the person and the course: its nonce and its session's records. */

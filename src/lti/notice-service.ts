@@ -2,19 +2,13 @@
 // platform's service is, and the tool's subscription to the Asset Processor's submission notices there. Canvas
 // (doc/api/pns.md): PUT {notice_type, handler} with a token of the noticehandlers scope; one handler per notice type;
 // the handler is public and on the tool's own domain; a notice is never sent twice, so the subscription is made
-// before the processor is attached.
-import { z } from 'zod';
+// before the processor is attached. Where the service is, a deep-linking launch says (messages/deep-linking.ts).
 import { SCOPE } from './claims.js';
 import type { Platform } from './platform.js';
 import { ServiceCallFailed, sendToService } from './platform-service.js';
 
 export const SUBMISSION_NOTICE = 'LtiAssetProcessorSubmissionNotice';
 
-/** The service's claim in a launch; what the tool needs of it is its address. */
-export const noticeServiceClaim = z.object({
-  platform_notification_service_url: z.string().url().max(4096),
-  notice_types_supported: z.array(z.string()).optional(),
-});
 
 /** The subscription did not happen; `message` is a sentence for the instructor, `detail` for the log. */
 export class NoticeHandlerRefused extends Error {

@@ -15,6 +15,7 @@
 // ltijs's contract, which this plugin still meets; the tool writes none.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { LaunchRecord } from './launch.js';
 import type { StoredPlatform } from './platform-directory.js';
 import { openPrivateKey, publicKeyOf } from './platform-key-pair.js';
 import type { RegistrationCache } from './registration-cache.js';
@@ -60,15 +61,6 @@ function recordKey(collection: string, doc: Doc): string {
  */
 export function sessionRecordKey(ltik: { contextId: string; user: string }): string {
   return JSON.stringify([ltik.contextId, ltik.user]);
-}
-
-/** A row of this storage as a launch's one statement writes it (launch.ts). */
-export interface LaunchRecord {
-  collection: string;
-  recordKey: string;
-  doc: Record<string, unknown>;
-  /** Seconds until it expires; null: never. */
-  ttlSeconds: number | null;
 }
 
 /** A launch's nonce (keyed and timed as ltijs keys and times it) or its session, under the key given. */

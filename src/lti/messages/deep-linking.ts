@@ -9,7 +9,6 @@
 // can subscribe and attach.
 import { z } from 'zod';
 import { CLAIM, reportAddressOf } from '../claims.js';
-import { noticeServiceClaim } from '../notice-service.js';
 
 export const DEEP_LINKING_MESSAGE = 'LtiDeepLinkingRequest';
 
@@ -28,6 +27,12 @@ const deepLinkingSettings = z.object({
     .optional()
     .catch(undefined),
   data: z.string().max(65_536).optional().catch(undefined),
+});
+
+/** The Platform Notification Service's claim (https://www.imsglobal.org/spec/lti-pns/v1p0/main): its address. */
+const noticeServiceClaim = z.object({
+  platform_notification_service_url: z.string().url().max(4096),
+  notice_types_supported: z.array(z.string()).optional(),
 });
 
 /** Only a hint of where the processor is attached: an odd one is dropped, not a failed launch. */
