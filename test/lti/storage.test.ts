@@ -296,6 +296,8 @@ describe('expiry', () => {
       accesstoken: 3600,
       idtoken: 86_400,
       contexttoken: 86_400,
+      // The tool's page session (lti/launch-session.ts) lasts as long as ltijs's tokens did.
+      session: 86_400,
     });
   });
 
