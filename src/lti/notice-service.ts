@@ -9,7 +9,6 @@ import { ServiceCallFailed, sendToService } from './platform-service.js';
 
 export const SUBMISSION_NOTICE = 'LtiAssetProcessorSubmissionNotice';
 
-
 /** The subscription did not happen; `message` is a sentence for the instructor, `detail` for the log. */
 export class NoticeHandlerRefused extends Error {
   constructor(
