@@ -14,7 +14,7 @@ import { PlatformDirectory } from './lti/platform-directory.js';
 import { allowPlatformNetworks } from './lti/platform-http.js';
 import type { LtiSetup } from './lti/ltijs/provider.js';
 import { toolUrls } from './lti/provider.js';
-import { saveRegistration } from './lti/registrations.js';
+import { resealLtijsKeys, saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
 import { ToolMetrics } from './metrics.js';
 import type { Sandbox } from './sandbox/index.js';
@@ -227,6 +227,12 @@ export async function startTool(
       const span = applied.length === 1 ? applied[0] : `${applied[0]} to ${applied.at(-1)}`;
       logger.info({ migrations: applied }, `Database migrations applied: ${applied.length} (${span})`);
     }
+    const resealed = await resealLtijsKeys(database.db, config.encryptionKey);
+    if (resealed > 0)
+      logger.info(
+        { platforms: resealed },
+        `The tool's keys for ${resealed} platform(s) sealed again as the tool seals its secrets`,
+      );
     await jobs.start();
     // ltijs serves web requests only (the keys route, deep linking's signature); workers find the platforms and
     // the tool's keys in the platform table (lti/platform-directory.ts) without it.

@@ -28,7 +28,7 @@ export async function newKeyPair(encryptionKey: string): Promise<StoredKeyPair> 
 }
 
 /** The sealed format of keys ltijs made before migration 0031: AES-256-CBC under sha256(ENCRYPTION_KEY), hex iv and data. */
-const LTIJS_SEALED = 'ltijs-cbc:';
+export const LTIJS_SEALED = 'ltijs-cbc:';
 
 /** The private key (PEM) of a stored pair. Throws when the ENCRYPTION_KEY is not the one it was sealed with. */
 export function openPrivateKey(sealed: string, encryptionKey: string): string {

@@ -1,7 +1,7 @@
 // Migration 0031 on a database made by the code before it: a platform registered the way that code did (the tool's
 // row and deployment, then ltijs's own registerPlatform writing its records and the tool's key pair through the
 // storage plugin as it was), migrated, then used by today's tool. The platform's records move into the platform
-// table, keys included, no copy is left, and what the LMS already holds goes on working: the key id and public key
+// table, keys included (sealed again as the tool seals its secrets when the tool starts), no copy is left, and what the LMS already holds goes on working: the key id and public key
 // it fetched from /lti/keys, its launches, the tool's deep-linking answer and service tokens signed with the moved
 // key, and its notices.
 import assert from 'node:assert/strict';
@@ -164,6 +164,16 @@ test("ltijs's records move into the platform table, keys included, and no copy i
   assert.ok(platform);
   assert.equal(await platform.platformKid(), before0031.kid);
   assert.equal(await platform.platformPrivateKey(), before0031.privateKey);
+  // The migration moved the key sealed as ltijs sealed it; the tool's start sealed it again as it seals its secrets.
+  const { private_key: sealed } = await tool.tool.database.db
+    .selectFrom('platform')
+    .select('private_key')
+    .executeTakeFirstOrThrow();
+  assert.ok(sealed && !sealed.startsWith('ltijs-cbc:'), 'the key is still sealed as ltijs sealed it');
+  assert.ok(
+    tool.logs.some((line) => line.includes("The tool's keys for 1 platform(s) sealed again")),
+    'the start did not say it sealed the key again',
+  );
 });
 
 test('/lti/keys publishes the key id and public key the LMS fetched before', async () => {
