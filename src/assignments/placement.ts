@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { alongsideRow, type Alongside, type ReadAlongside } from '../lti/alongside.js';
 import type { Launch } from '../lti/launch.js';
+import { rememberLanguage } from './language.js';
 import {
   assignmentFromJson,
   bindResourceLink,
@@ -117,5 +118,6 @@ export async function placeLaunch(
     (name) => urls[name] !== null && urls[name] !== assignment[name],
   );
   if (changed) await rememberServiceUrls(db, assignment.id, urls);
+  await rememberLanguage(db, assignment, launch);
   return { assignment, created };
 }

@@ -21,6 +21,8 @@ export interface Assignment {
   kind: AssignmentKind;
   /** The service account its folder lives in (null: the default account); the account holds its papers. */
   checkerAccountId: string | null;
+  /** The language its gradebook is written in, as its instructors' launches stated it (language.ts); null: none yet. */
+  language: string | null;
 }
 
 function toAssignment(row: Selectable<AssignmentTable>): Assignment {
@@ -40,6 +42,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     settingsUnreviewed: row.settings_unreviewed,
     kind: row.kind,
     checkerAccountId: row.checker_account_id,
+    language: row.language ?? null,
   };
 }
 

@@ -115,6 +115,8 @@ export interface AssignmentTable {
   /** Where the Asset Processor's reports go when a notice names no address: the last launch that named one (0024). */
   lms_report_url: string | null;
   lms_report_scope: string | null;
+  /** What the tool writes into the LMS in (a result's comment): its instructors' launch language; null: English (0033). */
+  language: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

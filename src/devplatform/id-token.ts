@@ -59,7 +59,11 @@ export async function launchIdToken(
       name: 'Dev platform',
       product_family_code: productFamilyCode(platform),
     },
-    [`${LTI_CLAIM}/launch_presentation`]: { document_target: 'iframe', return_url: `${issuer}/` },
+    [`${LTI_CLAIM}/launch_presentation`]: {
+      document_target: 'iframe',
+      return_url: `${issuer}/`,
+      ...(user.locale ? { locale: user.locale } : {}),
+    },
     ...nrpsClaim(platform),
   };
   if (hint.assetProcessor)

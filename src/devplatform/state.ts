@@ -22,6 +22,12 @@ export interface DevUser {
   name: string;
   email: string;
   roles: string[];
+  /**
+   * The user's language, which the launch states as launch_presentation.locale (Moodle: current_language(), in
+   * mod/lti/locallib.php's launch_presentation_locale; test/fixtures/lms/moodle/submission-review-request.json).
+   * Left out of the launch when not set.
+   */
+  locale?: string;
 }
 
 export interface Course {

@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely';
 import { storedSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
+import { gradebookLanguage } from '../assignments/language.js';
+import type { Language } from '../messages/index.js';
 import { ownsCell } from '../submissions/cell-owner.js';
 import type { PlatformRef } from './ags.js';
 import { quirksFor, type PlatformQuirks } from './platform-quirks.js';
@@ -23,6 +25,8 @@ export interface ColumnContext {
   gradeColumn: AssignmentSettings['gradeColumn'];
   /** Whether a result's comment may name the similarity (the LMS shows it to the student): results shown on scoring. */
   commentShowsSimilarity: boolean;
+  /** The language a result's comment is written in (assignments/language.ts). */
+  commentLanguage: Language;
 }
 
 export interface GradeContext extends ColumnContext {
@@ -53,6 +57,7 @@ const COLUMN_FIELDS = [
   'a.line_items_url',
   'a.similarity_line_item_url',
   'a.settings',
+  'a.language',
 ] as const;
 
 /** What COLUMN_FIELDS read. */
@@ -69,6 +74,7 @@ interface ColumnRow {
   line_items_url: string | null;
   similarity_line_item_url: string | null;
   settings: unknown;
+  language: string | null;
 }
 
 function gradebookSettings(
@@ -93,6 +99,7 @@ function toColumn(row: ColumnRow): ColumnContext {
     lineItemsUrl: row.line_items_url,
     similarityLineItemUrl: row.similarity_line_item_url,
     ...gradebookSettings(storedSettings.parse(row.settings)),
+    commentLanguage: gradebookLanguage(row.language),
   };
 }
 

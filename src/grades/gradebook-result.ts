@@ -69,7 +69,8 @@ export async function gradebookHolds(deps: GradeDeps, context: ColumnContext, sc
     // A result beside the submission holds no score: its comment is compared. An LMS that leaves the comment out of
     // its results (the specification makes it optional) gets the result again: Moodle then replaces the feedback
     // with the same text, Canvas adds the same comment once more (test/fixtures/lms/<lms>/gradebook.md).
-    if (context.gradeColumn === 'comment') return held.comment === resultComment(score, context.commentShowsSimilarity);
+    if (context.gradeColumn === 'comment')
+      return held.comment === resultComment(score, context.commentShowsSimilarity, context.commentLanguage);
     return held.score !== null && Math.abs(held.score - score) < 0.005;
   } catch (error) {
     deps.logger.warn(

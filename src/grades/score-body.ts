@@ -2,6 +2,7 @@
 // the paper is checked, the result once it is, and an empty cell after a deletion. What the result says, and where,
 // follows the assignment's gradeColumn (gradebook-use.ts says what each LMS makes of each).
 import type { GradeColumn } from '../assignments/settings.js';
+import { wordsFor, type Language } from '../messages/index.js';
 import type { PlatformQuirks } from './platform-quirks.js';
 
 export type ScoreBody = Record<string, unknown>;
@@ -16,6 +17,8 @@ export interface SubmissionScore {
   gradeColumn: GradeColumn;
   /** Whether the comment may name the similarity: the LMS shows a score's comment to the student as well. */
   commentShowsSimilarity: boolean;
+  /** The language the comment is written in: the assignment's instructors' (assignments/language.ts). */
+  commentLanguage: Language;
 }
 
 /** The similarity, once the paper is checked: the final score. Null before (a receipt). */
@@ -28,10 +31,9 @@ export function finalScoreOf(submission: Pick<SubmissionScore, 'state' | 'simila
  * student and the instructor; leaving it out would clear an earlier comment. It names the similarity only when the
  * assignment lets the student see it as soon as the paper is checked.
  */
-export function resultComment(similarity: number, showsSimilarity: boolean): string {
-  return showsSimilarity
-    ? `Similarity ${similarity}%. The full report is in the assignment.`
-    : 'Checked for similarity. The report is in the assignment.';
+export function resultComment(similarity: number, showsSimilarity: boolean, language: Language): string {
+  const { t } = wordsFor(language);
+  return showsSimilarity ? t('gradebook.comment.similarity', { similarity }) : t('gradebook.comment.checked');
 }
 
 /**
@@ -55,7 +57,7 @@ export function submissionScoreBody(submission: SubmissionScore, timestamp: Date
   // No comment: one would outlive the check where the teacher grades before the result (Moodle keeps the feedback
   // of an overridden grade as it was), and leaving it out clears the comment of an earlier attempt.
   if (score === null) return { ...base, gradingProgress: 'Pending', ...quirks.receiptExtension() };
-  const comment = resultComment(score, submission.commentShowsSimilarity);
+  const comment = resultComment(score, submission.commentShowsSimilarity, submission.commentLanguage);
   if (submission.gradeColumn === 'comment') return commentOnlyBody(base, comment, submission, quirks);
   return {
     ...base,
@@ -100,7 +102,7 @@ export function resultCommentBody(
       submission: { submittedAt: submission.submittedAt.toISOString() },
       activityProgress: 'Submitted',
     },
-    resultComment(similarity, submission.commentShowsSimilarity),
+    resultComment(similarity, submission.commentShowsSimilarity, submission.commentLanguage),
     submission,
     quirks,
   );

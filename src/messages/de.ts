@@ -294,6 +294,8 @@ export const de: Translation = {
   'dashboard.summary.inRed': '{count} bei {percent} oder mehr',
   'dashboard.gradebookProblem': 'Bewertungsübersicht: {reason}',
   'dashboard.gradebook.posted': 'An die Bewertungsübersicht gesendet',
+  'gradebook.comment.similarity': 'Ähnlichkeit {similarity} %. Der vollständige Bericht ist in der Aufgabe.',
+  'gradebook.comment.checked': 'Auf Ähnlichkeit geprüft. Der Bericht ist in der Aufgabe.',
   'dashboard.attempts': { one: '{count} Versuch', other: '{count} Versuche' },
   'dashboard.aiCaveat': 'KI-Werte sind Schätzungen, keine Beweise: Lesen Sie den KI-Bericht, bevor Sie danach handeln.',
   'dashboard.reportOf': ': Bericht zu {name}',

@@ -290,6 +290,9 @@ export const en = {
   'dashboard.summary.inRed': '{count} at {percent} or above',
   'dashboard.gradebookProblem': 'Gradebook: {reason}',
   'dashboard.gradebook.posted': 'Sent to the gradebook',
+  // The comment beside a result in the LMS's gradebook (grades/score-body.ts), which the student reads too.
+  'gradebook.comment.similarity': 'Similarity {similarity}%. The full report is in the assignment.',
+  'gradebook.comment.checked': 'Checked for similarity. The report is in the assignment.',
   'dashboard.attempts': { one: '{count} attempt', other: '{count} attempts' },
   'dashboard.aiCaveat': 'AI scores are estimates, not proof: read the AI report before acting on one.',
   'dashboard.reportOf': ' report of {name}',

@@ -472,3 +472,32 @@ describe('a resync while a grade post for the paper is already waiting', () => {
     assert.equal((await settled(first.id)).grade_state, 'posted');
   });
 });
+
+describe("the gradebook's comment in the course's language", () => {
+  test("a German teacher's course reads the result's comment in German; another course's stays English", async () => {
+    const german = await startTestPlatform(tool, { rules: 'moodle', clientId: 'comment-de', productFamily: 'moodle' });
+    platforms.push(german);
+    // Moodle states each user's language in the launch (launch_presentation.locale).
+    german.platform.addUser({
+      id: 'instructor-1',
+      name: 'Iris Instructor',
+      email: 'iris.instructor@example.edu',
+      roles: ROLES.instructor,
+      locale: 'de-DE',
+    });
+    const inGerman = await openCourse(tool, { clientId: 'comment-de', title: 'Aufsatz', lms: german });
+    const inEnglish = await course('moodle', 'comment-en');
+    await setGradeColumn(tool, inEnglish.path, 'comment');
+    const [de, en] = await Promise.all([
+      inGerman.submit('student-1', essay('Flüsse und ihre Ufer')),
+      inEnglish.submit('student-1', essay('rivers and their banks')),
+    ]);
+    await Promise.all([settled(de), settled(en)]);
+    const commentIn = (lms: TestPlatform) =>
+      lms.platform.gradebook().find((cell) => cell.userId === 'student-1' && cell.gradingProgress === 'PendingManual')
+        ?.comment;
+    // The default visibility shows students their result once checked, so the comment names the similarity.
+    assert.match(commentIn(german) ?? '', /^Ähnlichkeit \d+(,\d+)? %\. Der vollständige Bericht ist in der Aufgabe\.$/);
+    assert.match(commentIn(inEnglish.lms) ?? '', /^Similarity \d+(\.\d+)?%\. The full report is in the assignment\.$/);
+  });
+});

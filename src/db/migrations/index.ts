@@ -27,6 +27,7 @@ import * as gradebookCommentDefault from './0026_gradebook_comment_default.js';
 import * as receivedFiles from './0030_received_files.js';
 import * as oneRegistry from './0031_one_registry.js';
 import * as oneLaunchShape from './0032_one_launch_shape.js';
+import * as assignmentLanguage from './0033_assignment_language.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0030_received_files': receivedFiles,
   '0031_one_registry': oneRegistry,
   '0032_one_launch_shape': oneLaunchShape,
+  '0033_assignment_language': assignmentLanguage,
 };
 
 export const migrationProvider: MigrationProvider = {
