@@ -2,14 +2,15 @@
 // report is computed from the submission's state when it is posted, so a late or repeated post never shows an older
 // state. Fields and their rules: Asset Report Service, https://www.imsglobal.org/spec/lti-ap/v1p0 ; Canvas:
 // app/controllers/lti/ims/asset_processor_controller.rb (result at most 16 characters, #RRGGBB, priority 0 to 5).
-import { BAND_COLOUR, BAND_TEXT, bandOf, type Band } from '../assignments/settings.js';
+import { lmsLanguage } from '../assignments/language.js';
+import { BAND_COLOUR, bandOf, type Band } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { LmsAssetState, SubmissionState } from '../db/index.js';
-import { wordsFor } from '../messages/index.js';
+import { wordsFor, type Words } from '../messages/index.js';
 import { studentMayOpen } from '../reports/kinds.js';
 import { stateWord } from '../submissions/state.js';
 import { resultsVisible } from '../reports/visibility.js';
-import { REPORT_TITLE, type AssetReportType } from './report-types.js';
+import type { AssetReportType } from './report-types.js';
 
 export type ProcessingProgress = 'Processed' | 'Processing' | 'PendingManual' | 'Failed' | 'NotProcessed' | 'NotReady';
 
@@ -54,44 +55,61 @@ const PRIORITY: Record<Band, number> = { green: 0, yellow: 1, orange: 3, red: 5 
 const FAILED_PRIORITY = 2;
 
 /**
- * The state's word, as every page of the tool says it (submissions/state.ts), leading the report's comment. In
- * English: the Asset Report Service carries no language, and the report is posted once for every reader.
+ * The report's words: the Asset Report Service carries no language, and a report is posted once for every reader, so
+ * it is written in the language of the assignment's instructors (assignments/language.ts), English until one states
+ * theirs. What the LMS or the checking service said of a failure is shown as they said it.
  */
-const said = (state: SubmissionState, sentence: string) => `${wordsFor('en').t(stateWord(state))}: ${sentence}`;
+interface ReportWords extends Words {
+  /** The state's word, as every page of the tool says it (submissions/state.ts), leading a sentence. */
+  said(state: SubmissionState, sentence: string): string;
+}
 
+function reportWords(assignment: Assignment): ReportWords {
+  const words = wordsFor(lmsLanguage(assignment.lmsLanguage));
+  return { ...words, said: (state, sentence) => `${words.t(stateWord(state))}: ${sentence}` };
+}
+
+/** A percent as the result field carries it: at most 16 characters (Canvas), the same in every language. */
 const percent = (value: number) => `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 
 function scoreReport(
   assignment: Assignment,
-  assetId: string,
-  type: AssetReportType,
-  score: number,
-  visibleToOwner: boolean,
-  measure: string,
+  words: ReportWords,
+  score: { assetId: string; type: AssetReportType; value: number; visibleToOwner: boolean },
 ): AssetReportBody {
-  const band = bandOf(score, assignment.settings.similarityBands);
+  const { t } = words;
+  const band = bandOf(score.value, assignment.settings.similarityBands);
+  const measure = t(score.type === 'ai' ? 'assetReport.ai' : 'assetReport.similarity', {
+    percent: percent(score.value),
+  });
   return {
-    assetId,
-    type,
+    assetId: score.assetId,
+    type: score.type,
     processingProgress: 'Processed',
-    title: REPORT_TITLE[type],
+    title: t(score.type === 'ai' ? 'assetReport.title.ai' : 'assetReport.title.originality'),
     priority: PRIORITY[band],
-    visibleToOwner,
-    result: percent(score),
-    scoreGiven: score,
+    visibleToOwner: score.visibleToOwner,
+    result: percent(score.value),
+    scoreGiven: score.value,
     scoreMaximum: 100,
     indicationColor: BAND_COLOUR[band],
-    indicationAlt: `${measure} ${percent(score)}: ${BAND_TEXT[band]}.`,
-    comment: said('scored', `${measure} ${percent(score)}.`),
+    indicationAlt: `${measure}: ${t(`assetReport.band.${band}`)}.`,
+    comment: words.said('scored', `${measure}.`),
   };
 }
 
-function failed(assetId: string, errorCode: string, comment: string, visibleToOwner: boolean): AssetReportBody {
+function failed(
+  words: ReportWords,
+  assetId: string,
+  errorCode: string,
+  comment: string,
+  visibleToOwner: boolean,
+): AssetReportBody {
   return {
     assetId,
     type: 'originality',
     processingProgress: 'Failed',
-    title: REPORT_TITLE.originality,
+    title: words.t('assetReport.title.originality'),
     priority: FAILED_PRIORITY,
     visibleToOwner,
     errorCode,
@@ -99,12 +117,12 @@ function failed(assetId: string, errorCode: string, comment: string, visibleToOw
   };
 }
 
-function processing(assetId: string, comment: string, visibleToOwner: boolean): AssetReportBody {
+function processing(words: ReportWords, assetId: string, comment: string, visibleToOwner: boolean): AssetReportBody {
   return {
     assetId,
     type: 'originality',
     processingProgress: 'Processing',
-    title: REPORT_TITLE.originality,
+    title: words.t('assetReport.title.originality'),
     priority: 0,
     visibleToOwner,
     comment,
@@ -114,58 +132,65 @@ function processing(assetId: string, comment: string, visibleToOwner: boolean): 
 /** The reports that show the asset's standing now: "Processing" from the moment the tool holds the notice. */
 export function assetReports(assignment: Assignment, asset: AssetStanding, now = new Date()): AssetReportBody[] {
   const visible = resultsVisible(assignment, now);
+  const words = reportWords(assignment);
+  const { t, said } = words;
+  const { assetId } = asset;
   if (asset.state === 'failed')
     return [
       failed(
-        asset.assetId,
+        words,
+        assetId,
         asset.errorCode ?? 'DOWNLOAD_FAILED',
-        asset.errorComment ?? 'The file could not be checked.',
+        asset.errorComment ?? t('assetReport.notChecked'),
         visible,
       ),
     ];
   const paper = asset.submission;
   if (asset.state === 'received' || paper === null)
-    return [
-      processing(asset.assetId, said('received', 'the tool is fetching the file from the LMS to check it.'), visible),
-    ];
+    return [processing(words, assetId, said('received', t('assetReport.fetching')), visible)];
   switch (paper.state) {
     case 'received':
     case 'uploading':
     case 'processing':
-      return [processing(asset.assetId, said('processing', 'results usually come within 15 minutes.'), visible)];
+      return [processing(words, assetId, said('processing', t('assetReport.waiting')), visible)];
     case 'rejected':
       return [
         failed(
-          asset.assetId,
+          words,
+          assetId,
           'REFUSED_BY_SERVICE',
-          said('rejected', paper.failureReason ?? 'The checking service refused the file.'),
+          said('rejected', paper.failureReason ?? t('assetReport.refused')),
           visible,
         ),
       ];
     case 'failed':
       return [
         failed(
-          asset.assetId,
+          words,
+          assetId,
           'CHECK_FAILED',
-          said('failed', paper.failureReason ?? 'The check of this file failed at the checking service.'),
+          said('failed', paper.failureReason ?? t('assetReport.checkFailed')),
           visible,
         ),
       ];
     case 'scored':
     case 'graded': {
       const reports = [
-        scoreReport(assignment, asset.assetId, 'originality', paper.similarity ?? 0, visible, 'Similarity'),
+        scoreReport(assignment, words, {
+          assetId,
+          type: 'originality',
+          value: paper.similarity ?? 0,
+          visibleToOwner: visible,
+        }),
       ];
       if (paper.aiScore !== null)
         reports.push(
-          scoreReport(
-            assignment,
-            asset.assetId,
-            'ai',
-            paper.aiScore,
-            visible && studentMayOpen(assignment.settings, 'ai'),
-            'AI-written content estimated at',
-          ),
+          scoreReport(assignment, words, {
+            assetId,
+            type: 'ai',
+            value: paper.aiScore,
+            visibleToOwner: visible && studentMayOpen(assignment.settings, 'ai'),
+          }),
         );
       return reports;
     }

@@ -10,6 +10,3 @@ export type { AssetReportType };
 
 /** The report a review launch of this type opens. */
 export const REPORT_KIND_OF: Record<AssetReportType, ReportKind> = { originality: 'similarity', ai: 'ai' };
-
-/** Each type's title as the LMS shows it beside the submission. */
-export const REPORT_TITLE: Record<AssetReportType, string> = { originality: 'Originality', ai: 'AI content' };

@@ -9,22 +9,22 @@ import type { Launch } from '../lti/launch.js';
 import { LANGUAGES, chooseLanguage, type Language } from '../messages/index.js';
 
 /** The stored language, read as one of the tool's (a language it no longer has reads as English). */
-export function gradebookLanguage(stored: string | null): Language {
+export function lmsLanguage(stored: string | null): Language {
   return LANGUAGES.find((language) => language === stored) ?? 'en';
 }
 
 /** Keeps the language of an instructor's launch with its assignment, when the launch states one and it changed. */
 export async function rememberLanguage(
   db: Kysely<DatabaseSchema>,
-  assignment: { id: string; language: string | null },
+  assignment: { id: string; lmsLanguage: string | null },
   launch: Pick<Launch, 'audience' | 'locale'>,
 ): Promise<void> {
   if (launch.audience !== 'instructor' || launch.locale === null) return;
   const language = chooseLanguage([launch.locale]);
-  if (language === assignment.language) return;
+  if (language === assignment.lmsLanguage) return;
   await db
     .updateTable('assignment')
-    .set({ language, updated_at: new Date() })
+    .set({ lms_language: language, updated_at: new Date() })
     .where('id', '=', assignment.id)
     .execute();
 }

@@ -22,7 +22,7 @@ export interface Assignment {
   /** The service account its folder lives in (null: the default account); the account holds its papers. */
   checkerAccountId: string | null;
   /** The language its gradebook is written in, as its instructors' launches stated it (language.ts); null: none yet. */
-  language: string | null;
+  lmsLanguage: string | null;
 }
 
 function toAssignment(row: Selectable<AssignmentTable>): Assignment {
@@ -42,7 +42,7 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
     settingsUnreviewed: row.settings_unreviewed,
     kind: row.kind,
     checkerAccountId: row.checker_account_id,
-    language: row.language ?? null,
+    lmsLanguage: row.lms_language ?? null,
   };
 }
 

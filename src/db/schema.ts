@@ -116,7 +116,7 @@ export interface AssignmentTable {
   lms_report_url: string | null;
   lms_report_scope: string | null;
   /** What the tool writes into the LMS in (a result's comment): its instructors' launch language; null: English (0033). */
-  language: string | null;
+  lms_language: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { storedSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
-import { gradebookLanguage } from '../assignments/language.js';
+import { lmsLanguage } from '../assignments/language.js';
 import type { Language } from '../messages/index.js';
 import { ownsCell } from '../submissions/cell-owner.js';
 import type { PlatformRef } from './ags.js';
@@ -57,7 +57,7 @@ const COLUMN_FIELDS = [
   'a.line_items_url',
   'a.similarity_line_item_url',
   'a.settings',
-  'a.language',
+  'a.lms_language',
 ] as const;
 
 /** What COLUMN_FIELDS read. */
@@ -74,7 +74,7 @@ interface ColumnRow {
   line_items_url: string | null;
   similarity_line_item_url: string | null;
   settings: unknown;
-  language: string | null;
+  lms_language: string | null;
 }
 
 function gradebookSettings(
@@ -99,7 +99,7 @@ function toColumn(row: ColumnRow): ColumnContext {
     lineItemsUrl: row.line_items_url,
     similarityLineItemUrl: row.similarity_line_item_url,
     ...gradebookSettings(storedSettings.parse(row.settings)),
-    commentLanguage: gradebookLanguage(row.language),
+    commentLanguage: lmsLanguage(row.lms_language),
   };
 }
 

@@ -4,6 +4,7 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
+import { rememberLanguage } from '../assignments/language.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import { isLaunchOf, type LaunchOf } from '../lti/launch.js';
 import { DEEP_LINKING_MESSAGE } from '../lti/messages/index.js';
@@ -139,6 +140,8 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
         return;
       }
       tool.logger.info({ assignmentId: assignment.id }, 'Asset Processor attached');
+      // The reports beside the LMS's files are written in the language of the instructor who attached it.
+      await rememberLanguage(tool.db, assignment, launch);
       const jwt = await tool.signDeepLinking(launch, [assetProcessorItem(assignment, tool.urls.launch)], {
         message: t('attach.attached', { title: assignment.title }),
       });

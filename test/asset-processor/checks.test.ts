@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sweepForgottenAssets } from '../../src/assetprocessor/sweep.js';
 import { BAND_COLOUR } from '../../src/assignments/settings.js';
+import { ROLES } from '../../src/devplatform/index.js';
 import { attachToActivity } from '../support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
@@ -283,6 +284,52 @@ describe('an LMS submission checked by the Asset Processor', () => {
       assert.equal(papers.length, 0);
     } finally {
       lms.platform.setFaults({});
+    }
+  });
+});
+
+describe('the reports in the language of the instructor who attached the check', () => {
+  test('a German instructor attaches it: the reports beside the files are in German', async () => {
+    const german = await startTestPlatform(tool, { rules: 'canvas', clientId: 'ap-checks-de' });
+    try {
+      // Canvas states the user's language in the launch (launch_presentation.locale).
+      german.platform.addUser({
+        id: 'instructor-1',
+        name: 'Iris Instructor',
+        email: 'iris.instructor@example.edu',
+        roles: ROLES.instructor,
+        locale: 'de',
+      });
+      const activity = { id: 'b1d2e3f4-0000-4000-8000-0000000000de', title: 'Aufsatz über Flüsse' };
+      await attachToActivity(tool, german, activity);
+      const sent = await german.platform.submitToActivity({
+        activityId: activity.id,
+        userId: 'student-1',
+        files: [txt('gletscher.txt', 'Gletscher und Täler')],
+      });
+      assert.equal(sent.status, 200, sent.body);
+      const assetId = sent.assets[0]!.asset_id;
+      const deadline = Date.now() + 60_000;
+      let report: Report | undefined;
+      while (!report) {
+        report = german.platform
+          .assetReports()
+          .find((r) => r.assetId === assetId && r.type === 'originality' && r.processingProgress === 'Processed');
+        if (Date.now() > deadline)
+          assert.fail(`no Processed report: ${JSON.stringify(german.platform.assetReports())}`);
+        if (!report) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.equal(report.title, 'Originalität');
+      assert.match(report.indicationAlt ?? '', /^Ähnlichkeit \d+(\.\d)?%: (niedrig|mittel|hoch|sehr hoch)\.$/);
+      assert.match(report.comment ?? '', /^Geprüft: Ähnlichkeit \d+(\.\d)?%\.$/);
+      // The first report, while the file was fetched or checked, was German too.
+      const first = german.platform
+        .assetReportLog()
+        .map((entry) => entry.body as { assetId: string; comment?: string })
+        .find((body) => body.assetId === assetId);
+      assert.doesNotMatch(first?.comment ?? '', /the tool|results usually/);
+    } finally {
+      await german.close();
     }
   });
 });

@@ -5,9 +5,9 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('assignment').addColumn('language', 'text').execute();
+  await db.schema.alterTable('assignment').addColumn('lms_language', 'text').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('assignment').dropColumn('language').execute();
+  await db.schema.alterTable('assignment').dropColumn('lms_language').execute();
 }

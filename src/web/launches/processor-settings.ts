@@ -3,6 +3,7 @@
 // form as the tool's own assignments (assetprocessor/settings-launch.ts finds it).
 import { rememberReportAddress } from '../../assetprocessor/report-address.js';
 import { processorAssignmentFor } from '../../assetprocessor/settings-launch.js';
+import { rememberLanguage } from '../../assignments/language.js';
 import type { PROCESSOR_SETTINGS_MESSAGE } from '../../lti/messages/index.js';
 import { sendMessage, wordsOf } from '../views.js';
 import type { LaunchAnswer } from './answer.js';
@@ -22,6 +23,8 @@ export const processorSettingsLaunch: LaunchAnswer<typeof PROCESSOR_SETTINGS_MES
       custom: launch.message.custom,
     });
     if (!assignmentId) return sendMessage(res, 404, t('apLaunch.notAttachedTitle'), t('apLaunch.notAttached'));
+    // The reports beside the LMS's files speak the language of the instructor who last set the check up.
+    await rememberLanguage(tool.db, { id: assignmentId, lmsLanguage: null }, launch);
     // To send the reports that waited for an address this launch now names (report-address.ts).
     await rememberReportAddress(tool.db, tool.jobs, assignmentId, launch.message.reportAddress);
     res.redirect(303, `/assignments/${assignmentId}/settings?ltik=${encodeURIComponent(ltik)}`);
