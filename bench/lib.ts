@@ -30,6 +30,11 @@ export interface Cost {
   statements: number;
   commits: number;
   cpuMs: number;
+  /** HTTP answers the process finished, and the writes it handed to their sockets (each a system call). */
+  answers?: number;
+  serverWrites?: number;
+  /** Writes to the process's own connections: the database, the LMS's and the service's addresses. */
+  otherWrites?: number;
   anchorCpuMs?: number;
   /** Whose CPU that is: "bare route" unless named. */
   anchorName?: string;
@@ -41,6 +46,10 @@ export interface MeterReading {
   commits: number;
   /** User and system CPU of the process, in milliseconds. */
   cpuMs: number;
+  /** HTTP answers finished; writes to the sockets of its HTTP servers; writes to its other sockets. */
+  answers: number;
+  serverWrites: number;
+  otherWrites: number;
   /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
   texts?: Array<[string, number]>;
 }
@@ -101,6 +110,9 @@ export class Meter {
         statements: per(after.statements, before.statements),
         commits: per(after.commits, before.commits),
         cpuMs: per(after.cpuMs, before.cpuMs),
+        answers: per(after.answers, before.answers),
+        serverWrites: per(after.serverWrites, before.serverWrites),
+        otherWrites: per(after.otherWrites, before.otherWrites),
       },
     };
   }
@@ -265,11 +277,18 @@ export async function startChild<T>(
   };
 }
 
-/** Runs `work` beside the bare anchor server (bench/bare-server.ts), metered, and stops it whatever happens. */
-export async function withBareServer<R>(work: (bare: { url: string; meter: Meter }) => Promise<R>): Promise<R> {
-  const { env, meter } = metered('bare');
+/**
+ * Runs `work` beside the bare anchor server (bench/bare-server.ts), metered, and stops it whatever happens; `env`
+ * adds to its environment (BARE_AUTH_URL).
+ */
+export async function withBareServer<R>(
+  work: (bare: { url: string; meter: Meter }) => Promise<R>,
+  env: Record<string, string> = {},
+): Promise<R> {
+  const { env: meterEnv, meter } = metered('bare');
   return withChild<{ url: string }, R>('bare-server.ts', (bare) => work({ url: bare.info.url, meter }), {
-    BENCH_METER_SOCKET: env.BENCH_METER_SOCKET!,
+    ...env,
+    BENCH_METER_SOCKET: meterEnv.BENCH_METER_SOCKET!,
   });
 }
 

@@ -1,6 +1,7 @@
 // Loaded into the tool's process by the benchmarks (`--import bench/meter.mjs`): counts what each operation costs
 // the tool. Every statement any `pg` client of the process sends (the tool's pool, pg-boss's, ltijs's storage),
-// the commits among them, and the process's CPU time, served as JSON over a Unix socket that the benchmark reads
+// the commits among them, the process's CPU time, the HTTP answers it finished and the writes it handed to its
+// sockets (each a system call: an answer written in pieces shows as more than one per answer), served as JSON over a Unix socket that the benchmark reads
 // before and after a measured phase (BENCH_METER_SOCKET names it). It also profiles the process's CPU over a
 // phase on request (`--cpu-prof` is not allowed in NODE_OPTIONS): ?profile=start, then ?profile=stop answers
 // the profile.
@@ -10,12 +11,16 @@
 //
 // Plain JavaScript, so that the process it measures needs no TypeScript loader (the tool runs built, as npm start
 // runs it); its answer's shape is MeterReading in lib.ts.
+import { subscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import { rmSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 
-const counts = { statements: 0, commits: 0 };
+const counts = { statements: 0, commits: 0, answers: 0, serverWrites: 0, otherWrites: 0 };
+/** The meter's own server: its answers and writes are not the process's work. */
+let meterServer = null;
 /** Statements by their first 120 characters. */
 const texts = new Map();
 
@@ -67,6 +72,23 @@ pg.Client.prototype.query = function metered(...args) {
   return query.apply(this, args);
 };
 
+// Every write a socket hands to libuv passes here, one call per system call (a corked or queued batch goes as one
+// writev). A socket an HTTP server accepted is the answers' (`socket.server`); the rest are the process's own
+// connections: the database, the LMS's and the service's addresses.
+const writeGeneric = Socket.prototype._writeGeneric;
+Socket.prototype._writeGeneric = function metered(...args) {
+  if (!this.connecting) {
+    if (this.server) {
+      if (this.server !== meterServer) counts.serverWrites += 1;
+    } else counts.otherWrites += 1;
+  }
+  return writeGeneric.apply(this, args);
+};
+
+subscribe('http.server.response.finish', ({ server }) => {
+  if (server !== meterServer) counts.answers += 1;
+});
+
 function reading(withTexts) {
   const cpu = process.cpuUsage();
   return {
@@ -99,7 +121,7 @@ const socket = process.env.BENCH_METER_SOCKET;
 delete process.env.BENCH_METER_SOCKET;
 if (socket) {
   rmSync(socket, { force: true });
-  const server = createServer((req, res) => {
+  const server = (meterServer = createServer((req, res) => {
     const asked = new URL(req.url ?? '/', 'http://meter').searchParams;
     res.setHeader('content-type', 'application/json');
     const action = asked.get('profile');
@@ -112,7 +134,7 @@ if (socket) {
     }
     res.end(JSON.stringify(reading(asked.has('texts'))));
     if (asked.has('reset')) texts.clear();
-  });
+  }));
   server.listen(socket);
   server.unref();
 }
