@@ -27,11 +27,15 @@ const STUDENTS = 200;
 /** Half of a 50 ms round trip between the browser and the tool. */
 const ONE_WAY_MS = 25;
 
-/** The socket writes of a launch, per launch and per answer, to the browser and to the process's own connections. */
+/**
+ * The socket writes of a launch, per launch and per answer, to the browser and to the process's own connections, and
+ * the time inside them.
+ */
 function writes(cost: Cost): string {
   const answers = cost.answers ?? Number.NaN;
   const server = cost.serverWrites ?? Number.NaN;
-  return `${server.toFixed(1)} for ${answers.toFixed(1)} answers (${(server / answers).toFixed(2)} each), ${(cost.otherWrites ?? Number.NaN).toFixed(1)} to its own connections`;
+  const inside = `${(cost.writeWallMs ?? Number.NaN).toFixed(2)} ms inside them, ${(cost.writeCpuMs ?? Number.NaN).toFixed(2)} ms of it CPU`;
+  return `${server.toFixed(1)} for ${answers.toFixed(1)} answers (${(server / answers).toFixed(2)} each), ${(cost.otherWrites ?? Number.NaN).toFixed(1)} to its own connections; ${inside}`;
 }
 
 /** A launch's requests as the browser's network panel lists them, query values left out (an ltik rides there). */
@@ -99,7 +103,7 @@ export async function launchBench(): Promise<Row[]> {
               { p99: '< 50 ms' },
             ),
             {
-              what: 'socket writes per launch (throughput phase): to the browser for its answers; to its own connections',
+              what: 'socket writes per launch (throughput phase): to the browser for its answers; to its own connections; the wall clock and CPU inside them',
               figure: writes(tool.cost),
               anchor: writes(anchor.cost),
             },

@@ -35,6 +35,9 @@ export interface Cost {
   serverWrites?: number;
   /** Writes to the process's own connections: the database, the LMS's and the service's addresses. */
   otherWrites?: number;
+  /** Milliseconds inside those writes: the wall clock, and the process's CPU meanwhile. */
+  writeWallMs?: number;
+  writeCpuMs?: number;
   anchorCpuMs?: number;
   /** Whose CPU that is: "bare route" unless named. */
   anchorName?: string;
@@ -50,6 +53,9 @@ export interface MeterReading {
   answers: number;
   serverWrites: number;
   otherWrites: number;
+  /** Milliseconds inside the socket writes: the wall clock, and the process's CPU (all its threads) meanwhile. */
+  writeWallMs: number;
+  writeCpuMs: number;
   /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
   texts?: Array<[string, number]>;
 }
@@ -113,6 +119,8 @@ export class Meter {
         answers: per(after.answers, before.answers),
         serverWrites: per(after.serverWrites, before.serverWrites),
         otherWrites: per(after.otherWrites, before.otherWrites),
+        writeWallMs: per(after.writeWallMs, before.writeWallMs),
+        writeCpuMs: per(after.writeCpuMs, before.writeCpuMs),
       },
     };
   }

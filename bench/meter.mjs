@@ -18,7 +18,16 @@ import { Socket } from 'node:net';
 import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 
-const counts = { statements: 0, commits: 0, answers: 0, serverWrites: 0, otherWrites: 0 };
+const counts = {
+  statements: 0,
+  commits: 0,
+  answers: 0,
+  serverWrites: 0,
+  otherWrites: 0,
+  /** Time inside the writes: the wall clock, and the process's CPU (every thread's, so an upper bound). */
+  writeWallMs: 0,
+  writeCpuMs: 0,
+};
 /** The meter's own server: its answers and writes are not the process's work. */
 let meterServer = null;
 /** Statements by their first 120 characters. */
@@ -74,15 +83,23 @@ pg.Client.prototype.query = function metered(...args) {
 
 // Every write a socket hands to libuv passes here, one call per system call (a corked or queued batch goes as one
 // writev). A socket an HTTP server accepted is the answers' (`socket.server`); the rest are the process's own
-// connections: the database, the LMS's and the service's addresses.
+// connections: the database, the LMS's and the service's addresses. The time inside them tells a CPU profile's
+// share in writev apart from what the writes cost: a sampling profiler counts the wall clock, and a write on
+// loopback wakes the process that reads it, which on a busy machine may take the writer's core for a while.
 const writeGeneric = Socket.prototype._writeGeneric;
 Socket.prototype._writeGeneric = function metered(...args) {
-  if (!this.connecting) {
-    if (this.server) {
-      if (this.server !== meterServer) counts.serverWrites += 1;
-    } else counts.otherWrites += 1;
+  if (this.connecting || this.server === meterServer) return writeGeneric.apply(this, args);
+  if (this.server) counts.serverWrites += 1;
+  else counts.otherWrites += 1;
+  const wall = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  try {
+    return writeGeneric.apply(this, args);
+  } finally {
+    const used = process.cpuUsage(cpu);
+    counts.writeCpuMs += (used.user + used.system) / 1000;
+    counts.writeWallMs += Number(process.hrtime.bigint() - wall) / 1e6;
   }
-  return writeGeneric.apply(this, args);
 };
 
 subscribe('http.server.response.finish', ({ server }) => {
