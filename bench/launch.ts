@@ -29,13 +29,15 @@ const ONE_WAY_MS = 25;
 
 /**
  * The socket writes of a launch, per launch and per answer, to the browser and to the process's own connections, and
- * the time inside them.
+ * with BENCH_WRITE_TIMES=1 the time inside them.
  */
 function writes(cost: Cost): string {
   const answers = cost.answers ?? Number.NaN;
   const server = cost.serverWrites ?? Number.NaN;
-  const inside = `${(cost.writeWallMs ?? Number.NaN).toFixed(2)} ms inside them, ${(cost.writeCpuMs ?? Number.NaN).toFixed(2)} ms of it CPU`;
-  return `${server.toFixed(1)} for ${answers.toFixed(1)} answers (${(server / answers).toFixed(2)} each), ${(cost.otherWrites ?? Number.NaN).toFixed(1)} to its own connections; ${inside}`;
+  const inside = process.env.BENCH_WRITE_TIMES
+    ? `; ${(cost.writeWallMs ?? Number.NaN).toFixed(2)} ms inside them, ${(cost.writeCpuMs ?? Number.NaN).toFixed(2)} ms of it CPU`
+    : '';
+  return `${server.toFixed(1)} for ${answers.toFixed(1)} answers (${(server / answers).toFixed(2)} each), ${(cost.otherWrites ?? Number.NaN).toFixed(1)} to its own connections${inside}`;
 }
 
 /** A launch's requests as the browser's network panel lists them, query values left out (an ltik rides there). */
@@ -103,7 +105,7 @@ export async function launchBench(): Promise<Row[]> {
               { p99: '< 50 ms' },
             ),
             {
-              what: 'socket writes per launch (throughput phase): to the browser for its answers; to its own connections; the wall clock and CPU inside them',
+              what: `socket writes per launch (throughput phase): to the browser for its answers; to its own connections${process.env.BENCH_WRITE_TIMES ? '; the wall clock and CPU inside them' : ''}`,
               figure: writes(tool.cost),
               anchor: writes(anchor.cost),
             },

@@ -35,7 +35,7 @@ export interface Cost {
   serverWrites?: number;
   /** Writes to the process's own connections: the database, the LMS's and the service's addresses. */
   otherWrites?: number;
-  /** Milliseconds inside those writes: the wall clock, and the process's CPU meanwhile. */
+  /** Milliseconds inside those writes (BENCH_WRITE_TIMES=1): the wall clock, and the process's CPU meanwhile. */
   writeWallMs?: number;
   writeCpuMs?: number;
   anchorCpuMs?: number;
@@ -53,7 +53,7 @@ export interface MeterReading {
   answers: number;
   serverWrites: number;
   otherWrites: number;
-  /** Milliseconds inside the socket writes: the wall clock, and the process's CPU (all its threads) meanwhile. */
+  /** Milliseconds inside the socket writes, when timed: the wall clock, and the process's CPU (all its threads). */
   writeWallMs: number;
   writeCpuMs: number;
   /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
@@ -91,7 +91,8 @@ export class Meter {
   /**
    * Runs `phase` and divides what the process spent meanwhile by the operations it completed. BENCH_STATEMENTS=1
    * prints the statements of the phase, with how many each operation sent, to stderr; BENCH_PROFILE_DIR=DIR
-   * writes a CPU profile of the process over the phase to DIR/<name>.cpuprofile.
+   * writes a CPU profile of the process over the phase to DIR/<name>.cpuprofile; BENCH_WRITE_TIMES=1 times the
+   * process's socket writes (the wall clock and CPU inside them).
    */
   async costOf<T extends { done: number }>(
     phase: () => Promise<T>,
@@ -100,6 +101,7 @@ export class Meter {
     const listing = Boolean(process.env.BENCH_STATEMENTS);
     const profileDir = process.env.BENCH_PROFILE_DIR;
     if (profileDir) await this.#ask('profile=start');
+    if (process.env.BENCH_WRITE_TIMES) await this.#ask('time-writes=1');
     const before = await this.read({ reset: listing });
     const result = await phase();
     const after = await this.read({ texts: listing });

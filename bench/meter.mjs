@@ -4,7 +4,7 @@
 // sockets (each a system call: an answer written in pieces shows as more than one per answer), served as JSON over a Unix socket that the benchmark reads
 // before and after a measured phase (BENCH_METER_SOCKET names it). It also profiles the process's CPU over a
 // phase on request (`--cpu-prof` is not allowed in NODE_OPTIONS): ?profile=start, then ?profile=stop answers
-// the profile.
+// the profile; and it times the socket writes on request (?time-writes=1).
 //
 // A commit here is a transaction that wrote: a COMMIT after a write, or a write outside a transaction (each is
 // its own). Those are what cost PostgreSQL a WAL flush; a read on its own costs a round trip, counted as a statement.
@@ -24,7 +24,7 @@ const counts = {
   answers: 0,
   serverWrites: 0,
   otherWrites: 0,
-  /** Time inside the writes: the wall clock, and the process's CPU (every thread's, so an upper bound). */
+  /** Time inside the writes, when timed: the wall clock, and the process's CPU (every thread's, so an upper bound). */
   writeWallMs: 0,
   writeCpuMs: 0,
 };
@@ -83,14 +83,17 @@ pg.Client.prototype.query = function metered(...args) {
 
 // Every write a socket hands to libuv passes here, one call per system call (a corked or queued batch goes as one
 // writev). A socket an HTTP server accepted is the answers' (`socket.server`); the rest are the process's own
-// connections: the database, the LMS's and the service's addresses. The time inside them tells a CPU profile's
-// share in writev apart from what the writes cost: a sampling profiler counts the wall clock, and a write on
-// loopback wakes the process that reads it, which on a busy machine may take the writer's core for a while.
+// connections: the database, the LMS's and the service's addresses. On request (?time-writes=1) it also times
+// them, which tells a CPU profile's share in writev apart from what the writes cost: a sampling profiler counts
+// the wall clock, and a write on loopback wakes the process that reads it, which on a busy machine may take the
+// writer's core for a while. Off by default: reading the process's CPU twice a write costs more than counting.
+let timingWrites = false;
 const writeGeneric = Socket.prototype._writeGeneric;
 Socket.prototype._writeGeneric = function metered(...args) {
   if (this.connecting || this.server === meterServer) return writeGeneric.apply(this, args);
   if (this.server) counts.serverWrites += 1;
   else counts.otherWrites += 1;
+  if (!timingWrites) return writeGeneric.apply(this, args);
   const wall = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   try {
@@ -141,6 +144,7 @@ if (socket) {
   const server = (meterServer = createServer((req, res) => {
     const asked = new URL(req.url ?? '/', 'http://meter').searchParams;
     res.setHeader('content-type', 'application/json');
+    if (asked.has('time-writes')) timingWrites = asked.get('time-writes') === '1';
     const action = asked.get('profile');
     if (action) {
       profile(action).then(
