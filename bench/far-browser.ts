@@ -43,6 +43,9 @@ export async function farBrowser(origins: string[], oneWayMs: number): Promise<F
         });
       };
       const agent = new Agent({
+        // One connection to each origin, kept for the next request, as a browser keeps its idle one: left to
+        // itself undici opens another for the request that follows a form post, a round trip a browser does not pay.
+        connections: 1,
         connect: (options, callback) => {
           const proxy = proxies.get(String(options.port));
           direct(proxy ? { ...options, hostname: '127.0.0.1', port: String(proxy.port) } : options, callback);
