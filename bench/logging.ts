@@ -42,7 +42,7 @@ const lines: Array<[string, (logger: Logger, i: number) => void]> = [
       logger.info({ paperId: i, failed: false, known: true }, 'Callback received; result read-back queued'),
   ],
   [
-    "a refused launch's line (launch-handlers.ts)",
+    "a refused launch's line",
     (logger) => logger.warn({ path: '/lti/launch', reason: 'IDTOKEN_NOT_FOUND_DB' }, 'LTI launch refused'),
   ],
   [
