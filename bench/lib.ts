@@ -30,6 +30,14 @@ export interface Cost {
   statements: number;
   commits: number;
   cpuMs: number;
+  /** HTTP answers the process finished, and the writes it handed to their sockets (each a system call). */
+  answers?: number;
+  serverWrites?: number;
+  /** Writes to the process's own connections: the database, the LMS's and the service's addresses. */
+  otherWrites?: number;
+  /** Milliseconds inside those writes (BENCH_WRITE_TIMES=1): the wall clock, and the process's CPU meanwhile. */
+  writeWallMs?: number;
+  writeCpuMs?: number;
   anchorCpuMs?: number;
   /** Whose CPU that is: "bare route" unless named. */
   anchorName?: string;
@@ -41,6 +49,13 @@ export interface MeterReading {
   commits: number;
   /** User and system CPU of the process, in milliseconds. */
   cpuMs: number;
+  /** HTTP answers finished; writes to the sockets of its HTTP servers; writes to its other sockets. */
+  answers: number;
+  serverWrites: number;
+  otherWrites: number;
+  /** Milliseconds inside the socket writes, when timed: the wall clock, and the process's CPU (all its threads). */
+  writeWallMs: number;
+  writeCpuMs: number;
   /** Statements by their first 120 characters, most frequent first; with ?texts=1 (?reset=1 starts afresh). */
   texts?: Array<[string, number]>;
 }
@@ -76,7 +91,8 @@ export class Meter {
   /**
    * Runs `phase` and divides what the process spent meanwhile by the operations it completed. BENCH_STATEMENTS=1
    * prints the statements of the phase, with how many each operation sent, to stderr; BENCH_PROFILE_DIR=DIR
-   * writes a CPU profile of the process over the phase to DIR/<name>.cpuprofile.
+   * writes a CPU profile of the process over the phase to DIR/<name>.cpuprofile; BENCH_WRITE_TIMES=1 times the
+   * process's socket writes (the wall clock and CPU inside them).
    */
   async costOf<T extends { done: number }>(
     phase: () => Promise<T>,
@@ -85,6 +101,7 @@ export class Meter {
     const listing = Boolean(process.env.BENCH_STATEMENTS);
     const profileDir = process.env.BENCH_PROFILE_DIR;
     if (profileDir) await this.#ask('profile=start');
+    if (process.env.BENCH_WRITE_TIMES) await this.#ask('time-writes=1');
     const before = await this.read({ reset: listing });
     const result = await phase();
     const after = await this.read({ texts: listing });
@@ -101,6 +118,11 @@ export class Meter {
         statements: per(after.statements, before.statements),
         commits: per(after.commits, before.commits),
         cpuMs: per(after.cpuMs, before.cpuMs),
+        answers: per(after.answers, before.answers),
+        serverWrites: per(after.serverWrites, before.serverWrites),
+        otherWrites: per(after.otherWrites, before.otherWrites),
+        writeWallMs: per(after.writeWallMs, before.writeWallMs),
+        writeCpuMs: per(after.writeCpuMs, before.writeCpuMs),
       },
     };
   }
@@ -265,11 +287,18 @@ export async function startChild<T>(
   };
 }
 
-/** Runs `work` beside the bare anchor server (bench/bare-server.ts), metered, and stops it whatever happens. */
-export async function withBareServer<R>(work: (bare: { url: string; meter: Meter }) => Promise<R>): Promise<R> {
-  const { env, meter } = metered('bare');
+/**
+ * Runs `work` beside the bare anchor server (bench/bare-server.ts), metered, and stops it whatever happens; `env`
+ * adds to its environment (BARE_AUTH_URL).
+ */
+export async function withBareServer<R>(
+  work: (bare: { url: string; meter: Meter }) => Promise<R>,
+  env: Record<string, string> = {},
+): Promise<R> {
+  const { env: meterEnv, meter } = metered('bare');
   return withChild<{ url: string }, R>('bare-server.ts', (bare) => work({ url: bare.info.url, meter }), {
-    BENCH_METER_SOCKET: env.BENCH_METER_SOCKET!,
+    ...env,
+    BENCH_METER_SOCKET: meterEnv.BENCH_METER_SOCKET!,
   });
 }
 

@@ -23,8 +23,9 @@ export function areaOf(node: ProfileNode): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   const nodeModules = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (nodeModules) return nodeModules[1]!;
-  // The tool runs built (dist/ mirrors src/) or from its sources.
-  const own = url.match(/\/(src|dist|bench|test)\/([^/]+)/);
+  // The tool runs built (dist/ mirrors src/) or from its sources; the last such folder in the address is the
+  // project's own (a checkout's folder may itself be named bench or src).
+  const own = url.match(/.*\/(src|dist|bench|test)\/([^/]+)/);
   if (own) return own[1] === 'src' || own[1] === 'dist' ? `src/${own[2]!.replace(/\.[jt]s$/, '')}` : own[1]!;
   if (url.startsWith('node:')) return 'node';
   return url;

@@ -10,6 +10,7 @@
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
 //   BENCH_STATEMENTS=1                     the statements each measured phase sent, to stderr
 //   BENCH_PROFILE_DIR=bench/profiles/x     CPU profiles of each measured phase (bench/profile-summary.ts reads them)
+//   BENCH_WRITE_TIMES=1                    the wall clock and CPU inside the metered processes' socket writes
 //   BENCH_TOOL_NODE_OPTIONS='--max-semi-space-size=4'  extra Node options for the tool's process
 //   BENCH_TOOL_LOG=/tmp/tool.log           what the tool's processes logged
 //   BENCH_TOOL_ENTRY=source                the tool from its sources through tsx, rather than built as npm start runs it

@@ -1,7 +1,7 @@
 // The express 5 application: health, the LTI addresses at /lti (dynamic registration, the guard with the login, the
 // launch route, then ltijs's app, express 4, for the keys), then the tool's own pages.
 import { fileURLToPath } from 'node:url';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { LTI_MOUNT_PATH } from '../lti/provider.js';
 import { isUnstorableText } from '../db/index.js';
 import type { Logger } from '../logger.js';
@@ -28,9 +28,10 @@ import { studentRoutes } from './student-pages.js';
 import { submissionRoutes } from './submission-routes.js';
 import { sendMessage, wordsOf } from './views.js';
 import { bodyFault } from './body-faults.js';
-import { admission, CALLBACK_PREFIX } from './admission.js';
+import { admission } from './admission.js';
+import { loggablePath, requestLog } from './request-log.js';
 import type { Tool, WebSettings } from './tool-context.js';
-import { CASE_SENSITIVE_ROUTING, comparablePath } from './routing.js';
+import { CASE_SENSITIVE_ROUTING } from './routing.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -49,28 +50,6 @@ export interface WebMounts {
   ltiRoutes: RequestHandler;
   /** Extra routers mounted at their path (the dev platform at /dev outside production). */
   extra?: Array<{ path: string; router: Router }>;
-}
-
-/** A request's path as logs may show it: without its query (an ltik rides there) or the callback's secret. */
-function loggablePath(req: Request): string {
-  const path = req.originalUrl.split('?')[0]!;
-  const secretAt = comparablePath(path).startsWith(CALLBACK_PREFIX) ? CALLBACK_PREFIX.length : -1;
-  return secretAt < 0 ? path : `${path.slice(0, secretAt)}[redacted]`;
-}
-
-/** One line per request: method, path (as logs may show it), status, time. */
-function requestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.debug(
-        { method: req.method, path: loggablePath(req), status: res.statusCode, ms: Math.round(ms) },
-        'request',
-      );
-    });
-    next();
-  };
 }
 
 /** A worker process's app: the health checks and /metrics, for its orchestrator and its scraper. */
