@@ -3,12 +3,12 @@
 // the record (session.ts reads it back). The ltik keeps the fields ltijs gave it, so an ltik issued before still
 // names its platform to the one sentence that answers a session that ended (framing.ts).
 import { createHash } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Alongside } from './alongside.js';
 import { recordLaunch, type Launch, type RecordedIdentity } from './launch.js';
-import { LAUNCH_SHAPE, ltikKey } from './session.js';
+import { signLtik } from './ltik.js';
+import { LAUNCH_SHAPE } from './session.js';
 import { launchRecord, sessionRecordKey } from './storage.js';
 import type { VerifiedLaunch } from './verify-launch.js';
 
@@ -55,18 +55,18 @@ export async function startLaunchSession(
     },
     alongside ?? null,
   );
-  const ltik = await new SignJWT({
-    platformUrl: issuer,
-    clientId,
-    deploymentId,
-    platformCode: encodeURIComponent(`lti${Buffer.from(issuer + clientId + deploymentId).toString('base64')}`),
-    contextId,
-    user: launch.subject,
-    // ltijs kept the state here; its signature part names it as well, at a fifth of its length.
-    s: state.state.split('.')[1] ?? '',
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .sign(ltikKey(deps.encryptionKey));
+  const ltik = signLtik(
+    {
+      platformUrl: issuer,
+      clientId,
+      deploymentId,
+      platformCode: encodeURIComponent(`lti${Buffer.from(issuer + clientId + deploymentId).toString('base64')}`),
+      contextId,
+      user: launch.subject,
+      // ltijs kept the state here; its signature part names it as well, at a fifth of its length.
+      s: state.state.split('.')[1] ?? '',
+    },
+    deps.encryptionKey,
+  );
   return { ...identity, ltik, launch };
 }

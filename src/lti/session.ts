@@ -1,12 +1,10 @@
-// A page request's session: the ltik issued at launch (launch-session.ts; a JWT signed with the tool's key, as ltijs
-// made them, carried in the URL or a header, never a cookie, so it works in an LMS iframe that blocks third-party
-// cookies), and the launch it stands for, read back as it was kept (launch.ts's one shape).
-import { decodeJwt, jwtVerify } from 'jose';
+// A page request's session: the ltik issued at launch (ltik.ts, launch-session.ts), and the launch it stands for,
+// read back as it was kept (launch.ts's one shape).
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
 import type { Launch, LaunchIdentity } from './launch.js';
+import { verifyLtik } from './ltik.js';
 import { sessionRecordKey } from './storage.js';
 
 /**
@@ -15,14 +13,6 @@ import { sessionRecordKey } from './storage.js';
  * ended, and its person opens the tool again from the LMS.
  */
 export const LAUNCH_SHAPE = 1;
-
-const ltikPayload = z.object({
-  platformUrl: z.string(),
-  clientId: z.string(),
-  deploymentId: z.string(),
-  contextId: z.string(),
-  user: z.string(),
-});
 
 export interface Session extends LaunchIdentity {
   ltik: string;
@@ -33,39 +23,12 @@ export interface Session extends LaunchIdentity {
 
 export type SessionProblem = 'invalid' | 'expired';
 
-/**
- * The platform an ltik says it was issued for, read without verifying it: only to let that platform's frame show
- * the one sentence that answers a session that ended or a key that is no key, never to trust anything.
- */
-export function ltikPlatform(ltik: string): { issuer: string; clientId: string } | null {
-  try {
-    const claims = ltikPayload.safeParse(decodeJwt(ltik));
-    return claims.success ? { issuer: claims.data.platformUrl, clientId: claims.data.clientId } : null;
-  } catch {
-    return null;
-  }
-}
-
 interface SessionRow {
   doc: { shape?: unknown; launch?: Launch };
   alongside: unknown;
   platform_id: string | null;
   user_id: string | null;
   course_id: string | null;
-}
-
-/**
- * The ltik's key as jose takes it, made once per encryption key: jose keeps the key object it makes for one array,
- * and a new array per page costs it a new key object (bench/ltijs-parts.ts).
- */
-const ltikKeys = new Map<string, Uint8Array>();
-export function ltikKey(encryptionKey: string): Uint8Array {
-  let key = ltikKeys.get(encryptionKey);
-  if (!key) {
-    key = new TextEncoder().encode(encryptionKey);
-    ltikKeys.set(encryptionKey, key);
-  }
-  return key;
 }
 
 /**
@@ -77,13 +40,8 @@ export async function resolveSession(
   ltik: string,
   alongside: readonly Alongside[] = [],
 ): Promise<Session | SessionProblem> {
-  let claims: z.infer<typeof ltikPayload>;
-  try {
-    const { payload } = await jwtVerify(ltik, ltikKey(deps.encryptionKey), { algorithms: ['HS256'] });
-    claims = ltikPayload.parse(payload);
-  } catch {
-    return 'invalid';
-  }
+  const claims = verifyLtik(ltik, deps.encryptionKey);
+  if (!claims) return 'invalid';
   // One round trip: the record the ltik stands for and the platform, user and course it names (and what the page
   // asked to read alongside).
   const { rows } = await sql<SessionRow>`

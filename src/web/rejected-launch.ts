@@ -2,7 +2,7 @@
 // puts its reason in res.locals.err; the person gets a sentence, the log gets the code.
 import type { Logger } from '../logger.js';
 import type { RejectedLaunchHandler } from '../lti/platform.js';
-import { ltikPlatform } from '../lti/session.js';
+import { ltikPlatform } from '../lti/ltik.js';
 import { namePlatform } from './framing.js';
 import { ltikOf } from './require-session.js';
 import { sendMessage, wordsOf } from './views.js';

@@ -2,7 +2,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { assignmentAlongside } from '../assignments/access.js';
 import { ownAttemptsAlongside } from '../submissions/own-attempts.js';
-import { ltikPlatform, resolveSession, type Session } from '../lti/session.js';
+import { ltikPlatform } from '../lti/ltik.js';
+import { resolveSession, type Session } from '../lti/session.js';
 import { frameForSession, namePlatform } from './framing.js';
 import { sendMessage, wordsOf } from './views.js';
 

@@ -1,0 +1,68 @@
+// The ltik, signed and checked with node:crypto's HMAC: it reads as jose reads it, an ltik an earlier release issued
+// (through jose) still reads, and no forged, altered or unsigned one does.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SignJWT, UnsecuredJWT, jwtVerify } from 'jose';
+import { ltikPlatform, signLtik, verifyLtik } from '../../src/lti/ltik.js';
+
+const KEY = 'ltik-test-encryption-key-0123456789abcdef';
+const CLAIMS = {
+  platformUrl: 'https://lms.example.edu',
+  clientId: 'client-1',
+  deploymentId: 'deployment-1',
+  contextId: 'https%3A%2F%2Flms.example.educlient-1deployment-1course-101_essay_0a1b',
+  user: 'student-1',
+};
+const named = {
+  platformUrl: CLAIMS.platformUrl,
+  clientId: CLAIMS.clientId,
+  deploymentId: CLAIMS.deploymentId,
+  contextId: CLAIMS.contextId,
+  user: CLAIMS.user,
+};
+
+test('an ltik the tool signs is a JWT jose verifies (HS256), with its claims and when it was issued', async () => {
+  const ltik = signLtik({ ...CLAIMS, s: 'state-part' }, KEY);
+  const { payload, protectedHeader } = await jwtVerify(ltik, new TextEncoder().encode(KEY), { algorithms: ['HS256'] });
+  assert.deepEqual(protectedHeader, { alg: 'HS256', typ: 'JWT' });
+  assert.equal(payload.user, 'student-1');
+  assert.equal(payload.s, 'state-part');
+  assert.ok(Math.abs(Number(payload.iat) - Date.now() / 1000) < 5);
+  assert.deepEqual(verifyLtik(ltik, KEY), named);
+});
+
+test('an ltik an earlier release signed through jose still reads', async () => {
+  const before = await new SignJWT({ ...CLAIMS, platformCode: 'lti', s: 'x' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .sign(new TextEncoder().encode(KEY));
+  assert.deepEqual(verifyLtik(before, KEY), named);
+  assert.deepEqual(ltikPlatform(before), { issuer: CLAIMS.platformUrl, clientId: CLAIMS.clientId });
+});
+
+test('no forged, altered, unsigned or malformed ltik reads', async () => {
+  const ltik = signLtik(CLAIMS, KEY);
+  const [header, payload, signature] = ltik.split('.') as [string, string, string];
+  const otherUser = Buffer.from(JSON.stringify({ ...CLAIMS, user: 'instructor-1' })).toString('base64url');
+  const refused = {
+    'another key': signLtik(CLAIMS, `${KEY}-other`),
+    'another user, same signature': `${header}.${otherUser}.${signature}`,
+    'a signature cut short': `${header}.${payload}.${signature.slice(0, -2)}`,
+    'no signature': `${header}.${payload}.`,
+    'alg none': new UnsecuredJWT(CLAIMS).encode(),
+    'HS512 under the same key': await new SignJWT(CLAIMS)
+      .setProtectedHeader({ alg: 'HS512' })
+      .sign(new TextEncoder().encode(KEY)),
+    'two parts': `${header}.${payload}`,
+    'not base64url JSON': `${header}.bm90IGpzb24.${signature}`,
+    'an empty string': '',
+  };
+  for (const [what, token] of Object.entries(refused)) assert.equal(verifyLtik(token, KEY), null, what);
+  // A signed token whose claims are not an ltik's (no user) is no ltik either.
+  const { user: _user, ...noUser } = CLAIMS;
+  const signedWithoutUser = await new SignJWT(noUser)
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(KEY));
+  assert.equal(verifyLtik(signedWithoutUser, KEY), null);
+  assert.equal(ltikPlatform('not a token'), null);
+});
