@@ -214,6 +214,11 @@ interface RegistrationRefusal {
   status: number;
   sentence: PlainKey | ((words: Words) => string);
   reason: string;
+  /**
+   * The LMS's keys host did not answer in time: asking again would spend a second deadline of the id_token's short
+   * life (10 s) on the same host, so the refusal stands even when the registrations moved meanwhile.
+   */
+  keysUnreachable?: true;
 }
 
 /** What the person reads when the key lookup (lti/token-key.ts) refuses a launch. */
@@ -248,7 +253,12 @@ async function platformFor(
   if (refused.kind !== 'keys unavailable') return { refusal: KEY_REFUSALS[refused.kind] };
   const { host } = refused;
   return {
-    refusal: { status: 503, sentence: ({ t }) => t('launch.keysUnreachable', { host }), reason: refused.detail },
+    refusal: {
+      status: 503,
+      sentence: ({ t }) => t('launch.keysUnreachable', { host }),
+      reason: refused.detail,
+      keysUnreachable: true,
+    },
   };
 }
 
@@ -331,7 +341,7 @@ export async function admitLaunch(tool: Tool, req: Request, res: Response): Prom
   const cache = registrationCache(db);
   let registrations = await cache.current();
   let found = await platformFor(db, { issuer: iss, clientId, deploymentId }, body.data.id_token);
-  if ('refusal' in found && (await cache.moved())) {
+  if ('refusal' in found && !found.refusal.keysUnreachable && (await cache.moved())) {
     registrations = await cache.current();
     found = await platformFor(db, { issuer: iss, clientId, deploymentId }, body.data.id_token);
   }
