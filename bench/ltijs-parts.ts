@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { SignJWT, exportJWK, jwtVerify } from 'jose';
 import { verifyPlatformToken } from '../src/lti/platform-token.js';
+import { cpuPerCall as cpuOf } from './cpu-per-call.js';
 
 const fromLtijs = createRequire(createRequire(import.meta.url).resolve('ltijs'));
 const jsonwebtoken = fromLtijs('jsonwebtoken') as {
@@ -18,14 +19,8 @@ const Rasha = fromLtijs('rasha') as { export(options: { jwk: object }): Promise<
 
 const iterations = Number(process.argv[2] ?? 400);
 
-/** Microseconds of CPU (user and system) per call, after a warm-up of a tenth as many. */
-async function cpuPerCall(work: () => unknown): Promise<number> {
-  for (let i = 0; i < iterations / 10; i += 1) await work();
-  const before = process.cpuUsage();
-  for (let i = 0; i < iterations; i += 1) await work();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / iterations;
-}
+/** CPU per call of `work`, at this run's number of calls (cpu-per-call.ts). */
+const cpuPerCall = (work: () => unknown) => cpuOf(work, iterations);
 
 const platformKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...(await exportJWK(platformKeys.publicKey)), kty: 'RSA', kid: 'platform-key', alg: 'RS256' };

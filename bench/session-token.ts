@@ -5,6 +5,7 @@
 //   node --import tsx bench/session-token.ts [ITERATIONS]
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { cpuPerCall as cpuOf } from './cpu-per-call.js';
 
 const iterations = Number(process.argv[2] ?? 5000);
 const ROUNDS = 5;
@@ -40,14 +41,8 @@ function verifyWithHmac(token: string): unknown {
 
 const signWithJose = () => new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().sign(key);
 
-/** Microseconds of CPU (every thread's: WebCrypto's jobs run on the pool) per call, after a warm-up. */
-async function cpuPerCall(work: () => unknown): Promise<number> {
-  for (let i = 0; i < iterations / 10; i += 1) await work();
-  const before = process.cpuUsage();
-  for (let i = 0; i < iterations; i += 1) await work();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / iterations;
-}
+/** CPU per call of `work`, at this run's number of calls (cpu-per-call.ts). */
+const cpuPerCall = (work: () => unknown) => cpuOf(work, iterations);
 
 const token = await signWithJose();
 if (JSON.stringify(verifyWithHmac(token)) !== JSON.stringify((await jwtVerify(token, key)).payload))
