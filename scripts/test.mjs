@@ -99,10 +99,19 @@ const PASSES = {
 // Once the reader of the output is gone (`npm test | head -5`), what is left to say goes to stderr, beginning with
 // the lines whose writes failed.
 let outputClosed = false;
+// Where stderr's reader is gone too (`npm test 2>&1 | head`), nothing more can be said: a write there would only fail
+// again, and each failure, unhandled, would be the runner's own error, said on stderr once more, for ever.
+let errorsClosed = false;
+process.stderr.on('error', () => {
+  errorsClosed = true;
+});
+const sayOnStderr = (text) => {
+  if (!errorsClosed) process.stderr.write(text);
+};
 function print(line) {
   const text = `${line}\n`;
-  if (outputClosed) process.stderr.write(text);
-  else process.stdout.write(text, (error) => error && process.stderr.write(text));
+  if (outputClosed) sayOnStderr(text);
+  else process.stdout.write(text, (error) => error && sayOnStderr(text));
 }
 
 const chosen = process.env.TEST_DB;
@@ -171,7 +180,7 @@ process.stdout.on('error', (error) => {
 // An error of the runner itself (an unhandled rejection comes here too): said, then the same clean-up.
 let crashed = false;
 process.on('uncaughtException', (error) => {
-  process.stderr.write(`\nThe test runner failed: ${error?.stack ?? error}\n`);
+  sayOnStderr(`\nThe test runner failed: ${error?.stack ?? error}\n`);
   if (crashed) return;
   crashed = true;
   signalRunning('SIGTERM')
