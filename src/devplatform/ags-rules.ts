@@ -1,15 +1,14 @@
-// How each platform judges a score post (AGS 3.4), as Moodle and Canvas really behave
-// (Moodle: mod/lti/service/gradebookservices/classes/local/resources/scores.php;
-//  Canvas: app/controllers/lti/ims/scores_controller.rb).
+// How a platform judges a score post (AGS 3.4), as Moodle really behaves
+// (mod/lti/service/gradebookservices/classes/local/resources/scores.php) or as the specification says (Brightspace and
+// Blackboard, whose documents say no more: test/fixtures/lms/<lms>/gradebook.md). Canvas's, which changes a whole
+// submission, is canvas-gradebook.ts.
 import type { DevUser, PlatformRules, Score } from './state.js';
 
 export interface ScoreVerdict {
   status: number;
   error?: string;
-  /** What the gradebook keeps (Moodle drops scoreGiven unless FullyGraded, Canvas unless FullyGraded or PendingManual). */
+  /** What the gradebook keeps (Moodle drops scoreGiven unless FullyGraded). */
   stored?: Score;
-  /** Canvas counts a new attempt unless the submission extension says new_submission: false. */
-  newAttempt?: boolean;
 }
 
 const PROGRESS = {
@@ -17,10 +16,8 @@ const PROGRESS = {
   grading: ['FullyGraded', 'Pending', 'PendingManual', 'Failed', 'NotReady'],
 };
 
-const CANVAS_SUBMISSION = 'https://canvas.instructure.com/lti/submission';
-
 export function judgeScore(
-  rules: PlatformRules,
+  rules: Exclude<PlatformRules, 'canvas'>,
   body: Record<string, unknown>,
   user: DevUser | undefined,
   lineItemId: string,
@@ -43,32 +40,14 @@ export function judgeScore(
     if (previous && Math.floor(Date.parse(previous.timestamp) / 1000) >= Math.floor(timestamp / 1000)) {
       return { status: 409, error: 'Refusing score with an earlier timestamp' };
     }
-  } else if (rules === 'canvas') {
-    if (!valid) return { status: 400, error: 'Invalid score' };
-    if (!isStudent) return { status: 422, error: 'User not found in course or is not a student' };
-    if (typeof body.scoreGiven === 'number' && typeof body.scoreMaximum !== 'number')
-      return { status: 422, error: 'ScoreMaximum must be present when ScoreGiven is' };
-    if (previous && Date.parse(previous.timestamp) > timestamp) {
-      return {
-        status: 400,
-        error: `Provided timestamp of ${String(body.timestamp)} before last updated timestamp of ${previous.timestamp}`,
-      };
-    }
   } else {
     if (!valid || !isStudent) return { status: 400, error: 'Invalid score or unknown user' };
     if (previous && Date.parse(previous.timestamp) >= timestamp)
       return { status: 409, error: 'The timestamp must be later than the last one' };
   }
   const grading = String(body.gradingProgress);
-  const keepsScore =
-    rules === 'moodle'
-      ? grading === 'FullyGraded'
-      : rules === 'canvas'
-        ? grading === 'FullyGraded' || grading === 'PendingManual'
-        : true;
+  const keepsScore = rules === 'moodle' ? grading === 'FullyGraded' : true;
   const submission = body.submission as { submittedAt?: unknown } | undefined;
-  const extension = body[CANVAS_SUBMISSION] as
-    { new_submission?: unknown; preserve_score?: unknown; prioritize_non_tool_grade?: unknown } | undefined;
   const posted: Score = {
     lineItemId,
     userId: String(body.userId),
@@ -81,14 +60,7 @@ export function judgeScore(
     ...(typeof submission?.submittedAt === 'string' ? { submittedAt: submission.submittedAt } : {}),
     gradedBy: 'tool',
   };
-  return {
-    status: rules === 'canvas' ? 200 : 204,
-    stored: cellAfter(rules, posted, previous, {
-      preserveScore: extension?.preserve_score === true,
-      prioritizeNonToolGrade: extension?.prioritize_non_tool_grade === true,
-    }),
-    newAttempt: rules === 'canvas' && keepsScore && extension?.new_submission !== false,
-  };
+  return { status: 204, stored: cellAfter(rules, posted, previous) };
 }
 
 /**
@@ -96,18 +68,10 @@ export function judgeScore(
  * - Moodle: a grade the teacher gave is an override, which a tool's score changes neither the grade nor the
  *   feedback of (lib/grade/grade_item.php update_raw_grade); otherwise the grade is the score (none: empty) and the
  *   feedback the comment (none: empty).
- * - Canvas: a score without scoreGiven (or not FullyGraded/PendingManual) sets the grade to nil unless
- *   preserve_score; a score over a grade a person gave is dropped with prioritize_non_tool_grade; each comment is
- *   added to the submission's comments (the cell shows the latest).
- * - The specification: a score replaces the grade; one without scoreGiven clears only a score the tool gave
- *   (https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum).
+ * - The specification (Brightspace, Blackboard): a score replaces the grade; one without scoreGiven clears only a
+ *   score the tool gave (https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum).
  */
-function cellAfter(
-  rules: PlatformRules,
-  posted: Score,
-  previous: Score | undefined,
-  canvas: { preserveScore: boolean; prioritizeNonToolGrade: boolean },
-): Score {
+function cellAfter(rules: Exclude<PlatformRules, 'canvas'>, posted: Score, previous: Score | undefined): Score {
   const teacherGraded = previous?.gradedBy === 'teacher' && previous.scoreGiven !== null;
   const keepGrade = (cell: Score): Score => ({
     ...cell,
@@ -116,14 +80,6 @@ function cellAfter(
     gradedBy: previous?.gradedBy ?? 'tool',
   });
   if (rules === 'moodle') return teacherGraded ? previous! : posted;
-  if (rules === 'canvas') {
-    const withComment: Score = {
-      ...posted,
-      ...(posted.comment === undefined && previous?.comment !== undefined ? { comment: previous.comment } : {}),
-    };
-    if (posted.scoreGiven === null) return canvas.preserveScore ? keepGrade(withComment) : withComment;
-    return teacherGraded && canvas.prioritizeNonToolGrade ? keepGrade(withComment) : withComment;
-  }
   if (posted.scoreGiven === null && teacherGraded) return keepGrade(posted);
   return posted;
 }

@@ -1,8 +1,9 @@
 // Assignment and Grade Services 2.0 (https://www.imsglobal.org/spec/lti-ags/v2p0/): the launch's AGS claim, the
 // line item service (3.2), the result service (3.3) and the score publish service (3.4), whose verdicts ags-rules.ts
-// gives as Moodle, Canvas or the specification would.
+// gives as Moodle or the specification would, and canvas-gradebook.ts as Canvas does.
 import express, { type Request, type Response } from 'express';
 import { judgeScore } from './ags-rules.js';
+import { assignmentLineItemOf, canvasResultJson, canvasScore } from './canvas-gradebook.js';
 import type { MountConcern, PlatformContext } from './context.js';
 import { createLineItem, scoreKey, submissionReviewOf, type LineItem, type ResourceLink, type Score } from './state.js';
 import { SCOPES, requireScope } from './token.js';
@@ -90,8 +91,13 @@ export const mountAgs: MountConcern = (router, platform) => {
     ) {
       return void res.status(400).json({ error: 'label and a positive scoreMaximum are required' });
     }
-    if (body.resourceLinkId && !memory.links.has(body.resourceLinkId))
+    const link = body.resourceLinkId ? memory.links.get(body.resourceLinkId) : undefined;
+    if (body.resourceLinkId && !link)
       return void res.status(404).json({ error: 'The specified resource does not exist' });
+    // Canvas adds a line item made with a resourceLinkId to the link's assignment (line_items_controller.rb
+    // `assignment`, Lti::LineItem.create_line_item!); without one it makes an assignment of its own.
+    const firstOfLink = link?.lineItemIds.map((id) => memory.lineItems.get(id)).find((item) => item !== undefined);
+    if (memory.rules === 'canvas' && link && !firstOfLink) return void res.status(412).end();
     const review = submissionReviewOf(body.submissionReview);
     if (review === 'invalid')
       return void res
@@ -104,6 +110,7 @@ export const mountAgs: MountConcern = (router, platform) => {
       ...(body.resourceId ? { resourceId: body.resourceId } : {}),
       ...(body.resourceLinkId ? { resourceLinkId: body.resourceLinkId } : {}),
       ...(review ? { submissionReview: review } : {}),
+      ...(memory.rules === 'canvas' && firstOfLink ? { assignmentId: assignmentLineItemOf(firstOfLink) } : {}),
     });
     res.status(201).type('application/vnd.ims.lis.v2.lineitem+json').send(itemJson(item));
   });
@@ -144,37 +151,42 @@ export const mountAgs: MountConcern = (router, platform) => {
       const item = itemOf(req, res, moodleForm);
       if (!item) return;
       const body = (req.body ?? {}) as Record<string, unknown>;
+      const user = memory.people.get(String(body.userId));
+      const resultUrl = `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}`;
+      if (memory.rules === 'canvas') {
+        const verdict = canvasScore(memory, item, body, user);
+        memory.scoreLog.push({ lineItemId: item.id, userId: String(body.userId), status: verdict.status, body });
+        if (verdict.status !== 200) return void res.status(verdict.status).json({ error: verdict.error });
+        return void res.json({ resultUrl });
+      }
       const key = scoreKey(item.id, String(body.userId));
-      const verdict = judgeScore(
-        memory.rules,
-        body,
-        memory.people.get(String(body.userId)),
-        item.id,
-        memory.scores.get(key),
-      );
+      const verdict = judgeScore(memory.rules, body, user, item.id, memory.scores.get(key));
       memory.scoreLog.push({ lineItemId: item.id, userId: String(body.userId), status: verdict.status, body });
       if (!verdict.stored) return void res.status(verdict.status).json({ error: verdict.error });
       memory.scores.set(key, verdict.stored);
-      if (verdict.newAttempt) memory.attempts.set(key, (memory.attempts.get(key) ?? 0) + 1);
-      if (verdict.status === 204) res.status(204).end();
-      else
-        res
-          .status(verdict.status)
-          .json({ resultUrl: `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}` });
+      res.status(204).end();
     });
     // https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service
     router.get(`${path}/results`, requireScope(platform, SCOPES.result), (req, res) => {
       const item = itemOf(req, res, moodleForm);
       if (!item) return;
-      const results = [...memory.scores.values()]
-        .filter((score) => score.lineItemId === item.id && (!req.query.user_id || score.userId === req.query.user_id))
-        .map((score) => ({
-          userId: score.userId,
-          resultScore: score.scoreGiven,
-          resultMaximum: item.scoreMaximum,
-          comment: score.comment,
-          scoreOf: lineItemUrl(platform, item.id),
-        }));
+      const wanted = (userId: string) => !req.query.user_id || userId === req.query.user_id;
+      const scoreOf = lineItemUrl(platform, item.id);
+      // Canvas answers its Lti::Result, which mirrors the last writer (canvas-gradebook.ts); the others the cell.
+      const results =
+        memory.rules === 'canvas'
+          ? [...memory.results.values()]
+              .filter((result) => result.lineItemId === item.id && wanted(result.userId))
+              .map((result) => ({ userId: result.userId, ...canvasResultJson(memory, item, result), scoreOf }))
+          : [...memory.scores.values()]
+              .filter((score) => score.lineItemId === item.id && wanted(score.userId))
+              .map((score) => ({
+                userId: score.userId,
+                resultScore: score.scoreGiven,
+                resultMaximum: item.scoreMaximum,
+                comment: score.comment,
+                scoreOf,
+              }));
       res.type('application/vnd.ims.lis.v2.resultcontainer+json').send(JSON.stringify(results));
     });
   }

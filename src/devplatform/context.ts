@@ -41,8 +41,17 @@ export type MountConcern = (router: Router, platform: PlatformContext) => void;
  * (https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration): tools change behaviour on it, as ours does.
  */
 export function productFamilyCode(platform: PlatformContext): string {
-  return platform.memory.rules === 'spec' ? 'dev' : platform.memory.rules;
+  return FAMILY_CODES[platform.memory.rules];
 }
+
+/** Each LMS's product family code as it sends it (src/lti/registrations.ts names them). */
+const FAMILY_CODES: Record<PlatformContext['memory']['rules'], string> = {
+  moodle: 'moodle',
+  canvas: 'canvas',
+  brightspace: 'desire2learn',
+  blackboard: 'BlackboardLearn',
+  spec: 'dev',
+};
 
 /** The prefix of LTI Core's claims (https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims). */
 export const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';

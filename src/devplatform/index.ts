@@ -10,7 +10,16 @@
 import type { AssetProcessorDialect } from './dialect.js';
 import { Router } from 'express';
 import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
-import { courseTotals, gradeAsTeacher, type CourseTotal } from './ags-gradebook.js';
+import {
+  courseTotals,
+  gradeAsTeacher,
+  needsGrading,
+  postGrades,
+  studentView,
+  teacherComments,
+  type CourseTotal,
+  type StudentView,
+} from './ags-gradebook.js';
 import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
 import { mountEula } from './eula.js';
@@ -50,7 +59,7 @@ import {
 import { mountTokenEndpoint, tokenUrl } from './token.js';
 
 export type { GradebookRow } from './ags.js';
-export type { CourseTotal } from './ags-gradebook.js';
+export type { CourseTotal, StudentView } from './ags-gradebook.js';
 export type { AssetReport } from './state.js';
 export { SubmissionRefused, type SubmitOptions } from './lms-submissions.js';
 export type { NoticeAsset } from './notices.js';
@@ -94,10 +103,23 @@ export interface DevPlatform {
   lineItems(): LineItem[];
   loginInitiationUrl(options: LoginInitiation): string;
   gradebook(): GradebookRow[];
-  /** Each student's course total, over graded cells only (as Moodle and Canvas compute it). */
-  courseTotals(): CourseTotal[];
+  /**
+   * Each student's course total, over graded cells only (as Moodle and Canvas compute it), as the teacher reads it
+   * or as the student reads their own (Canvas: posted grades only).
+   */
+  courseTotals(view?: 'teacher' | 'student'): CourseTotal[];
+  /** The cells the LMS lists for its teacher to grade (Canvas's "needs grading", Brightspace's "ready for evaluation"). */
+  toGrade(): GradebookRow[];
+  /** A cell as its student reads it: the grade shown (null: none) and the comments they see. */
+  studentView(row: GradebookRow): StudentView;
+  /** Every comment a cell holds, as its teacher reads them. */
+  teacherComments(row: GradebookRow): string[];
   /** The teacher grades a student in the LMS's gradebook (the line item's own id, as lineItems() gives it in its url's path). */
   gradeAsTeacher(lineItemId: string, userId: string, score: number): void;
+  /** Canvas: the column's assignment posts grades by hand (a manual post policy) or, false, at once. */
+  setPostManually(lineItemId: string, manual: boolean): void;
+  /** Canvas: the teacher posts the column's grades (and comments) to the students. */
+  postGrades(lineItemId: string): void;
   scoreLog(): ScoreLogEntry[];
   attempts(lineItemId: string, userId: string): number;
   setRules(rules: PlatformRules): void;
@@ -214,10 +236,18 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     lineItems: () => [...memory.lineItems.values()].map((item) => lineItemJson(platform, item)),
     loginInitiationUrl: (init) => loginInitiationUrl(platform, init),
     gradebook: () => gradebook(platform),
-    courseTotals: () => courseTotals(platform),
+    courseTotals: (view) => courseTotals(platform, view),
+    toGrade: () => gradebook(platform).filter((row) => needsGrading(memory, row)),
+    studentView: (row) => studentView(memory, row),
+    teacherComments: (row) => teacherComments(row),
     gradeAsTeacher: saved((lineItemId: string, userId: string, score: number) =>
       gradeAsTeacher(platform, lineItemId, userId, score),
     ),
+    setPostManually: saved((lineItemId: string, manual: boolean) => {
+      if (manual) memory.postManually.add(lineItemId);
+      else memory.postManually.delete(lineItemId);
+    }),
+    postGrades: saved((lineItemId: string) => postGrades(platform, lineItemId)),
     scoreLog: () => [...memory.scoreLog],
     attempts: (lineItemId, userId) => memory.attempts.get(scoreKey(lineItemId, userId)) ?? 0,
     setRules: (next) => void (memory.rules = next),

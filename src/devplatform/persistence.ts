@@ -1,8 +1,8 @@
 // The dev platform's course and gradebook kept on disk (DATA_DIR/devplatform/state.json when the tool mounts it at
 // /dev), so that the quick start survives a restart whole: the tool keeps its state in its database and the sandbox
 // its own in DATA_DIR/sandbox; without this, the LMS's side came back empty while the tool still said what it had
-// posted. Kept: its people, resource links, line items, gradebook cells, attempts, the tool's notice handlers and the
-// document processors attached. Not kept (a restart forgets them, as a new browser session would): access tokens,
+// posted. Kept: its people, resource links, line items, gradebook cells, attempts, Canvas's results and post policies,
+// the tool's notice handlers and the document processors attached. Not kept (a restart forgets them, as a new browser session would): access tokens,
 // the request logs, submitted files and asset reports of the Asset Processor. Written whole after each change (to a
 // new file renamed over the old), read back at start; a file that does not parse is set aside, not trusted.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,9 @@ const stored = z.object({
   lineItems: record(loose),
   scores: record(loose),
   attempts: record(z.number()),
+  // Absent from a file an earlier release wrote.
+  results: record(loose).default([]),
+  postManually: z.array(z.string()).default([]),
   nextLineItemId: z.number().int().positive(),
   noticeHandlers: record(z.string()),
   assetProcessors: z.array(loose),
@@ -49,6 +52,8 @@ export function restore(memory: PlatformMemory, file: string): boolean {
   into(memory.lineItems, data.lineItems);
   into(memory.scores, data.scores);
   into(memory.attempts, data.attempts);
+  into(memory.results, data.results);
+  memory.postManually = new Set(data.postManually);
   into(memory.noticeHandlers, data.noticeHandlers);
   memory.nextLineItemId = data.nextLineItemId;
   memory.assetProcessors = data.assetProcessors as unknown as PlatformMemory['assetProcessors'];
@@ -67,6 +72,8 @@ export function fileStore(file: string): PlatformStore {
         lineItems: [...memory.lineItems],
         scores: [...memory.scores],
         attempts: [...memory.attempts],
+        results: [...memory.results],
+        postManually: [...memory.postManually],
         nextLineItemId: memory.nextLineItemId,
         noticeHandlers: [...memory.noticeHandlers],
         assetProcessors: memory.assetProcessors,

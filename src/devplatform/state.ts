@@ -2,8 +2,12 @@
 // the vocabulary they are written in. Everything lives here and nowhere else; the concerns read and change it.
 import { randomBytes } from 'node:crypto';
 
-/** Whose behaviour the emulator copies where platforms differ: Moodle's, Canvas's, or the specification's. */
-export type PlatformRules = 'moodle' | 'canvas' | 'spec';
+/**
+ * Whose behaviour the emulator copies where platforms differ: Moodle's, Canvas's, D2L Brightspace's, Blackboard's, or
+ * the specification's. Brightspace and Blackboard judge scores by the specification (their documents say no more of
+ * it) and differ in what their teachers and students read (ags-gradebook.ts; test/fixtures/lms/<lms>/gradebook.md).
+ */
+export type PlatformRules = 'moodle' | 'canvas' | 'brightspace' | 'blackboard' | 'spec';
 
 export const LIS = 'http://purl.imsglobal.org/vocab/lis/v2';
 export const ROLES = {
@@ -45,6 +49,12 @@ export interface LineItem {
   resourceLinkId?: string;
   /** Where the gradebook opens a user's submission in the tool (https://www.imsglobal.org/spec/lti-ags/v2p0/#submissionreview). */
   submissionReview?: SubmissionReview;
+  /**
+   * Canvas: the line item whose assignment this one belongs to (its own id: it is the assignment's column). A line item
+   * a tool creates with a resourceLinkId joins the link's assignment as a second line item, which is no column
+   * (canvas-gradebook.ts).
+   */
+  assignmentId?: string;
 }
 
 export interface SubmissionReview {
@@ -73,6 +83,46 @@ export interface Score {
   submittedAt?: string;
   /** Who gave the grade the cell shows: the tool (a score post) or the teacher (in the LMS's gradebook). */
   gradedBy?: 'tool' | 'teacher';
+  /** Canvas only: the cell is a Canvas submission (canvas-gradebook.ts). */
+  canvas?: CanvasSubmission;
+}
+
+/** A Canvas submission as app/models/submission.rb keeps it (test/fixtures/lms/canvas/gradebook.md). */
+export interface CanvasSubmission {
+  workflowState: 'unsubmitted' | 'submitted' | 'pending_review' | 'graded';
+  /** Null until an attempt is submitted (external_tool for a tool's): such a row is never in "needs grading". */
+  submissionType: string | null;
+  /** The attempts submitted (0: none). */
+  attempt: number;
+  submittedAt: string | null;
+  /** Whether the grade is of the current attempt (false after a resubmission over a grade). */
+  gradeMatchesCurrentSubmission: boolean;
+  /** When the grade and comments were posted to the student (null: hidden from them). */
+  postedAt: string | null;
+  comments: CanvasComment[];
+}
+
+export interface CanvasComment {
+  text: string;
+  /** The tool's comments have no author (skip_author); a teacher's has them. */
+  author: 'tool' | 'teacher';
+  /** The attempt it was made on (null on an unsubmitted submission). */
+  attempt: number | null;
+  hidden: boolean;
+}
+
+/** Canvas's Lti::Result: what the result service answers (app/serializers/lti/ims/results_serializer.rb). */
+export interface CanvasResult {
+  lineItemId: string;
+  userId: string;
+  resultScore: number | null;
+  resultMaximum: number | null;
+  comment?: string;
+  gradingProgress: string;
+  activityProgress: string;
+  /** Its updated_at: a score timestamped before it is refused. */
+  updatedAt: string;
+  extensions: Record<string, unknown>;
 }
 
 export interface ScoreLogEntry {
@@ -213,9 +263,13 @@ export interface PlatformMemory {
   people: Map<string, DevUser>;
   links: Map<string, ResourceLink>;
   lineItems: Map<string, LineItem>;
-  /** Keyed by scoreKey(lineItemId, userId): the gradebook cell. */
+  /** Keyed by scoreKey(lineItemId, userId): the gradebook cell (Canvas: of the assignment's own line item only). */
   scores: Map<string, Score>;
   attempts: Map<string, number>;
+  /** Canvas: each line item's Lti::Result per user, keyed by scoreKey(lineItemId, userId). */
+  results: Map<string, CanvasResult>;
+  /** Canvas: the assignments (by their line item) whose grades are posted by hand (a manual post policy). */
+  postManually: Set<string>;
   scoreLog: ScoreLogEntry[];
   accessTokens: Map<string, AccessToken>;
   /** Every client assertion the token endpoint received, the access token it gave for it (null: refused) and the scopes granted. */
@@ -261,6 +315,8 @@ export function createMemory(options: {
     lineItems: new Map(),
     scores: new Map(),
     attempts: new Map(),
+    results: new Map(),
+    postManually: new Set(),
     scoreLog: [],
     accessTokens: new Map(),
     tokenExchanges: [],
