@@ -216,6 +216,10 @@ export interface SubmissionTable {
   /** The final score the gradebook acknowledged (2xx) for this attempt, and its AGS timestamp. */
   grade_acknowledged_score: ColumnType<string | null, number | null, number | null>;
   grade_acknowledged_timestamp: Date | null;
+  /** Whether the LMS has recorded this attempt (Canvas: a score with new_submission, once per attempt). */
+  gradebook_attempt_recorded: Generated<boolean>;
+  /** The column (line item) this attempt's comment reached; Canvas adds every comment it is sent. */
+  gradebook_comment_column: string | null;
   /** The upload job sending the paper now, and until when its lease holds (submissions/send-lease.ts). */
   send_lease: string | null;
   send_lease_until: Date | null;
@@ -230,6 +234,13 @@ export interface ScoreClockTable {
   last_timestamp: Date;
   /** Every grade (scoreGiven) the tool posted to this cell: a grade there that is none of them is the teacher's. */
   given_scores: ColumnType<string[], never, string[]>;
+  /** The tool has followed the cell since it was empty or since a teacher graded it (grades/canvas-cell.ts). */
+  cell_known: Generated<boolean>;
+  teacher_graded: Generated<boolean>;
+  /** The grade the cell holds is the tool's own. */
+  tool_graded: Generated<boolean>;
+  /** What the result service showed after the tool's last post (null: no score). */
+  result_after_post: ColumnType<string | null, number | null | undefined, number | null>;
 }
 
 export interface SubmissionEventTable {

@@ -41,6 +41,10 @@ export interface GradeContext extends ColumnContext {
   /** The final score last about to be posted, and the one the gradebook acknowledged (null: none). */
   sentScore: number | null;
   acknowledgedScore: number | null;
+  /** Whether the LMS has recorded this attempt (a post with new_submission acknowledged). */
+  attemptRecorded: boolean;
+  /** The column this attempt's comment reached (null: none yet). */
+  commentColumn: string | null;
 }
 
 /** The column's fields of the assignment `a`, its platform `p` and its user `u`, as one select list. */
@@ -160,6 +164,8 @@ export async function loadContext(db: Kysely<DatabaseSchema>, submissionId: stri
       's.submitted_at',
       's.grade_sent_score',
       's.grade_acknowledged_score',
+      's.gradebook_attempt_recorded',
+      's.gradebook_comment_column',
     ])
     .select(STANDING_FIELDS)
     .select(ownsCellField())
@@ -176,5 +182,7 @@ export async function loadContext(db: Kysely<DatabaseSchema>, submissionId: stri
     submittedAt: row.submitted_at,
     sentScore: row.grade_sent_score === null ? null : Number(row.grade_sent_score),
     acknowledgedScore: row.grade_acknowledged_score === null ? null : Number(row.grade_acknowledged_score),
+    attemptRecorded: row.gradebook_attempt_recorded,
+    commentColumn: row.gradebook_comment_column,
   };
 }

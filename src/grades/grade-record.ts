@@ -50,3 +50,23 @@ export async function recordAcknowledged(
     .where('id', '=', submissionId)
     .execute();
 }
+
+/**
+ * What the gradebook took of a post: the attempt recorded (a post with new_submission), the comment in this column.
+ * Kept apart from the score's record: a resync posts the score again, never the attempt or the comment.
+ */
+export async function recordGradebookFacts(
+  db: Kysely<DatabaseSchema>,
+  submissionId: string,
+  facts: { attemptRecorded?: boolean; commentColumn?: string },
+): Promise<void> {
+  if (!facts.attemptRecorded && facts.commentColumn === undefined) return;
+  await db
+    .updateTable('submission')
+    .set({
+      ...(facts.attemptRecorded ? { gradebook_attempt_recorded: true } : {}),
+      ...(facts.commentColumn !== undefined ? { gradebook_comment_column: facts.commentColumn } : {}),
+    })
+    .where('id', '=', submissionId)
+    .execute();
+}

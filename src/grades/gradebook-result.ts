@@ -26,6 +26,33 @@ export interface HeldResult {
 }
 
 /**
+ * The user's result in the line item: `none` when the platform answers that it holds no result for them, the
+ * result when it holds one, `unreadable` when it cannot say (the result scope not granted, another answer, one that
+ * does not parse). Throws when the platform cannot be reached.
+ */
+export async function readResult(
+  deps: GradeDeps,
+  platform: PlatformRef,
+  lineItemUrl: string,
+  userId: string,
+): Promise<HeldResult | 'none' | 'unreadable'> {
+  const answer = await agsCall(deps.provider, platform, AGS_SCOPES.result, resultsUrl(lineItemUrl, userId), {
+    method: 'GET',
+    accept: 'application/vnd.ims.lis.v2.resultcontainer+json',
+  });
+  if (answer.status !== 200) return 'unreadable';
+  const results = resultContainer.safeParse(parseJson(answer.body));
+  if (!results.success) return 'unreadable';
+  const mine = results.data.find((result) => result.userId === userId);
+  if (!mine) return 'none';
+  const maximum = typeof mine.resultMaximum === 'number' && mine.resultMaximum > 0 ? mine.resultMaximum : 100;
+  return {
+    score: typeof mine.resultScore === 'number' ? (mine.resultScore / maximum) * 100 : null,
+    comment: mine.comment ?? null,
+  };
+}
+
+/**
  * The user's result in the line item, as the platform holds it; null when it cannot say (no result, the result
  * scope not granted, an answer that does not parse): then nothing is known, and the caller sends.
  */
@@ -35,19 +62,8 @@ export async function heldResult(
   lineItemUrl: string,
   userId: string,
 ): Promise<HeldResult | null> {
-  const answer = await agsCall(deps.provider, platform, AGS_SCOPES.result, resultsUrl(lineItemUrl, userId), {
-    method: 'GET',
-    accept: 'application/vnd.ims.lis.v2.resultcontainer+json',
-  });
-  if (answer.status !== 200) return null;
-  const results = resultContainer.safeParse(parseJson(answer.body));
-  const mine = results.success ? results.data.find((result) => result.userId === userId) : undefined;
-  if (!mine) return null;
-  const maximum = typeof mine.resultMaximum === 'number' && mine.resultMaximum > 0 ? mine.resultMaximum : 100;
-  return {
-    score: typeof mine.resultScore === 'number' ? (mine.resultScore / maximum) * 100 : null,
-    comment: mine.comment ?? null,
-  };
+  const held = await readResult(deps, platform, lineItemUrl, userId);
+  return typeof held === 'string' ? null : held;
 }
 
 /** The user's result in the line item, out of 100; null when the platform holds or says none. */

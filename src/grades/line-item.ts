@@ -72,8 +72,9 @@ async function findOrCreateLineItem(
 /**
  * The column the score goes to. The assignment's own: the one the launch named, else found or created by tag and
  * resourceId. With gradeColumn "similarity": a column of its own beside the assignment's, found again by tag and
- * resourceId (a course copy, a second process) before one is created; where the platform lets the tool create no
- * columns, the assignment's own.
+ * resourceId (a course copy, a second process) before one is created (in Canvas, an assignment of its own:
+ * test/fixtures/lms/canvas/gradebook.md C10); where the platform lets the tool create no columns, the assignment's
+ * own.
  */
 export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Promise<string> {
   const ownColumn = context.gradeColumn === 'similarity' && context.lineItemsUrl !== null;
@@ -128,7 +129,11 @@ export async function lineItemFor(deps: GradeDeps, context: ColumnContext): Prom
         scoreMaximum: 100,
         resourceId: context.assignmentId,
         tag: SIMILARITY_TAG,
-        ...(context.resourceLinkId ? { resourceLinkId: context.resourceLinkId } : {}),
+        // A column of its own is bound to the assignment's link where the LMS makes a column of it; Canvas makes a
+        // second line item of the link's assignment, which is no column (platform-quirks.ts linksOwnColumn).
+        ...(context.resourceLinkId && (!ownColumn || context.quirks.linksOwnColumn)
+          ? { resourceLinkId: context.resourceLinkId }
+          : {}),
         submissionReview: submissionReviewOfLineItem({ [ASSIGNMENT_PARAMETER]: context.assignmentId }),
       },
       otherColumn ?? null,

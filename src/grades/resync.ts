@@ -1,25 +1,48 @@
-// "Resync grades": every scored submission of an assignment or of a platform posted to the gradebook again (after
-// an LMS outage, a restored course, or a change of column). Each post is a job; the grade job posts only the
-// latest attempt's score and keeps timestamps increasing, so a repeat is harmless.
+// "Resync grades": every checked paper of an assignment or of a platform posted to the gradebook again (after an LMS
+// outage, a restored course, or a change of column). Each post is a job; the grade job keeps timestamps increasing
+// and adds nothing the gradebook holds already (an attempt, a comment), so a repeat is harmless. Only an assignment
+// whose results go to the gradebook has grades to post: one the tool checks as the LMS's Asset Processor reports
+// beside the file instead, and one whose LMS gave it no gradebook service has nowhere to post.
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
+import { ownsCell } from '../submissions/cell-owner.js';
 
-export async function queueGradeResync(
-  db: Kysely<DatabaseSchema>,
-  jobs: Jobs,
-  scope: { assignmentId: string } | { platformId: string },
-): Promise<number> {
-  let query = db
-    .selectFrom('submission')
-    .innerJoin('assignment', 'assignment.id', 'submission.assignment_id')
-    .select('submission.id')
-    .where('submission.state', 'in', ['scored', 'graded']);
-  query =
-    'assignmentId' in scope
-      ? query.where('assignment.id', '=', scope.assignmentId)
-      : query.where('assignment.platform_id', '=', scope.platformId);
-  const rows = await query.execute();
+/** Whether an assignment's results go to an LMS gradebook the tool can post to. */
+export function postsGrades(assignment: {
+  kind: string;
+  lineItemUrl: string | null;
+  lineItemsUrl: string | null;
+}): boolean {
+  return assignment.kind === 'gradebook' && (assignment.lineItemUrl !== null || assignment.lineItemsUrl !== null);
+}
+
+type Scope = { assignmentId: string } | { platformId: string };
+
+/** The checked papers that own their student's cell, in assignments that post grades: what a resync posts. */
+function papersToPost(db: Kysely<DatabaseSchema>, scope: Scope) {
+  const query = db
+    .selectFrom('submission as s')
+    .innerJoin('assignment as a', 'a.id', 's.assignment_id')
+    .where('s.state', 'in', ['scored', 'graded'])
+    .where(ownsCell('s'))
+    .where('a.kind', '=', 'gradebook')
+    .where((eb) => eb.or([eb('a.line_item_url', 'is not', null), eb('a.line_items_url', 'is not', null)]));
+  return 'assignmentId' in scope
+    ? query.where('a.id', '=', scope.assignmentId)
+    : query.where('a.platform_id', '=', scope.platformId);
+}
+
+/** How many papers a resync of the assignment would post (the settings page says so before a change is saved). */
+export async function countPapersToPost(db: Kysely<DatabaseSchema>, assignmentId: string): Promise<number> {
+  const row = await papersToPost(db, { assignmentId })
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function queueGradeResync(db: Kysely<DatabaseSchema>, jobs: Jobs, scope: Scope): Promise<number> {
+  const rows = await papersToPost(db, scope).select('s.id').execute();
   for (const row of rows) await resyncGrade(db, jobs, row.id);
   return rows.length;
 }

@@ -1,9 +1,10 @@
 // The scores the tool posts (https://www.imsglobal.org/spec/lti-ags/v2p0/#score-publish-service): a receipt while
 // the paper is checked, the result once it is, and an empty cell after a deletion. What the result says, and where,
-// follows the assignment's gradeColumn (gradebook-use.ts says what each LMS makes of each).
+// follows the assignment's gradeColumn; what each LMS makes of each is in test/fixtures/lms/<lms>/gradebook.md, and
+// the members each LMS needs beside them in platform-quirks.ts.
 import type { GradeColumn } from '../assignments/settings.js';
 import { wordsFor, type Language } from '../messages/index.js';
-import type { PlatformQuirks } from './platform-quirks.js';
+import type { PlatformQuirks, ScorePost } from './platform-quirks.js';
 
 export type ScoreBody = Record<string, unknown>;
 
@@ -28,24 +29,17 @@ export function finalScoreOf(submission: Pick<SubmissionScore, 'state' | 'simila
 
 /**
  * The comment beside the result (https://www.imsglobal.org/spec/lti-ags/v2p0/#comment-0): plain text, shown to the
- * student and the instructor; leaving it out would clear an earlier comment. It names the similarity only when the
- * assignment lets the student see it as soon as the paper is checked.
+ * student and the instructor. It names the similarity only when the assignment lets the student see it as soon as
+ * the paper is checked.
  */
 export function resultComment(similarity: number, showsSimilarity: boolean, language: Language): string {
   const { t } = wordsFor(language);
   return showsSimilarity ? t('gradebook.comment.similarity', { similarity }) : t('gradebook.comment.checked');
 }
 
-/**
- * The score of a submission: a receipt before the result; with the result, by gradeColumn:
- * - "comment": no scoreGiven, gradingProgress PendingManual and the similarity in the comment. No LMS computes a
- *   grade or a course total from it: Moodle keeps a score only when FullyGraded and stores the comment as feedback;
- *   Canvas grades nothing without scoreGiven, lists the paper as needing grading and adds the comment to the
- *   submission (test/fixtures/lms/<lms>/gradebook.md). The grade stays the teacher's to give.
- * - "assignment" and "similarity": the similarity as the score, FullyGraded.
- */
-export function submissionScoreBody(submission: SubmissionScore, timestamp: Date, quirks: PlatformQuirks): ScoreBody {
-  const base = {
+/** What every post of a submission's score carries. */
+function baseOf(submission: Pick<SubmissionScore, 'userSubject' | 'submittedAt'>, timestamp: Date): ScoreBody {
+  return {
     userId: submission.userSubject,
     // https://www.imsglobal.org/spec/lti-ags/v2p0/#timestamp (score-clock.ts chooses it)
     timestamp: timestamp.toISOString(),
@@ -53,71 +47,75 @@ export function submissionScoreBody(submission: SubmissionScore, timestamp: Date
     submission: { submittedAt: submission.submittedAt.toISOString() },
     activityProgress: 'Submitted',
   };
-  const score = finalScoreOf(submission);
-  // No comment: one would outlive the check where the teacher grades before the result (Moodle keeps the feedback
-  // of an overridden grade as it was), and leaving it out clears the comment of an earlier attempt.
-  if (score === null) return { ...base, gradingProgress: 'Pending', ...quirks.receiptExtension() };
-  const comment = resultComment(score, submission.commentShowsSimilarity, submission.commentLanguage);
-  if (submission.gradeColumn === 'comment') return commentOnlyBody(base, comment, submission, quirks);
+}
+
+/** How a post stands to the cell: is it the attempt's first to the assignment's column, and may it touch a grade there. */
+export type PostStanding = Pick<ScorePost, 'newSubmission' | 'keepGradeThere' | 'keepGrade'>;
+
+/**
+ * The receipt while the paper is checked: Submitted, Pending, no score. No comment: one would outlive the check
+ * where the teacher grades before the result (Moodle keeps the feedback of an overridden grade as it was), and
+ * leaving it out clears the comment of an earlier attempt.
+ */
+export function receiptBody(
+  submission: SubmissionScore,
+  timestamp: Date,
+  quirks: PlatformQuirks,
+  standing: PostStanding,
+): ScoreBody {
   return {
-    ...base,
-    // https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum
-    scoreGiven: score,
-    scoreMaximum: 100,
-    // https://www.imsglobal.org/spec/lti-ags/v2p0/#gradingprogress: final, the LMS may show it (some keep a
-    // score only when it is FullyGraded).
-    gradingProgress: 'FullyGraded',
-    comment,
-    ...quirks.finalScoreExtension(submission.submittedAt),
+    ...baseOf(submission, timestamp),
+    gradingProgress: 'Pending',
+    ...quirks.scoreExtension({ submittedAt: submission.submittedAt, grades: false, ...standing }),
   };
 }
 
 /**
- * The result without a grade: the similarity in the comment, the grading left to the teacher
- * (https://www.imsglobal.org/spec/lti-ags/v2p0/#gradingprogress: PendingManual, "human intervention is required").
+ * The result: with `grade`, the similarity as the score out of 100, FullyGraded
+ * (https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum, #gradingprogress: final, the LMS may
+ * show it; some keep a score only when it is FullyGraded); without, no scoreGiven and the LMS's progress for a
+ * result the teacher grades (platform-quirks.ts ungradedResultProgress). `comment` null: none this time (an LMS that
+ * adds every comment has it already).
  */
-function commentOnlyBody(
-  base: ScoreBody,
-  comment: string,
-  submission: Pick<SubmissionScore, 'submittedAt'>,
-  quirks: PlatformQuirks,
-): ScoreBody {
-  return { ...base, gradingProgress: 'PendingManual', comment, ...quirks.finalScoreExtension(submission.submittedAt) };
-}
-
-/**
- * The result as a comment only, whatever the gradeColumn: sent instead of a grade where the cell holds a grade the
- * teacher gave and the LMS would not keep it by itself (teacher-grade.ts).
- */
-export function resultCommentBody(
+export function resultBody(
   submission: SubmissionScore,
-  similarity: number,
   timestamp: Date,
   quirks: PlatformQuirks,
+  result: { grade: number | null; comment: string | null; standing: PostStanding },
 ): ScoreBody {
-  return commentOnlyBody(
-    {
-      userId: submission.userSubject,
-      timestamp: timestamp.toISOString(),
-      submission: { submittedAt: submission.submittedAt.toISOString() },
-      activityProgress: 'Submitted',
-    },
-    resultComment(similarity, submission.commentShowsSimilarity, submission.commentLanguage),
-    submission,
-    quirks,
-  );
+  const grades = result.grade !== null;
+  return {
+    ...baseOf(submission, timestamp),
+    ...(grades ? { scoreGiven: result.grade, scoreMaximum: 100 } : {}),
+    gradingProgress: grades ? 'FullyGraded' : quirks.ungradedResultProgress,
+    ...(result.comment !== null ? { comment: result.comment } : {}),
+    ...quirks.scoreExtension({ submittedAt: submission.submittedAt, grades, ...result.standing }),
+  };
 }
 
 /**
- * An empty cell: a score without scoreGiven clears the tool's score before it
- * (https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum).
+ * An empty cell after a deletion: a score without scoreGiven clears the tool's score before it
+ * (https://www.imsglobal.org/spec/lti-ags/v2p0/#scoregiven-and-scoremaximum); an LMS that keeps grades unless told
+ * (Canvas) is told by the standing. No new attempt is made of it.
  */
-export function clearedScoreBody(userSubject: string, timestamp: Date): ScoreBody {
+export function clearedScoreBody(
+  userSubject: string,
+  timestamp: Date,
+  quirks: PlatformQuirks,
+  removal: { comment: string; keepGrade: boolean },
+): ScoreBody {
   return {
     userId: userSubject,
     timestamp: timestamp.toISOString(),
     activityProgress: 'Initialized',
     gradingProgress: 'NotReady',
-    comment: 'The submission was deleted by an instructor.',
+    comment: removal.comment,
+    ...quirks.scoreExtension({
+      submittedAt: null,
+      grades: false,
+      newSubmission: false,
+      keepGradeThere: true,
+      keepGrade: removal.keepGrade,
+    }),
   };
 }

@@ -3,7 +3,6 @@
 import { AGS_SCOPES, accessToken, agsCall, scoresUrl } from './ags.js';
 import type { ColumnContext } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';
-import { lineItemFor } from './line-item.js';
 import { readScoreAnswer } from './platform-answer.js';
 import { nextScoreTimestamp, rememberGivenScore } from './score-clock.js';
 import type { ScoreBody } from './score-body.js';
@@ -11,7 +10,7 @@ import type { ScoreBody } from './score-body.js';
 const TRIES = 4;
 
 /**
- * Posts one score: a new access token once when the platform refuses the one it had (agsCall), a later timestamp
+ * Posts one score to the column at `lineItemUrl` (line-item.ts finds it): a new access token once when the platform refuses the one it had (agsCall), a later timestamp
  * when the platform holds a later one (another tool's post, a clock ahead of ours). Throws GradeRefused when the platform
  * will not take it, any other error when it should be tried again later.
  *
@@ -23,11 +22,11 @@ const TRIES = 4;
 export async function sendScore(
   deps: GradeDeps,
   context: ColumnContext,
+  lineItemUrl: string,
   body: (timestamp: Date) => ScoreBody,
   stillCurrent: () => Promise<boolean>,
   beforeSend: (timestamp: Date) => Promise<void> = async () => undefined,
 ): Promise<{ sent: Date } | 'superseded'> {
-  const lineItemUrl = await lineItemFor(deps, context);
   const clock = { platformId: context.platformId, lineItemUrl, userSubject: context.userSubject };
   const gapMs = context.quirks.scoreTimestampGapMs;
   // The token first: a platform that grants none fails the post before any timestamp is taken.

@@ -1,7 +1,7 @@
-// The assignment's grade is the teacher's: the tool never posts a grade over one the teacher gave. Moodle and Canvas
-// keep it by themselves (platform-quirks.ts keepsTeacherGrade: Moodle's override, Canvas's prioritize_non_tool_grade
-// and preserve_score). For an LMS whose rules are not known (Blackboard, Brightspace and others: their sources say
-// nothing of it), the tool reads the cell first (https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service): a
+// The assignment's grade is the teacher's: the tool never posts a grade over one the teacher gave. Moodle keeps it by
+// itself (its override), Canvas's cells are followed (canvas-cell.ts; platform-quirks.ts teacherGrade). For an LMS
+// whose rules are not known (Blackboard, Brightspace and others: their sources say nothing of it), the tool reads
+// the cell first (https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service): a
 // score there that the tool never posted to the cell (score-clock.ts keeps what it posted, the attempts' records what
 // they sent) is the teacher's, and the result then goes as a comment.
 import { sql } from 'kysely';

@@ -259,6 +259,11 @@ export const de: Translation = {
   'dashboard.notice.queued.upload': 'Die Arbeit wird erneut an den Prüfdienst gesendet ({name}).',
   'dashboard.notice.queued.result': 'Der Prüfdienst wird erneut nach dem Ergebnis gefragt ({name}).',
   'dashboard.notice.queued.grade': 'Die Bewertung wird erneut an die Bewertungsübersicht gesendet ({name}).',
+  'dashboard.notice.queued.reports': 'Die Berichte werden erneut an das LMS gesendet ({name}).',
+  'dashboard.notice.noGradebook':
+    'Nichts wurde gesendet: Das LMS hat dieser Aufgabe keine Spalte in der Bewertungsübersicht gegeben und erlaubt keine anzulegen; das Werkzeug sendet keine Bewertungen.',
+  'dashboard.notice.reportsNotGrades':
+    'Nichts wurde an die Bewertungsübersicht gesendet: In dieser Aufgabe berichtet das Werkzeug neben jeder Datei im LMS und sendet keine Bewertung.',
   'dashboard.notice.scoresQueued': {
     one: '{count} Bewertung für die Bewertungsübersicht eingereiht.',
     other: '{count} Bewertungen für die Bewertungsübersicht eingereiht.',
@@ -296,6 +301,7 @@ export const de: Translation = {
   'dashboard.gradebook.posted': 'An die Bewertungsübersicht gesendet',
   'gradebook.comment.similarity': 'Ähnlichkeit {similarity} %. Der vollständige Bericht ist in der Aufgabe.',
   'gradebook.comment.checked': 'Auf Ähnlichkeit geprüft. Der Bericht ist in der Aufgabe.',
+  'gradebook.comment.deleted': 'Die Abgabe wurde von einer Lehrperson gelöscht.',
   'assetReport.title.originality': 'Originalität',
   'assetReport.title.ai': 'KI-Inhalt',
   'assetReport.similarity': 'Ähnlichkeit {percent}',
@@ -314,10 +320,15 @@ export const de: Translation = {
   'dashboard.reportOf': ': Bericht zu {name}',
   'dashboard.action.resend': 'Erneut senden',
   'dashboard.action.resyncGrade': 'Bewertung erneut senden',
+  'dashboard.action.resendReports': 'Berichte erneut senden',
   'dashboard.action.delete': 'Löschen',
   'dashboard.confirmDelete':
     'Den letzten Versuch von {name} löschen, hier und beim Prüfdienst? Die Person kann danach erneut abgeben.',
   'dashboard.actionFor': ' für {name}',
+  'dashboard.gradebookUse.reports':
+    'Das Werkzeug prüft die Dateien, die Studierende in der Aufgabe des LMS abgeben, und zeigt jeden Bericht dort neben der Datei; es sendet keine Bewertung an die Bewertungsübersicht.',
+  'dashboard.gradebookUse.none':
+    'Das LMS hat dieser Aufgabe keine Spalte in der Bewertungsübersicht gegeben und erlaubt keine anzulegen: Das Werkzeug sendet keine Bewertungen; die Ergebnisse stehen hier.',
   'dashboard.gradebookUse.comment':
     'Die Bewertungsübersicht des LMS erhält den Ähnlichkeitswert jeder Person als Kommentar neben der Abgabe in der Spalte dieser Aufgabe; das Werkzeug vergibt keine Bewertung, und Ihre eigene Bewertung bleibt Ihre.',
   'dashboard.gradebookUse.assignment':
@@ -381,6 +392,42 @@ export const de: Translation = {
   'settings.column.similarityEffect':
     'Der Ähnlichkeitswert kommt in eine eigene Spalte, die in der Kurssumme zählt und Studierenden angezeigt wird, solange Sie sie im LMS nicht aus der Summe nehmen und verbergen.',
   'settings.column.similarity': 'Eine eigene Spalte „Ähnlichkeit“',
+  'settings.column.lms.moodle.comment':
+    'In Moodle ist der Kommentar das Feedback einer leeren Bewertung; eine Bewertung, die Sie in der Bewerterübersicht eintragen, überschreibt sie und behält Ihr eigenes Feedback.',
+  'settings.column.lms.moodle.assignment':
+    'In Moodle überschreibt eine Bewertung, die Sie in der Bewerterübersicht eintragen, den Ähnlichkeitswert und bleibt bestehen.',
+  'settings.column.lms.canvas.comment':
+    'In Canvas bleibt jede Arbeit in Ihrer Liste „Bewertung erforderlich“, bis Sie sie bewerten, und die Studierenden lesen den Kommentar, sobald Sie die Arbeit bewerten (oder ihre Bewertung veröffentlichen, wo die Aufgabe Bewertungen manuell veröffentlicht).',
+  'settings.column.lms.canvas.assignment':
+    'In Canvas sehen die Studierenden die Bewertung sofort, außer die Aufgabe veröffentlicht Bewertungen manuell; eine Bewertung, die Sie in Canvas geben, bleibt Ihre, und ein späterer Versuch ersetzt nur den Ähnlichkeitswert, den das Werkzeug gesendet hat.',
+  'settings.column.lms.canvas.similarity':
+    'In Canvas ist die Spalte eine neue Aufgabe „Similarity: {title}“, die in die Gesamtbewertung eingeht und ihre Bewertungen den Studierenden zeigt, außer Sie stellen in Canvas ein, dass sie nicht zählt und Bewertungen manuell veröffentlicht werden.',
+  'settings.column.lms.brightspace.comment':
+    'In Brightspace wird jede geprüfte Arbeit für Sie als „bereit zur Bewertung“ markiert.',
+  'settings.column.lms.blackboard.assignment':
+    'In Blackboard Ultra wird die Bewertung den Studierenden sofort veröffentlicht.',
+  'settings.column.lms.blackboard.similarity':
+    'In Blackboard Ultra werden die Bewertungen der Spalte den Studierenden sofort veröffentlicht.',
+  'settings.column.preview.unchanged':
+    'Dies ist die aktuelle Auswahl: Speichern sendet nichts weiter an die Bewertungsübersicht.',
+  'settings.column.preview.nothingYet':
+    'Noch ist keine Arbeit geprüft: Speichern dieser Auswahl sendet jetzt nichts; jede Arbeit geht so, sobald sie geprüft ist.',
+  'settings.column.preview.comment': {
+    one: 'Speichern dieser Auswahl sendet die {count} geprüfte Arbeit erneut, als Kommentar ohne Bewertung; ein Ähnlichkeitswert, den das Werkzeug als Bewertung gesendet hat, wird entfernt, wo das LMS ihn von Ihrer Bewertung unterscheiden lässt, und eine Bewertung von Ihnen bleibt.',
+    other:
+      'Speichern dieser Auswahl sendet die {count} geprüften Arbeiten erneut, jede als Kommentar ohne Bewertung; ein Ähnlichkeitswert, den das Werkzeug als Bewertung gesendet hat, wird entfernt, wo das LMS ihn von Ihrer Bewertung unterscheiden lässt, und eine Bewertung von Ihnen bleibt.',
+  },
+  'settings.column.preview.assignment': {
+    one: 'Speichern dieser Auswahl sendet den Ähnlichkeitswert der {count} geprüften Arbeit als ihre Bewertung (von 100); eine Bewertung von Ihnen bleibt Ihre.',
+    other:
+      'Speichern dieser Auswahl sendet den Ähnlichkeitswert jeder der {count} geprüften Arbeiten als ihre Bewertung (von 100); eine Bewertung von Ihnen bleibt Ihre.',
+  },
+  'settings.column.preview.similarity': {
+    one: 'Speichern dieser Auswahl sendet den Ähnlichkeitswert der {count} geprüften Arbeit in eine eigene Spalte; die Spalte der Aufgabe behält, was sie enthält.',
+    other:
+      'Speichern dieser Auswahl sendet den Ähnlichkeitswert jeder der {count} geprüften Arbeiten in eine eigene Spalte; die Spalte der Aufgabe behält, was sie enthält.',
+  },
+  'settings.column.preview.label': 'Wenn Sie diese Auswahl speichern:',
   'settings.column.unavailable':
     'Ihr LMS erlaubt dem Werkzeug nicht, für diese Aufgabe Spalten in der Bewertungsübersicht anzulegen.',
   'settings.bands': 'Farbstufen der Ähnlichkeit',

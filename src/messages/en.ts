@@ -255,6 +255,11 @@ export const en = {
   'dashboard.notice.queued.upload': 'The paper is queued to be sent to the checking service again ({name}).',
   'dashboard.notice.queued.result': 'The checking service is asked for the result again ({name}).',
   'dashboard.notice.queued.grade': 'The score is queued for the gradebook again ({name}).',
+  'dashboard.notice.queued.reports': 'The reports are queued for the LMS again ({name}).',
+  'dashboard.notice.noGradebook':
+    'Nothing was sent: the LMS gave this assignment no gradebook column and no way to create one, so the tool posts no scores.',
+  'dashboard.notice.reportsNotGrades':
+    'Nothing was sent to the gradebook: in this assignment the tool reports beside each file in the LMS and posts no grade.',
   'dashboard.notice.scoresQueued': {
     one: '{count} score queued for the gradebook.',
     other: '{count} scores queued for the gradebook.',
@@ -293,6 +298,7 @@ export const en = {
   // The comment beside a result in the LMS's gradebook (grades/score-body.ts), which the student reads too.
   'gradebook.comment.similarity': 'Similarity {similarity}%. The full report is in the assignment.',
   'gradebook.comment.checked': 'Checked for similarity. The report is in the assignment.',
+  'gradebook.comment.deleted': 'The submission was deleted by an instructor.',
   // What the LMS shows beside a file the tool checks as its Asset Processor (assetprocessor/asset-report.ts).
   'assetReport.title.originality': 'Originality',
   'assetReport.title.ai': 'AI content',
@@ -312,11 +318,16 @@ export const en = {
   'dashboard.reportOf': ' report of {name}',
   'dashboard.action.resend': 'Send again',
   'dashboard.action.resyncGrade': 'Resend grade',
+  'dashboard.action.resendReports': 'Send the reports again',
   'dashboard.action.delete': 'Delete',
   'dashboard.confirmDelete':
     "Delete {name}'s latest attempt, here and at the checking service? The student may then submit again.",
   'dashboard.actionFor': ' for {name}',
   'dashboard.resyncAll': 'Send all scores to the gradebook again',
+  'dashboard.gradebookUse.reports':
+    "The tool checks the files students submit in the LMS's own assignment and shows each report beside the file there; it posts no grade to the gradebook.",
+  'dashboard.gradebookUse.none':
+    'The LMS gave this assignment no gradebook column and no way to create one: the tool posts no scores; the results are here.',
   'dashboard.gradebookUse.comment':
     "The LMS gradebook gets each student's similarity as a comment beside their submission in this assignment's column; the tool posts no grade, and a grade you give stays yours.",
   'dashboard.gradebookUse.assignment':
@@ -407,6 +418,40 @@ export const en = {
     "The similarity becomes the student's grade: an original paper gets 0 out of 100, students see it, and it counts in the course total.",
   'settings.column.similarityEffect':
     'The similarity goes to a column of its own, which counts in the course total and is shown to students unless you take it out of the total and hide it in the LMS.',
+  'settings.column.lms.moodle.comment':
+    'In Moodle the comment is the feedback of an empty grade; a grade you type in the grader report overrides it and keeps your own feedback.',
+  'settings.column.lms.moodle.assignment':
+    'In Moodle a grade you type in the grader report overrides the similarity and stays.',
+  'settings.column.lms.canvas.comment':
+    'In Canvas each paper stays in your "needs grading" list until you grade it, and its student reads the comment once you grade the paper (or post its grade, where the assignment posts grades manually).',
+  'settings.column.lms.canvas.assignment':
+    'In Canvas the student sees the grade at once, unless the assignment posts grades manually; a grade you give in Canvas stays yours, and a later attempt replaces only the similarity the tool posted.',
+  'settings.column.lms.canvas.similarity':
+    'In Canvas the column is a new assignment, "Similarity: {title}", which counts in the course total and shows its grades to students unless you set it, in Canvas, not to count and to post grades manually.',
+  'settings.column.lms.brightspace.comment':
+    'In Brightspace every checked paper is flagged "ready for evaluation" for you.',
+  'settings.column.lms.blackboard.assignment': 'In Blackboard Ultra the grade is posted to the student at once.',
+  'settings.column.lms.blackboard.similarity':
+    "In Blackboard Ultra the column's grades are posted to students at once.",
+  'settings.column.preview.unchanged': 'This is the current choice: saving it posts nothing more to the gradebook.',
+  'settings.column.preview.nothingYet':
+    'No paper is checked yet: saving this choice posts nothing now; each paper goes this way once it is checked.',
+  'settings.column.preview.comment': {
+    one: 'Saving this choice posts the {count} checked paper again, as a comment with no grade; a similarity the tool posted as its grade is taken out where the LMS lets the tool tell it from yours, and a grade you gave stays.',
+    other:
+      'Saving this choice posts the {count} checked papers again, each as a comment with no grade; a similarity the tool posted as a grade is taken out where the LMS lets the tool tell it from yours, and a grade you gave stays.',
+  },
+  'settings.column.preview.assignment': {
+    one: 'Saving this choice posts the similarity of the {count} checked paper as its grade (out of 100); a grade you gave stays yours.',
+    other:
+      'Saving this choice posts the similarity of each of the {count} checked papers as its grade (out of 100); a grade you gave stays yours.',
+  },
+  'settings.column.preview.similarity': {
+    one: "Saving this choice posts the similarity of the {count} checked paper to a column of its own; the assignment's column keeps what it holds.",
+    other:
+      "Saving this choice posts the similarity of each of the {count} checked papers to a column of its own; the assignment's column keeps what it holds.",
+  },
+  'settings.column.preview.label': 'If you save this choice:',
   'settings.column.unavailable': 'Your LMS does not let the tool add gradebook columns for this assignment.',
   'settings.bands': 'Similarity colour bands',
   'settings.bandsHelp':

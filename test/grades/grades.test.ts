@@ -133,17 +133,20 @@ describe('Canvas: older timestamps refused with 400, non-students with 422', () 
       .scoreLog()
       .filter((entry) => entry.userId === 'student-1')
       .at(-1)!;
-    const extension = (final.body as Record<string, { new_submission?: boolean; prioritize_non_tool_grade?: boolean }>)[
+    const extension = (final.body as Record<string, Record<string, unknown>>)[
       'https://canvas.instructure.com/lti/submission'
     ];
-    assert.deepEqual(
-      { newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade },
-      { newSubmission: false, prioritize: true },
-    );
+    // The similarity as the grade keeps a grade already there and is never stopped by preserve_score
+    // (test/fixtures/lms/canvas/gradebook.md C1, C2); Canvas graded the paper with it.
+    assert.equal(extension?.prioritize_non_tool_grade, true);
+    assert.equal('preserve_score' in (extension ?? {}), false);
+    assert.equal(lms.platform.gradebook().find((g) => g.userId === 'student-1')?.scoreGiven, Number(fine.similarity));
+    // One Canvas attempt for the paper, whichever of its posts (the receipt, or the result when its job ran first)
+    // recorded it.
     assert.equal(
       lms.platform.attempts(lms.platform.lineItems()[0]!.id.split('/').pop()!, 'student-1'),
-      0,
-      'the result post started a new attempt',
+      1,
+      'the paper is not one attempt in Canvas',
     );
   });
 });

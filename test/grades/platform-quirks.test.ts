@@ -80,22 +80,27 @@ const finalPostOf = (course: TestCourse, userId: string) =>
     .at(-1);
 
 describe('the quirks applied follow the product family stored at registration', () => {
-  test("a Canvas at an address that names no product: its final score is no new attempt and never over the instructor's grade; a refusal that is not about the student waits for a resync", async () => {
+  test("a Canvas at an address that names no product: its result is one attempt, no grade and never over the instructor's grade, and never back to needs grading; a refusal that is not about the student waits for a resync", async () => {
     const course = await courseOf('canvas', 'canvas', 'quirks-canvas');
     const graded = await settled(await course.submit('student-1', essay('canvas quirks')));
     assert.equal(graded.state, 'graded');
-    const extension = (
-      finalPostOf(course, 'student-1')?.body as Record<
-        string,
-        { new_submission?: boolean; prioritize_non_tool_grade?: boolean }
-      >
-    )[CANVAS_SUBMISSION];
+    const final = finalPostOf(course, 'student-1')?.body as Record<string, unknown>;
+    // The default, a comment and no grade: FullyGraded without scoreGiven, keeping any grade there (C1, C4).
     assert.deepEqual(
-      { newSubmission: extension?.new_submission, prioritize: extension?.prioritize_non_tool_grade },
-      { newSubmission: false, prioritize: true },
+      {
+        progress: final.gradingProgress,
+        scoreGiven: final.scoreGiven,
+        preserve: (final[CANVAS_SUBMISSION] as { preserve_score?: boolean }).preserve_score,
+      },
+      { progress: 'FullyGraded', scoreGiven: undefined, preserve: true },
     );
     const lineItemId = course.lms.platform.lineItems()[0]!.id.split('/').pop()!;
-    assert.equal(course.lms.platform.attempts(lineItemId, 'student-1'), 0, 'the score started a new attempt in Canvas');
+    assert.equal(course.lms.platform.attempts(lineItemId, 'student-1'), 1, 'the paper is not one attempt in Canvas');
+    const cell = course.lms.platform.gradebook().find((row) => row.userId === 'student-1');
+    assert.deepEqual(
+      { state: cell?.canvas?.workflowState, toGrade: course.lms.platform.toGrade().map((row) => row.userId) },
+      { state: 'submitted', toGrade: ['student-1'] },
+    );
 
     // Canvas answers 422 for more than a user who is no student (attempts used up, an unpublished assignment):
     // such a refusal is a failure for an instructor to fix, not a student the gradebook does not know. The paper

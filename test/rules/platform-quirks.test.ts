@@ -22,20 +22,87 @@ test('score timestamps are a whole second apart for every LMS, the coarsest cloc
     assert.equal(quirksFor(family).scoreTimestampGapMs, 1000, String(family));
 });
 
-test("Canvas's final score keeps the student's submit time and the teacher's own grade; Moodle's adds nothing", () => {
+test("Canvas's extension: an attempt once, a grade that keeps any grade there unless it is the tool's own, a post without a grade that keeps the grade unless told; Moodle's adds nothing", () => {
   const submittedAt = new Date('2026-03-01T10:15:30.250Z');
-  assert.deepEqual(quirksFor('canvas').finalScoreExtension(submittedAt), {
-    [CANVAS_SUBMISSION]: {
-      new_submission: false,
-      prioritize_non_tool_grade: true,
-      preserve_score: true,
-      submitted_at: '2026-03-01T10:15:30.250Z',
-    },
-  });
-  assert.deepEqual(quirksFor('moodle').finalScoreExtension(submittedAt), {});
+  const canvas = quirksFor('canvas');
+  // The result as the grade, on a cell that is empty or not known: Canvas keeps any grade already there (C2).
   assert.deepEqual(
-    quirksFor(null).finalScoreExtension(submittedAt),
-    quirksFor('canvas').finalScoreExtension(submittedAt),
+    canvas.scoreExtension({ submittedAt, newSubmission: false, grades: true, keepGradeThere: true, keepGrade: true }),
+    {
+      [CANVAS_SUBMISSION]: {
+        new_submission: false,
+        prioritize_non_tool_grade: true,
+        submitted_at: '2026-03-01T10:15:30.250Z',
+      },
+    },
+  );
+  // A receipt, the attempt's first post: a new attempt, and the grade of an earlier attempt kept (C5, C1).
+  assert.deepEqual(
+    canvas.scoreExtension({ submittedAt, newSubmission: true, grades: false, keepGradeThere: true, keepGrade: true }),
+    {
+      [CANVAS_SUBMISSION]: { new_submission: true, preserve_score: true, submitted_at: '2026-03-01T10:15:30.250Z' },
+    },
+  );
+  // A grade never carries preserve_score, which would stop it (C1).
+  assert.equal(
+    'preserve_score' in
+      (canvas.scoreExtension({
+        submittedAt,
+        newSubmission: false,
+        grades: true,
+        keepGradeThere: false,
+        keepGrade: true,
+      })[CANVAS_SUBMISSION] as object),
+    false,
+  );
+  // A deletion names no submission time.
+  assert.deepEqual(
+    canvas.scoreExtension({
+      submittedAt: null,
+      newSubmission: false,
+      grades: false,
+      keepGradeThere: true,
+      keepGrade: false,
+    }),
+    { [CANVAS_SUBMISSION]: { new_submission: false, preserve_score: false } },
+  );
+  assert.deepEqual(
+    quirksFor('moodle').scoreExtension({
+      submittedAt,
+      newSubmission: true,
+      grades: true,
+      keepGradeThere: false,
+      keepGrade: false,
+    }),
+    {},
+  );
+  // An LMS of unknown family may be a Canvas registered without it: it keeps every grade, never clears one.
+  assert.deepEqual(
+    quirksFor(null).scoreExtension({
+      submittedAt,
+      newSubmission: false,
+      grades: false,
+      keepGradeThere: false,
+      keepGrade: false,
+    }),
+    { [CANVAS_SUBMISSION]: { new_submission: false, preserve_score: true, submitted_at: '2026-03-01T10:15:30.250Z' } },
+  );
+});
+
+test('a result without a grade: FullyGraded in Canvas (its PendingManual flips a graded paper), PendingManual elsewhere', () => {
+  assert.equal(quirksFor('canvas').ungradedResultProgress, 'FullyGraded');
+  assert.equal(quirksFor('moodle').ungradedResultProgress, 'PendingManual');
+  assert.equal(quirksFor('desire2learn').ungradedResultProgress, 'PendingManual');
+  assert.deepEqual(
+    ['canvas', 'moodle', null].map((family) => [
+      quirksFor(family).commentsAccumulate,
+      quirksFor(family).linksOwnColumn,
+    ]),
+    [
+      [true, false],
+      [false, true],
+      [false, true],
+    ],
   );
 });
 

@@ -7,6 +7,9 @@ export function shownSimilarity(cell: { scoreGiven?: number | null; comment?: st
   return named ? Number(named[1]) : null;
 }
 
-/** A result's grading progress: FullyGraded as the grade, PendingManual beside it (the default: the teacher grades). */
+/**
+ * A result's grading progress: FullyGraded as the grade (and, in Canvas, beside it: its PendingManual would send a
+ * graded paper back to needs grading), PendingManual beside it elsewhere (the default: the teacher grades).
+ */
 export const isResult = (gradingProgress: string | undefined) =>
   gradingProgress === 'FullyGraded' || gradingProgress === 'PendingManual';

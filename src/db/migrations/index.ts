@@ -28,6 +28,7 @@ import * as receivedFiles from './0030_received_files.js';
 import * as oneRegistry from './0031_one_registry.js';
 import * as oneLaunchShape from './0032_one_launch_shape.js';
 import * as assignmentLanguage from './0033_assignment_language.js';
+import * as gradebookFacts from './0034_gradebook_facts.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0031_one_registry': oneRegistry,
   '0032_one_launch_shape': oneLaunchShape,
   '0033_assignment_language': assignmentLanguage,
+  '0034_gradebook_facts': gradebookFacts,
 };
 
 export const migrationProvider: MigrationProvider = {
