@@ -1,5 +1,6 @@
 // The settings page: the due date on the reader's own clock, the "Advanced" part opened when the browser finds a
-// field there to correct, and, after a save, asking until the checking service has the settings (or refused them).
+// field there to correct, what a change of the gradebook choice will post said as it is chosen, and, after a save,
+// asking until the checking service has the settings (or refused them).
 import { clockFor, fieldValue, readerZone, zoneName } from './clock.js';
 
 (function () {
@@ -38,6 +39,17 @@ import { clockFor, fieldValue, readerZone, zoneName } from './clock.js';
       },
       true,
     );
+  }
+
+  // The gradebook choice: what saving the one chosen posts, said where a screen reader announces it (the page
+  // says it beside each choice as well).
+  const preview = document.getElementById('column-preview');
+  if (preview) {
+    for (const choice of document.querySelectorAll('input[name="gradeColumn"]')) {
+      choice.addEventListener('change', () => {
+        if (choice.checked) preview.textContent = choice.dataset.preview || '';
+      });
+    }
   }
 
   const status = document.getElementById('folder-status');

@@ -8,7 +8,8 @@ import { DOCUMENT_TYPES, FILE_TYPES, bandOf, type AssignmentSettings } from '../
 import { changeSettings } from '../assignments/settings-change.js';
 import { defaultsInUse } from '../assignments/defaults-in-use.js';
 import type { Assignment } from '../assignments/store.js';
-import { queueGradeResync } from '../grades/resync.js';
+import { gradebookChoices } from '../grades/gradebook-use.js';
+import { postsGrades, queueGradeResync } from '../grades/resync.js';
 import type { Session } from '../lti/session.js';
 import {
   BANDS,
@@ -71,6 +72,10 @@ function backToDashboard(res: Response, found: Found, notice: string, tone: 'ok'
   res.redirect(303, `/assignments/${found.assignment.id}/dashboard?${query}`);
 }
 
+/** Why nothing goes to the gradebook of this assignment. */
+const noGradebookNotice = (assignment: Assignment) =>
+  assignment.kind === 'asset-processor' ? 'dashboard.notice.reportsNotGrades' : 'dashboard.notice.noGradebook';
+
 /** The notice after "send again" or "resend grade". */
 function sentAgainNotice(
   { t }: Words,
@@ -78,6 +83,7 @@ function sentAgainNotice(
   action: 'resend' | 'resync-grade',
   name: string,
   submission: Submission,
+  kind: Assignment['kind'],
 ): { notice: string; tone: 'ok' | 'error' } {
   switch (sent.outcome) {
     case 'nothing-to-send': {
@@ -88,8 +94,11 @@ function sentAgainNotice(
       return { notice: t('dashboard.notice.sendingNow', { name }), tone: 'ok' };
     case 'already-queued':
       return { notice: t('dashboard.notice.alreadyQueued', { name }), tone: 'ok' };
-    case 'queued':
-      return { notice: t(`dashboard.notice.queued.${sent.step}`, { name }), tone: 'ok' };
+    case 'queued': {
+      // The LMS's Asset Processor gets reports beside the file, not a score.
+      const step = sent.step === 'grade' && kind === 'asset-processor' ? 'reports' : sent.step;
+      return { notice: t(`dashboard.notice.queued.${step}`, { name }), tone: 'ok' };
+    }
   }
 }
 
@@ -115,8 +124,10 @@ export function instructorRoutes(tool: Tool): Router {
           histogram: histogramSvg(overview.rows, found.words),
           summary: classSummary(assignment, overview.rows),
           states: FILTER_STATES,
-          // Sending the scores again means something only once there is a score to send.
+          // Sending the scores again means something only once there is a score to send, and only where the
+          // tool posts scores (not as the LMS's Asset Processor, nor where the LMS gave no gradebook service).
           anyScore: overview.rows.some((row) => row.similarity !== null),
+          postsGrades: postsGrades(assignment),
           bands: BANDS,
           descendingFirst: DESCENDING_FIRST,
           rosterProblem: overview.rosterProblem,
@@ -145,14 +156,27 @@ export function instructorRoutes(tool: Tool): Router {
     res.type('text/csv; charset=utf-8').send(toCsv(rows, found.words));
   });
 
-  const settingsPage = (
+  const settingsPage = async (
     found: Found,
     view: { error: string | null; field?: string; saved: boolean; settings?: AssignmentSettings },
-  ) =>
-    render(
+  ) => {
+    // What each gradebook choice means in this LMS, and what saving a change of it would post now.
+    const choices = Object.fromEntries(
+      (await gradebookChoices(tool.db, found.assignment)).map(({ choice, consequence, preview }) => [
+        choice,
+        {
+          consequence: consequence ? found.words.say(consequence) : null,
+          preview: found.words.say(preview),
+          current: choice === found.assignment.settings.gradeColumn,
+        },
+      ]),
+    );
+    return render(
       'instructor-settings',
       {
         assignment: found.assignment,
+        choices,
+        postsGrades: postsGrades(found.assignment),
         settings: view.settings ?? found.assignment.settings,
         ltik: found.session.ltik,
         fileTypes: FILE_TYPES,
@@ -168,11 +192,12 @@ export function instructorRoutes(tool: Tool): Router {
       },
       found.words,
     );
+  };
 
   router.get('/assignments/:id/settings', session, async (req, res) => {
     const found = await instructorAssignment(tool, req, res);
     if (!found) return;
-    res.send(settingsPage(found, { error: null, saved: req.query.saved === '1' }));
+    res.send(await settingsPage(found, { error: null, saved: req.query.saved === '1' }));
   });
 
   router.post('/assignments/:id/settings', form, session, async (req, res) => {
@@ -181,7 +206,7 @@ export function instructorRoutes(tool: Tool): Router {
     const result = readSettings(req.body, found.words);
     if ('error' in result) {
       res.status(400).send(
-        settingsPage(found, {
+        await settingsPage(found, {
           error: result.error,
           field: result.field,
           saved: false,
@@ -261,6 +286,8 @@ export function instructorRoutes(tool: Tool): Router {
   router.post('/assignments/:id/resync-grades', form, session, async (req, res) => {
     const found = await instructorAssignment(tool, req, res);
     if (!found) return;
+    if (!postsGrades(found.assignment))
+      return backToDashboard(res, found, found.words.t(noGradebookNotice(found.assignment)), 'error');
     const queued = await queueGradeResync(tool.db, tool.jobs, { assignmentId: found.assignment.id });
     backToDashboard(res, found, found.words.t('dashboard.notice.scoresQueued', { count: queued }));
   });
@@ -297,9 +324,13 @@ export function instructorRoutes(tool: Tool): Router {
         found.words.t('dashboard.notice.deleted', { name, attempt: submission.attempt }),
       );
     }
+    // An Asset Processor's "send again" of a checked paper sends its reports; elsewhere it is the grade's, where
+    // there is a gradebook to send it to.
+    if (action === 'resync-grade' && found.assignment.kind === 'gradebook' && !postsGrades(found.assignment))
+      return backToDashboard(res, found, found.words.t(noGradebookNotice(found.assignment)), 'error');
     const sent =
       action === 'resync-grade' ? await sendGradeAgain(tool, submission) : await sendPaperAgain(tool.jobs, submission);
-    const { notice, tone } = sentAgainNotice(found.words, sent, action, name, submission);
+    const { notice, tone } = sentAgainNotice(found.words, sent, action, name, submission, found.assignment.kind);
     backToDashboard(res, found, notice, tone);
   });
 

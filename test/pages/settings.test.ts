@@ -165,6 +165,23 @@ test("settings in the order people decide: the first decisions in sight, the ser
   }
 });
 
+test('choosing another gradebook column says, before Save, what saving it posts; the current one posts nothing', async () => {
+  const { framed, close } = await openSettings();
+  try {
+    const preview = framed.locator('#column-preview');
+    assert.equal(await preview.getAttribute('role'), 'status');
+    await framed.getByLabel("The similarity as the assignment's grade").check();
+    assert.match(
+      await preview.innerText(),
+      /^If you save this choice: (No paper is checked yet|Saving this choice posts)/,
+    );
+    await framed.getByLabel('A comment beside the submission, no grade (recommended)').check();
+    assert.equal(await preview.innerText(), '');
+  } finally {
+    await close();
+  }
+});
+
 test("the due date on the reader's clock: typed in Berlin, stored as one instant, shown in New York on New York's clock", async () => {
   const berlin = await openSettings({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
   try {
