@@ -14,8 +14,9 @@ import { registrationCache } from './registration-cache.js';
 
 /**
  * What every launch may carry besides its core claims (LTI Core 5.3, 5.4; verify-launch.ts checks those), read from
- * the verified payload under the standard names (claims.ts). An identifier that breaks the spec's limits fails the
- * launch as incomplete; what is only a hint is dropped when odd.
+ * the verified payload under the standard names (claims.ts), where null reads as absent (Canvas sends "description":
+ * null for an assignment without one). An identifier that breaks the spec's limits fails the launch as incomplete; what
+ * is only a hint is dropped when odd.
  */
 export const commonClaims = z.object({
   name: z.string().max(1000).optional().catch(undefined),

@@ -18,7 +18,7 @@ import { tokenKey, type TokenKeyRefusal } from '../lti/token-key.js';
 import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
-import { CLAIM } from '../lti/claims.js';
+import { CLAIM, withoutNulls } from '../lti/claims.js';
 import { comparablePath, toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 
@@ -71,7 +71,7 @@ function peekPart(jwt: string, index: 0 | 1): unknown {
 
 /** The platform and deployment an id_token names, read without verifying it; null when it names none. */
 export function launchClaims(idToken: string): { issuer: string; clientId: string; deploymentId: string } | null {
-  const claims = idTokenClaims.safeParse(peekPart(idToken, 1));
+  const claims = idTokenClaims.safeParse(withoutNulls(peekPart(idToken, 1)));
   if (!claims.success) return null;
   const { iss, aud, azp } = claims.data;
   return {
