@@ -111,7 +111,7 @@ export async function verifyNotice(
   const deploymentId = peeked.data[CLAIM.deploymentId];
   // The key id counts only under RS256, the one algorithm the tool takes.
   const kid = header.alg === 'RS256' && typeof header.kid === 'string' && header.kid !== '' ? header.kid : undefined;
-  const found = await tokenKey(db, { issuer: iss, clientId, deploymentId }, kid);
+  const found = await tokenKey(db, { issuer: iss, clientId, deploymentId }, kid, { firstDeployment: 'refuse' });
   if ('refused' in found) throw noticeRefusal(found.refused, { iss, clientId, deploymentId, header });
   const { platformId, key: jwk } = found;
   let payload;

@@ -37,6 +37,11 @@ export interface LaunchPassage {
   deploymentId: string;
   /** The registered platform the issuer and client name, switched on. */
   platformId: string;
+  /**
+   * The deployment is the platform's first: it named none at registration (registrations.ts, findDeployment), and
+   * the launch's write takes this one as its own once the launch is verified (launch.ts).
+   */
+  firstDeployment: boolean;
   /** The platform's key for the token's kid (platform-keys.ts). */
   key: Jwk;
   /** The state the launch came back with, as the login signed it (oidc-state.ts). */

@@ -245,10 +245,11 @@ async function platformFor(
   db: Tool['db'],
   names: { issuer: string; clientId: string; deploymentId: string },
   idToken: string,
-): Promise<{ deployment: { platformId: string }; key: Jwk } | { refusal: RegistrationRefusal }> {
+): Promise<{ deployment: { platformId: string; first: boolean }; key: Jwk } | { refusal: RegistrationRefusal }> {
   const kid = keyId.safeParse(peekPart(idToken, 0));
-  const found = await tokenKey(db, names, kid.success ? kid.data.kid : undefined);
-  if (!('refused' in found)) return { deployment: { platformId: found.platformId }, key: found.key };
+  const found = await tokenKey(db, names, kid.success ? kid.data.kid : undefined, { firstDeployment: 'take' });
+  if (!('refused' in found))
+    return { deployment: { platformId: found.platformId, first: found.firstDeployment }, key: found.key };
   const { refused } = found;
   if (refused.kind !== 'keys unavailable') return { refusal: KEY_REFUSALS[refused.kind] };
   const { host } = refused;
@@ -374,6 +375,7 @@ export async function admitLaunch(tool: Tool, req: Request, res: Response): Prom
       clientId,
       deploymentId,
       platformId: deployment.platformId,
+      firstDeployment: deployment.first,
       key,
       state: issued,
       // Null when the registrations moved while the checks read them: the launch's write then refuses, and the
