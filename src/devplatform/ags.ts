@@ -15,7 +15,7 @@ const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
 const AGS_SCOPES = [SCOPES.lineItem, SCOPES.lineItemRead, SCOPES.result, SCOPES.score];
 
 const lineItemsPath = (platform: PlatformContext) => `/courses/${platform.course.id}/lineitems`;
-const lineItemsUrl = (platform: PlatformContext) => `${platform.issuer}${lineItemsPath(platform)}`;
+const lineItemsUrl = (platform: PlatformContext) => `${platform.baseUrl}${lineItemsPath(platform)}`;
 
 /** Moodle's line item URLs carry a query string; its scores URL keeps it (…/lineitem/scores?type_id=1). */
 export function lineItemUrl(platform: PlatformContext, id: string): string {
@@ -50,7 +50,7 @@ export function gradebook(platform: PlatformContext): GradebookRow[] {
 }
 
 export const mountAgs: MountConcern = (router, platform) => {
-  const { memory, issuer } = platform;
+  const { memory, baseUrl } = platform;
   const json = express.json({ type: () => true, limit: '256kb' });
   const base = lineItemsPath(platform);
   const readItems = requireScope(platform, SCOPES.lineItem, SCOPES.lineItemRead);
@@ -71,7 +71,7 @@ export const mountAgs: MountConcern = (router, platform) => {
     const page = Number(q.page ?? 0);
     if (limit > 0) {
       if (found.length > (page + 1) * limit)
-        res.setHeader('Link', `<${issuer}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
+        res.setHeader('Link', `<${baseUrl}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
       found = found.slice(page * limit, (page + 1) * limit);
     }
     res
@@ -160,7 +160,7 @@ export const mountAgs: MountConcern = (router, platform) => {
       else
         res
           .status(verdict.status)
-          .json({ resultUrl: `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}` });
+          .json({ resultUrl: `${baseUrl}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}` });
     });
     // https://www.imsglobal.org/spec/lti-ags/v2p0/#result-service
     router.get(`${path}/results`, requireScope(platform, SCOPES.result), (req, res) => {
