@@ -315,22 +315,14 @@ export async function registerDynamically(
   const platform = configuration.data;
   // A shared issuer is taken on its keys, from any host; any other issuer, from its own origin only.
   const shared = sharedIssuer(platform.issuer);
-  if (shared) {
-    const mismatch = sharedIssuerMismatch(shared, platform, params.openidConfiguration, options);
-    if (mismatch)
-      throw new RegistrationFailed(
-        `The LMS's configuration is not Canvas's own, so the tool did not register. ${mismatch}`,
-        {
-          status: 400,
-        },
-      );
-  } else {
-    const mismatch = issuerMismatch(platform.issuer, params.openidConfiguration, options);
-    if (mismatch)
-      throw new RegistrationFailed(
-        `The LMS's configuration names an issuer that its address does not belong to, so the tool did not register. ${mismatch}`,
-        { status: 400 },
-      );
+  const mismatch = shared
+    ? sharedIssuerMismatch(shared, platform, params.openidConfiguration, options)
+    : issuerMismatch(platform.issuer, params.openidConfiguration, options);
+  if (mismatch) {
+    const why = shared
+      ? "The LMS's configuration is not Canvas's own"
+      : "The LMS's configuration names an issuer that its address does not belong to";
+    throw new RegistrationFailed(`${why}, so the tool did not register. ${mismatch}`, { status: 400 });
   }
   // From here the LMS is known: its answers may be framed by it (the registration panel in its admin page).
   const lmsOrigins = lmsOriginsOf(params.openidConfiguration, platform.registration_endpoint, shared);
