@@ -17,6 +17,8 @@ import { startTestTool, type TestTool } from '../support/tool.js';
 
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const DEEP_LINKING_SETTINGS = 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings';
+const AGS = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
+const NRPS = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
 const resourceLink = lmsFixture('canvas', 'resource-link-request').payload;
 const deepLinking = lmsFixture('canvas', 'deep-linking-request').payload;
 const notice = lmsFixture('canvas', 'submission-notice').payload;
@@ -43,6 +45,10 @@ const asCanvasSends =
   async (idToken: string) => {
     const { iat: _iat, exp: _exp, ...issued } = decodeJwt(idToken);
     const claims: Record<string, unknown> = { ...issued, ...structuredClone(fixture) };
+    // The services are this platform's (the fixture's addresses are a school's that is not here).
+    for (const service of [AGS, NRPS])
+      if (issued[service]) claims[service] = issued[service];
+      else delete claims[service];
     const settings = issued[DEEP_LINKING_SETTINGS] as Record<string, unknown> | undefined;
     if (settings && claims[DEEP_LINKING_SETTINGS])
       claims[DEEP_LINKING_SETTINGS] = {
