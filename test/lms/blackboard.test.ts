@@ -101,10 +101,7 @@ describe('Blackboard Learn Ultra, as published (BBDN-LTI-Tool-Provider-Node docs
       .select(['lms_report_url', 'lms_report_scope'])
       .where('id', '=', assignmentId)
       .executeTakeFirstOrThrow();
-    assert.equal(
-      row.lms_report_url,
-      reportUrl({ baseUrl: lms.url } as never, publishedActivity),
-    );
+    assert.equal(row.lms_report_url, reportUrl({ baseUrl: lms.url } as never, publishedActivity));
     assert.equal(row.lms_report_scope, `${LTI_AP}/scope/report`);
   });
 
