@@ -43,7 +43,8 @@ const asset = z.object({
   filename: storable(1000).optional(),
 });
 
-const submissionNotice = z.object({
+/** What a submission notice must carry and may carry, read under the standard names (lti/claims.ts). */
+export const submissionNoticeClaims = z.object({
   [CLAIM.activity]: z.object({ id: text(255) }),
   [CLAIM.submission]: z.object({ id: text(255) }),
   [CLAIM.forUser]: z.object({ user_id: text(255) }),
@@ -54,7 +55,7 @@ const submissionNotice = z.object({
   [CLAIM.context]: z.object({ id: text(255) }).optional(),
   [CLAIM.deploymentId]: text(255),
 });
-type NoticeClaims = z.infer<typeof submissionNotice>;
+type NoticeClaims = z.infer<typeof submissionNoticeClaims>;
 
 interface ReadNotice {
   notice: VerifiedNotice;
@@ -112,7 +113,7 @@ async function assignmentOf(
 
 async function readNotice(db: Kysely<DatabaseSchema>, jwt: string): Promise<ReadNotice> {
   const notice = await verifyNotice(db, jwt, [SUBMISSION_NOTICE]);
-  const parsed = submissionNotice.safeParse(withStandardNames(notice.claims));
+  const parsed = submissionNoticeClaims.safeParse(withStandardNames(notice.claims));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path

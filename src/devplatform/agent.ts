@@ -38,15 +38,24 @@ export class CookieJar {
   }
 }
 
+/** Where the browser reaches an address: the platform's SSO host's published ones where it serves them (index.ts). */
+type Route = (url: string) => string;
+
 async function send(
   url: string,
-  init: { method?: 'GET' | 'POST'; form?: Record<string, string>; jar: CookieJar; headers?: Record<string, string> },
+  init: {
+    method?: 'GET' | 'POST';
+    form?: Record<string, string>;
+    jar: CookieJar;
+    headers?: Record<string, string>;
+    route?: Route;
+  },
 ): Promise<AgentResponse> {
   const headers: Record<string, string> = { ...init.headers };
   const cookie = init.jar.header();
   if (cookie) headers.cookie = cookie;
   if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const response = await request(url, {
+  const response = await request(init.route ? init.route(url) : url, {
     method: init.method ?? 'GET',
     headers,
     ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
@@ -56,14 +65,17 @@ async function send(
 }
 
 /** Follows redirects (GET), up to ten. */
-async function follow(first: AgentResponse, jar: CookieJar): Promise<AgentResponse> {
+async function follow(first: AgentResponse, jar: CookieJar, route?: Route): Promise<AgentResponse> {
   let current = first;
   for (
     let hops = 0;
     hops < 10 && current.status >= 300 && current.status < 400 && current.headers.location;
     hops += 1
   ) {
-    current = await send(new URL(String(current.headers.location), current.url).toString(), { jar });
+    current = await send(new URL(String(current.headers.location), current.url).toString(), {
+      jar,
+      ...(route ? { route } : {}),
+    });
   }
   return current;
 }
@@ -109,10 +121,11 @@ function storageNext(html: string): string | null {
 }
 
 export async function launch(
-  platform: Pick<DevPlatform, 'loginInitiationUrl'>,
+  platform: Pick<DevPlatform, 'loginInitiationUrl'> & Partial<Pick<DevPlatform, 'served'>>,
   options: LaunchOptions,
 ): Promise<LaunchResult> {
   const jar = options.jar ?? new CookieJar();
+  const route = platform.served?.bind(platform);
   const login = await send(
     platform.loginInitiationUrl({
       userId: options.userId,
@@ -133,7 +146,12 @@ export async function launch(
         : null;
   if (!next || (login.status !== 200 && (login.status < 300 || login.status >= 400)))
     return { ...login, idToken: '', state: '', ltik: null };
-  const authorization = await send(new URL(next, login.url).toString(), { jar });
+  // Hosted Canvas's SSO host sends the browser on to the school's own authorization (devplatform/sso.ts).
+  const authorization = await follow(
+    await send(new URL(next, login.url).toString(), { jar, ...(route ? { route } : {}) }),
+    jar,
+    route,
+  );
   const form = formFields(authorization.body);
   if (authorization.status !== 200 || !form) return { ...authorization, idToken: '', state: '', ltik: null };
   const idToken = options.replaceIdToken

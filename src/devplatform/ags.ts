@@ -16,7 +16,7 @@ const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
 const AGS_SCOPES = [SCOPES.lineItem, SCOPES.lineItemRead, SCOPES.result, SCOPES.score];
 
 const lineItemsPath = (platform: PlatformContext) => `/courses/${platform.course.id}/lineitems`;
-const lineItemsUrl = (platform: PlatformContext) => `${platform.issuer}${lineItemsPath(platform)}`;
+const lineItemsUrl = (platform: PlatformContext) => `${platform.baseUrl}${lineItemsPath(platform)}`;
 
 /** Moodle's line item URLs carry a query string; its scores URL keeps it (…/lineitem/scores?type_id=1). */
 export function lineItemUrl(platform: PlatformContext, id: string): string {
@@ -51,7 +51,7 @@ export function gradebook(platform: PlatformContext): GradebookRow[] {
 }
 
 export const mountAgs: MountConcern = (router, platform) => {
-  const { memory, issuer } = platform;
+  const { memory, baseUrl } = platform;
   const json = express.json({ type: () => true, limit: '256kb' });
   const base = lineItemsPath(platform);
   const readItems = requireScope(platform, SCOPES.lineItem, SCOPES.lineItemRead);
@@ -72,7 +72,7 @@ export const mountAgs: MountConcern = (router, platform) => {
     const page = Number(q.page ?? 0);
     if (limit > 0) {
       if (found.length > (page + 1) * limit)
-        res.setHeader('Link', `<${issuer}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
+        res.setHeader('Link', `<${baseUrl}${base}?limit=${limit}&page=${page + 1}>; rel="next"`);
       found = found.slice(page * limit, (page + 1) * limit);
     }
     res
@@ -152,7 +152,7 @@ export const mountAgs: MountConcern = (router, platform) => {
       if (!item) return;
       const body = (req.body ?? {}) as Record<string, unknown>;
       const user = memory.people.get(String(body.userId));
-      const resultUrl = `${issuer}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}`;
+      const resultUrl = `${baseUrl}${base}/${item.id}/results/${encodeURIComponent(String(body.userId))}`;
       if (memory.rules === 'canvas') {
         const verdict = canvasScore(memory, item, body, user);
         memory.scoreLog.push({ lineItemId: item.id, userId: String(body.userId), status: verdict.status, body });

@@ -12,7 +12,7 @@ import { requireGrant } from './token.js';
 
 const REPORTS_PATH = '/asset-reports';
 export const reportUrl = (platform: PlatformContext, activityId: string) =>
-  `${platform.issuer}${REPORTS_PATH}/${encodeURIComponent(activityId)}`;
+  `${platform.baseUrl}${REPORTS_PATH}/${encodeURIComponent(activityId)}`;
 
 /** Canvas's progresses (Lti::AssetReport::PROGRESSES); any other value is kept but read as NotReady. */
 export const PROGRESSES = [

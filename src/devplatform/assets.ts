@@ -17,7 +17,7 @@ const FILE_PATH = '/files';
 const FILE_ADDRESS_SECONDS = 60;
 
 export const assetUrl = (platform: PlatformContext, assetId: string) =>
-  `${platform.issuer}${ASSET_PATH}/${encodeURIComponent(assetId)}`;
+  `${platform.baseUrl}${ASSET_PATH}/${encodeURIComponent(assetId)}`;
 
 /** The asset's entry in a notice's assetservice claim. */
 export function noticeAsset(platform: PlatformContext, asset: StoredAsset): NoticeAsset {
@@ -58,7 +58,7 @@ const signature = (platform: PlatformContext, assetId: string, expires: number) 
 
 function signedFileUrl(platform: PlatformContext, assetId: string): string {
   const expires = Math.floor(Date.now() / 1000) + FILE_ADDRESS_SECONDS;
-  return `${platform.issuer}${FILE_PATH}/${encodeURIComponent(assetId)}?${new URLSearchParams({ expires: String(expires), signature: signature(platform, assetId, expires) })}`;
+  return `${platform.baseUrl}${FILE_PATH}/${encodeURIComponent(assetId)}?${new URLSearchParams({ expires: String(expires), signature: signature(platform, assetId, expires) })}`;
 }
 
 function validSignature(

@@ -64,9 +64,9 @@ function renderActivity(platform: PlatformContext, activity: Activity): string {
     )
     .join('');
   return htmlPage(
-    platform.issuer,
+    platform.baseUrl,
     `Assignment: ${activity.title}`,
-    `<p><a href="${escapeHtml(platform.issuer)}/">${escapeHtml(platform.course.title)}</a></p>
+    `<p><a href="${escapeHtml(platform.baseUrl)}/">${escapeHtml(platform.course.title)}</a></p>
 <h1>${escapeHtml(activity.title)} <small class="muted">(an assignment of the LMS: file upload and text entry)</small></h1>
 <h2>Document processing</h2>${processorList}<p>${addLinks}</p>
 <h2>Submit</h2><ul>${submitLinks}</ul>
@@ -76,7 +76,7 @@ function renderActivity(platform: PlatformContext, activity: Activity): string {
 
 function renderSubmitForm(platform: PlatformContext, activity: Activity, userId: string, userName: string): string {
   return htmlPage(
-    platform.issuer,
+    platform.baseUrl,
     `Submit: ${activity.title}`,
     `<p><a href="${escapeHtml(activityUrl(platform, activity.id))}">${escapeHtml(activity.title)}</a></p>
 <h1>Submit ${escapeHtml(activity.title)}</h1><p>Submitting as ${escapeHtml(userName)}. Files, a text entry, or both.</p>
@@ -98,7 +98,7 @@ const textEntryHtml = (text: string) =>
     .join('\n');
 
 const sentence = (platform: PlatformContext, res: Response, status: number, title: string, text: string) =>
-  void res.status(status).send(messagePage(platform.issuer, title, text, status >= 400));
+  void res.status(status).send(messagePage(platform.baseUrl, title, text, status >= 400));
 
 export const mountAssignmentPages: MountConcern = (router, platform) => {
   const { memory } = platform;
@@ -142,7 +142,7 @@ export const mountAssignmentPages: MountConcern = (router, platform) => {
         submitted.status === 0 ? submitted.body : `The tool's notice handler answered ${submitted.status}.`;
       res.status(201).send(
         htmlPage(
-          platform.issuer,
+          platform.baseUrl,
           'Submitted',
           `<h1>Submitted</h1><p>${escapeHtml(activity.title)}: submission ${escapeHtml(submitted.submissionId)}, ${submitted.assets.length} asset(s). ${escapeHtml(answer)}</p>
 <p><a href="${escapeHtml(speedGraderUrl(platform, submitted.submissionId, user.id))}">See the submission and its reports</a></p>`,

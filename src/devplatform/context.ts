@@ -21,9 +21,31 @@ export interface PlatformKeys {
   sign(payload: Record<string, unknown>, options?: { expiresInSeconds?: number }): Promise<string>;
 }
 
+/**
+ * Hosted Canvas's SSO host (sso.ts): where its keys, its OIDC authorization endpoint and its token endpoint are, apart
+ * from each school's own host, which has the pages and the services.
+ */
+export interface SsoHost {
+  /** Its published origin, as the platform names it (https://sso.canvaslms.com). */
+  origin: string;
+  /** Where its router answers (a server of the tests on loopback, which the tool is told to reach it at). */
+  servedAt: string;
+}
+
+/** Canvas's paths on its SSO host (config/routes.rb: lti_authorize_redirect_url, lti_jwks_url, oauth2_token_url). */
+export const SSO_PATHS = {
+  authorize: '/api/lti/authorize_redirect',
+  jwks: '/api/lti/security/jwks',
+  token: '/login/oauth2/token',
+} as const;
+
 export interface PlatformContext {
-  /** Where the router is reachable, without a trailing slash; also the `iss` of everything it signs. */
+  /** The `iss` of everything it signs: its own address, or the issuer it plays (hosted Canvas's shared one). */
   issuer: string;
+  /** Where the router is reachable, without a trailing slash: the LMS's own host, its pages and services. */
+  baseUrl: string;
+  /** The SSO host it plays beside its own (hosted Canvas); null: keys, login and tokens are on baseUrl too. */
+  sso: SsoHost | null;
   clientId: string;
   deploymentId: string;
   course: Course;

@@ -23,7 +23,7 @@ export function deepLinkingSettingsClaim(
 ): Record<string, unknown> {
   return {
     [DL_SETTINGS]: {
-      deep_link_return_url: `${platform.issuer}${RETURN_PATH}`,
+      deep_link_return_url: `${platform.baseUrl}${RETURN_PATH}`,
       accept_types: options.acceptTypes ?? ['ltiResourceLink'],
       accept_presentation_document_targets: ['iframe', 'window'],
       accept_multiple: false,
@@ -64,7 +64,7 @@ export const mountDeepLinkReturn: MountConcern = (router, platform) => {
       if (refused)
         return void res.status(400).send(`<!doctype html><title>Refused</title><p>${escapeHtml(refused)}</p>`);
       return void res.send(
-        `<!doctype html><title>Added</title><p>Added the document processing app to the assignment. <a href="${escapeHtml(platform.issuer)}/">Back to the course</a></p>`,
+        `<!doctype html><title>Added</title><p>Added the document processing app to the assignment. <a href="${escapeHtml(platform.baseUrl)}/">Back to the course</a></p>`,
       );
     }
     for (const item of contentItems) {
@@ -86,7 +86,7 @@ export const mountDeepLinkReturn: MountConcern = (router, platform) => {
       platform.memory.deepLinkResults.push({ resourceLinkId: id, contentItems });
     }
     res.send(
-      `<!doctype html><title>Added</title><p>Added ${contentItems.length} item(s) to ${escapeHtml(platform.course.title)}. <a href="${escapeHtml(platform.issuer)}/">Back to the course</a></p>`,
+      `<!doctype html><title>Added</title><p>Added ${contentItems.length} item(s) to ${escapeHtml(platform.course.title)}. <a href="${escapeHtml(platform.baseUrl)}/">Back to the course</a></p>`,
     );
   });
 };

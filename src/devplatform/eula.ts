@@ -9,7 +9,7 @@ import { SCOPES, requireScope } from './token.js';
 
 const EULA_PATH = '/eula';
 /** The address the eulaservice claim of an LtiEulaRequest launch names. */
-export const eulaServiceUrl = (platform: PlatformContext) => `${platform.issuer}${EULA_PATH}`;
+export const eulaServiceUrl = (platform: PlatformContext) => `${platform.baseUrl}${EULA_PATH}`;
 
 const acceptance = z.object({
   userId: z.string().min(1),

@@ -17,16 +17,16 @@ export function decodeHtml(value: string): string {
 }
 
 /** A page of the emulator (its home, its Asset Processor screens), with their stylesheet (a file: the tool's CSP allows only 'self' styles). */
-export function htmlPage(issuer: string, title: string, body: string): string {
+export function htmlPage(baseUrl: string, title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(issuer)}/asset-processor.css"></head>
+<link rel="stylesheet" href="${escapeHtml(baseUrl)}/asset-processor.css"></head>
 <body>${body}</body></html>`;
 }
 
 /** A page that says one thing: what was done, or why not. */
-export const messagePage = (issuer: string, title: string, text: string, refused: boolean) =>
+export const messagePage = (baseUrl: string, title: string, text: string, refused: boolean) =>
   htmlPage(
-    issuer,
+    baseUrl,
     title,
     `<h1>${escapeHtml(title)}</h1><p${refused ? ' class="refused"' : ''}>${escapeHtml(text)}</p>`,
   );

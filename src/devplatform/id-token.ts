@@ -61,7 +61,7 @@ export async function launchIdToken(
     },
     [`${LTI_CLAIM}/launch_presentation`]: {
       document_target: 'iframe',
-      return_url: `${issuer}/`,
+      return_url: `${platform.baseUrl}/`,
       ...(user.locale ? { locale: user.locale } : {}),
     },
     ...nrpsClaim(platform),

@@ -20,7 +20,7 @@ import {
   type CourseTotal,
   type StudentView,
 } from './ags-gradebook.js';
-import type { MountConcern, PlatformContext, ToolAddresses } from './context.js';
+import type { MountConcern, PlatformContext, SsoHost, ToolAddresses } from './context.js';
 import { mountDeepLinkReturn } from './deep-linking.js';
 import { mountEula } from './eula.js';
 import { createKeys, jwksUrl, mountJwks } from './keys.js';
@@ -37,6 +37,7 @@ import { mountPage } from './page.js';
 import { fileStore, restore } from './persistence.js';
 import { mountFramedLaunch } from './platform-storage.js';
 import { mountSpeedGrader } from './speedgrader.js';
+import { ssoRouter } from './sso.js';
 import { mountDynamicRegistration, registrationUrl } from './registration.js';
 import {
   DEFAULT_COURSE,
@@ -67,8 +68,15 @@ export type { DevUser, PlatformRules, Score } from './state.js';
 export { ROLES } from './state.js';
 
 export interface DevPlatformOptions {
-  /** Where the router is reachable, e.g. http://127.0.0.1:3000/dev; also the issuer. */
+  /** Where the router is reachable, e.g. http://127.0.0.1:3000/dev; also the issuer unless `issuer` says another. */
   baseUrl: string;
+  /** The `iss` it signs with when it is not its address: hosted Canvas's shared https://canvas.instructure.com. */
+  issuer?: string;
+  /**
+   * Hosted Canvas's SSO host, played beside baseUrl (sso.ts): its published origin, whose keys, OIDC authorization
+   * and token addresses the platform names, and where `ssoRouter` is served.
+   */
+  sso?: SsoHost;
   clientId?: string;
   deploymentId?: string;
   tool: ToolAddresses;
@@ -86,6 +94,10 @@ export interface DevPlatformOptions {
 
 export interface DevPlatform {
   router: Router;
+  /** The router of the SSO host it plays (options.sso), to be served at its servedAt; null when it plays none. */
+  ssoRouter: Router | null;
+  /** Where a browser reaches an address the platform names: its SSO host's published ones at their servedAt. */
+  served(url: string): string;
   registration(): {
     name: string;
     issuer: string;
@@ -184,8 +196,11 @@ const CONCERNS: MountConcern[] = [
 ];
 
 export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const platform: PlatformContext = {
-    issuer: options.baseUrl.replace(/\/+$/, ''),
+    issuer: options.issuer ?? baseUrl,
+    baseUrl,
+    sso: options.sso ?? null,
     clientId: options.clientId ?? 'dev-client',
     deploymentId: options.deploymentId ?? 'dev-deployment',
     course: options.course ?? DEFAULT_COURSE,
@@ -217,8 +232,11 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     });
   for (const mount of CONCERNS) mount(router, platform);
 
+  const { sso } = platform;
   return {
     router,
+    ssoRouter: sso ? ssoRouter(platform) : null,
+    served: (url) => (sso && url.startsWith(`${sso.origin}/`) ? `${sso.servedAt}${url.slice(sso.origin.length)}` : url),
     registration: () => ({
       name: `Dev platform (${memory.rules})`,
       issuer,

@@ -2,8 +2,9 @@
 // https://www.imsglobal.org/spec/security/v1p0/#h_key-set-url), and the tool's key set, which the platform verifies
 // the tool's client assertions and deep-linking responses with.
 import { randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
 import { SignJWT, createRemoteJWKSet, exportJWK, generateKeyPair } from 'jose';
-import type { MountConcern, PlatformContext, PlatformKeys } from './context.js';
+import { SSO_PATHS, type MountConcern, type PlatformContext, type PlatformKeys } from './context.js';
 
 export async function createKeys(toolJwksUrl: string): Promise<PlatformKeys> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
@@ -21,10 +22,15 @@ export async function createKeys(toolJwksUrl: string): Promise<PlatformKeys> {
 }
 
 const JWKS_PATH = '/jwks';
-export const jwksUrl = (platform: PlatformContext) => `${platform.issuer}${JWKS_PATH}`;
+/** Where the platform publishes its keys: its own host, or hosted Canvas's SSO host (sso.ts). */
+export const jwksUrl = (platform: PlatformContext) =>
+  platform.sso ? `${platform.sso.origin}${SSO_PATHS.jwks}` : `${platform.baseUrl}${JWKS_PATH}`;
 
+export const jwksHandler = (platform: PlatformContext) => (_req: Request, res: Response) => {
+  res.json({ keys: [platform.keys.publicJwk] });
+};
+
+/** On the platform's own host, unless it plays an SSO host that has them instead. */
 export const mountJwks: MountConcern = (router, platform) => {
-  router.get(JWKS_PATH, (_req, res) => {
-    res.json({ keys: [platform.keys.publicJwk] });
-  });
+  if (!platform.sso) router.get(JWKS_PATH, jwksHandler(platform));
 };

@@ -10,7 +10,7 @@ const PATH = '/notice-handlers';
 /** The notice types this platform sends (Canvas: doc/api/pns.md). */
 export const NOTICE_TYPES = ['LtiHelloWorldNotice', 'LtiAssetProcessorSubmissionNotice'] as const;
 
-export const noticeHandlersUrl = (platform: PlatformContext) => `${platform.issuer}${PATH}`;
+export const noticeHandlersUrl = (platform: PlatformContext) => `${platform.baseUrl}${PATH}`;
 
 /** The service's claim in a launch (https://www.imsglobal.org/spec/lti-pns/v1p0/main#platform-notification-service-claim). */
 export function noticeServiceClaim(platform: PlatformContext): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { SCOPES, requireScope } from './token.js';
 const NRPS_CLAIM = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice';
 
 const membershipsPath = (platform: PlatformContext) => `/courses/${platform.course.id}/memberships`;
-const membershipsUrl = (platform: PlatformContext) => `${platform.issuer}${membershipsPath(platform)}`;
+const membershipsUrl = (platform: PlatformContext) => `${platform.baseUrl}${membershipsPath(platform)}`;
 
 export function nrpsClaim(platform: PlatformContext): Record<string, unknown> {
   return { [NRPS_CLAIM]: { context_memberships_url: membershipsUrl(platform), service_versions: ['2.0'] } };

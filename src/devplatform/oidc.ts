@@ -4,13 +4,16 @@
 // (https://www.imsglobal.org/spec/security/v1p0/#step-2-authentication-request) and answers with the id_token in an
 // auto-posting form (https://www.imsglobal.org/spec/security/v1p0/#step-3-authentication-response).
 import express, { type Request, type Response } from 'express';
-import type { MountConcern, PlatformContext } from './context.js';
+import { SSO_PATHS, type MountConcern, type PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
 import type { AssetProcessorLaunch } from './asset-processor-launches.js';
 import { launchIdToken, type LaunchHint, type LaunchMessageType } from './id-token.js';
 
-const AUTH_PATH = '/auth';
-export const authUrl = (platform: PlatformContext) => `${platform.issuer}${AUTH_PATH}`;
+/** The platform's own authorization (Canvas: the school's /api/lti/authorize). */
+export const AUTH_PATH = '/auth';
+/** Where the tool sends the browser to sign in: the platform's own host, or hosted Canvas's SSO host (sso.ts). */
+export const authUrl = (platform: PlatformContext) =>
+  platform.sso ? `${platform.sso.origin}${SSO_PATHS.authorize}` : `${platform.baseUrl}${AUTH_PATH}`;
 
 export interface LoginInitiation {
   userId: string;
@@ -112,7 +115,7 @@ export const mountAuthorization: MountConcern = (router, platform) => {
         renderAutoPost(
           tool.launchUrl,
           { id_token: token, ...(p.state ? { state: String(p.state) } : {}) },
-          `${platform.issuer}/auto-post.js`,
+          `${platform.baseUrl}/auto-post.js`,
         ),
       );
     },

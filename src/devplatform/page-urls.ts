@@ -6,7 +6,7 @@ export const ACTIVITIES_PATH = '/activities';
 export const SUBMISSIONS_PATH = '/submissions';
 
 export const activityUrl = (platform: PlatformContext, activityId: string) =>
-  `${platform.issuer}${ACTIVITIES_PATH}/${encodeURIComponent(activityId)}`;
+  `${platform.baseUrl}${ACTIVITIES_PATH}/${encodeURIComponent(activityId)}`;
 
 export const speedGraderUrl = (platform: PlatformContext, submissionId: string, viewerId: string) =>
-  `${platform.issuer}${SUBMISSIONS_PATH}/${encodeURIComponent(submissionId)}?${new URLSearchParams({ viewer: viewerId })}`;
+  `${platform.baseUrl}${SUBMISSIONS_PATH}/${encodeURIComponent(submissionId)}?${new URLSearchParams({ viewer: viewerId })}`;

@@ -17,7 +17,7 @@ import { registerToolPageUrl } from './registration.js';
 import { teaches, type Course, type DevUser, type ResourceLink } from './state.js';
 
 interface HomeView {
-  issuer: string;
+  baseUrl: string;
   registerPage: string | null;
   course: Course;
   users: DevUser[];
@@ -61,7 +61,7 @@ function renderHome(view: HomeView): string {
   };
   // The emulator's stylesheet, a file: the tool's CSP, which /dev is served under, allows no inline style.
   return htmlPage(
-    view.issuer,
+    view.baseUrl,
     `Dev platform: ${view.course.title}`,
     `<h1>${escapeHtml(view.course.title)} <small>(dev platform)</small></h1>
 <p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
@@ -78,7 +78,7 @@ export const mountPage: MountConcern = (router, platform) => {
   router.get('/', (_req, res) => {
     res.send(
       renderHome({
-        issuer: platform.issuer,
+        baseUrl: platform.baseUrl,
         registerPage: registerToolPageUrl(platform),
         course: platform.course,
         users: [...platform.memory.people.values()],

@@ -90,7 +90,7 @@ export function framedLaunchUrl(
   resourceLinkId: string | undefined,
   messageType: LaunchMessageType,
 ): string {
-  return `${platform.issuer}/frame?${new URLSearchParams({ user: userId, type: messageType, ...(resourceLinkId ? { link: resourceLinkId } : {}) })}`;
+  return `${platform.baseUrl}/frame?${new URLSearchParams({ user: userId, type: messageType, ...(resourceLinkId ? { link: resourceLinkId } : {}) })}`;
 }
 
 export const mountFramedLaunch: MountConcern = (router, platform) => {
@@ -116,6 +116,6 @@ export const mountFramedLaunch: MountConcern = (router, platform) => {
       resize: q.resize !== 'off',
       panel: pixels(q.panel),
     };
-    res.send(renderFrame(login, `${platform.issuer}/platform-storage.js`, look));
+    res.send(renderFrame(login, `${platform.baseUrl}/platform-storage.js`, look));
   });
 };

@@ -9,22 +9,39 @@ import { authUrl } from './oidc.js';
 import { SCOPES, tokenUrl } from './token.js';
 
 const CONFIGURATION_PATH = '/.well-known/openid-configuration';
+/** Canvas's (config/routes.rb's openid_configuration_url), which takes the token in its query. */
+const CANVAS_CONFIGURATION_PATH = '/api/lti/security/openid-configuration';
 const TOOL_CONFIGURATION = 'https://purl.imsglobal.org/spec/lti-tool-configuration';
 
 /**
  * The tool's registration address with the platform's configuration URL and a registration token
- * (https://www.imsglobal.org/spec/lti-dr/v1p0#step-1-registration-initiation-request).
+ * (https://www.imsglobal.org/spec/lti-dr/v1p0#step-1-registration-initiation-request). Canvas puts the token in the
+ * configuration URL as well (dynamic_registration_controller.rb, oidc_configuration_url:
+ * `openid_configuration_url(protocol:, port:, host: issuer_domain, registration_token:)`).
  */
 export function registrationUrl(platform: PlatformContext, toolRegisterUrl: string): string {
+  const { registrationToken } = platform.memory;
   const url = new URL(toolRegisterUrl);
-  url.searchParams.set('openid_configuration', `${platform.issuer}${CONFIGURATION_PATH}`);
-  url.searchParams.set('registration_token', platform.memory.registrationToken);
+  url.searchParams.set(
+    'openid_configuration',
+    platform.memory.rules === 'canvas'
+      ? `${platform.baseUrl}${CANVAS_CONFIGURATION_PATH}?${new URLSearchParams({ registration_token: registrationToken })}`
+      : `${platform.baseUrl}${CONFIGURATION_PATH}`,
+  );
+  url.searchParams.set('registration_token', registrationToken);
   return url.toString();
 }
 
+/**
+ * The message types Canvas's registration takes (lib/schemas/lti/ims/lti_tool_configuration.rb, LTI_MESSAGE_SCHEMA:
+ * `"enum" => Lti::ResourcePlacement::PLACEMENTS_BY_MESSAGE_TYPE.keys`, and the EULA's, which
+ * lib/lti/resource_placement.rb keeps as PLACEMENTLESS_MESSAGE_TYPES and doc/api/document_processor.md asks for).
+ */
+const CANVAS_MESSAGE_TYPES = ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest', 'LtiEulaRequest'];
+
 /** The administrator's page (linked from /dev) when the platform knows the tool's registration address. */
 export const registerToolPageUrl = (platform: PlatformContext) =>
-  platform.tool.registerUrl ? `${platform.issuer}/register-tool` : null;
+  platform.tool.registerUrl ? `${platform.baseUrl}/register-tool` : null;
 
 /**
  * The registration panel's script: waits for the tool's close message from the panel (and from nowhere else), then
@@ -66,7 +83,7 @@ export const mountDynamicRegistration: MountConcern = (router, platform) => {
       authorization_endpoint: authUrl(platform),
       token_endpoint: tokenUrl(platform),
       jwks_uri: jwksUrl(platform),
-      registration_endpoint: `${issuer}/register`,
+      registration_endpoint: `${platform.baseUrl}/register`,
       scopes_supported: ['openid', ...Object.values(SCOPES)],
       response_types_supported: ['id_token'],
       id_token_signing_alg_values_supported: ['RS256'],
@@ -79,8 +96,49 @@ export const mountDynamicRegistration: MountConcern = (router, platform) => {
     });
   });
 
+  // Canvas's configuration, as app/controllers/security_controller.rb SecurityController#openid_configuration answers
+  // it (test/fixtures/lms/canvas/hosted-registration.json): the token from the query, the issuer, the keys, the OIDC
+  // authorization endpoint and the token endpoint on its SSO host (Lti::Oidc.auth_domain) when it plays hosted
+  // Canvas, the registration endpoint on the school's own host, and `authorization_server` a host name, not a URL.
+  router.get(CANVAS_CONFIGURATION_PATH, (req, res) => {
+    if (memory.rules !== 'canvas') return void res.status(404).json({ error: 'not found' });
+    if (req.query.registration_token !== memory.registrationToken)
+      return void res
+        .status(401)
+        .json({ error: 'Access token missing (You must include the registration_token parameter).' });
+    res.json({
+      issuer,
+      authorization_endpoint: authUrl(platform),
+      registration_endpoint: `${platform.baseUrl}/register`,
+      jwks_uri: jwksUrl(platform),
+      token_endpoint: tokenUrl(platform),
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+      token_endpoint_auth_signing_alg_values_supported: ['RS256'],
+      scopes_supported: Object.values(SCOPES),
+      response_types_supported: ['id_token'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      claims_supported: ['sub', 'picture', 'email', 'name', 'given_name', 'family_name', 'locale'],
+      subject_types_supported: ['public'],
+      authorization_server: new URL(authUrl(platform)).hostname,
+      'https://purl.imsglobal.org/spec/lti-platform-configuration': {
+        product_family_code: 'canvas',
+        version: 'OpenSource',
+        messages_supported: [
+          { type: 'LtiResourceLinkRequest', placements: ['course_navigation', 'link_selection'] },
+          {
+            type: 'LtiDeepLinkingRequest',
+            placements: ['assignment_selection', 'ActivityAssetProcessor', 'link_selection'],
+          },
+        ],
+        'https://canvas.instructure.com/lti/account_name': platform.course.title,
+      },
+    });
+  });
+
   // https://www.imsglobal.org/spec/lti-dr/v1p0#step-3-client-registration: the tool's addresses must be the ones
-  // this platform launches (its options), and the answer gives it the client and deployment ids.
+  // this platform launches (its options), and the answer gives it the client and deployment ids. Canvas's answer
+  // (dynamic_registration_controller.rb, create and render_registration) names no deployment: the tool configuration
+  // as the tool sent it with Canvas's registration_config_url; a message type its schema does not list is a 422.
   router.post('/register', express.json({ limit: '64kb' }), (req, res) => {
     if (!hasRegistrationToken(req.headers.authorization))
       return void res.status(401).json({ error: 'registration token required' });
@@ -95,11 +153,25 @@ export const mountDynamicRegistration: MountConcern = (router, platform) => {
     ) {
       return void res.status(400).json({ error: 'invalid_client_metadata' });
     }
+    const canvas = memory.rules === 'canvas';
+    const messages = Array.isArray(config.messages) ? (config.messages as Array<{ type?: unknown }>) : [];
+    const refused = messages.filter((message) => !CANVAS_MESSAGE_TYPES.includes(String(message.type)));
+    if (canvas && refused.length > 0)
+      return void res.status(422).json({
+        errors: refused.map(
+          (message) => `messages: ${String(message.type)} is not one of ${CANVAS_MESSAGE_TYPES.join(', ')}`,
+        ),
+      });
     memory.dynamicRegistrations.push(body);
     res.json({
       ...body,
       client_id: platform.clientId,
-      [TOOL_CONFIGURATION]: { ...config, deployment_id: platform.deploymentId },
+      [TOOL_CONFIGURATION]: canvas
+        ? {
+            ...config,
+            'https://canvas.instructure.com/lti/registration_config_url': `${platform.baseUrl}/registration/1`,
+          }
+        : { ...config, deployment_id: platform.deploymentId },
     });
   });
 
@@ -119,6 +191,6 @@ export const mountDynamicRegistration: MountConcern = (router, platform) => {
       'Content-Security-Policy',
       `default-src 'none'; script-src 'self'; frame-src ${new URL(panelUrl).origin}; frame-ancestors 'self'; base-uri 'none'`,
     );
-    res.send(renderRegistrationPanel(panelUrl, `${issuer}/registration-panel.js`));
+    res.send(renderRegistrationPanel(panelUrl, `${platform.baseUrl}/registration-panel.js`));
   });
 };

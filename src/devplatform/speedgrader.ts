@@ -92,10 +92,10 @@ function renderSubmission(platform: PlatformContext, viewer: DevUser, submission
     .join('');
   const resubmit =
     teaches(viewer) && resubmitRefusal(platform, submission) === null
-      ? `<form method="post" action="${escapeHtml(`${platform.issuer}${PATH}/${encodeURIComponent(submission.id)}/resubmit`)}"><input type="hidden" name="viewer" value="${escapeHtml(viewer.id)}"><button type="submit">Resubmit all files</button></form>`
+      ? `<form method="post" action="${escapeHtml(`${platform.baseUrl}${PATH}/${encodeURIComponent(submission.id)}/resubmit`)}"><input type="hidden" name="viewer" value="${escapeHtml(viewer.id)}"><button type="submit">Resubmit all files</button></form>`
       : '';
   return htmlPage(
-    platform.issuer,
+    platform.baseUrl,
     `${student}: ${activity}`,
     `<p><a href="${escapeHtml(activityUrl(platform, submission.activityId))}">${escapeHtml(activity)}</a></p>
 <h1>${escapeHtml(student)}: ${escapeHtml(activity)}</h1>
@@ -105,7 +105,7 @@ function renderSubmission(platform: PlatformContext, viewer: DevUser, submission
 }
 
 const sentence = (platform: PlatformContext, res: Response, status: number, title: string, text: string) =>
-  void res.status(status).send(messagePage(platform.issuer, title, text, status >= 400));
+  void res.status(status).send(messagePage(platform.baseUrl, title, text, status >= 400));
 
 export const mountSpeedGrader: MountConcern = (router, platform) => {
   const { memory } = platform;
@@ -152,7 +152,7 @@ export const mountSpeedGrader: MountConcern = (router, platform) => {
       const answer = resent.status === 0 ? resent.body : `The tool's notice handler answered ${resent.status}.`;
       res.send(
         htmlPage(
-          platform.issuer,
+          platform.baseUrl,
           'Resubmitted',
           `<h1>Resubmitted</h1><p>Sent the submission's notice again. ${escapeHtml(answer)}</p>${back}`,
         ),

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { jwtVerify } from 'jose';
-import type { MountConcern, PlatformContext } from './context.js';
+import { SSO_PATHS, type MountConcern, type PlatformContext } from './context.js';
 
 /** The service scopes the platform grants: AGS 2.0's four, NRPS 2.0's one, and the Asset Processor's three and its EULA's two. */
 export const SCOPES = {
@@ -25,45 +25,64 @@ export const SCOPES = {
 };
 
 const TOKEN_PATH = '/token';
-/** Also the audience the tool's client assertion must name. */
-export const tokenUrl = (platform: PlatformContext) => `${platform.issuer}${TOKEN_PATH}`;
+/**
+ * Also the audience the tool's client assertion must name: on hosted Canvas's SSO host, the token address there
+ * (lib/canvas/oauth/client_credentials_provider.rb: `@expected_aud = ...oauth2_token_url(host:, protocol:)`, the host
+ * the request came to).
+ */
+export const tokenUrl = (platform: PlatformContext) =>
+  platform.sso ? `${platform.sso.origin}${SSO_PATHS.token}` : `${platform.baseUrl}${TOKEN_PATH}`;
 
 const ACCESS_TOKEN_SECONDS = 3600;
 
+/** On the platform's own host, unless it plays an SSO host that has it instead (sso.ts). */
 export const mountTokenEndpoint: MountConcern = (router, platform) => {
-  const { memory } = platform;
-  router.post(TOKEN_PATH, express.urlencoded({ extended: false, limit: '256kb' }), async (req, res) => {
-    if (memory.faults.tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, memory.faults.tokenDelayMs));
-    const body = req.body as Record<string, string | undefined>;
-    if (
-      body.grant_type !== 'client_credentials' ||
-      body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' ||
-      !body.client_assertion
-    ) {
-      return void res.status(400).json({ error: 'invalid_request' });
-    }
-    try {
-      const { payload } = await jwtVerify(body.client_assertion, platform.keys.toolKeys, {
-        issuer: platform.clientId,
-        subject: platform.clientId,
-        audience: tokenUrl(platform),
-      });
-      if (!payload.jti) throw new Error('jti missing');
-    } catch {
-      memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: null, scopes: [] });
-      return void res.status(401).json({ error: 'invalid_client' });
-    }
-    const requested = String(body.scope ?? '')
-      .split(' ')
-      .filter(Boolean);
-    const granted = requested.filter((scope) => Object.values(SCOPES).includes(scope));
-    if (granted.length === 0) return void res.status(400).json({ error: 'invalid_scope' });
-    const token = randomBytes(24).toString('base64url');
-    memory.accessTokens.set(token, { token, scopes: granted, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
-    memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: token, scopes: granted });
-    res.json({ access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, scope: granted.join(' ') });
-  });
+  if (!platform.sso) router.post(TOKEN_PATH, ...tokenHandlers(platform));
 };
+
+/** The token endpoint's body parser and answer. */
+export function tokenHandlers(platform: PlatformContext) {
+  const { memory } = platform;
+  return [
+    express.urlencoded({ extended: false, limit: '256kb' }),
+    async (req: Request, res: Response) => {
+      if (memory.faults.tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, memory.faults.tokenDelayMs));
+      const body = req.body as Record<string, string | undefined>;
+      if (
+        body.grant_type !== 'client_credentials' ||
+        body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' ||
+        !body.client_assertion
+      ) {
+        return void res.status(400).json({ error: 'invalid_request' });
+      }
+      try {
+        const { payload } = await jwtVerify(body.client_assertion, platform.keys.toolKeys, {
+          issuer: platform.clientId,
+          subject: platform.clientId,
+          audience: tokenUrl(platform),
+        });
+        if (!payload.jti) throw new Error('jti missing');
+      } catch {
+        memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: null, scopes: [] });
+        return void res.status(401).json({ error: 'invalid_client' });
+      }
+      const requested = String(body.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
+      const granted = requested.filter((scope) => Object.values(SCOPES).includes(scope));
+      if (granted.length === 0) return void res.status(400).json({ error: 'invalid_scope' });
+      const token = randomBytes(24).toString('base64url');
+      memory.accessTokens.set(token, { token, scopes: granted, expiresAt: Date.now() + ACCESS_TOKEN_SECONDS * 1000 });
+      memory.tokenExchanges.push({ clientAssertion: body.client_assertion, accessToken: token, scopes: granted });
+      res.json({
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: ACCESS_TOKEN_SECONDS,
+        scope: granted.join(' '),
+      });
+    },
+  ] as const;
+}
 
 /**
  * Express middleware for a service endpoint: a live bearer token with one of the scopes (Security Framework 4.1),

@@ -31,13 +31,26 @@ export function assetProcessorScopes(eula: boolean): string[] {
  * The messages a tool configuration lists for the Asset Processor (https://www.imsglobal.org/spec/lti-dr/v1p0#lti-message):
  * deep linking on the processor's placement, and the two launches. They all land on the tool's launch address, the
  * one redirect URI a registration by hand has too.
+ *
+ * Canvas takes only the first and the EULA's: canvas-lms doc/api/document_processor.md ("Tool Registration") asks a
+ * tool registering dynamically to "add the `ActivityAssetProcessor` placement to a `LtiDeepLinkingRequest` entry in
+ * the `messages` array" and, with terms, an `LtiEulaRequest` message ("EULA"), and names no other; its registration
+ * schema refuses a message of any other type (lib/schemas/lti/ims/lti_tool_configuration.rb, LTI_MESSAGE_SCHEMA:
+ * `"enum" => Lti::ResourcePlacement::PLACEMENTS_BY_MESSAGE_TYPE.keys`, the resource-link and deep-linking types;
+ * lib/lti/resource_placement.rb adds `PLACEMENTLESS_MESSAGE_TYPES = [EulaRequest::MESSAGE_TYPE]` and says "Some
+ * message types that currently don't appear anywhere in configurations (LtiAssetProcessorSettingsRequest,
+ * LtiReportReviewRequest) are not listed in this file"). Canvas launches those two at the processor's own addresses.
  */
-export function assetProcessorMessages(launchUrl: string, label: string, eula = false) {
+export function assetProcessorMessages(launchUrl: string, label: string, options: { eula: boolean; canvas: boolean }) {
   return [
     { type: DEEP_LINKING_MESSAGE, target_link_uri: launchUrl, label, placements: [ASSET_PROCESSOR_PLACEMENT] },
-    { type: PROCESSOR_SETTINGS_MESSAGE, target_link_uri: launchUrl, label },
-    { type: REPORT_REVIEW_MESSAGE, target_link_uri: launchUrl, label },
+    ...(options.canvas
+      ? []
+      : [
+          { type: PROCESSOR_SETTINGS_MESSAGE, target_link_uri: launchUrl, label },
+          { type: REPORT_REVIEW_MESSAGE, target_link_uri: launchUrl, label },
+        ]),
     // Canvas doc/api/document_processor.md: a tool with terms lists the EULA message too.
-    ...(eula ? [{ type: EULA_MESSAGE, target_link_uri: launchUrl, label }] : []),
+    ...(options.eula ? [{ type: EULA_MESSAGE, target_link_uri: launchUrl, label }] : []),
   ];
 }

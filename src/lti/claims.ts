@@ -89,14 +89,35 @@ export function readField(value: unknown, names: readonly string[]): unknown {
 }
 
 /**
- * The payload with each dialect's names read as the standard ones: a claim found only under an alias is added under
- * its standard URI, and the activity's and submission's id fields likewise. Only a verified payload is passed here;
- * what it returns is read by the same schemas as a standard payload.
+ * The value with every member whose value is null left out, in the objects inside it too (arrays keep their entries,
+ * and objects in them are read the same way): null where a claim or a field is optional reads as absent, and where one
+ * is required it is missing, refused with the sentence of a missing one.
+ *
+ * Canvas sends such nulls (canvas-lms, read in test/fixtures/lms/canvas/resource-link-request.json with the markers
+ * of each copy): `LtiAdvantage::Serializers::JwtMessageSerializer#serializable_hash` compacts only the top level
+ * (`promote_extensions(apply_claim_prefixes(hash.compact))`), so a nested claim keeps a field its builder set to nil
+ * (`ResourceLinkRequest#add_resource_link_request_claims!`: `@message.resource_link.description =
+ * @assignment&.description`), and the extensions merged in after the compact may be null at the top level
+ * (`"https://www.instructure.com/placement": null` in doc/api/document_processor.md's launches). The specification
+ * says nothing of null; LTI Core 5.3 and 5.4 only name claims a platform may leave out.
  */
-export function withStandardNames(payload: Record<string, unknown>): Record<string, unknown> {
-  const named = { ...payload };
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) if (inner !== null) kept[name] = withoutNulls(inner);
+  return kept;
+}
+
+/**
+ * The payload with each dialect's names read as the standard ones: a claim found only under an alias is added under
+ * its standard URI, and the activity's and submission's id fields likewise; and null read as absent (withoutNulls).
+ * Only a verified payload is passed here; what it returns is read by the same schemas as a standard payload.
+ */
+export function withStandardNames(verified: Record<string, unknown>): Record<string, unknown> {
+  const named = withoutNulls(verified) as Record<string, unknown>;
   for (const name of Object.keys(CLAIM_ALIASES) as ClaimName[]) {
-    const value = readClaim(payload, name);
+    const value = readClaim(named, name);
     if (value !== undefined) named[CLAIM[name]] = value;
   }
   if (named[CLAIM.activity] !== undefined)

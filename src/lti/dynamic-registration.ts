@@ -10,11 +10,12 @@ import { SUBMISSION_REVIEW_MESSAGE } from './messages/submission-review.js';
 import {
   countPendingRegistrations,
   createRegistration,
+  dynamicRegistrationInput,
   productFamily as productFamilyCode,
-  registrationInput,
   type Registration,
   type RegistrationStore,
 } from './registrations.js';
+import { foreignAddresses, sharedIssuer, type SharedIssuer } from './shared-issuers.js';
 
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -27,7 +28,15 @@ const platformConfiguration = z.object({
   token_endpoint: z.string().url(),
   jwks_uri: z.string().url(),
   registration_endpoint: z.string().url(),
-  authorization_server: z.string().optional(),
+  // https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration: the `aud` of the tool's token requests, the
+  // token endpoint when left out. Canvas names a host here, not an address (app/controllers/security_controller.rb,
+  // SecurityController#openid_configuration: `authorization_server: Lti::Oidc.auth_domain(account_domain)`, which is
+  // "sso.canvaslms.com" on hosted Canvas), while its token endpoint takes only its own address as `aud`
+  // (lib/canvas/security/jwt_validator.rb JwtValidator#aud: `errors.add(:base, msg) if @jwt.aud != @expected_aud`,
+  // where lib/canvas/oauth/client_credentials_provider.rb sets `@expected_aud = ...oauth2_token_url(host:, protocol:)`).
+  // The two sources disagree; the tool follows what Canvas checks: anything but an address is not kept, and the token
+  // endpoint is the `aud`.
+  authorization_server: z.string().url().optional().catch(undefined),
   // https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration: the LMS product, stored with the
   // registration (grades/platform-quirks.ts keys its gradebook's quirks by it). A code the tool cannot store
   // counts as none: the LMS then gets the behaviour that is safe for every LMS, and the registration goes on.
@@ -55,19 +64,19 @@ export const MAX_PENDING_REGISTRATIONS = 20;
 /**
  * A registration that did not happen. `message` is for the administrator's page: it names what failed in the
  * tool's own words, never what a foreign server answered (no HTTP status, no field name of its answer), so the page
- * is no oracle for probing other servers. `detail` is for the log only. `lmsOrigin`: the origin of the LMS once its
- * configuration address has been validated, which may then frame the answer; null before that.
+ * is no oracle for probing other servers. `detail` is for the log only. `lmsOrigins`: the origins of the LMS's pages
+ * once its configuration has been validated (lmsOriginsOf), which may then frame the answer; none before that.
  */
 export class RegistrationFailed extends Error {
   readonly detail: string | undefined;
-  readonly lmsOrigin: string | null;
+  readonly lmsOrigins: string[];
   readonly status: number;
-  constructor(message: string, options: { status?: number; detail?: string; lmsOrigin?: string | null } = {}) {
+  constructor(message: string, options: { status?: number; detail?: string; lmsOrigins?: string[] } = {}) {
     super(message);
     this.name = 'RegistrationFailed';
     this.status = options.status ?? 502;
     this.detail = options.detail;
-    this.lmsOrigin = options.lmsOrigin ?? null;
+    this.lmsOrigins = options.lmsOrigins ?? [];
   }
 }
 
@@ -115,6 +124,56 @@ export function issuerMismatch(
       ? 'The issuer is not an https address.'
       : 'The issuer is not an https address (plain http is accepted for localhost only, outside production).';
   return null;
+}
+
+/**
+ * Why a configuration naming a shared issuer (shared-issuers.ts: every hosted Canvas signs as one of three) is not
+ * one the tool takes, or null when it is. The configuration may be on any host: hosted Canvas's is not on its
+ * issuer's host in development (dynamic_registration_controller.rb, oidc_configuration_url:
+ * `HostUrl.context_host(@domain_root_account, request.host)`), and a registration is worth what signs for it, not
+ * where it was read. What signs for it is the key set: its keys, login and token addresses must be the environment's
+ * own published ones, so that no launch under the shared issuer verifies with keys anyone else holds, and no token
+ * request of the tool's goes anywhere else. The configuration address itself is https (http on loopback outside
+ * production) and has no user info (refused earlier).
+ */
+export function sharedIssuerMismatch(
+  shared: SharedIssuer,
+  platform: { jwks_uri: string; authorization_endpoint: string; token_endpoint: string },
+  openidConfiguration: string,
+  options: { production: boolean },
+): string | null {
+  const foreign = foreignAddresses(shared, {
+    jwksUrl: platform.jwks_uri,
+    authUrl: platform.authorization_endpoint,
+    tokenUrl: platform.token_endpoint,
+  });
+  if (foreign.length > 0) {
+    const own = { keys: shared.jwksUrl, login: shared.authUrl, token: shared.tokenUrl };
+    const named = foreign.map((what) => `its ${what} address is not ${own[what]}`).join(', ');
+    return `It names ${shared.issuer}, the issuer every Instructure-hosted Canvas shares, but ${named}: launches under that issuer are signed only with Canvas's own keys. A Canvas you run yourself names its own issuer (lti_iss in its config/security.yml); register that one.`;
+  }
+  const configuration = new URL(openidConfiguration);
+  const secure =
+    configuration.protocol === 'https:' ||
+    (!options.production && configuration.protocol === 'http:' && LOOPBACK_HOSTS.has(configuration.hostname));
+  return secure ? null : 'The configuration address is not an https address.';
+}
+
+/**
+ * The origins of the LMS's own pages, which may frame the registration's answer: the configuration's, and for a
+ * shared issuer the school's Canvas too, where its administrator's page shows the registration panel. Canvas names
+ * the school's host in the registration endpoint (security_controller.rb: `registration_endpoint:
+ * create_lti_registration_url(host: account_domain)`), while the configuration is on the shared issuer's host in
+ * production.
+ */
+function lmsOriginsOf(
+  openidConfiguration: string,
+  registrationEndpoint: string,
+  shared: SharedIssuer | null,
+): string[] {
+  const origins = [new URL(openidConfiguration).origin];
+  if (shared) origins.push(new URL(registrationEndpoint).origin);
+  return [...new Set(origins)];
 }
 
 export interface ToolDescription {
@@ -194,7 +253,10 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
           : [{ type: SUBMISSION_REVIEW_MESSAGE, target_link_uri: tool.urls.launch }]),
         // A platform without the Asset Processor ignores a placement and messages it does not know.
         ...(tool.assetProcessor
-          ? assetProcessorMessages(tool.urls.launch, tool.name, tool.assetProcessorEula ?? false)
+          ? assetProcessorMessages(tool.urls.launch, tool.name, {
+              eula: tool.assetProcessorEula ?? false,
+              canvas: productFamily?.toLowerCase() === 'canvas',
+            })
           : []),
       ],
       // Canvas sends names and e-mail addresses only to tools registered as public.
@@ -208,7 +270,7 @@ async function ask(
   step: string,
   url: string,
   init: Parameters<typeof fetchJson>[1],
-  lmsOrigin: string | null,
+  lmsOrigins: string[],
 ): Promise<unknown> {
   try {
     return await fetchJson(url, init);
@@ -216,7 +278,7 @@ async function ask(
     // What the tool itself found (the address rule and its setting, a deadline, a size limit) helps the administrator
     // and tells nothing a foreign server said; anything else stays in the log, so the page is no probe of other servers.
     const own = error instanceof PlatformRequestError ? ` ${error.message}` : '';
-    throw new RegistrationFailed(`${step}${own}`, { detail: (error as Error).message, lmsOrigin });
+    throw new RegistrationFailed(`${step}${own}`, { detail: (error as Error).message, lmsOrigins });
   }
 }
 
@@ -225,7 +287,7 @@ export async function registerDynamically(
   tool: ToolDescription,
   params: { openidConfiguration: string; registrationToken?: string },
   options: { production: boolean },
-): Promise<{ registration: Registration; productFamily: string | null }> {
+): Promise<{ registration: Registration; productFamily: string | null; lmsOrigins: string[] }> {
   // User info is refused before anything is fetched: the request would go to the host after the @.
   if (hasUserInfo(new URL(params.openidConfiguration))) {
     throw new RegistrationFailed(
@@ -239,7 +301,7 @@ export async function registerDynamically(
       "The tool could not read your LMS's configuration from the address the LMS gave. Check that the tool can reach the LMS, and start the registration again from the LMS.",
       params.openidConfiguration,
       { method: 'GET', ...token },
-      null,
+      [],
     ),
   );
   if (!configuration.success) {
@@ -251,19 +313,23 @@ export async function registerDynamically(
     );
   }
   const platform = configuration.data;
-  const mismatch = issuerMismatch(platform.issuer, params.openidConfiguration, options);
+  // A shared issuer is taken on its keys, from any host; any other issuer, from its own origin only.
+  const shared = sharedIssuer(platform.issuer);
+  const mismatch = shared
+    ? sharedIssuerMismatch(shared, platform, params.openidConfiguration, options)
+    : issuerMismatch(platform.issuer, params.openidConfiguration, options);
   if (mismatch) {
-    throw new RegistrationFailed(
-      `The LMS's configuration names an issuer that its address does not belong to, so the tool did not register. ${mismatch}`,
-      { status: 400 },
-    );
+    const why = shared
+      ? "The LMS's configuration is not Canvas's own"
+      : "The LMS's configuration names an issuer that its address does not belong to";
+    throw new RegistrationFailed(`${why}, so the tool did not register. ${mismatch}`, { status: 400 });
   }
   // From here the LMS is known: its answers may be framed by it (the registration panel in its admin page).
-  const lmsOrigin = new URL(params.openidConfiguration).origin;
+  const lmsOrigins = lmsOriginsOf(params.openidConfiguration, platform.registration_endpoint, shared);
   if (tool.requireApproval && (await countPendingRegistrations(store.db)) >= MAX_PENDING_REGISTRATIONS) {
     throw new RegistrationFailed(
       "Too many registrations are waiting for an administrator of the tool to approve them. Ask the tool's administrator to approve or remove them, then start the registration again.",
-      { status: 503, lmsOrigin },
+      { status: 503, lmsOrigins },
     );
   }
   // The keys and token URLs are the ones the tool will fetch later: refuse now, before the LMS is asked to create
@@ -275,7 +341,7 @@ export async function registerDynamically(
       if (!(error instanceof PlatformRequestError)) throw error;
       throw new RegistrationFailed(`Your LMS's keys or token address is not one the tool can use. ${error.message}`, {
         status: 400,
-        lmsOrigin,
+        lmsOrigins,
         detail: error.message,
       });
     }
@@ -286,39 +352,36 @@ export async function registerDynamically(
       "Your LMS did not accept the tool's registration. Start the registration again from the LMS; if it keeps failing, register the tool by hand.",
       platform.registration_endpoint,
       { method: 'POST', body: toolConfiguration(tool, productFamily), ...token },
-      lmsOrigin,
+      lmsOrigins,
     ),
   );
   if (!answer.success) {
     throw new RegistrationFailed(
       'Your LMS accepted the registration but did not say which client id it gave the tool. Register the tool by hand instead.',
-      { lmsOrigin, detail: 'no client_id in the answer' },
+      { lmsOrigins, detail: 'no client_id in the answer' },
     );
   }
+  // Canvas names none (registrations.ts, dynamicRegistrationInput): the first verified launch names it.
   const deploymentId = answer.data['https://purl.imsglobal.org/spec/lti-tool-configuration']?.deployment_id;
-  if (!deploymentId) {
-    throw new RegistrationFailed(
-      'Your LMS did not say which deployment it created; register the tool by hand with its deployment id.',
-      { lmsOrigin },
-    );
-  }
+  // Every hosted Canvas has the same issuer: the school is told apart by where it registered the tool.
+  const host = new URL(shared ? platform.registration_endpoint : platform.issuer).host;
   const input = {
-    name: productFamily ? `${productFamily} at ${new URL(platform.issuer).host}` : new URL(platform.issuer).host,
+    name: productFamily ? `${productFamily} at ${host}` : host,
     issuer: platform.issuer,
     clientId: answer.data.client_id,
-    deploymentId,
+    ...(deploymentId ? { deploymentId } : {}),
     authUrl: platform.authorization_endpoint,
     tokenUrl: platform.token_endpoint,
     jwksUrl: platform.jwks_uri,
     ...(platform.authorization_server ? { authorizationServer: platform.authorization_server } : {}),
     ...(productFamily ? { productFamily } : {}),
   };
-  const stored = registrationInput.safeParse(input);
+  const stored = dynamicRegistrationInput.safeParse(input);
   if (!stored.success) {
     throw new RegistrationFailed(
       "Your LMS's login, token or keys address is not one the tool can use (each must be https). Register the tool by hand instead.",
       {
-        lmsOrigin,
+        lmsOrigins,
         detail: `unusable URL: ${String(stored.error.issues[0]!.path[0])}`,
       },
     );
@@ -329,8 +392,8 @@ export async function registerDynamically(
   if (registration === 'exists') {
     throw new RegistrationFailed(
       'This LMS is already registered with the tool (the same issuer and client id), so nothing was changed. An administrator of the tool can remove or update the existing registration.',
-      { status: 409, lmsOrigin, detail: `already registered: ${platform.issuer} ${answer.data.client_id}` },
+      { status: 409, lmsOrigins, detail: `already registered: ${platform.issuer} ${answer.data.client_id}` },
     );
   }
-  return { registration, productFamily: productFamily ?? null };
+  return { registration, productFamily: productFamily ?? null, lmsOrigins };
 }

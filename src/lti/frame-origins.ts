@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
+import { sharedIssuer } from './shared-issuers.js';
 
 /**
  * A host name as DNS has them, or an IP address: the only hosts an origin may name, since origins go into the
@@ -33,13 +34,6 @@ export function webOrigin(value: string | undefined): string | null {
  * or a few; the bound keeps a platform's launches from growing the header without end.
  */
 export const MAX_FRAME_ORIGINS_PER_PLATFORM = 20;
-
-/** Multi-tenant LMS clouds: the issuer is the vendor's, the pages are on each school's host under its domain. */
-const CLOUD_HOSTS: Record<string, string> = {
-  'https://canvas.instructure.com': 'https://*.instructure.com',
-  'https://canvas.beta.instructure.com': 'https://*.instructure.com',
-  'https://canvas.test.instructure.com': 'https://*.instructure.com',
-};
 
 /**
  * Keeps the host a launch came back to as one its platform frames the tool from (at most
@@ -118,8 +112,9 @@ async function readPlatformFrames(db: Kysely<DatabaseSchema>, platformId: string
     let frame = frames.get(row.id);
     if (!frame) {
       frame = { origins: new Set<string>(), productFamily: row.product_family };
-      const cloud = CLOUD_HOSTS[row.issuer.replace(/\/+$/, '')];
-      if (cloud) frame.origins.add(cloud);
+      // Multi-tenant LMS clouds: the issuer is the vendor's, the pages are on each school's host under its domain.
+      const cloud = sharedIssuer(row.issuer);
+      if (cloud) frame.origins.add(cloud.schoolHosts);
       for (const value of [row.issuer, row.auth_url, row.token_url]) {
         const origin = webOrigin(value);
         if (origin) frame.origins.add(origin);

@@ -41,13 +41,14 @@ export async function startLaunchSession(
   const contextId = encodeURIComponent(
     `${issuer}${clientId}${deploymentId}${launch.context?.id ?? 'NF'}_${launch.resourceLink?.id ?? 'NF'}_${hash}`,
   );
-  const { state, registrations } = verified.passage;
+  const { state, registrations, firstDeployment } = verified.passage;
   const identity = await recordLaunch(
     deps.db,
     launch,
     {
       state: { value: state.state, expiresAt: state.expiresAt },
       registrations,
+      firstDeployment,
       nonce: launchRecord('nonce', { nonce: verified.nonce }),
       records: [
         launchRecord('session', { shape: LAUNCH_SHAPE, launch }, sessionRecordKey({ contextId, user: launch.subject })),

@@ -14,8 +14,9 @@ import { registrationCache } from './registration-cache.js';
 
 /**
  * What every launch may carry besides its core claims (LTI Core 5.3, 5.4; verify-launch.ts checks those), read from
- * the verified payload under the standard names (claims.ts). An identifier that breaks the spec's limits fails the
- * launch as incomplete; what is only a hint is dropped when odd.
+ * the verified payload under the standard names (claims.ts), where null reads as absent (Canvas sends "description":
+ * null for an assignment without one). An identifier that breaks the spec's limits fails the launch as incomplete; what
+ * is only a hint is dropped when odd.
  */
 export const commonClaims = z.object({
   name: z.string().max(1000).optional().catch(undefined),
@@ -173,6 +174,11 @@ export interface LaunchWrites {
   state: { value: string; expiresAt: Date };
   /** The registrations' version the launch was checked against (registration-cache.ts); null: none held still. */
   registrations: string | null;
+  /**
+   * The launch's deployment is the first of a platform that named none at registration (verify-launch.ts): it is
+   * kept as the platform's own, unless another launch gave it one meanwhile.
+   */
+  firstDeployment: boolean;
   nonce: LaunchRecord;
   records: LaunchRecord[];
 }
@@ -193,7 +199,8 @@ interface RecordedLaunch {
  * registration removed in any process refuses the next launch): its state used up (signed at login, oidc-state.ts;
  * usable once), its nonce (OpenID Connect Core 3.1.3.7: a nonce is accepted once; the unique key
  * decides between two launches racing with one), the session's id and context tokens that its ltik stands for,
- * and the user, the course and the user's roles in it as this launch states them. A state another launch used
+ * and the user, the course and the user's roles in it as this launch states them, and the deployment as its
+ * platform's own when it is the platform's first (LaunchWrites.firstDeployment). A state another launch used
  * meanwhile, or a nonce seen before, writes nothing further and throws LaunchRefused. Then, when the launch came
  * back to a host its platform had not shown the tool from, that host may frame the platform's sessions from then
  * on (frame-origins.ts).
@@ -226,6 +233,12 @@ export async function recordLaunch(
       RETURNING id
     ), launched_platform AS (
       SELECT platform.id FROM platform, new_nonce WHERE platform.issuer = ${launch.issuer} AND platform.client_id = ${launch.clientId}
+    ), first_deployment AS (
+      INSERT INTO platform_deployment (platform_id, deployment_id)
+      SELECT id, ${launch.deploymentId} FROM launched_platform
+       WHERE ${writes.firstDeployment}::boolean
+         AND NOT EXISTS (SELECT FROM platform_deployment WHERE platform_id = launched_platform.id)
+      ON CONFLICT DO NOTHING
     ), session_records AS (
       INSERT INTO lti_record (collection, record_key, doc, expires_at)
       SELECT r.collection, r.record_key, r.doc, now() + make_interval(secs => r.ttl)

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { tokenKey, type TokenKeyRefusal } from './token-key.js';
-import { CLAIM } from './claims.js';
+import { CLAIM, withoutNulls } from './claims.js';
 
 /** Clocks of the LMS and the tool differ a little. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -96,7 +96,7 @@ export async function verifyNotice(
   let peeked;
   try {
     header = decodeProtectedHeader(jwt);
-    peeked = unverifiedClaims.safeParse(decodeJwt(jwt));
+    peeked = unverifiedClaims.safeParse(withoutNulls(decodeJwt(jwt)));
   } catch {
     throw new NoticeRefused(400, 'A notice is not a signed token (JWT).', 'not a JWT');
   }
@@ -111,7 +111,7 @@ export async function verifyNotice(
   const deploymentId = peeked.data[CLAIM.deploymentId];
   // The key id counts only under RS256, the one algorithm the tool takes.
   const kid = header.alg === 'RS256' && typeof header.kid === 'string' && header.kid !== '' ? header.kid : undefined;
-  const found = await tokenKey(db, { issuer: iss, clientId, deploymentId }, kid);
+  const found = await tokenKey(db, { issuer: iss, clientId, deploymentId }, kid, { firstDeployment: 'refuse' });
   if ('refused' in found) throw noticeRefusal(found.refused, { iss, clientId, deploymentId, header });
   const { platformId, key: jwk } = found;
   let payload;
@@ -125,7 +125,7 @@ export async function verifyNotice(
     if (!(error instanceof PlatformTokenInvalid)) throw error;
     throw new NoticeRefused(401, NOT_VERIFIED, error.message);
   }
-  const notice = noticeClaim.safeParse(payload);
+  const notice = noticeClaim.safeParse(withoutNulls(payload));
   if (!notice.success)
     throw new NoticeRefused(400, 'A notice does not say which notice it is (its notice claim).', 'no notice claim');
   const { id, type } = notice.data[CLAIM.notice];

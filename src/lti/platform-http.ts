@@ -56,6 +56,27 @@ export function addressAllowed(address: string): boolean {
   return allowed.check(address, family) || !forbidden.check(address, family);
 }
 
+/**
+ * For the tests only: origins whose requests go to another address, where a test serves them (the dev platform playing
+ * hosted Canvas's SSO host, https://sso.canvaslms.com, on loopback). Every rule about a platform's addresses still reads
+ * the address as the platform named it (a registration holds https://sso.canvaslms.com/api/lti/security/jwks, and the
+ * shared issuer's rule compares against exactly that); only the connection goes elsewhere. Nothing in the tool sets
+ * it: no setting reaches it, and without a call from a test it is empty.
+ */
+const testRoutes = new Map<string, string>();
+
+/** Sends requests for `published` (an origin) to `servedAt` (an origin); null: to the published origin again. */
+export function routeOriginForTests(published: string, servedAt: string | null): void {
+  if (servedAt === null) testRoutes.delete(new URL(published).origin);
+  else testRoutes.set(new URL(published).origin, new URL(servedAt).origin);
+}
+
+/** Where a request for `url` connects: the same address, unless a test routed its origin elsewhere. */
+function connectTo(url: URL): URL {
+  const servedAt = testRoutes.get(url.origin);
+  return servedAt ? new URL(`${url.pathname}${url.search}`, servedAt) : url;
+}
+
 export type PlatformRequestFailure =
   'forbidden-address' | 'unreachable' | 'timeout' | 'too-slow' | 'too-large' | 'too-many-redirects' | 'bad-url';
 
@@ -163,9 +184,10 @@ async function exchange(
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<Dispatcher.ResponseData> {
-  checkLiteral(url);
+  const target = connectTo(url);
+  checkLiteral(target);
   try {
-    return await request(url, {
+    return await request(target, {
       method: init.method ?? 'GET',
       headers: init.headers ?? {},
       ...(init.body !== undefined ? { body: init.body } : {}),
@@ -397,6 +419,7 @@ export async function assertPlatformAddress(address: string): Promise<void> {
   } catch {
     throw new PlatformRequestError('bad-url', '', 'The address the LMS gave is not a URL.');
   }
+  url = connectTo(url);
   checkLiteral(url);
   if (isIP(url.hostname.replace(/^\[|\]$/g, ''))) return;
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {

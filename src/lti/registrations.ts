@@ -48,6 +48,18 @@ export const registrationInput = z.object({
 });
 export type RegistrationInput = z.infer<typeof registrationInput>;
 
+/**
+ * What dynamic registration stores: the same, but the deployment may be unnamed. The specification lets the platform
+ * leave it out of its answer (https://www.imsglobal.org/spec/lti-dr/v1p0#tool-configuration-from-the-platform), and
+ * Canvas always does (app/controllers/lti/ims/dynamic_registration_controller.rb, render_registration: the tool's
+ * own configuration with a client_id and a registration_config_url, no deployment_id); such a registration takes the
+ * deployment of its first verified launch (findDeployment).
+ */
+export const dynamicRegistrationInput = registrationInput.extend({
+  deploymentId: registrationInput.shape.deploymentId.optional(),
+});
+export type DynamicRegistrationInput = z.infer<typeof dynamicRegistrationInput>;
+
 export interface Registration {
   id: string;
   name: string;
@@ -78,7 +90,7 @@ export interface RegistrationAuditLog {
 }
 
 function platformRow(
-  values: RegistrationInput,
+  values: DynamicRegistrationInput,
   registeredBy: RegisteredBy,
   active: boolean,
   keyPair: { keyId: string; privateKey: string } | null,
@@ -179,15 +191,16 @@ export async function saveRegistration(
  * Dynamic registration's only write: a new platform, or nothing. When the issuer and client id are registered
  * already, nothing of the existing one changes and 'exists' comes back.
  * Client ids are not secret (every login initiation carries one), so a registration that could update would let
- * anyone who answers with a known client id take that LMS over.
+ * anyone who answers with a known client id take that LMS over. Without a deployment, the platform's first verified
+ * launch names it (findDeployment).
  */
 export async function createRegistration(
   store: RegistrationStore,
-  input: RegistrationInput,
+  input: DynamicRegistrationInput,
   registeredBy: RegisteredBy,
   options: { active: boolean },
 ): Promise<Registration | 'exists'> {
-  const values = registrationInput.parse(input);
+  const values = dynamicRegistrationInput.parse(input);
   const known = await store.db
     .selectFrom('platform')
     .select('id')
@@ -206,10 +219,11 @@ export async function createRegistration(
       .returning('id')
       .executeTakeFirst();
     if (!platform) return null;
-    await trx
-      .insertInto('platform_deployment')
-      .values({ platform_id: platform.id, deployment_id: values.deploymentId })
-      .execute();
+    if (values.deploymentId)
+      await trx
+        .insertInto('platform_deployment')
+        .values({ platform_id: platform.id, deployment_id: values.deploymentId })
+        .execute();
     return platform;
   });
   if (!row) return 'exists';
@@ -291,11 +305,16 @@ export async function listRegistrations(db: Kysely<DatabaseSchema>): Promise<Reg
   return rows.map((row) => toRegistration(row, deployments.get(row.id) ?? []));
 }
 
-/** The registration a launch claims to come from, or null when issuer, client or deployment is unknown. */
+/**
+ * The registration a token claims to come from: its platform and switch, and whether the deployment is one of its own
+ * (`known`) or the first one of a platform that named none at registration (dynamic registration, Canvas: see
+ * dynamicRegistrationInput). Only a verified launch may take such a first deployment (token-key.ts, launch.ts); null
+ * when the issuer, the client or the deployment is unknown.
+ */
 export async function findDeployment(
   db: Kysely<DatabaseSchema>,
   claim: { issuer: string; clientId: string; deploymentId: string },
-): Promise<{ platformId: string; active: boolean } | null> {
+): Promise<FoundDeployment | null> {
   // Read on every launch and changed seldom: kept in memory while the registrations stay as they are.
   const key = `deployment:${JSON.stringify([claim.issuer, claim.clientId, claim.deploymentId])}`;
   return registrationCache(db).get(
@@ -305,19 +324,42 @@ export async function findDeployment(
   );
 }
 
+export interface FoundDeployment {
+  platformId: string;
+  active: boolean;
+  /** False: the platform has no deployment yet, and this one would be its first. */
+  known: boolean;
+}
+
 async function readDeployment(
   db: Kysely<DatabaseSchema>,
   claim: { issuer: string; clientId: string; deploymentId: string },
-): Promise<{ platformId: string; active: boolean } | null> {
+): Promise<FoundDeployment | null> {
   const row = await db
     .selectFrom('platform')
-    .innerJoin('platform_deployment', 'platform_deployment.platform_id', 'platform.id')
-    .select(['platform.id', 'platform.active'])
+    .leftJoin('platform_deployment', (join) =>
+      join
+        .onRef('platform_deployment.platform_id', '=', 'platform.id')
+        .on('platform_deployment.deployment_id', '=', claim.deploymentId),
+    )
+    .select(['platform.id', 'platform.active', 'platform_deployment.deployment_id'])
     .where('platform.issuer', '=', claim.issuer)
     .where('platform.client_id', '=', claim.clientId)
-    .where('platform_deployment.deployment_id', '=', claim.deploymentId)
+    .where((eb) =>
+      eb.or([
+        eb('platform_deployment.deployment_id', 'is not', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('platform_deployment as other')
+              .select('other.platform_id')
+              .whereRef('other.platform_id', '=', 'platform.id'),
+          ),
+        ),
+      ]),
+    )
     .executeTakeFirst();
-  return row ? { platformId: row.id, active: row.active } : null;
+  return row ? { platformId: row.id, active: row.active, known: row.deployment_id !== null } : null;
 }
 
 /** Switches a registration on or off; launches from a switched-off platform are refused. */

@@ -17,20 +17,28 @@ export type TokenKeyRefusal =
   | { kind: 'unknown key' }
   | { kind: 'keys unavailable'; host: string; detail: string };
 
-/** The registered platform the token names and its key for `kid`; or why there is none. */
+/**
+ * The registered platform the token names and its key for `kid`; or why there is none. A deployment the platform has
+ * not named yet counts only for a launch, as its first (`firstDeployment`: registrations.ts, findDeployment); a notice
+ * names a known deployment or none.
+ */
 export async function tokenKey(
   db: Kysely<DatabaseSchema>,
   names: { issuer: string; clientId: string; deploymentId: string },
   kid: string | undefined,
-): Promise<{ platformId: string; key: Jwk } | { refused: TokenKeyRefusal }> {
+  options: { firstDeployment: 'take' | 'refuse' },
+): Promise<{ platformId: string; key: Jwk; firstDeployment: boolean } | { refused: TokenKeyRefusal }> {
   const deployment = await findDeployment(db, names);
-  if (!deployment) return { refused: { kind: 'unregistered' } };
+  if (!deployment || (!deployment.known && options.firstDeployment === 'refuse'))
+    return { refused: { kind: 'unregistered' } };
   if (!deployment.active) return { refused: { kind: 'switched off' } };
   const jwksUrl = await keysUrlOf(db, deployment.platformId);
   if (!kid || !jwksUrl) return { refused: { kind: 'no key id' } };
   try {
     const key = await platformKey(jwksUrl, kid);
-    return key ? { platformId: deployment.platformId, key } : { refused: { kind: 'unknown key' } };
+    return key
+      ? { platformId: deployment.platformId, key, firstDeployment: !deployment.known }
+      : { refused: { kind: 'unknown key' } };
   } catch (error) {
     if (!(error instanceof PlatformKeysUnavailable)) throw error;
     return { refused: { kind: 'keys unavailable', host: error.host, detail: error.message } };

@@ -15,7 +15,7 @@
 //   the tool takes, deployment_id (the one the guard found registered), sub, roles;
 // - the nonce present; it is accepted once by the launch's one write (launch.ts, OpenID Connect Core 3.1.3.7
 //   step 11), which writes nothing at all for a nonce seen before;
-// - the claims every message may carry, within the spec's limits (launch.ts);
+// - the claims every message may carry, within the spec's limits (launch.ts), null read as absent (claims.ts);
 // - the claims particular to the message type, read by its file through the table (messages/index.ts).
 import { decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
@@ -37,6 +37,11 @@ export interface LaunchPassage {
   deploymentId: string;
   /** The registered platform the issuer and client name, switched on. */
   platformId: string;
+  /**
+   * The deployment is the platform's first: it named none at registration (registrations.ts, findDeployment), and
+   * the launch's write takes this one as its own once the launch is verified (launch.ts).
+   */
+  firstDeployment: boolean;
   /** The platform's key for the token's kid (platform-keys.ts). */
   key: Jwk;
   /** The state the launch came back with, as the login signed it (oidc-state.ts). */

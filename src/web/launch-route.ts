@@ -45,6 +45,11 @@ export function launchRoute(tool: Tool): Router {
       return sendMessage(res, refusal.status, t(refusal.title), t(refusal.sentence));
     }
     const started = await startLaunchSession(tool, verified, path, line.alongside?.(verified.launch));
+    if (passage.firstDeployment)
+      logger.info(
+        { platformId: started.platformId, deploymentId: passage.deploymentId },
+        "A platform registered without a deployment took its first launch's as its own",
+      );
     tool.metrics.launches.inc({ kind: line.kind });
     await frameForSession(tool, res, { platformId: started.platformId, launch: started.launch });
     // The pages it answers with speak the launch's language (views.ts).

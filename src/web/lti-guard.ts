@@ -18,7 +18,7 @@ import { tokenKey, type TokenKeyRefusal } from '../lti/token-key.js';
 import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
-import { CLAIM } from '../lti/claims.js';
+import { CLAIM, withoutNulls } from '../lti/claims.js';
 import { comparablePath, toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 
@@ -71,7 +71,7 @@ function peekPart(jwt: string, index: 0 | 1): unknown {
 
 /** The platform and deployment an id_token names, read without verifying it; null when it names none. */
 export function launchClaims(idToken: string): { issuer: string; clientId: string; deploymentId: string } | null {
-  const claims = idTokenClaims.safeParse(peekPart(idToken, 1));
+  const claims = idTokenClaims.safeParse(withoutNulls(peekPart(idToken, 1)));
   if (!claims.success) return null;
   const { iss, aud, azp } = claims.data;
   return {
@@ -245,10 +245,11 @@ async function platformFor(
   db: Tool['db'],
   names: { issuer: string; clientId: string; deploymentId: string },
   idToken: string,
-): Promise<{ deployment: { platformId: string }; key: Jwk } | { refusal: RegistrationRefusal }> {
+): Promise<{ deployment: { platformId: string; first: boolean }; key: Jwk } | { refusal: RegistrationRefusal }> {
   const kid = keyId.safeParse(peekPart(idToken, 0));
-  const found = await tokenKey(db, names, kid.success ? kid.data.kid : undefined);
-  if (!('refused' in found)) return { deployment: { platformId: found.platformId }, key: found.key };
+  const found = await tokenKey(db, names, kid.success ? kid.data.kid : undefined, { firstDeployment: 'take' });
+  if (!('refused' in found))
+    return { deployment: { platformId: found.platformId, first: found.firstDeployment }, key: found.key };
   const { refused } = found;
   if (refused.kind !== 'keys unavailable') return { refusal: KEY_REFUSALS[refused.kind] };
   const { host } = refused;
@@ -374,6 +375,7 @@ export async function admitLaunch(tool: Tool, req: Request, res: Response): Prom
       clientId,
       deploymentId,
       platformId: deployment.platformId,
+      firstDeployment: deployment.first,
       key,
       state: issued,
       // Null when the registrations moved while the checks read them: the launch's write then refuses, and the

@@ -61,8 +61,8 @@ export function registrationRoutes(tool: Tool): Router {
   const allowed = rateLimiter(settings.registrationsPerAddress, REGISTRATION_WINDOW_MS);
 
   /** The failure page: one sentence and a Close button. Framed by the LMS once known, else by anyone (it shows nothing else). */
-  const fail = (res: Response, status: number, message: string, lmsOrigin: string | null = null) => {
-    if (lmsOrigin) allowFramingBy(res, [lmsOrigin]);
+  const fail = (res: Response, status: number, message: string, lmsOrigins: string[] = []) => {
+    if (lmsOrigins.length > 0) allowFramingBy(res, lmsOrigins);
     else allowFramingByAnyone(res);
     res.status(status).send(render('registration-failed', { message }, wordsOf(res)));
   };
@@ -94,7 +94,7 @@ export function registrationRoutes(tool: Tool): Router {
       );
     }
     try {
-      const { registration, productFamily } = await registerDynamically(
+      const { registration, productFamily, lmsOrigins } = await registerDynamically(
         tool,
         { ...description, requireApproval: mode === 'approve' },
         {
@@ -104,10 +104,15 @@ export function registrationRoutes(tool: Tool): Router {
         { production: settings.production },
       );
       logger.info(
-        { issuer: registration.issuer, clientId: registration.clientId, active: registration.active },
+        {
+          issuer: registration.issuer,
+          clientId: registration.clientId,
+          active: registration.active,
+          configurationHost: new URL(query.data.openid_configuration).host,
+        },
         'Platform registered dynamically',
       );
-      allowFramingBy(res, [new URL(query.data.openid_configuration).origin]);
+      allowFramingBy(res, lmsOrigins);
       res.send(
         render(
           'registration-done',
@@ -118,7 +123,7 @@ export function registrationRoutes(tool: Tool): Router {
     } catch (error) {
       if (error instanceof RegistrationFailed) {
         logger.warn({ reason: error.message, detail: error.detail }, 'Dynamic registration failed');
-        return fail(res, error.status, error.message, error.lmsOrigin);
+        return fail(res, error.status, error.message, error.lmsOrigins);
       }
       // Still a page the panel can show, with its Close button, rather than the tool's general error page.
       logger.error({ err: error }, "Dynamic registration failed on the tool's side");

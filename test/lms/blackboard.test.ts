@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { readChecksum } from '../../src/assetprocessor/checksum.js';
 import { reportUrl } from '../../src/devplatform/asset-reports.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { QUICK_ASSET_PROCESSOR, attachToActivity } from '../support/asset-processor.js';
 import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
@@ -29,14 +29,7 @@ let lms: ServedPlatform;
 let assignmentId: string;
 
 before(async () => {
-  tool = await startTestTool({
-    ASSET_PROCESSOR: 'on',
-    SANDBOX_DELAY_MS: '200',
-    POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
-    JOB_RETRY_LIMIT: '20',
-  });
+  tool = await startTestTool(QUICK_ASSET_PROCESSOR);
   lms = await startTestPlatform(tool, {
     rules: 'spec',
     dialect: 'blackboard',
@@ -108,10 +101,7 @@ describe('Blackboard Learn Ultra, as published (BBDN-LTI-Tool-Provider-Node docs
       .select(['lms_report_url', 'lms_report_scope'])
       .where('id', '=', assignmentId)
       .executeTakeFirstOrThrow();
-    assert.equal(
-      row.lms_report_url,
-      reportUrl({ issuer: lms.platform.registration().issuer } as never, publishedActivity),
-    );
+    assert.equal(row.lms_report_url, reportUrl({ baseUrl: lms.url } as never, publishedActivity));
     assert.equal(row.lms_report_scope, `${LTI_AP}/scope/report`);
   });
 

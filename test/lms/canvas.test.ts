@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { readChecksum } from '../../src/assetprocessor/checksum.js';
 import { launch } from '../../src/devplatform/agent.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { QUICK_ASSET_PROCESSOR, attachToActivity } from '../support/asset-processor.js';
 import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
@@ -28,14 +28,7 @@ let lms: ServedPlatform;
 let assignmentId: string;
 
 before(async () => {
-  tool = await startTestTool({
-    ASSET_PROCESSOR: 'on',
-    SANDBOX_DELAY_MS: '200',
-    POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
-    JOB_RETRY_LIMIT: '20',
-  });
+  tool = await startTestTool(QUICK_ASSET_PROCESSOR);
   lms = await startTestPlatform(tool, { rules: 'canvas', dialect: 'canvas', clientId: 'lms-canvas' });
   assignmentId = await attachToActivity(tool, lms, { id: documentedActivity, title: 'Essay on rivers' });
 });

@@ -10,6 +10,16 @@ import type { TestTool } from './tool.js';
 
 export const ltikOf = (html: string) => html.match(/name="ltik" value="([^"]+)"/)?.[1] ?? '';
 
+/** A tool with the Asset Processor whose checks come back within seconds: the sandbox and the jobs quick. */
+export const QUICK_ASSET_PROCESSOR = {
+  ASSET_PROCESSOR: 'on',
+  SANDBOX_DELAY_MS: '200',
+  POLL_SCHEDULE_SECONDS: '1,1,2',
+  JOB_POLLING_SECONDS: '0.5',
+  JOB_RETRY_DELAY_SECONDS: '1',
+  JOB_RETRY_LIMIT: '20',
+} as const;
+
 /** Posts the attach form of a processor's deep-linking page, with its defaults and `edit` applied. */
 export function postAttach(
   tool: Pick<TestTool, 'url'>,

@@ -6,6 +6,7 @@ import express from 'express';
 import { createDevPlatform, type DevPlatform, type PlatformRules } from '../../src/devplatform/index.js';
 import type { AssetProcessorDialect } from '../../src/devplatform/dialect.js';
 import type { Course } from '../../src/devplatform/state.js';
+import { routeOriginForTests } from '../../src/lti/platform-http.js';
 import { toolUrls } from '../../src/lti/provider.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
 import { runToExit } from './process.js';
@@ -18,11 +19,43 @@ export interface TestPlatform {
 }
 
 export interface ServedPlatform extends TestPlatform {
-  /** The express app the platform is mounted in (at /lms), for extra routes. */
+  /** The express app the platform is mounted in (at /lms; at its root for a hosted Canvas), for extra routes. */
   app: express.Express;
+  /** A hosted Canvas's SSO host: the paths the tool and the browser asked of it, in order. */
+  ssoRequests: string[];
 }
 
+/** An express app listening on a free port of `host`. */
+async function listening(host: string): Promise<{ app: express.Express; server: Server; origin: string }> {
+  const app = express();
+  const server: Server = app.listen(0, host);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, server, origin: `http://${host}:${port}` };
+}
+
+const closing = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+/**
+ * Hosted Canvas (test/fixtures/lms/canvas/hosted-registration.json): the shared issuer it signs as, and the SSO host
+ * its keys, OIDC authorization and token endpoint are on, which a second loopback server plays and the tool is told to
+ * reach there (routeOriginForTests). The school's own host is the platform's address, 127.0.0.1 and a port.
+ */
+export interface HostedCanvas {
+  issuer: string;
+  ssoOrigin: string;
+}
+
+export const HOSTED_CANVAS = {
+  production: { issuer: 'https://canvas.instructure.com', ssoOrigin: 'https://sso.canvaslms.com' },
+  beta: { issuer: 'https://canvas.beta.instructure.com', ssoOrigin: 'https://sso.beta.canvaslms.com' },
+  test: { issuer: 'https://canvas.test.instructure.com', ssoOrigin: 'https://sso.test.canvaslms.com' },
+} as const satisfies Record<string, HostedCanvas>;
+
 type PlatformOptions = {
+  /** Plays a hosted Canvas (Canvas's rules, the shared issuer, the SSO host beside the school's). */
+  hosted?: HostedCanvas;
   rules?: PlatformRules;
   dialect?: AssetProcessorDialect;
   clientId?: string;
@@ -33,29 +66,41 @@ type PlatformOptions = {
 
 /** A platform on 127.0.0.1 (or options.host) for the tool at `toolUrl`, not registered anywhere yet. */
 export async function servePlatform(toolUrl: string, options: PlatformOptions = {}): Promise<ServedPlatform> {
-  const app = express();
-  const host = options.host ?? '127.0.0.1';
-  const server: Server = app.listen(0, host);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const baseUrl = `http://${host}:${port}/lms`;
+  const { hosted } = options;
+  const { app, server, origin } = await listening(options.host ?? '127.0.0.1');
+  const sso = hosted ? await listening('127.0.0.1') : null;
+  const mount = hosted ? '/' : '/lms';
+  const baseUrl = hosted ? origin : `${origin}/lms`;
   const urls = toolUrls(toolUrl);
   const platform = await createDevPlatform({
     baseUrl,
     clientId: options.clientId ?? 'tool-client',
     deploymentId: options.deploymentId ?? 'deployment-1',
     tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
-    rules: options.rules ?? 'spec',
+    rules: hosted ? 'canvas' : (options.rules ?? 'spec'),
+    ...(hosted && sso ? { issuer: hosted.issuer, sso: { origin: hosted.ssoOrigin, servedAt: sso.origin } } : {}),
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.course ? { course: options.course } : {}),
   });
-  app.use('/lms', platform.router);
+  app.use(mount, platform.router);
+  const ssoRequests: string[] = [];
+  if (hosted && sso && platform.ssoRouter) {
+    sso.app.use((req, _res, next) => {
+      ssoRequests.push(req.path);
+      next();
+    });
+    sso.app.use(platform.ssoRouter);
+    routeOriginForTests(hosted.ssoOrigin, sso.origin);
+  }
   return {
     platform,
     url: baseUrl,
     app,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    ssoRequests,
+    close: async () => {
+      if (hosted) routeOriginForTests(hosted.ssoOrigin, null);
+      await Promise.all([closing(server), ...(sso ? [closing(sso.server)] : [])]);
+    },
   };
 }
 

@@ -35,15 +35,6 @@ const noticeServiceClaim = z.object({
   notice_types_supported: z.array(z.string()).optional(),
 });
 
-/** Only a hint of where the processor is attached: an odd one is dropped, not a failed launch. */
-const activityAndService = z.object({
-  [CLAIM.activity]: z
-    .object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() })
-    .optional()
-    .catch(undefined),
-  [CLAIM.platformNotificationService]: noticeServiceClaim.optional().catch(undefined),
-});
-
 /** The Asset Processor's part of a deep-linking launch, as the session keeps it. */
 export interface AssetProcessorContext {
   noticeServiceUrl: string | null;
@@ -53,9 +44,21 @@ export interface AssetProcessorContext {
   reportAddress: { url: string; scope: string } | null;
 }
 
+/**
+ * One object, its other claims kept for the report address (reportAddressOf): an intersection of two objects that read
+ * the activity differently (one keeping it as sent, the other dropping an odd one) cannot be merged, and zod throws.
+ * The activity and the notification service are only hints of where the processor is attached: an odd one is
+ * dropped, not a failed launch.
+ */
 export const deepLinkingClaims = z
-  .looseObject({ [CLAIM.deepLinkingSettings]: deepLinkingSettings })
-  .and(activityAndService)
+  .looseObject({
+    [CLAIM.deepLinkingSettings]: deepLinkingSettings,
+    [CLAIM.activity]: z
+      .object({ id: z.string().min(1).max(255), title: z.string().max(1000).optional() })
+      .optional()
+      .catch(undefined),
+    [CLAIM.platformNotificationService]: noticeServiceClaim.optional().catch(undefined),
+  })
   .transform((claims) => {
     const settings = claims[CLAIM.deepLinkingSettings];
     const activity = claims[CLAIM.activity];
