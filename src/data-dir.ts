@@ -1,7 +1,7 @@
 // DATA_DIR is its owner's alone: it holds the embedded database (whose socket takes any password: only the folder
 // keeps other users out, src/db/embedded.ts), the generated encryption key and callback secret, and received files.
-// The process's umask makes everything it and PGlite write there 0600 (folders 0700); a DATA_DIR made by an earlier
-// release, or by hand, is tightened once at start, and start-up says so.
+// The process's umask makes everything it and PGlite write there 0600 (folders 0700); a DATA_DIR made by hand, or
+// copied, is tightened once at start, and start-up says so.
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -14,12 +14,11 @@ import { PlatformDirectory } from './lti/platform-directory.js';
 import { allowPlatformNetworks } from './lti/platform-http.js';
 import type { LtiSetup } from './lti/ltijs/provider.js';
 import { toolUrls } from './lti/provider.js';
-import { resealLtijsKeys, saveRegistration } from './lti/registrations.js';
+import { saveRegistration } from './lti/registrations.js';
 import type { Logger } from './logger.js';
 import { ToolMetrics } from './metrics.js';
 import type { Sandbox } from './sandbox/index.js';
 import { storedFileTotals } from './submissions/file-store.js';
-import { moveFilesFromDisk } from './submissions/files-on-disk.js';
 import { countSubmissionsByState } from './submissions/state-counts.js';
 import { isLoopbackName } from './loopback.js';
 import { createHealthApp, createWebApp } from './web/app.js';
@@ -152,39 +151,6 @@ async function mountDevPlatform(
   return [{ path: '/dev', router: gated }];
 }
 
-/** Moves what an earlier release left in `uploadDir` into the database (files-on-disk.ts), and says what it did. */
-function moveEarlierFiles(
-  database: Database,
-  uploadDir: string,
-  logger: Logger,
-): { done: Promise<void>; stop(): void } {
-  const stopping = new AbortController();
-  const done = moveFilesFromDisk(database.db, uploadDir, stopping.signal).then(
-    (outcome) => {
-      if (outcome.moved > 0)
-        logger.info(
-          { moved: outcome.moved },
-          `Moved ${outcome.moved} received files from ${uploadDir} into the database`,
-        );
-      if (outcome.removed > 0)
-        logger.info(
-          { removed: outcome.removed },
-          `Removed ${outcome.removed} files of interrupted uploads from ${uploadDir}`,
-        );
-      if (outcome.elsewhere > 0)
-        logger.warn(
-          { elsewhere: outcome.elsewhere },
-          `${outcome.elsewhere} received files kept on disk by an earlier release are not at their recorded paths on this machine; a process that can read them moves them into the database at its start, and their uploads wait until then`,
-        );
-      for (const problem of outcome.problems)
-        logger.warn({ problem }, 'A received file was not moved into the database');
-    },
-    (error: unknown) =>
-      logger.warn({ err: error }, 'Could not move the received files of an earlier release into the database'),
-  );
-  return { done, stop: () => stopping.abort() };
-}
-
 /**
  * `opening`: the database already being opened (main.ts starts it while this module loads); without it, opened here.
  */
@@ -227,12 +193,6 @@ export async function startTool(
       const span = applied.length === 1 ? applied[0] : `${applied[0]} to ${applied.at(-1)}`;
       logger.info({ migrations: applied }, `Database migrations applied: ${applied.length} (${span})`);
     }
-    const resealed = await resealLtijsKeys(database.db, config.encryptionKey);
-    if (resealed > 0)
-      logger.info(
-        { platforms: resealed },
-        `The tool's keys for ${resealed} platform(s) sealed again as the tool seals its secrets`,
-      );
     await jobs.start();
     // ltijs serves web requests only (the keys route, deep linking's signature); workers find the platforms and
     // the tool's keys in the platform table (lti/platform-directory.ts) without it.
@@ -338,9 +298,6 @@ export async function startTool(
         `No ENCRYPTION_KEY was set: a new one was generated into ${config.dataDir}. Keep that file with the data.`,
       );
     }
-    // Files an earlier release left in DATA_DIR move into the database in the background; close() waits for the one
-    // being moved.
-    const moving = moveEarlierFiles(database, join(config.dataDir, 'uploads'), logger);
     const housekeeping = setInterval(() => {
       sweepStates(database.db).catch((error: unknown) =>
         logger.warn({ err: error }, 'Could not remove expired OIDC states'),
@@ -361,11 +318,9 @@ export async function startTool(
       devPlatformUrl: mounts.length > 0 ? `${config.publicUrl}/dev` : null,
       close() {
         clearInterval(housekeeping);
-        moving.stop();
         worker?.stop();
         closing ??= closeServers(listening.servers, config.shutdownTimeoutMs).then(async () => {
           await jobs.stop(config.shutdownTimeoutMs);
-          await moving.done;
           await running?.close();
           await sandbox?.close();
           await database.close();

@@ -76,7 +76,6 @@ export const assignmentSettings = z.object({
    *   counts in the course total;
    * - "similarity": a column of its own ("Similarity: <title>", tag "similarity"), which counts in the course total
    *   unless the teacher leaves it out there; it needs the platform to let the tool create columns.
-   * Assignments made before "comment" existed keep "assignment" (migration 0026).
    */
   gradeColumn: z.enum(GRADE_COLUMNS).default('comment'),
   /** Lower bounds of the yellow, orange and red similarity bands (0-24 green, 25-49 yellow, 50-74 orange, 75-100 red). */

@@ -12,8 +12,8 @@ export class MigrationError extends Error {
   }
 }
 
-// Numbers are handed out to changes made side by side, so a database may have applied a later one (0030) before an
-// earlier one (0026) exists: each migration stands alone, and the missing ones are applied in their turn.
+// Numbers are handed out to changes made side by side, so a database may have applied a later one before an earlier
+// one exists: each migration stands alone, and the missing ones are applied in their turn.
 function migrator<T>(db: Kysely<T>): Migrator {
   return new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
 }
@@ -33,9 +33,34 @@ async function exactlyApplied<T>(db: Kysely<T>): Promise<boolean> {
   }
 }
 
+async function appliedNames<T>(db: Kysely<T>): Promise<string[]> {
+  try {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+    return rows.map((row) => row.name);
+  } catch {
+    return [];
+  }
+}
+
 /** Applies every migration not yet applied; returns the names applied now. */
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   if (await exactlyApplied(db)) return [];
+  const applied = await appliedNames(db);
+  const unknown = applied.filter((name) => !migrationNames.includes(name));
+  // A database this code cannot take forward: it has applied migrations this code does not know, from a build before
+  // 1.0.0 (every database of 1.0.0 or later begins with the baseline) or from a newer release. The migrator's own
+  // words ("corrupted migrations") would say neither.
+  if (unknown.length > 0) {
+    const before = !applied.includes(migrationNames[0]!);
+    throw new MigrationError(
+      unknown[0],
+      new Error(
+        before
+          ? 'this database was made by a build before release 1.0.0, whose changes the 1.0.0 schema replaced; start with an empty database (or DATA_DIR) and register the LMSs again'
+          : `this database has changes this release does not know (${unknown.join(', ')}): it was made by a newer release, which is the one to run`,
+      ),
+    );
+  }
   const { error, results } = await migrator(db).migrateToLatest();
   if (error) throw new MigrationError(results?.find((r) => r.status === 'Error')?.migrationName, error);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -74,7 +74,7 @@ export interface CourseMemberTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** One row: raised by triggers on every change to what launches keep in memory (migration 0015). */
+/** One row: raised by triggers on every change to what launches keep in memory (src/db/migrations/0001_baseline.ts). */
 export interface LtiConfigVersionTable {
   singleton: Generated<boolean>;
   version: ColumnType<string, never, never>;
@@ -108,7 +108,7 @@ export interface AssignmentTable {
   checker_account_id: string | null;
   /** Created by a student's launch with the tool's defaults, and no instructor has saved its settings since. */
   settings_unreviewed: Generated<boolean>;
-  /** The tool's own assignment, or the LMS's own with the tool as its Asset Processor (migration 0020). */
+  /** The tool's own assignment, or the LMS's own with the tool as its Asset Processor */
   kind: Generated<AssignmentKind>;
   /** The LMS's id of its own assignment (the activity claim), for an Asset Processor's. */
   activity_id: string | null;
@@ -123,7 +123,7 @@ export interface AssignmentTable {
 
 export type AssignmentKind = 'gradebook' | 'asset-processor';
 
-/** One file an LMS announced in a submission notice (migration 0021). */
+/** One file an LMS announced in a submission notice */
 export interface LmsAssetTable {
   id: Generated<string>;
   assignment_id: string;
@@ -133,7 +133,7 @@ export interface LmsAssetTable {
   /** The student, as the LMS names them (the notice's for_user). */
   lms_user_id: string;
   notice_id: string;
-  /** Where the Asset Service serves the file, and where its reports go (null: the notice named none, migration 0024). */
+  /** Where the Asset Service serves the file, and where its reports go (null: the notice named none). */
   url: string;
   report_url: string | null;
   /** The scopes the notice listed for the Asset Service and the Asset Report Service (null: the standard ones). */
@@ -147,7 +147,7 @@ export interface LmsAssetTable {
   content_type: string | null;
   title: string | null;
   filename: string | null;
-  /** received: waiting to be fetched; admitted: a submission stands for it; failed: `error_code` says why (migration 0022). */
+  /** received: waiting to be fetched; admitted: a submission stands for it; failed: `error_code` says why. */
   state: Generated<LmsAssetState>;
   received_at: ColumnType<Date, never, never>;
   /** The submission that stands for the file once admitted (an identical earlier file's, when it was one). */
@@ -159,7 +159,7 @@ export interface LmsAssetTable {
 
 export type LmsAssetState = 'received' | 'admitted' | 'failed';
 
-/** The last report the tool posted per (asset, report type) (migration 0022); its timestamp only grows. */
+/** The last report the tool posted per (asset, report type); its timestamp only grows. */
 export interface AssetReportTable {
   asset_row_id: string;
   type: string;
@@ -169,7 +169,7 @@ export interface AssetReportTable {
   posted_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** A user's acceptance of the Asset Processor's terms, per platform deployment (migration 0023). */
+/** A user's acceptance of the Asset Processor's terms, per platform deployment. */
 export interface EulaAcceptanceTable {
   platform_id: string;
   deployment_id: string;
@@ -191,8 +191,6 @@ export interface SubmissionTable {
   file_type: string;
   file_size: ColumnType<string, number, number>;
   sha256: string;
-  /** Where an earlier release kept the file on disk (DATA_DIR/uploads), until it is moved into received_file_chunk. */
-  stored_path: string | null;
   /** The file this submission waits to send (received_file_chunk.file_id); null once the service has it or refused it. */
   file_id: string | null;
   submitted_at: ColumnType<Date, Date | undefined, never>;

@@ -20,9 +20,8 @@ const stored = z.object({
   lineItems: record(loose),
   scores: record(loose),
   attempts: record(z.number()),
-  // Absent from a file an earlier release wrote.
-  results: record(loose).default([]),
-  postManually: z.array(z.string()).default([]),
+  results: record(loose),
+  postManually: z.array(z.string()),
   nextLineItemId: z.number().int().positive(),
   noticeHandlers: record(z.string()),
   assetProcessors: z.array(loose),

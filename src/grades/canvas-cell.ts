@@ -5,7 +5,7 @@
 // reads the result before each post and keeps, with the cell's score clock, what it has followed of the cell since
 // it found it empty (no result at all) or graded by a teacher.
 //
-// A cell the tool has not followed from the start (a post made without a read, or an earlier release's) is not
+// A cell the tool has not followed from the start (a post made without a read) is not
 // known: there the tool grades only with prioritize_non_tool_grade (Canvas keeps any grade already there, C2) and
 // never clears a grade. The one thing no read can tell: a teacher who grades in the moment between the tool's read
 // and its post (the same second), which the tool then takes for an empty cell or its own grade.
@@ -80,7 +80,7 @@ export async function knowCanvasCell(
     else cell = { known: true, teacherGraded: true, toolGraded: false };
   } else if (held === 'none') cell = { known: true, teacherGraded: teacherSeen, toolGraded: false };
   else if (score !== null && !isGiven) cell = { known: true, teacherGraded: true, toolGraded: false };
-  // A result the tool's own earlier posts left (an earlier release's): what the submission holds cannot be told.
+  // A result the tool's own earlier posts left without a read: what the submission holds cannot be told.
   else cell = { known: false, teacherGraded: teacherSeen, toolGraded: false };
   await remember(deps, clock, cell, before?.result_after_post ?? null);
   return cell;

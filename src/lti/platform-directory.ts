@@ -1,5 +1,5 @@
 // The registered platforms as the services need them (AGS, NRPS, the Asset Processor's services, deep linking's
-// signature): read from the tool's `platform` table, the one registry (migration 0031), with the tool's key pair for
+// signature): read from the tool's `platform` table, the one registry, with the tool's key pair for
 // each. Workers look platforms up here without loading ltijs; ltijs reads the same rows through its storage plugin
 // (storage.ts). Kept in memory with the other registrations (registration-cache.ts).
 import type { Kysely } from 'kysely';
@@ -20,7 +20,7 @@ export interface StoredPlatform {
   /** The audience of the tool's token assertions: the authorization server, or else the token URL. */
   authorizationServer: string;
   active: boolean;
-  /** The tool's key pair for the platform; null: none (a row made before migration 0031 without ltijs's keys). */
+  /** The tool's key pair for the platform; null: none (a platform registered without one cannot be used). */
   keyPair: StoredKeyPair | null;
 }
 

@@ -6,8 +6,6 @@ import type { Kysely, Selectable } from 'kysely';
 import type { PlatformStore } from './platform.js';
 import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
-import { sealSecret } from '../secrets.js';
-import { LTIJS_SEALED, openPrivateKey } from './platform-key-pair.js';
 import { registrationCache } from './registration-cache.js';
 
 const httpsOrLocalUrl = z
@@ -384,36 +382,4 @@ export async function removeRegistration(
     .returning('id')
     .executeTakeFirst();
   return deleted !== undefined;
-}
-
-/**
- * The tool's keys that migration 0031 moved still sealed as ltijs sealed them (platform-key-pair.ts: a migration has
- * no ENCRYPTION_KEY), sealed again as the tool seals its secrets, once a start has the key: ltijs's AES-CBC without an
- * authentication tag goes, and the key id and key stay the same, so nothing changes for the LMS. A key this
- * ENCRYPTION_KEY cannot open is left as it is (a platform that cannot be used, as before). Returns how many were
- * sealed again; a second process doing the same at once changes nothing more.
- */
-export async function resealLtijsKeys(db: Kysely<DatabaseSchema>, encryptionKey: string): Promise<number> {
-  const sealedByLtijs = await db
-    .selectFrom('platform')
-    .select(['id', 'private_key'])
-    .where('private_key', 'like', `${LTIJS_SEALED}%`)
-    .execute();
-  let resealed = 0;
-  for (const { id, private_key: sealed } of sealedByLtijs) {
-    let key: string;
-    try {
-      key = openPrivateKey(sealed!, encryptionKey);
-    } catch {
-      continue;
-    }
-    const result = await db
-      .updateTable('platform')
-      .set({ private_key: sealSecret(key, encryptionKey) })
-      .where('id', '=', id)
-      .where('private_key', '=', sealed)
-      .executeTakeFirst();
-    resealed += Number(result.numUpdatedRows);
-  }
-  return resealed;
 }

@@ -1,4 +1,4 @@
-// The received files' store: each file a run of chunks in received_file_chunk (migration 0030), written while it
+// The received files' store: each file a run of chunks in received_file_chunk, written while it
 // streams in, read back as a stream, deleted once no retry needs it. Every process reaches it through the database,
 // so the process that receives a file and the one that sends it share nothing else. One SQL operation per function.
 import { sql, type Kysely } from 'kysely';
@@ -46,7 +46,7 @@ export async function readChunkParts(
   offset: number,
   length: number,
 ): Promise<{ parts: Buffer[]; chunkLength: number }> {
-  // PostgreSQL reads each part alone (the chunks are stored uncompressed, migration 0030).
+  // PostgreSQL reads each part alone (the chunks are stored uncompressed).
   const { rows } = await sql<{ bytes: Buffer; chunk_length: number }>`
     SELECT substring(chunk.bytes FROM part.start FOR ${READ_BYTES}::integer) AS bytes,
            octet_length(chunk.bytes) AS chunk_length

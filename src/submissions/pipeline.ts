@@ -9,7 +9,6 @@ import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from './result-sink.js';
-import { fileMovedFromDisk } from './files-on-disk.js';
 import { readStoredFile } from './received-file.js';
 import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
@@ -51,19 +50,10 @@ async function schedulePoll(deps: PipelineDeps, submissionId: string, round: num
   );
 }
 
-/** The file the submission waits to send, moved into the database first if an earlier release left it on disk. */
-async function fileToSend(db: Kysely<DatabaseSchema>, submission: Submission): Promise<string> {
-  const fileId =
-    submission.fileId ??
-    (submission.storedPath === null
-      ? null
-      : await fileMovedFromDisk(db, {
-          id: submission.id,
-          storedPath: submission.storedPath,
-          sha256: submission.sha256,
-        }));
-  if (fileId === null) throw new Error(`The file of submission ${submission.id} is no longer kept.`);
-  return fileId;
+/** The file the submission waits to send. */
+function fileToSend(submission: Submission): string {
+  if (submission.fileId === null) throw new Error(`The file of submission ${submission.id} is no longer kept.`);
+  return submission.fileId;
 }
 
 /** Another job holds the lease on sending this paper (see send-lease.ts): this one tries again later. */
@@ -139,7 +129,7 @@ async function sendPaper(
     }
   }
   // The file is looked for before the move to uploading: one no process can read yet leaves the paper as it was.
-  const fileId = await fileToSend(deps.db, submission);
+  const fileId = fileToSend(submission);
   if (submission.state !== 'uploading') {
     await transition(deps.db, {
       submissionId,

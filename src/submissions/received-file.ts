@@ -3,7 +3,6 @@
 // chunks while it streams, the rest in the commit that keeps it, so that a kept file is whole the moment anyone can
 // see it, and a file that is not kept is deleted (or, if the process dies first, swept: sweep.ts).
 import { createHash, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { SNIFF_BYTES } from './file-type.js';
@@ -138,13 +137,9 @@ export async function discardReceivedFile(db: Db, file: ReceivedFile): Promise<v
   if (file.written > 0) await deleteFile(db, file.fileId).catch(() => undefined);
 }
 
-/** Deletes a submission's file: in the store, and on disk where an earlier release left it (files-on-disk.ts). */
-export async function forgetFile(
-  db: Db,
-  submission: { fileId: string | null; storedPath: string | null },
-): Promise<void> {
+/** Deletes a submission's file from the store. */
+export async function forgetFile(db: Db, submission: { fileId: string | null }): Promise<void> {
   if (submission.fileId) await deleteFile(db, submission.fileId);
-  if (submission.storedPath) await rm(submission.storedPath, { force: true });
 }
 
 /** A stored file's bytes from the first, a few small parts a statement; `size` bytes in all, or it throws. */

@@ -72,7 +72,6 @@ export type SubmissionChanges = Partial<{
   ai_score: number | null;
   grammar_score: number | null;
   failure_reason: string | null;
-  stored_path: string | null;
   /** Null lets go of the file: its bytes are deleted in the same statement (no retry needs them any more). */
   file_id: null;
   scored_at: Date | null;

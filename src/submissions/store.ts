@@ -17,8 +17,6 @@ export interface Submission {
   sha256: string;
   /** The file it waits to send, in the store (received-file.ts); null once the service has it or refused it. */
   fileId: string | null;
-  /** Where an earlier release kept that file on disk, until it is moved into the store (files-on-disk.ts). */
-  storedPath: string | null;
   submittedAt: Date;
   late: boolean;
   paperId: number | null;
@@ -46,7 +44,6 @@ export function toSubmission(row: Selectable<SubmissionTable>): Submission {
     fileSize: Number(row.file_size),
     sha256: row.sha256,
     fileId: row.file_id,
-    storedPath: row.stored_path,
     submittedAt: row.submitted_at,
     late: row.late,
     paperId: toNumber(row.paper_id),

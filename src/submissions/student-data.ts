@@ -211,7 +211,6 @@ export async function eraseStudent(
             'submission.id',
             'submission.state',
             'submission.paper_id',
-            'submission.stored_path',
             'submission.file_id',
             'assignment.folder_id',
             'assignment.checker_account_id',
@@ -254,7 +253,7 @@ export async function eraseStudent(
   report.lmsFiles = goneFiles.length;
   for (const submission of submissions)
     if (!keep.has(submission.id))
-      await forgetFile(db, { fileId: submission.file_id, storedPath: submission.stored_path });
+      await forgetFile(db, { fileId: submission.file_id });
   const everythingGoes = keep.size === 0 && fetching.length === 0;
   await db.transaction().execute(async (trx) => {
     // An asset's reports cascade with it.

@@ -334,7 +334,6 @@ async function laterAttempt(
       file_type: first.file_type,
       file_size: 100,
       sha256: String(attempt).repeat(64),
-      stored_path: null,
       paper_id: null,
       report_key: null,
       similarity,

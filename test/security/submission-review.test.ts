@@ -53,7 +53,6 @@ before(async () => {
       file_type: 'pdf',
       file_size: 2048,
       sha256: 'd'.repeat(64),
-      stored_path: null,
       paper_id: 8181,
       similarity: 64,
       report_key: 'key-sam',

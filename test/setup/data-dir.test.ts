@@ -1,6 +1,6 @@
 // DATA_DIR is its owner's alone: another user of the machine can neither read the embedded database's files nor
 // connect to it (PGlite takes any user name and password, so only the folder keeps them out), and a DATA_DIR left
-// open by an earlier release is tightened at start, with a line saying so. The other user is `nobody`, reached with
+// open (made by hand, or copied) is tightened at start, with a line saying so. The other user is `nobody`, reached with
 // runuser as root (as CI runs); elsewhere the test is skipped with its reason.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -126,28 +126,32 @@ test(
   },
 );
 
-test('a DATA_DIR left open by an earlier release is tightened at start, with a line saying so', { skip }, async () => {
-  const dataDir = join(parent, 'loose');
-  mkdirSync(join(dataDir, 'uploads'), { recursive: true, mode: 0o777 });
-  chmodSync(dataDir, 0o755);
-  chmodSync(join(dataDir, 'uploads'), 0o777);
-  writeFileSync(join(dataDir, 'uploads', 'paper.pdf'), 'a student paper', { mode: 0o666 });
-  chmodSync(join(dataDir, 'uploads', 'paper.pdf'), 0o666);
-  const tool = await startToolProcess({ DATA_DIR: dataDir }, { timeoutMs: 120_000, entry: 'built' });
-  try {
-    assert.deepEqual(openToOthers(dataDir), []);
-    const lines = tool
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('was tightened'));
-    assert.equal(lines.length, 1, tool.output());
-    assert.match(
-      JSON.parse(lines[0]!).msg as string,
-      new RegExp(
-        `^DATA_DIR ${dataDir} was tightened: 3 files and folders in it \\(DATA_DIR itself was 0755\\) could be read, written or entered by other users of this machine`,
-      ),
-    );
-  } finally {
-    assert.equal(await tool.stop(), 0);
-  }
-});
+test(
+  'a DATA_DIR left open (made by hand, or copied) is tightened at start, with a line saying so',
+  { skip },
+  async () => {
+    const dataDir = join(parent, 'loose');
+    mkdirSync(join(dataDir, 'uploads'), { recursive: true, mode: 0o777 });
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, 'uploads'), 0o777);
+    writeFileSync(join(dataDir, 'uploads', 'paper.pdf'), 'a student paper', { mode: 0o666 });
+    chmodSync(join(dataDir, 'uploads', 'paper.pdf'), 0o666);
+    const tool = await startToolProcess({ DATA_DIR: dataDir }, { timeoutMs: 120_000, entry: 'built' });
+    try {
+      assert.deepEqual(openToOthers(dataDir), []);
+      const lines = tool
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('was tightened'));
+      assert.equal(lines.length, 1, tool.output());
+      assert.match(
+        JSON.parse(lines[0]!).msg as string,
+        new RegExp(
+          `^DATA_DIR ${dataDir} was tightened: 3 files and folders in it \\(DATA_DIR itself was 0755\\) could be read, written or entered by other users of this machine`,
+        ),
+      );
+    } finally {
+      assert.equal(await tool.stop(), 0);
+    }
+  },
+);

@@ -90,7 +90,7 @@ describe('a fresh start with no settings', () => {
         assert.match(text, /It is for this machine only/);
         assert.match(
           text,
-          /^\d\d:\d\d:\d\d INFO {2}Database migrations applied: \d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\]$/m,
+          /^\d\d:\d\d:\d\d INFO {2}Database migrations applied: (1 \(0001_\w+\) {2}migrations=0001_\w+|\d+ \(0001_\w+ to \d{4}_\w+\) {2}migrations=\[\d+ items\])$/m,
           'the migrations on one line',
         );
         assert.match(

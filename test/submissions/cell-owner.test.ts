@@ -40,7 +40,6 @@ async function attempts(assignmentId: string, userId: string, states: Submission
         file_type: 'pdf',
         file_size: 100,
         sha256: randomUUID(),
-        stored_path: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

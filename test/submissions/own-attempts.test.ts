@@ -33,7 +33,6 @@ async function attempt(assignmentId: string, userId: string, number: number): Pr
       file_type: 'docx',
       file_size: 123_456 + number,
       sha256: randomUUID(),
-      stored_path: `/data/uploads/${randomUUID()}`,
       late: number === 2,
     })
     .execute();
@@ -55,7 +54,7 @@ test('the attempts read with the session are those read alone, newest first, fie
   await attempt(assignment, classmate, 1);
   // A scored attempt, a failed one and one still waiting: numbers, times and text of every kind.
   await sql`UPDATE submission SET state = 'graded', paper_id = 9007199254740, similarity = 12.50, ai_score = 0.875,
-              grammar_score = 3, report_key = 'r-1', scored_at = '2026-11-27T10:11:12.345678Z', stored_path = NULL
+              grammar_score = 3, report_key = 'r-1', scored_at = '2026-11-27T10:11:12.345678Z'
             WHERE assignment_id = ${assignment} AND user_id = ${student} AND attempt = 1`.execute(database.db);
   await sql`UPDATE submission SET state = 'failed', failure_reason = 'The service refused the file: "too short".'
             WHERE assignment_id = ${assignment} AND user_id = ${student} AND attempt = 2`.execute(database.db);

@@ -79,7 +79,6 @@ async function newSubmission(): Promise<string> {
       file_type: 'pdf',
       file_size: 10,
       sha256: 'x'.repeat(64),
-      stored_path: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

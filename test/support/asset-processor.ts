@@ -111,7 +111,6 @@ export async function checkedAsset(
       file_type: 'pdf',
       file_size: 2048,
       sha256: 'c'.repeat(64),
-      stored_path: null,
       paper_id: file.paperId,
       similarity: 42,
       scored_at: new Date(),
