@@ -1,47 +1,63 @@
 // What an instructor is told about an assignment a student opened first: it was created with the tool's defaults,
 // which ones those are in words, and that saving the settings replaces them. The settings apply to each paper as
 // it is sent, so a change made before the first paper goes reaches every paper.
-import { FILE_TYPE_NAMES } from './settings.js';
-import type { AssignmentSettings } from './settings.js';
+import type { MessageKey, Sentence } from '../messages/index.js';
+import { fileTypeName, type AssignmentSettings } from './settings.js';
 import type { Assignment } from './store.js';
 
-export interface DefaultsInUse {
-  lines: string[];
-}
-
-const RESULTS: Record<AssignmentSettings['resultsVisibleTo'], string> = {
-  instructors: 'only instructors see the results',
-  'students-after-scoring': 'students see their similarity as soon as their paper is checked',
-  'students-after-due': 'students see their similarity after the due date',
+const RESULTS: Record<AssignmentSettings['resultsVisibleTo'], MessageKey> = {
+  instructors: 'defaults.results.instructors',
+  'students-after-scoring': 'defaults.results.afterScoring',
+  'students-after-due': 'defaults.results.afterDue',
 };
 
-const RESUBMISSION: Record<AssignmentSettings['resubmission'], string> = {
-  none: 'one attempt',
-  'until-due': 'attempts until the due date',
-  'any-time': 'attempts at any time',
-};
+const said = (key: MessageKey): Sentence => ({ key });
 
-/** The defaults an unreviewed assignment runs under, or null once an instructor has saved its settings. */
-export function defaultsInUse(assignment: Assignment): DefaultsInUse | null {
+/** The defaults an unreviewed assignment runs under, one sentence a line, or null once an instructor has saved its settings. */
+export function defaultsInUse(assignment: Assignment): Sentence[] | null {
   if (!assignment.settingsUnreviewed) return null;
   const s = assignment.settings;
-  const left = [
-    s.excludeReferences && 'references',
-    s.excludeQuotes && 'quotes',
-    s.excludeSmallSources && `sources under ${s.excludeThresholdWords} words`,
-  ].filter(Boolean);
-  const compared = [
-    s.databases.studentPapers && 'student papers',
-    s.databases.publications && 'publications',
-    s.databases.internet && 'the internet',
-    s.databases.institutionRepository && "the institution's repository",
-  ].filter(Boolean);
-  return {
-    lines: [
-      `File types: ${s.allowedFileTypes.map((type) => FILE_TYPE_NAMES[type]).join(', ')}; up to ${s.maxFileMb} MB each.`,
-      `Attempts: ${s.resubmission === 'none' ? 'one attempt' : `${s.maxAttempts} ${RESUBMISSION[s.resubmission]}`}; ${s.dueAt ? `due ${s.dueAt}` : 'no due date'}.`,
-      `Left out of the score: ${left.length ? left.join(', ') : 'nothing'}. Compared with: ${compared.length ? compared.join(', ') : 'nothing'}. Grammar check ${s.grammarCheck ? 'on' : 'off'}.`,
-      `Results: ${RESULTS[s.resultsVisibleTo]}; the AI score is ${s.showAiScoreToStudents ? 'shown to' : 'hidden from'} students.`,
-    ],
-  };
+  const left: Sentence[] = [
+    ...(s.excludeReferences ? [said('defaults.leftOut.references')] : []),
+    ...(s.excludeQuotes ? [said('defaults.leftOut.quotes')] : []),
+    ...(s.excludeSmallSources
+      ? [{ key: 'defaults.leftOut.smallSources', params: { words: s.excludeThresholdWords } } as const]
+      : []),
+  ];
+  const compared: Sentence[] = [
+    ...(s.databases.studentPapers ? [said('defaults.compared.studentPapers')] : []),
+    ...(s.databases.publications ? [said('defaults.compared.publications')] : []),
+    ...(s.databases.internet ? [said('defaults.compared.internet')] : []),
+    ...(s.databases.institutionRepository ? [said('defaults.compared.repository')] : []),
+  ];
+  const attempts: Sentence =
+    s.resubmission === 'none'
+      ? said('defaults.attempts.one')
+      : {
+          key: s.resubmission === 'until-due' ? 'defaults.attempts.untilDue' : 'defaults.attempts.anyTime',
+          params: { count: s.maxAttempts },
+        };
+  const nothing = said('defaults.nothing');
+  return [
+    { key: 'defaults.fileTypes', params: { types: s.allowedFileTypes.map(fileTypeName), size: s.maxFileMb } },
+    {
+      key: 'defaults.attempts',
+      params: { attempts, due: s.dueAt ? { key: 'defaults.due', params: { date: s.dueAt } } : said('defaults.noDue') },
+    },
+    {
+      key: 'defaults.scoring',
+      params: {
+        left: left.length ? left : nothing,
+        compared: compared.length ? compared : nothing,
+        grammar: said(s.grammarCheck ? 'defaults.grammar.on' : 'defaults.grammar.off'),
+      },
+    },
+    {
+      key: 'defaults.results',
+      params: {
+        results: said(RESULTS[s.resultsVisibleTo]),
+        ai: said(s.showAiScoreToStudents ? 'defaults.ai.shown' : 'defaults.ai.hidden'),
+      },
+    },
+  ];
 }

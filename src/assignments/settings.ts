@@ -2,20 +2,13 @@
 // for who sees what. One zod schema is both the validation at the edge (the settings form, the database) and
 // the defaults of a new assignment.
 import { z } from 'zod';
+import type { Sentence } from '../messages/index.js';
 
 export const FILE_TYPES = ['pdf', 'docx', 'doc', 'odt', 'rtf', 'txt', 'html'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
-/** Each file type as a person reads it, and the extension its files are labelled with. */
-export const FILE_TYPE_NAMES: Record<FileType, string> = {
-  pdf: 'PDF',
-  docx: 'Word (DOCX)',
-  doc: 'Word 97-2003 (DOC)',
-  odt: 'OpenDocument text (ODT)',
-  rtf: 'Rich Text (RTF)',
-  txt: 'plain text (TXT)',
-  html: 'web page (HTML)',
-};
+/** A file type as a person reads it, in the reader's words. */
+export const fileTypeName = (type: FileType): Sentence => ({ key: `fileType.${type}` });
 
 export const FILE_EXTENSIONS: Record<FileType, string> = {
   pdf: 'pdf',

@@ -17,7 +17,11 @@ type Forms<M> = M extends string ? M : M[keyof M];
 export type ParamsOf<K extends MessageKey> =
   Placeholders<Forms<(typeof en)[K]>> | ((typeof en)[K] extends string ? never : 'count');
 
-export type Params = Record<string, string | number>;
+/**
+ * A parameter: text, a number (written the language's way), or words of the catalogue (a sentence, or a list of them
+ * said one after another with commas), so that code which does not know the reader can still name things in words.
+ */
+export type Params = Record<string, string | number | Sentence | readonly Sentence[]>;
 
 /** The messages that take no parameter. */
 export type PlainKey = { [K in MessageKey]: [ParamsOf<K>] extends [never] ? K : never }[MessageKey];
@@ -85,15 +89,18 @@ function makeWords(language: Language): Words {
     return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       if (value === undefined) return whole;
-      return typeof value === 'number' ? formats.number(value) : value;
+      if (typeof value === 'number') return formats.number(value);
+      if (typeof value === 'string') return value;
+      return 'key' in value ? say(value) : value.map(say).join(', ');
     });
   };
+  const say = (sentence: Sentence): string => t(sentence.key, sentence.params);
   const MB = 1024 * 1024;
   return {
     ...formats,
     language,
     t: t as Words['t'],
-    say: (sentence) => t(sentence.key, sentence.params),
+    say,
     raw: lookUp,
     fileSize: (bytes) =>
       bytes >= MB

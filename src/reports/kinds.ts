@@ -1,4 +1,4 @@
-// The reports of a checked paper, in one place: what the pages call each, who may open it, and which assignment
+// The reports of a checked paper, in one place: who may open each, and which assignment
 // settings switch it on. The kinds themselves are the service's (checker/types.ts); everything the tool adds to
 // them is here, and the pages, the report route and the class table all ask this file.
 import type { AssignmentSettings } from '../assignments/settings.js';
@@ -12,8 +12,6 @@ export { REPORT_KINDS, type ReportKind };
 export type ReportReader = 'instructor' | 'student';
 
 interface ReportKindRule {
-  /** Its name in the instructor's class table, and on the student's page. */
-  label: Record<ReportReader, string>;
   /**
    * The setting that must be on for a student to open it, beyond the assignment showing results at all. Instructors
    * open every report of their assignment's papers. The AI report and the summary (which states the AI score too)
@@ -32,15 +30,13 @@ interface ReportKindRule {
 }
 
 export const REPORTS: Record<ReportKind, ReportKindRule> = {
-  similarity: { label: { instructor: 'Similarity', student: 'Similarity report' }, studentsNeed: null, optional: null },
-  ai: { label: { instructor: 'AI', student: 'AI report' }, studentsNeed: 'showAiScoreToStudents', optional: null },
+  similarity: { studentsNeed: null, optional: null },
+  ai: { studentsNeed: 'showAiScoreToStudents', optional: null },
   summary: {
-    label: { instructor: 'Summary', student: 'Summary' },
     studentsNeed: 'showAiScoreToStudents',
     optional: null,
   },
   grammar: {
-    label: { instructor: 'Grammar', student: 'Grammar report' },
     studentsNeed: null,
     optional: {
       setting: 'grammarCheck',
@@ -62,14 +58,14 @@ export function studentMayOpen(settings: AssignmentSettings, kind: ReportKind): 
   return needed === null || settings[needed];
 }
 
-/** The reports of a checked paper that a reader is offered, in the page's order, with the page's labels. */
+/** The reports of a checked paper that a reader is offered, in the page's order (their names: report.<reader>.<kind>). */
 export function reportsOffered(
   reader: ReportReader,
   settings: AssignmentSettings,
   paper: Pick<Submission, 'grammarScore'>,
-): Array<{ kind: ReportKind; label: string }> {
+): Array<{ kind: ReportKind }> {
   return PAGE_ORDER[reader]
     .filter((kind) => REPORTS[kind].optional?.madeFor(paper) ?? true)
     .filter((kind) => reader === 'instructor' || studentMayOpen(settings, kind))
-    .map((kind) => ({ kind, label: REPORTS[kind].label[reader] }));
+    .map((kind) => ({ kind }));
 }

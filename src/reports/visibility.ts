@@ -22,7 +22,7 @@ const checked = (submission: Submission) => submission.state === 'scored' || sub
 export function studentResults(
   assignment: Assignment,
   submission: Submission,
-): { similarity: number | null; aiScore: number | null; reports: Array<{ kind: ReportKind; label: string }> } {
+): { similarity: number | null; aiScore: number | null; reports: Array<{ kind: ReportKind }> } {
   const visible = resultsVisible(assignment) && checked(submission);
   return {
     similarity: visible ? submission.similarity : null,

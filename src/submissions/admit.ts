@@ -9,7 +9,7 @@ import { QUEUES, type Jobs } from '../jobs/index.js';
 import { inEnglish, type Sentence } from '../messages/index.js';
 import type { ToolMetrics } from '../metrics.js';
 import { fileLabel } from './file-label.js';
-import { FILE_TYPE_NAMES } from '../assignments/settings.js';
+import { fileTypeName } from '../assignments/settings.js';
 import { detectFileType } from './file-type.js';
 import { discardReceivedFile, keepReceivedFile, type ReceivedFile } from './received-file.js';
 import { receiptOf, recordSubmission, type Receipt, type Submission, type SubmitDecision } from './store.js';
@@ -59,11 +59,11 @@ export async function admitFile(deps: AdmitDeps, attempt: Attempt, file: Receive
     if (file.size === 0) throw new SubmitRefused(400, { key: 'upload.empty' });
     const type = detectFileType(file.head);
     if (type === null || !settings.allowedFileTypes.includes(type)) {
-      const allowed = settings.allowedFileTypes.map((t) => FILE_TYPE_NAMES[t]).join(', ');
+      const allowed = settings.allowedFileTypes.map(fileTypeName);
       throw new SubmitRefused(
         422,
         type
-          ? { key: 'upload.wrongType', params: { type: FILE_TYPE_NAMES[type], allowed } }
+          ? { key: 'upload.wrongType', params: { type: fileTypeName(type), allowed } }
           : { key: 'upload.unknownType', params: { allowed } },
       );
     }

@@ -1,15 +1,13 @@
 // What the upload page tells the browser, so that it refuses a wrong type or a too large file before sending a
 // byte: the same limits the server's intake applies (maxFileBytes, the assignment's file types), from the same
 // settings. The browser can only go by the file's name; the server still checks the real type.
-import { FILE_EXTENSIONS, FILE_TYPE_NAMES, maxFileBytes, type AssignmentSettings } from '../assignments/settings.js';
+import { FILE_EXTENSIONS, maxFileBytes, type AssignmentSettings } from '../assignments/settings.js';
 
 export interface UploadLimits {
   maxBytes: number;
   maxMb: number;
   /** For the file input's accept attribute and the browser's name check: ".pdf,.docx". */
   accept: string;
-  /** The types in words, for the sentence that refuses another. */
-  typeNames: string;
 }
 
 export function uploadLimits(settings: Pick<AssignmentSettings, 'maxFileMb' | 'allowedFileTypes'>): UploadLimits {
@@ -20,6 +18,5 @@ export function uploadLimits(settings: Pick<AssignmentSettings, 'maxFileMb' | 'a
     maxBytes: maxFileBytes(settings),
     maxMb: settings.maxFileMb,
     accept: extensions.join(','),
-    typeNames: settings.allowedFileTypes.map((type) => FILE_TYPE_NAMES[type]).join(', '),
   };
 }
