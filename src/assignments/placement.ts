@@ -2,13 +2,11 @@
 // for it (named in the link's custom parameters); else a new one, whoever launches first. In Moodle a teacher
 // often adds the activity and never opens it, so a student's launch creates it with the tool's defaults (marked
 // for the instructor to review); its folder at the service is made when the first paper needs it.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import { alongsideRow, type Alongside, type ReadAlongside } from '../lti/alongside.js';
 import type { Launch } from '../lti/launch.js';
 import { rememberLanguage } from './language.js';
 import {
-  assignmentFromJson,
   bindResourceLink,
   createAssignment,
   findByResourceLink,
@@ -29,21 +27,6 @@ export interface Placement {
 export function titleFor(launch: Launch): string {
   const link = launch.resourceLink?.title?.trim();
   return (link && link.length > 0 ? link : 'Similarity-checked assignment').slice(0, 200);
-}
-
-const linkedKey = (resourceLinkId: string) => `assignment of resource link ${resourceLinkId}`;
-
-/**
- * The assignment bound to the launch's resource link, read in the statement that records the launch
- * (lti/launch.ts), so that placeLaunch need not read it again; null for a launch without a resource link.
- */
-export function linkedAssignmentAlongside(launch: Launch): Alongside | null {
-  if (!launch.resourceLink) return null;
-  return {
-    key: linkedKey(launch.resourceLink.id),
-    query: sql`SELECT to_jsonb(a) FROM assignment AS a, launched_platform AS p, launched_course AS c
-                WHERE a.platform_id = p.id AND a.course_id = c.id AND a.resource_link_id = ${launch.resourceLink.id}`,
-  };
 }
 
 /** The assignment deep linking named in the link's custom parameters, wherever it is: the caller checks whose it is. */
@@ -75,7 +58,7 @@ export async function placedAssignment(
 export async function placeLaunch(
   db: Kysely<DatabaseSchema>,
   launch: Launch,
-  identity: { platformId: string; userId: string; courseId: string; alongside?: readonly ReadAlongside[] },
+  identity: { platformId: string; userId: string; courseId: string },
 ): Promise<Placement> {
   const resourceLinkId = launch.resourceLink!.id;
   const key = { platformId: identity.platformId, courseId: identity.courseId, resourceLinkId };
@@ -84,8 +67,7 @@ export async function placeLaunch(
     lineItemsUrl: launch.lineItemsUrl,
     membershipsUrl: launch.membershipsUrl,
   };
-  const read = alongsideRow(identity.alongside, linkedKey(resourceLinkId));
-  let assignment = read ? (read.row === null ? null : assignmentFromJson(read.row)) : await findByResourceLink(db, key);
+  let assignment = await findByResourceLink(db, key);
   let created = false;
   if (!assignment) {
     const placed = await namedAssignment(db, launch.custom);

@@ -46,14 +46,6 @@ function toAssignment(row: Selectable<AssignmentTable>): Assignment {
   };
 }
 
-/**
- * An assignment row read as JSON (`to_jsonb(assignment)`, in another statement's round trip): the columns that
- * toAssignment reads keep their values in JSON (the folder id comes as a number, which it takes as well).
- */
-export function assignmentFromJson(row: unknown): Assignment {
-  return toAssignment(row as Selectable<AssignmentTable>);
-}
-
 export interface NewAssignment {
   platformId: string;
   courseId: string;

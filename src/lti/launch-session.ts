@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { Alongside } from './alongside.js';
 import { recordLaunch, type Launch, type RecordedIdentity } from './launch.js';
 import { signLtik } from './ltik.js';
 import { LAUNCH_SHAPE } from './session.js';
@@ -25,15 +24,13 @@ export interface SessionStart {
 /**
  * Records a verified launch and issues its ltik. The record is keyed by the launch's context, resource link and what
  * it says (a hash of the launch as kept and the path it came to), and its user: the same launch again takes the same
- * record, two launches that differ never share one. `alongside` names what to read in the same statement
- * (launch.ts). Throws LaunchRefused when the state or nonce was used meanwhile, or the registrations changed since
+ * record, two launches that differ never share one. Throws LaunchRefused when the state or nonce was used meanwhile, or the registrations changed since
  * the guard read them (nothing written then).
  */
 export async function startLaunchSession(
   deps: SessionStart,
   verified: VerifiedLaunch,
   path: string,
-  alongside?: Alongside | null,
 ): Promise<StartedSession> {
   const { launch } = verified;
   const { issuer, clientId, deploymentId } = launch;
@@ -42,20 +39,15 @@ export async function startLaunchSession(
     `${issuer}${clientId}${deploymentId}${launch.context?.id ?? 'NF'}_${launch.resourceLink?.id ?? 'NF'}_${hash}`,
   );
   const { state, registrations, firstDeployment } = verified.passage;
-  const identity = await recordLaunch(
-    deps.db,
-    launch,
-    {
-      state: { value: state.state, expiresAt: state.expiresAt },
-      registrations,
-      firstDeployment,
-      nonce: launchRecord('nonce', { nonce: verified.nonce }),
-      records: [
-        launchRecord('session', { shape: LAUNCH_SHAPE, launch }, sessionRecordKey({ contextId, user: launch.subject })),
-      ],
-    },
-    alongside ?? null,
-  );
+  const identity = await recordLaunch(deps.db, launch, {
+    state: { value: state.state, expiresAt: state.expiresAt },
+    registrations,
+    firstDeployment,
+    nonce: launchRecord('nonce', { nonce: verified.nonce }),
+    records: [
+      launchRecord('session', { shape: LAUNCH_SHAPE, launch }, sessionRecordKey({ contextId, user: launch.subject })),
+    ],
+  });
   const ltik = signLtik(
     {
       platformUrl: issuer,

@@ -5,7 +5,6 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { isUnstorableText, type DatabaseSchema } from '../db/index.js';
-import type { Alongside, ReadAlongside } from './alongside.js';
 import { CLAIM } from './claims.js';
 import { learnFrameOrigin, platformFrameOrigins, webOrigin } from './frame-origins.js';
 import { DEEP_LINKING_MESSAGE, type LaunchMessage, type LaunchMessageType, type MessageOf } from './messages/index.js';
@@ -141,10 +140,8 @@ export interface LaunchIdentity {
   courseId: string | null;
 }
 
-/** A recorded launch: who launched, and what the caller asked to read alongside. */
-export interface RecordedIdentity extends LaunchIdentity {
-  alongside?: readonly ReadAlongside[];
-}
+/** A recorded launch: who launched. */
+export type RecordedIdentity = LaunchIdentity;
 
 /**
  * A launch that its recording refused: its state was used meanwhile, its nonce was seen before (a replay), it holds
@@ -190,7 +187,6 @@ interface RecordedLaunch {
   platform_id: string | null;
   user_id: string | null;
   course_id: string | null;
-  alongside: unknown;
 }
 
 /**
@@ -204,16 +200,11 @@ interface RecordedLaunch {
  * meanwhile, or a nonce seen before, writes nothing further and throws LaunchRefused. Then, when the launch came
  * back to a host its platform had not shown the tool from, that host may frame the platform's sessions from then
  * on (frame-origins.ts).
- *
- * `alongside` is read in the same statement: its query may name `launched_platform(id)` and `launched_course(id)`,
- * the launch's platform and course (empty for a refused launch or one without a course), and otherwise sees the
- * database as it was before the statement's writes (every part of one statement shares its snapshot).
  */
 export async function recordLaunch(
   db: Kysely<DatabaseSchema>,
   launch: Launch,
   writes: LaunchWrites,
-  alongside?: Alongside | null,
 ): Promise<RecordedIdentity> {
   const { state, nonce, records } = writes;
   const context = launch.context;
@@ -263,8 +254,7 @@ export async function recordLaunch(
     )
     SELECT (SELECT version FROM registrations) AS version,
            EXISTS (SELECT FROM used_state) AS state_used, EXISTS (SELECT FROM new_nonce) AS nonce_new,
-           person.platform_id, person.id AS user_id, (SELECT id FROM launched_course) AS course_id,
-           (${alongside ? alongside.query : sql`NULL`}) AS alongside
+           person.platform_id, person.id AS user_id, (SELECT id FROM launched_course) AS course_id
       FROM (SELECT 1) AS one LEFT JOIN person ON true`;
   const rows = await recorded.execute(db).then(
     (result) => result.rows,
@@ -284,10 +274,5 @@ export async function recordLaunch(
   if (launch.frameOrigin && !(await platformFrameOrigins(db, row.platform_id)).includes(launch.frameOrigin)) {
     await learnFrameOrigin(db, row.platform_id, launch.frameOrigin);
   }
-  return {
-    platformId: row.platform_id,
-    userId: row.user_id,
-    courseId: row.course_id,
-    ...(alongside ? { alongside: [{ key: alongside.key, row: row.alongside }] } : {}),
-  };
+  return { platformId: row.platform_id, userId: row.user_id, courseId: row.course_id };
 }

@@ -2,7 +2,6 @@
 // read back as it was kept (launch.ts's one shape).
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { Alongside, ReadAlongside } from './alongside.js';
 import type { Launch, LaunchIdentity } from './launch.js';
 import { verifyLtik } from './ltik.js';
 import { sessionRecordKey } from './storage.js';
@@ -17,36 +16,27 @@ export const LAUNCH_SHAPE = 1;
 export interface Session extends LaunchIdentity {
   ltik: string;
   launch: Launch;
-  /** What the page asked to read in the session's round trip (alongside.ts); absent when it asked nothing. */
-  alongside?: readonly ReadAlongside[];
 }
 
 export type SessionProblem = 'invalid' | 'expired';
 
 interface SessionRow {
   doc: { shape?: unknown; launch?: Launch };
-  alongside: unknown;
   platform_id: string | null;
   user_id: string | null;
   course_id: string | null;
 }
 
-/**
- * The session an ltik stands for, in one round trip. `alongside` is read in the same statement: each query may name
- * `platform(id)`, `lti_user(id)` and `course(id)`, the session's platform, person and course (alongside.ts).
- */
+/** The session an ltik stands for, in one round trip. */
 export async function resolveSession(
   deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
-  alongside: readonly Alongside[] = [],
 ): Promise<Session | SessionProblem> {
   const claims = verifyLtik(ltik, deps.encryptionKey);
   if (!claims) return 'invalid';
-  // One round trip: the record the ltik stands for and the platform, user and course it names (and what the page
-  // asked to read alongside).
+  // One round trip: the record the ltik stands for and the platform, user and course it names.
   const { rows } = await sql<SessionRow>`
-    SELECT session.doc, platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id,
-           ${alongside.length > 0 ? sql`json_build_array(${sql.join(alongside.map((entry) => sql`(${entry.query})`))})` : sql`NULL`} AS alongside
+    SELECT session.doc, platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id
       FROM lti_record AS session
       LEFT JOIN platform ON platform.issuer = ${claims.platformUrl} AND platform.client_id = ${claims.clientId} AND platform.active
       LEFT JOIN lti_user ON lti_user.platform_id = platform.id AND lti_user.subject = ${claims.user}
@@ -64,8 +54,5 @@ export async function resolveSession(
     platformId: row.platform_id,
     userId: row.user_id,
     courseId: row.course_id,
-    ...(alongside.length > 0
-      ? { alongside: alongside.map((entry, i) => ({ key: entry.key, row: (row.alongside as unknown[])[i] ?? null })) }
-      : {}),
   };
 }

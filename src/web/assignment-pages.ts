@@ -17,7 +17,7 @@ function refuse(res: Response, status: 403 | 404): void {
 export function assignmentPages(tool: Tool): Router {
   const router = toolRouter();
   // The student's side shows their attempts: they are read with the session and the assignment, in one round trip.
-  router.get('/assignments/:id', requireSession(tool, { ownAttempts: true }), async (req, res) => {
+  router.get('/assignments/:id', requireSession(tool), async (req, res) => {
     const session = sessionOf(res);
     const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (typeof assignment === 'number') return refuse(res, assignment);

@@ -1,7 +1,5 @@
 // Express middleware that turns the ltik of a page request into res.locals.session, or answers 401.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { assignmentAlongside } from '../assignments/access.js';
-import { ownAttemptsAlongside } from '../submissions/own-attempts.js';
 import { ltikPlatform } from '../lti/ltik.js';
 import { resolveSession, type Session } from '../lti/session.js';
 import { frameForSession, namePlatform } from './framing.js';
@@ -29,19 +27,10 @@ export function sessionOf(res: Response): Session {
 /** What every page route needs to know who is asking: what resolving a session takes. */
 export type SessionDeps = Parameters<typeof resolveSession>[0];
 
-/**
- * `ownAttempts`: the page shows the asker's own attempts at its assignment, which are then read in the session's
- * round trip too (submissions/own-attempts.ts).
- */
-export function requireSession(deps: SessionDeps, options: { ownAttempts?: boolean } = {}): RequestHandler {
+export function requireSession(deps: SessionDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const ltik = ltikOf(req);
-    // A page under /assignments/:id has its assignment read with the session, in one round trip.
-    const alongside = [
-      assignmentAlongside(req.params.id),
-      options.ownAttempts ? ownAttemptsAlongside(req.params.id) : null,
-    ].filter((entry) => entry !== null);
-    const result = ltik ? await resolveSession(deps, ltik, alongside) : 'invalid';
+    const result = ltik ? await resolveSession(deps, ltik) : 'invalid';
     if (result === 'invalid' || result === 'expired') {
       // The sentence shows in the frame of the LMS the key names (framing.ts).
       if (ltik) namePlatform(res, ltikPlatform(ltik));

@@ -137,7 +137,7 @@ export function receiptText(
 
 export function studentRoutes(tool: Tool): Router {
   const router = toolRouter();
-  const session = requireSession(tool, { ownAttempts: true });
+  const session = requireSession(tool);
 
   // The attempts as data, with the result card and the list as the page shows them (the page's script puts them in place).
   router.get('/assignments/:id/my-submissions', session, async (req, res) => {

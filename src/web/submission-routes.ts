@@ -13,7 +13,7 @@ export function submissionRoutes(tool: Tool): Router {
   const submitting: SubmitDeps = { ...tool, uploadIdleTimeoutMs: tool.settings.http.uploadIdleTimeoutMs };
   const router = toolRouter();
   // The student's attempts are read with the session: the rules look at them before the file is read.
-  router.post('/assignments/:id/submissions', requireSession(tool, { ownAttempts: true }), async (req, res) => {
+  router.post('/assignments/:id/submissions', requireSession(tool), async (req, res) => {
     const session = sessionOf(res);
     const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (assignment === 404) return res.status(404).json({ error: 'There is no such assignment.' });

@@ -2,7 +2,6 @@
 // started, and, where it has them, the reasons the tool turns it away before anything is written and what to read
 // in the statement that records it.
 import type { Response } from 'express';
-import type { Alongside } from '../../lti/alongside.js';
 import type { LaunchOf } from '../../lti/launch.js';
 import type { StartedSession } from '../../lti/launch-session.js';
 import type { LaunchMessageType } from '../../lti/messages/index.js';
@@ -22,8 +21,6 @@ export interface LaunchAnswer<Type extends LaunchMessageType> {
   kind: string;
   /** Why the tool does not take it now, before anything is written; null: it does. */
   refused?(tool: Tool): Refusal | null;
-  /** A row the page needs, read in the statement that records the launch (lti/alongside.ts). */
-  alongside?(launch: LaunchOf<Type>): Alongside | null;
   /** The page the launch opens, its session started (its framing and words set by the launch route). */
   answer(tool: Tool, res: Response, started: StartedSession<LaunchOf<Type>>): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // A resource-link launch (lti/messages/resource-link.ts): a person opens the tool from a link in their course. It
 // lands on the assignment the link stands for, created on its first launch (assignments/placement.ts), in the one
 // redirect after the launch's POST: an instructor on its dashboard, a student on its page.
-import { linkedAssignmentAlongside, placeLaunch } from '../../assignments/placement.js';
+import { placeLaunch } from '../../assignments/placement.js';
 import type { RESOURCE_LINK_MESSAGE } from '../../lti/messages/index.js';
 import { sendMessage, wordsOf } from '../views.js';
 import type { LaunchAnswer } from './answer.js';
@@ -9,8 +9,6 @@ import { landingPath } from './landing.js';
 
 export const resourceLinkLaunch: LaunchAnswer<typeof RESOURCE_LINK_MESSAGE> = {
   kind: 'resource-link',
-  // The assignment the link stands for is read in the statement that records the launch.
-  alongside: linkedAssignmentAlongside,
   async answer(tool, res, started) {
     const { launch, ltik } = started;
     const { t } = wordsOf(res);
