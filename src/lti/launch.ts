@@ -145,9 +145,9 @@ export type RecordedIdentity = LaunchIdentity;
 
 /**
  * A launch that its recording refused: its state was used meanwhile, its nonce was seen before (a replay), it holds
- * what cannot be stored, or the registrations changed since the guard read them (the launch route then checks it
- * again against the registrations as they are now). What the person reads of each reason is the launch route's
- * (web/launch-route.ts).
+ * what cannot be stored, or the registrations changed since the admission read them (the launch's chain then runs
+ * again against the registrations as they are now). What the person reads of each reason is the chain's
+ * (launch-flow.ts).
  */
 export class LaunchRefused extends Error {
   constructor(readonly reason: 'state used' | 'nonce used' | 'unstorable claims' | 'registrations changed') {

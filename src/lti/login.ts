@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
+import type { LaunchRefusal } from './launch-flow.js';
+import { issueState, type StateStorage } from './oidc-state.js';
 import { registrationCache } from './registration-cache.js';
 
 /** What the LMS sends to start a launch, as a query or a form (4.1.1 to 4.1.5; lti_storage_target: LTI pm-s 3.1). */
@@ -82,4 +84,67 @@ export function authenticationRequest(platform: LoginPlatform, params: LoginPara
   };
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   return url.toString();
+}
+
+/** `_parent` or a frame's name in the LMS's window. */
+const STORAGE_TARGET = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The login answered: the browser goes on to the platform, with the state kept in the LMS's window first where offered. */
+export interface LoginRedirect {
+  outcome: 'redirect';
+  url: string;
+  /** The signed state, which the browser's cookie and, with storage, the LMS's window keep until the launch. */
+  state: string;
+  issuer: string;
+  clientId: string;
+  /** Where the LMS's platform storage keeps the state (LTI pm-s); null: it offered none. */
+  storage: StateStorage | null;
+}
+
+/**
+ * A login, from the fields the LMS sent (query and form together) to where the browser goes next: the registration it
+ * names, registered and switched on, and the authentication request with a state the tool signs (oidc-state.ts). The
+ * login writes nothing.
+ */
+export async function startLogin(
+  deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
+  fields: Record<string, unknown>,
+): Promise<LaunchRefusal | LoginRedirect> {
+  const named =
+    typeof fields.iss === 'string' && typeof fields.client_id === 'string'
+      ? { issuer: fields.iss, clientId: fields.client_id }
+      : null;
+  const refused = (
+    status: number,
+    key: 'launch.bodyIncomplete' | 'launch.unregistered' | 'launch.switchedOff',
+    reason: string,
+    log?: Record<string, unknown>,
+  ): LaunchRefusal => ({
+    outcome: 'refused',
+    status,
+    sentence: { key },
+    reason,
+    platform: named,
+    ...(log ? { log } : {}),
+  });
+  const params = loginParams.safeParse(fields);
+  if (!params.success) return refused(400, 'launch.bodyIncomplete', `login: ${params.error.issues[0]!.path.join('.')}`);
+  const { iss, client_id: clientId } = params.data;
+  const platform = await loginPlatform(deps.db, iss, clientId);
+  if (!platform) return refused(400, 'launch.unregistered', 'unregistered platform', { issuer: iss, clientId });
+  if (!platform.active) return refused(403, 'launch.switchedOff', 'switched off', { issuer: iss, clientId });
+  // Platform storage: the LMS's frame answers from the origin of its authorization endpoint (LTI pm-s 3.1).
+  const target = fields.lti_storage_target;
+  const origin = new URL(platform.authUrl).origin;
+  const storage =
+    typeof target === 'string' && STORAGE_TARGET.test(target) && origin.length <= 300 ? { target, origin } : null;
+  const state = issueState(deps.encryptionKey, iss, storage);
+  return {
+    outcome: 'redirect',
+    url: authenticationRequest(platform, params.data, state),
+    state,
+    issuer: iss,
+    clientId: platform.clientId,
+    storage,
+  };
 }

@@ -3,13 +3,13 @@
 // (the one key lookup, token-key.ts) and registrations: the issuer, client (aud/azp) and deployment
 // must be registered and switched on, the key id must be the platform's, the signature RS256, the token unexpired,
 // and the notice of the type the handler takes. Anything else is refused before the notice is read.
-import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 import { tokenKey, type TokenKeyRefusal } from './token-key.js';
 import { CLAIM, withoutNulls } from './claims.js';
+import { readUnverified } from './unverified-jwt.js';
 
 /** Clocks of the LMS and the tool differ a little. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -25,13 +25,6 @@ export class NoticeRefused extends Error {
     this.name = 'NoticeRefused';
   }
 }
-
-const unverifiedClaims = z.object({
-  iss: z.string().min(1).max(1000),
-  aud: z.union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).min(1)]),
-  azp: z.string().max(1000).optional(),
-  [CLAIM.deploymentId]: z.string().min(1).max(255),
-});
 
 const noticeClaim = z.object({
   [CLAIM.notice]: z.object({
@@ -92,26 +85,13 @@ export async function verifyNotice(
   jwt: string,
   types: readonly string[],
 ): Promise<VerifiedNotice> {
-  let header;
-  let peeked;
-  try {
-    header = decodeProtectedHeader(jwt);
-    peeked = unverifiedClaims.safeParse(withoutNulls(decodeJwt(jwt)));
-  } catch {
-    throw new NoticeRefused(400, 'A notice is not a signed token (JWT).', 'not a JWT');
-  }
-  if (!peeked.success)
-    throw new NoticeRefused(
-      400,
-      'A notice lacks its issuer, audience or deployment.',
-      `claims: ${peeked.error.issues[0]!.path.join('.')}`,
-    );
-  const { iss, aud, azp } = peeked.data;
-  const clientId = Array.isArray(aud) ? (azp ?? aud[0]!) : aud;
-  const deploymentId = peeked.data[CLAIM.deploymentId];
-  // The key id counts only under RS256, the one algorithm the tool takes.
-  const kid = header.alg === 'RS256' && typeof header.kid === 'string' && header.kid !== '' ? header.kid : undefined;
-  const found = await tokenKey(db, { issuer: iss, clientId, deploymentId }, kid, { firstDeployment: 'refuse' });
+  const peeked = readUnverified(jwt);
+  if (!peeked) throw new NoticeRefused(400, 'A notice is not a signed token (JWT).', 'not a JWT');
+  if (!peeked.names)
+    throw new NoticeRefused(400, 'A notice lacks its issuer, audience or deployment.', `claims: ${peeked.missing}`);
+  const { issuer: iss, clientId, deploymentId } = peeked.names;
+  const { header } = peeked;
+  const found = await tokenKey(db, peeked.names, peeked.keyId, { firstDeployment: 'refuse' });
   if ('refused' in found) throw noticeRefusal(found.refused, { iss, clientId, deploymentId, header });
   const { platformId, key: jwk } = found;
   let payload;

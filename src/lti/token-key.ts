@@ -2,7 +2,7 @@
 // the issuer, client and deployment the token names must be registered (registrations.ts) and switched on, and the
 // platform's key set (platform-keys.ts: deadline, size limit, cache) must hold a key for the token's key id. The
 // caller then checks the signature with that key (platform-token.ts), and says a refusal in its own words: a launch
-// to a person (web/lti-guard.ts), a notice to the LMS (notice.ts).
+// to a person (launch-flow.ts), a notice to the LMS (notice.ts).
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Jwk } from './jwk.js';

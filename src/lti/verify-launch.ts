@@ -5,7 +5,7 @@
 // The notices of the Platform Notification Service are not launches (no browser, no state): notice.ts verifies them
 // with the same signature check (platform-token.ts).
 //
-// Before this, the launch route's guard (web/lti-guard.ts) has found, for the token as posted and not yet trusted:
+// Before this, the launch's admission (launch-flow.ts) has found, for the token as posted and not yet trusted:
 // the state the tool issued at login, unused, for this issuer and not another browser's; the issuer, client and
 // deployment registered and switched on; the platform's key for the token's kid, fetched under a deadline. Then:
 // - the signature with that key, RS256, iss, aud (azp when aud names several), exp and iat present, unexpired,

@@ -16,7 +16,7 @@
 //   broken-frame icon. Nothing on such a page acts for anyone, and a stranger's site is never among the origins
 //   (frameSentence);
 // - the page that keeps a launch's state in the LMS's window (platform storage): the platform the login or launch
-//   names (lti-guard.ts);
+//   names (lti-guard.ts, launch-route.ts);
 // - the answer of /lti/register: the LMS whose configuration it validated, or anyone for a failure that shows one
 //   sentence before the LMS is known (registration.ts);
 // - everything else (the admin page opened with ADMIN_TOKEN): the tool alone, so registering a platform never lets

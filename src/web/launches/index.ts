@@ -1,7 +1,7 @@
 // The one table that answers launches, one line per message type: each type's file here says what its launch opens
-// (the claims it reads are lti/messages/'s, named by the table there). The launch route (launch-route.ts) verifies
-// every launch, starts its session and hands it to its line. Adding a message type is a file in lti/messages/, a
-// file here, and a line in each table.
+// (the claims it reads are lti/messages/'s, named by the table there). The launch's chain (lti/launch-flow.ts)
+// verifies every launch and starts its session; the launch route (launch-route.ts) hands it to its line. Adding a
+// message type is a file in lti/messages/, a file here, and a line in each table.
 import {
   DEEP_LINKING_MESSAGE,
   EULA_MESSAGE,
