@@ -76,6 +76,8 @@ export function reportRefusal(
   if (!instructor && !owner) return { status: 403, sentence: { key: 'report.othersPaper' } };
   if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind)))
     return { status: 403, sentence: { key: 'report.notShown' } };
+  // Its paper and report were deleted at the service when a later attempt replaced it (submissions/replace-earlier.ts).
+  if (submission.replacedAt !== null) return { status: 404, sentence: { key: 'report.replaced' } };
   if (submission.paperId === null || !checked(submission)) return { status: 409, sentence: { key: 'report.notReady' } };
   return null;
 }

@@ -25,14 +25,16 @@ export function ownAttemptsAlongside(id: unknown): Alongside | null {
 
 /** A submission row read as JSON (`to_jsonb`): its times come as text, its numbers as numbers. */
 function submissionFromJson(row: unknown): Submission {
-  const json = row as Omit<Selectable<SubmissionTable>, 'submitted_at' | 'scored_at'> & {
+  const json = row as Omit<Selectable<SubmissionTable>, 'submitted_at' | 'scored_at' | 'replaced_at'> & {
     submitted_at: string;
     scored_at: string | null;
+    replaced_at: string | null;
   };
   return toSubmission({
     ...json,
     submitted_at: new Date(json.submitted_at),
     scored_at: json.scored_at === null ? null : new Date(json.scored_at),
+    replaced_at: json.replaced_at === null ? null : new Date(json.replaced_at),
   } as Selectable<SubmissionTable>);
 }
 

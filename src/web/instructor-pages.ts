@@ -20,6 +20,7 @@ import {
   filterAndSort,
 } from '../submissions/class-overview.js';
 import { courseStudent, eventsOf, studentName } from '../submissions/read-models.js';
+import { judgeLateness } from '../submissions/due-dates.js';
 import { deleteAttempt } from '../submissions/remove.js';
 import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/resend.js';
 import { attemptsOf, submissionOfAssignment, type Submission } from '../submissions/store.js';
@@ -216,6 +217,7 @@ export function instructorRoutes(tool: Tool): Router {
       return;
     }
     await changeSettings(tool, found.assignment, result.settings);
+    if (found.assignment.settings.dueAt !== result.settings.dueAt) await judgeLateness(tool.db, found.assignment.id);
     await tool.sink.settingsChanged(found.assignment.id, found.assignment.settings, result.settings);
     res.redirect(
       303,

@@ -29,6 +29,9 @@ import * as oneRegistry from './0031_one_registry.js';
 import * as oneLaunchShape from './0032_one_launch_shape.js';
 import * as assignmentLanguage from './0033_assignment_language.js';
 import * as gradebookFacts from './0034_gradebook_facts.js';
+import * as studentDueDate from './0039_student_due_date.js';
+import * as replacedAttempts from './0040_replaced_attempts.js';
+import * as instructorVisit from './0041_instructor_visit.js';
 
 const migrations: Record<string, Migration> = {
   '0001_lti_records': ltiRecords,
@@ -60,6 +63,9 @@ const migrations: Record<string, Migration> = {
   '0032_one_launch_shape': oneLaunchShape,
   '0033_assignment_language': assignmentLanguage,
   '0034_gradebook_facts': gradebookFacts,
+  '0039_student_due_date': studentDueDate,
+  '0040_replaced_attempts': replacedAttempts,
+  '0041_instructor_visit': instructorVisit,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,16 @@
+// When each instructor last opened an assignment's dashboard, so that the dashboard says what arrived since.
+import type { Kysely } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('instructor_visit')
+    .addColumn('assignment_id', 'uuid', (column) => column.notNull().references('assignment.id').onDelete('cascade'))
+    .addColumn('user_id', 'uuid', (column) => column.notNull().references('lti_user.id').onDelete('cascade'))
+    .addColumn('seen_at', 'timestamptz', (column) => column.notNull())
+    .addPrimaryKeyConstraint('instructor_visit_pkey', ['assignment_id', 'user_id'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('instructor_visit').execute();
+}
