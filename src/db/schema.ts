@@ -236,11 +236,13 @@ export interface StudentDueDateTable {
   stated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** When an instructor last opened an assignment's dashboard (migration 0041). */
+/** When an instructor opened an assignment's dashboard, in which session, and the visit before (migration 0041). */
 export interface InstructorVisitTable {
   assignment_id: string;
   user_id: string;
+  session_hash: string;
   seen_at: Date;
+  previous_seen_at: Date | null;
 }
 
 export type GradeState = 'none' | 'pending' | 'posted' | 'failed' | 'not-gradable';

@@ -27,7 +27,9 @@ export function studentResults(
   return {
     similarity: visible ? submission.similarity : null,
     aiScore: visible && assignment.settings.showAiScoreToStudents ? submission.aiScore : null,
-    reports: visible ? reportsOffered('student', assignment.settings, submission) : [],
+    // A replaced attempt's report went with its paper (submissions/replace-earlier.ts).
+    reports:
+      visible && submission.replacedAt === null ? reportsOffered('student', assignment.settings, submission) : [],
   };
 }
 
