@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { SCOPE } from './claims.js';
-import { CANVAS_DUE_DATE_VARIABLE, DUE_DATE_PARAMETER } from './due-date.js';
+import { DUE_DATE_PARAMETERS } from './due-date.js';
 import { SUBMISSION_REVIEW_MESSAGE } from './messages/submission-review.js';
 import {
   countPendingRegistrations,
@@ -264,9 +264,7 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
       'https://canvas.instructure.com/lti/privacy_level': 'public',
       // Canvas states each launch's due date (a student's own, extensions included: lti/due-date.ts), so that
       // "late" follows the LMS's date.
-      ...(productFamily?.toLowerCase() === 'canvas'
-        ? { custom_parameters: { [DUE_DATE_PARAMETER]: CANVAS_DUE_DATE_VARIABLE } }
-        : {}),
+      ...(productFamily?.toLowerCase() === 'canvas' ? { custom_parameters: { ...DUE_DATE_PARAMETERS } } : {}),
     },
   };
 }

@@ -46,45 +46,58 @@ export async function judgeLateness(db: Db, assignmentId: string, userId?: strin
 }
 
 /**
- * What a launch said of the due date (lti/due-date.ts's statedDueDate), kept where it belongs and the papers it
- * covers judged again: a student's launch states their own date ('none': they have none of their own, and the
- * assignment's holds); an instructor's states the assignment's, which moves only to a stated date, so that an LMS
- * with no date of its own never clears the one set on the settings page.
+ * What a launch said of the due dates (lti/due-date.ts), kept where it belongs and the papers it covers judged again.
+ * An instructor's launch moves the assignment's date when the LMS says everyone has one and the same date (Canvas's
+ * instructor value of a single date is the latest of all, so it is not taken alone where dates differ); it never
+ * clears a date set on the settings page. A student's launch states their own date: kept where it differs from the
+ * assignment's, forgotten where it is the same or they have none (the assignment's then holds for them, and follows
+ * it when it moves).
  */
 export async function followStatedDueDate(
   db: Db,
-  stated: { assignmentId: string; userId: string; audience: 'learner' | 'instructor'; dueAt: string | 'none' },
+  stated: {
+    assignmentId: string;
+    userId: string;
+    audience: 'learner' | 'instructor';
+    dueAt: string | 'none' | undefined;
+    forEveryone: string | 'none' | 'several' | undefined;
+  },
 ): Promise<'moved' | 'unchanged'> {
-  const { assignmentId, userId, dueAt } = stated;
+  const { assignmentId, userId } = stated;
   if (stated.audience === 'instructor') {
-    if (dueAt === 'none') return 'unchanged';
+    // Where the LMS does not say whether dates differ, its one date for the instructor is the assignment's.
+    const dueAt = stated.forEveryone === undefined ? stated.dueAt : stated.forEveryone;
+    if (dueAt === undefined || dueAt === 'none' || dueAt === 'several') return 'unchanged';
     const moved = await sql`
-      UPDATE assignment SET settings = jsonb_set(settings::jsonb, '{dueAt}', to_jsonb(${dueAt}::text)), updated_at = now()
+      UPDATE assignment SET settings = jsonb_set(settings, '{dueAt}', to_jsonb(${dueAt}::text)), updated_at = now()
        WHERE id = ${assignmentId}::uuid
          AND (settings->>'dueAt' IS NULL OR (settings->>'dueAt')::timestamptz <> ${dueAt}::timestamptz)`.execute(db);
     if (Number(moved.numAffectedRows ?? 0) === 0) return 'unchanged';
     await judgeLateness(db, assignmentId);
     return 'moved';
   }
-  const changed =
-    dueAt === 'none'
-      ? await db
-          .deleteFrom('student_due_date')
-          .where('assignment_id', '=', assignmentId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst()
-      : await db
-          .insertInto('student_due_date')
-          .values({ assignment_id: assignmentId, user_id: userId, due_at: new Date(dueAt) })
-          .onConflict((oc) =>
-            oc
-              .columns(['assignment_id', 'user_id'])
-              .doUpdateSet({ due_at: new Date(dueAt), stated_at: new Date() })
-              .where('student_due_date.due_at', '<>', new Date(dueAt)),
-          )
-          .executeTakeFirst();
-  const rows = 'numDeletedRows' in changed ? changed.numDeletedRows : changed.numInsertedOrUpdatedRows;
-  if (Number(rows ?? 0) === 0) return 'unchanged';
+  const { dueAt } = stated;
+  if (dueAt === undefined) return 'unchanged';
+  const own = dueAt === 'none' ? null : new Date(dueAt);
+  const { rows } = await sql<{ changed: boolean }>`
+    WITH assignment_date AS (
+      SELECT (settings->>'dueAt')::timestamptz AS due_at FROM assignment WHERE id = ${assignmentId}::uuid
+    ), forgotten AS (
+      DELETE FROM student_due_date
+       WHERE assignment_id = ${assignmentId}::uuid AND user_id = ${userId}::uuid
+         AND (${own}::timestamptz IS NULL OR ${own}::timestamptz IS NOT DISTINCT FROM (SELECT due_at FROM assignment_date))
+      RETURNING 1
+    ), kept AS (
+      INSERT INTO student_due_date (assignment_id, user_id, due_at)
+      SELECT ${assignmentId}::uuid, ${userId}::uuid, ${own}::timestamptz
+       WHERE ${own}::timestamptz IS NOT NULL
+         AND ${own}::timestamptz IS DISTINCT FROM (SELECT due_at FROM assignment_date)
+      ON CONFLICT (assignment_id, user_id) DO UPDATE SET due_at = excluded.due_at, stated_at = now()
+       WHERE student_due_date.due_at <> excluded.due_at
+      RETURNING 1
+    )
+    SELECT (EXISTS (SELECT 1 FROM forgotten) OR EXISTS (SELECT 1 FROM kept)) AS changed`.execute(db);
+  if (!rows[0]?.changed) return 'unchanged';
   await judgeLateness(db, assignmentId, userId);
   return 'moved';
 }

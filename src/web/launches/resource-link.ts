@@ -2,7 +2,7 @@
 // lands on the assignment the link stands for, created on its first launch (assignments/placement.ts), in the one
 // redirect after the launch's POST: an instructor on its dashboard, a student on its page.
 import { linkedAssignmentAlongside, placeLaunch } from '../../assignments/placement.js';
-import { statedDueDate } from '../../lti/due-date.js';
+import { statedDueDates } from '../../lti/due-date.js';
 import type { RESOURCE_LINK_MESSAGE } from '../../lti/messages/index.js';
 import { followStatedDueDate } from '../../submissions/due-dates.js';
 import { sendMessage, wordsOf } from '../views.js';
@@ -26,13 +26,13 @@ export const resourceLinkLaunch: LaunchAnswer<typeof RESOURCE_LINK_MESSAGE> = {
         'Assignment created on its first launch',
       );
     // A due date the LMS states (an extension, a date moved in the LMS) judges the papers it covers again.
-    const dueAt = statedDueDate(launch.custom);
-    if (dueAt !== undefined && placement.assignment.kind === 'gradebook') {
+    const stated = statedDueDates(launch.custom);
+    if (placement.assignment.kind === 'gradebook') {
       const moved = await followStatedDueDate(tool.db, {
         assignmentId: placement.assignment.id,
         userId: started.userId,
         audience: launch.audience,
-        dueAt,
+        ...stated,
       });
       if (moved === 'moved')
         tool.logger.info(
