@@ -135,7 +135,7 @@ test('CSV: quoted where needed, and a name that looks like a formula is shown, n
   );
   assert.ok(
     lines.includes(
-      `"'=HYPERLINK(""http://evil"")",u3@example.edu,Checked,30,moderate,5,,2026-11-20T10:00:00.000Z,false,1,posted`,
+      `"'=HYPERLINK(""http://evil"")",u3@example.edu,Checked,30,moderate,5,,2026-11-20T10:00:00.000Z,false,1,posted,`,
     ),
     csv,
   );
