@@ -151,7 +151,9 @@ async function sendPaper(
     });
   }
   const { settings } = assignment;
-  if (settings.earlierAttempts === 'replace') {
+  // Only on the tool's own assignments: an LMS's submission to its own assignment may carry several files, each an
+  // attempt here, that none replaces.
+  if (assignment.kind === 'gradebook' && settings.earlierAttempts === 'replace') {
     for (const { attempt, outcome } of await replaceEarlierAttempts(
       deps.db,
       service,
