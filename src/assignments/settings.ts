@@ -55,6 +55,13 @@ export const assignmentSettings = z.object({
   maxFileMb: z.number().int().min(1).max(SERVICE_MAX_FILE_MB).default(SERVICE_MAX_FILE_MB),
   resubmission: z.enum(['none', 'until-due', 'any-time']).default('until-due'),
   maxAttempts: z.number().int().min(1).max(50).default(3),
+  /**
+   * What becomes of a student's earlier attempt at the service once their next one is received: "replace" (the
+   * default) deletes its paper there before the new one is sent, so a revision is not matched against the student's
+   * own draft (its result stays in the history, marked replaced; its report goes with the paper); "keep" keeps every
+   * attempt there, so each later attempt is compared with the earlier ones too.
+   */
+  earlierAttempts: z.enum(['replace', 'keep']).default('replace'),
   dueAt: z.string().datetime({ offset: true }).nullable().default(null),
   resultsVisibleTo: z
     .enum(['instructors', 'students-after-scoring', 'students-after-due'])

@@ -221,6 +221,26 @@ export interface SubmissionTable {
   /** The upload job sending the paper now, and until when its lease holds (submissions/send-lease.ts). */
   send_lease: string | null;
   send_lease_until: Date | null;
+  /** When the paper was deleted at the service because a later attempt replaced it, and which attempt did. */
+  replaced_at: ColumnType<Date | null, never, Date | null>;
+  replaced_by_attempt: ColumnType<number | null, never, number | null>;
+}
+
+/** A student's own due date for an assignment, as the LMS stated it in the student's launch (migration 0039). */
+export interface StudentDueDateTable {
+  assignment_id: string;
+  user_id: string;
+  due_at: Date;
+  stated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** When an instructor opened an assignment's dashboard, in which session, and the visit before (migration 0041). */
+export interface InstructorVisitTable {
+  assignment_id: string;
+  user_id: string;
+  session_hash: string;
+  seen_at: Date;
+  previous_seen_at: Date | null;
 }
 
 export type GradeState = 'none' | 'pending' | 'posted' | 'failed' | 'not-gradable';
@@ -275,6 +295,8 @@ export interface DatabaseSchema {
   score_clock: ScoreClockTable;
   checker_account: CheckerAccountTable;
   submission: SubmissionTable;
+  student_due_date: StudentDueDateTable;
+  instructor_visit: InstructorVisitTable;
   submission_event: SubmissionEventTable;
   received_file_chunk: ReceivedFileChunkTable;
   assignment: AssignmentTable;

@@ -7,6 +7,7 @@ import { launchReportClaim } from './dialect.js';
 import { agsClaim } from './ags.js';
 import { assetProcessorLaunchClaims, type AssetProcessorLaunch } from './asset-processor-launches.js';
 import { LTI_CLAIM, productFamilyCode, type PlatformContext } from './context.js';
+import { expandedCustom } from './custom-variables.js';
 import { deepLinkingSettingsClaim } from './deep-linking.js';
 import { noticeServiceClaim } from './notice-handlers.js';
 import { nrpsClaim } from './nrps.js';
@@ -103,7 +104,7 @@ export async function launchIdToken(
     [`${LTI_CLAIM}/message_type`]: 'LtiResourceLinkRequest',
     [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
     [`${LTI_CLAIM}/resource_link`]: { id: link.id, title: link.title },
-    [`${LTI_CLAIM}/custom`]: link.custom,
+    [`${LTI_CLAIM}/custom`]: expandedCustom(link, user),
     ...agsClaim(platform, link),
   });
 }

@@ -67,6 +67,12 @@ export interface ResourceLink {
   id: string;
   title: string;
   custom: Record<string, string>;
+  /**
+   * The assignment's due dates as Canvas keeps them, for its $Canvas.assignment.dueAt.iso8601 (custom-variables.ts):
+   * the assignment's own, and a student's own (an extension) by user id.
+   */
+  dueAt?: string | null;
+  dueAtFor?: Record<string, string>;
   /** Line items bound to the link (the platform sends `lineitem` when there is exactly one). */
   lineItemIds: string[];
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.js';
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { SCOPE } from './claims.js';
+import { DUE_DATE_PARAMETERS } from './due-date.js';
 import { SUBMISSION_REVIEW_MESSAGE } from './messages/submission-review.js';
 import {
   countPendingRegistrations,
@@ -261,6 +262,9 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
       ],
       // Canvas sends names and e-mail addresses only to tools registered as public.
       'https://canvas.instructure.com/lti/privacy_level': 'public',
+      // Canvas states each launch's due date (a student's own, extensions included: lti/due-date.ts), so that
+      // "late" follows the LMS's date.
+      ...(productFamily?.toLowerCase() === 'canvas' ? { custom_parameters: { ...DUE_DATE_PARAMETERS } } : {}),
     },
   };
 }

@@ -37,6 +37,8 @@ export const de: Translation = {
   'student.card.similarity': 'Ähnlichkeit',
   'student.card.viewReport': 'Bericht ansehen',
   'student.card.waiting': 'Ergebnisse kommen meist innerhalb von 10–15 Minuten; diese Seite aktualisiert sich selbst.',
+  'student.card.resultArrived': 'Ergebnis eingegangen {time}',
+  'student.replaced': 'Ersetzt durch Versuch {attempt}: Sein Bericht wurde beim Prüfdienst gelöscht.',
   'student.newAttempt': 'Neuen Versuch einreichen',
   'student.receipt': 'Quittung',
   'student.resultsForInstructors':
@@ -71,6 +73,8 @@ export const de: Translation = {
     'Ihre Lehrkraft hat diesen Bericht für Sie nicht freigegeben. Ihre Ergebnisse erscheinen auf der Aufgabenseite, sobald Ihre Lehrkraft sie zeigt.',
   'report.notReady':
     'Der Bericht ist noch nicht fertig: Die Arbeit wird noch geprüft. Die Aufgabenseite zeigt, wann die Prüfung abgeschlossen ist; öffnen Sie den Bericht dann von dort.',
+  'report.replaced':
+    'Dieser Versuch wurde durch einen späteren ersetzt: Seine Arbeit und sein Bericht wurden beim Prüfdienst gelöscht, damit der spätere Versuch nicht mit ihm verglichen wird. Seine Ähnlichkeit bleibt im Verlauf.',
   'student.refused.closed': 'Der Abgabetermin ist verstrichen: Weitere Abgaben sind nicht mehr möglich.',
   'student.refused.submitInLms':
     'Arbeiten für diese Aufgabe werden im LMS abgegeben, in der Aufgabe selbst, und das Werkzeug erhält sie von dort. Reichen Sie Ihre Arbeit im LMS ein.',
@@ -297,6 +301,13 @@ export const de: Translation = {
   'dashboard.summary.submitted': '{submitted} von {total} abgegeben',
   'dashboard.summary.missing': '{count} fehlen',
   'dashboard.summary.inRed': '{count} bei {percent} oder mehr',
+  'dashboard.summary.sinceVisit': {
+    one: '{count} Ergebnis seit Ihrem letzten Besuch ({time}) eingegangen',
+    other: '{count} Ergebnisse seit Ihrem letzten Besuch ({time}) eingegangen',
+  },
+  'dashboard.summary.nothingNew': 'Keine neuen Ergebnisse seit Ihrem letzten Besuch ({time})',
+  'dashboard.new': 'neu',
+  'dashboard.downloadReports': 'Alle Berichte herunterladen (ZIP)',
   'dashboard.gradebookProblem': 'Bewertungsübersicht: {reason}',
   'dashboard.gradebook.posted': 'An die Bewertungsübersicht gesendet',
   'gradebook.comment.similarity': 'Ähnlichkeit {similarity} %. Der vollständige Bericht ist in der Aufgabe.',
@@ -396,6 +407,13 @@ export const de: Translation = {
   'settings.resubmission.anyTime': 'jederzeit',
   'settings.resubmissionHelp':
     'Jeder neue Versuch wird erneut geprüft; in die Bewertungsübersicht geht der Wert des letzten Versuchs.',
+  'settings.earlierAttempts': 'Frühere Versuche beim Prüfdienst',
+  'settings.earlierAttempts.replace': 'durch den nächsten Versuch ersetzt',
+  'settings.earlierAttempts.replaceHelp':
+    'Reicht jemand erneut ein, wird die Arbeit des früheren Versuchs beim Prüfdienst gelöscht, bevor der neue geprüft wird, damit eine Überarbeitung nicht mit dem eigenen Entwurf verglichen wird. Die Ähnlichkeit des früheren Versuchs bleibt in seinem Verlauf, als ersetzt markiert; sein Bericht wird mit ihm gelöscht und lässt sich nicht mehr öffnen.',
+  'settings.earlierAttempts.keep': 'behalten: jeder Versuch bleibt beim Prüfdienst',
+  'settings.earlierAttempts.keepHelp':
+    'Jeder Versuch und sein Bericht bleiben beim Prüfdienst, und jeder neue Versuch wird auch mit den früheren verglichen: Wer einen Entwurf überarbeitet, findet den eigenen früheren Versuch unter den Treffern, mit hoher Ähnlichkeit.',
   'settings.maxAttempts': 'Versuche',
   'settings.whoSees': 'Wer die Ergebnisse sieht',
   'settings.whoSees.instructors': 'Nur Lehrende',

@@ -40,6 +40,8 @@ export const en = {
   'student.card.similarity': 'similarity',
   'student.card.viewReport': 'View report',
   'student.card.waiting': 'Results usually arrive within 10–15 minutes; this page updates by itself.',
+  'student.card.resultArrived': 'Result arrived {time}',
+  'student.replaced': 'Replaced by attempt {attempt}: its report was removed from the checking service.',
   'student.newAttempt': 'Submit a new attempt',
   'student.receipt': 'Receipt',
   'student.resultsForInstructors':
@@ -232,6 +234,8 @@ export const en = {
     'Your instructor has not made this report available to you. Your results stay on the assignment page, where they appear once your instructor shows them.',
   'report.notReady':
     'The report is not ready: the paper is still being checked. The assignment page shows when it is done; open the report from there.',
+  'report.replaced':
+    'This attempt was replaced by a later one: its paper and its report were removed from the checking service, so that the later attempt is not compared with it. Its similarity stays in the history.',
   'report.noGrammar': 'There is no grammar report for this paper (grammar checking was off, or it is not ready).',
   'report.serviceFailed': 'The checking service did not send the report: {reason}',
   'report.roleNoAccess':
@@ -293,6 +297,13 @@ export const en = {
   'dashboard.summary.submitted': '{submitted} of {total} submitted',
   'dashboard.summary.missing': '{count} missing',
   'dashboard.summary.inRed': '{count} at {percent} or above',
+  'dashboard.summary.sinceVisit': {
+    one: '{count} result arrived since your last visit ({time})',
+    other: '{count} results arrived since your last visit ({time})',
+  },
+  'dashboard.summary.nothingNew': 'No new results since your last visit ({time})',
+  'dashboard.new': 'new',
+  'dashboard.downloadReports': 'Download all reports (ZIP)',
   'dashboard.gradebookProblem': 'Gradebook: {reason}',
   'dashboard.gradebook.posted': 'Sent to the gradebook',
   // The comment beside a result in the LMS's gradebook (grades/score-body.ts), which the student reads too.
@@ -401,6 +412,13 @@ export const en = {
   'settings.resubmission.untilDue': 'until the due date',
   'settings.resubmission.anyTime': 'any time',
   'settings.resubmissionHelp': "Each new attempt is checked again; the gradebook gets the latest attempt's score.",
+  'settings.earlierAttempts': 'Earlier attempts at the checking service',
+  'settings.earlierAttempts.replace': 'replaced by the next attempt',
+  'settings.earlierAttempts.replaceHelp':
+    "When a student submits again, the paper of their earlier attempt is deleted at the checking service before the new one is checked, so that a revision is not matched against the student's own draft. The earlier attempt's similarity stays in its history, marked as replaced; its report is deleted with it and can no longer be opened.",
+  'settings.earlierAttempts.keep': 'kept: every attempt stays at the checking service',
+  'settings.earlierAttempts.keepHelp':
+    "Every attempt and its report stay at the checking service, and each new attempt is compared with the student's earlier ones too: a student who revises a draft finds their own earlier attempt among the matches, with a high similarity.",
   'settings.maxAttempts': 'Attempts',
   'settings.dueAt': 'Due date',
   'settings.dueAtHelp': 'Papers after this time are marked late. Leave empty for no due date.',

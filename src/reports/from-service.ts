@@ -41,6 +41,7 @@ export async function reportFromService(
   const submission = await getSubmission(deps.db, submissionId);
   const assignment = submission ? await getAssignment(deps.db, submission.assignmentId) : null;
   if (!submission || submission.paperId === null || !assignment?.folderId) return NO_SUCH_REPORT;
+  if (submission.replacedAt !== null) return { status: 404, sentence: { key: 'report.replaced' } };
   try {
     const service = await deps.services.forAssignment(submission.assignmentId);
     const report = await service.report(kind, {

@@ -27,7 +27,9 @@ export function studentResults(
   return {
     similarity: visible ? submission.similarity : null,
     aiScore: visible && assignment.settings.showAiScoreToStudents ? submission.aiScore : null,
-    reports: visible ? reportsOffered('student', assignment.settings, submission) : [],
+    // A replaced attempt's report went with its paper (submissions/replace-earlier.ts).
+    reports:
+      visible && submission.replacedAt === null ? reportsOffered('student', assignment.settings, submission) : [],
   };
 }
 
@@ -76,6 +78,8 @@ export function reportRefusal(
   if (!instructor && !owner) return { status: 403, sentence: { key: 'report.othersPaper' } };
   if (!instructor && !(resultsVisible(assignment) && studentMayOpen(assignment.settings, kind)))
     return { status: 403, sentence: { key: 'report.notShown' } };
+  // Its paper and report were deleted at the service when a later attempt replaced it (submissions/replace-earlier.ts).
+  if (submission.replacedAt !== null) return { status: 404, sentence: { key: 'report.replaced' } };
   if (submission.paperId === null || !checked(submission)) return { status: 409, sentence: { key: 'report.notReady' } };
   return null;
 }

@@ -23,6 +23,8 @@ export interface DashboardRow {
   grammarScore: number | null;
   submittedAt: string | null;
   late: boolean;
+  /** When the latest attempt's result arrived (ISO); null before it has one. */
+  resultAt: string | null;
   attempts: number;
   gradeState: string;
   gradeError: string | null;
@@ -62,6 +64,10 @@ export interface DashboardQuery {
   band: Band | null;
 }
 
+/** Whether the row's result arrived after `since` (an instructor's last visit; null: no visit before, nothing new). */
+export const arrivedSince = (row: Pick<DashboardRow, 'resultAt'>, since: Date | null): boolean =>
+  since !== null && row.resultAt !== null && new Date(row.resultAt) > since;
+
 export function dashboardRows(assignment: Assignment, submitted: ClassRow[], roster: RosterMember[]): DashboardRow[] {
   const bands = assignment.settings.similarityBands;
   const rows: DashboardRow[] = submitted.map(({ latest, name, email, subject, attempts }) => {
@@ -77,6 +83,7 @@ export function dashboardRows(assignment: Assignment, submitted: ClassRow[], ros
       grammarScore: latest.grammarScore,
       submittedAt: latest.submittedAt.toISOString(),
       late: latest.late,
+      resultAt: latest.scoredAt?.toISOString() ?? null,
       attempts,
       gradeState: latest.gradeState,
       gradeError: latest.gradeError,
@@ -99,6 +106,7 @@ export function dashboardRows(assignment: Assignment, submitted: ClassRow[], ros
       grammarScore: null,
       submittedAt: null,
       late: false,
+      resultAt: null,
       attempts: 0,
       gradeState: 'none',
       gradeError: null,

@@ -10,6 +10,7 @@ import { QUEUES, type Jobs } from '../jobs/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import type { ResultSink } from './result-sink.js';
 import { readStoredFile } from './received-file.js';
+import { replaceEarlierAttempts } from './replace-earlier.js';
 import { LeaseLost, takeSendLease, type SendLease } from './send-lease.js';
 import { transition } from './state.js';
 import { getSubmission, getSubmissionInFolder, toSubmission, type Submission } from './store.js';
@@ -140,6 +141,21 @@ async function sendPaper(
     });
   }
   const { settings } = assignment;
+  // Only on the tool's own assignments: an LMS's submission to its own assignment may carry several files, each an
+  // attempt here, that none replaces.
+  if (assignment.kind === 'gradebook' && settings.earlierAttempts === 'replace') {
+    for (const { attempt, outcome } of await replaceEarlierAttempts(
+      deps.db,
+      service,
+      { folderId, accountId },
+      submission,
+    ))
+      if (typeof outcome === 'object')
+        deps.logger.warn(
+          { submissionId, attempt, reason: outcome.refused },
+          'The checking service did not delete the paper of an earlier attempt; it is tried again with the next one',
+        );
+  }
   let paperId: number;
   // Only the service's own answer is judged here: a failure after it (recording the paper) leaves the submission
   // uploading, so that the retry looks for the paper before sending it again.
@@ -233,6 +249,7 @@ export async function readResult(
   if (!found) return 'settled';
   const { submission, folderId } = found;
   if (submission.state !== 'processing' || submission.paperId === null || folderId === null) return 'settled';
+  if (submission.replacedAt !== null) return 'settled'; // its paper was deleted at the service: no result to come
   // Read from the account that holds the paper: another account may hold a paper with the same id.
   const service = await deps.services.forAccount(submission.paperAccountId);
   const result = await service.result(folderId, submission.paperId);

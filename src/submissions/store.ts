@@ -28,6 +28,9 @@ export interface Submission {
   grammarScore: number | null;
   failureReason: string | null;
   scoredAt: Date | null;
+  /** When a later attempt replaced this one at the service (its paper and report deleted there), and which. */
+  replacedAt: Date | null;
+  replacedByAttempt: number | null;
 }
 
 const toNumber = (value: string | null) => (value === null ? null : Number(value));
@@ -54,6 +57,8 @@ export function toSubmission(row: Selectable<SubmissionTable>): Submission {
     grammarScore: toNumber(row.grammar_score),
     failureReason: row.failure_reason,
     scoredAt: row.scored_at,
+    replacedAt: row.replaced_at,
+    replacedByAttempt: row.replaced_by_attempt,
   };
 }
 
@@ -108,9 +113,18 @@ export type SubmitDecision =
   | { allowed: true; late: boolean }
   | { allowed: false; why: 'one-submission' | 'attempts-used' | 'closed' | 'in-the-lms'; reason: Sentence };
 
-/** Whether a student may submit now, from the assignment's resubmission policy, attempt limit and due date. */
-export function canSubmit(settings: AssignmentSettings, previous: Submission[], now: Date): SubmitDecision {
-  const due = settings.dueAt ? new Date(settings.dueAt) : null;
+/**
+ * Whether a student may submit now, from the assignment's resubmission policy, attempt limit and the due date that
+ * holds for them (`ownDueAt`, their own where the LMS stated one: due-dates.ts; else the assignment's).
+ */
+export function canSubmit(
+  settings: AssignmentSettings,
+  previous: Submission[],
+  now: Date,
+  ownDueAt: string | null = null,
+): SubmitDecision {
+  const dueAt = ownDueAt ?? settings.dueAt;
+  const due = dueAt ? new Date(dueAt) : null;
   const late = due !== null && now > due;
   if (previous.length === 0) return { allowed: true, late };
   if (settings.resubmission === 'none')

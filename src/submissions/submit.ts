@@ -5,6 +5,7 @@ import { maxFileBytes } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { Sentence } from '../messages/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
+import { studentDueDate } from './due-dates.js';
 import { IntakeError, receiveUpload } from './intake.js';
 import { ownAttempts } from './own-attempts.js';
 import { canSubmit, counted, type Submission } from './store.js';
@@ -38,7 +39,8 @@ export async function submitPaper(
   const closed = ownPageRefusal(assignment);
   if (closed) throw new SubmitRefused(403, closed);
   const { userId } = student;
-  const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date());
+  const ownDueAt = await studentDueDate(deps.db, assignment.id, userId);
+  const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date(), ownDueAt);
   // A first look, before a byte of the file is read (read with the session where it asked for them); the rules are
   // decided again on the attempts as they are when the file is recorded (admit.ts).
   const previous = counted(await ownAttempts(deps.db, student, assignment.id));

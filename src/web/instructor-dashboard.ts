@@ -98,6 +98,17 @@ export function histogramSvg(rows: DashboardRow[], { t }: Words): { svg: string;
   return { svg, summary };
 }
 
+/** An assignment's title as the start of a download's file name (what a header's quoted file name can carry). */
+export function downloadStem(title: string): string {
+  return (
+    title
+      .replace(/[^A-Za-z0-9 _-]/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 60) || 'assignment'
+  );
+}
+
 function csvCell(value: string | number | boolean | null): string {
   const text = value === null ? '' : String(value);
   // A cell that starts like a formula is prefixed so that a spreadsheet shows it instead of running it.
@@ -122,6 +133,7 @@ export function toCsv(rows: DashboardRow[], words: Pick<Words, 't'>): string {
     'late',
     'attempts',
     'grade_sync',
+    'result_at',
   ];
   const lines = rows.map((row) =>
     [
@@ -136,6 +148,7 @@ export function toCsv(rows: DashboardRow[], words: Pick<Words, 't'>): string {
       row.late,
       row.attempts,
       row.gradeState,
+      row.resultAt,
     ]
       .map(csvCell)
       .join(','),

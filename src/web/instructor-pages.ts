@@ -11,7 +11,9 @@ import type { Assignment } from '../assignments/store.js';
 import { gradebookChoices } from '../grades/gradebook-use.js';
 import { postsGrades, queueGradeResync } from '../grades/resync.js';
 import type { Session } from '../lti/session.js';
+import { dashboardVisit } from '../submissions/instructor-visit.js';
 import {
+  arrivedSince,
   BANDS,
   DESCENDING_FIRST,
   FILTER_STATES,
@@ -20,11 +22,13 @@ import {
   filterAndSort,
 } from '../submissions/class-overview.js';
 import { courseStudent, eventsOf, studentName } from '../submissions/read-models.js';
+import { judgeLateness } from '../submissions/due-dates.js';
 import { deleteAttempt } from '../submissions/remove.js';
 import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/resend.js';
 import { attemptsOf, submissionOfAssignment, type Submission } from '../submissions/store.js';
 import { assignmentFor } from '../assignments/access.js';
-import { histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
+import { writeClassArchive } from '../reports/class-archive.js';
+import { downloadStem, histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
 import { reportsOffered } from '../reports/kinds.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { ADVANCED_FIELDS, readSettings } from './settings-form.js';
@@ -114,12 +118,21 @@ export function instructorRoutes(tool: Tool): Router {
     const query = readDashboardQuery(req.query);
     const overview = await classOverview(tool, assignment, s.launch);
     const notice = dashboardNotice.safeParse(req.query);
+    const since = await dashboardVisit(tool.db, { assignmentId: assignment.id, userId: s.userId, ltik: s.ltik });
+    const rows = withReportLinks(filterAndSort(overview.rows, query), assignment.settings).map((row) => ({
+      ...row,
+      arrivedSince: arrivedSince(row, since),
+    }));
     res.send(
       render(
         'instructor-dashboard',
         {
           assignment,
-          rows: withReportLinks(filterAndSort(overview.rows, query), assignment.settings),
+          rows,
+          // What arrived since the instructor's visit before this one (none on a first visit).
+          since: since?.toISOString() ?? null,
+          arrivedCount: overview.rows.filter((row) => arrivedSince(row, since)).length,
+          anyReport: overview.rows.some((row) => row.hasReport),
           query,
           histogram: histogramSvg(overview.rows, found.words),
           summary: classSummary(assignment, overview.rows),
@@ -146,14 +159,38 @@ export function instructorRoutes(tool: Tool): Router {
     if (!found) return;
     const overview = await classOverview(tool, found.assignment, found.session.launch);
     const rows = filterAndSort(overview.rows, readDashboardQuery(req.query));
-    const name =
-      found.assignment.title
-        .replace(/[^A-Za-z0-9 _-]/g, '')
-        .trim()
-        .replace(/\s+/g, '-')
-        .slice(0, 60) || 'assignment';
-    res.setHeader('Content-Disposition', `attachment; filename="${name}-similarity.csv"`);
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="${downloadStem(found.assignment.title)}-similarity.csv"`,
+    );
     res.type('text/csv; charset=utf-8').send(toCsv(rows, found.words));
+  });
+
+  // The class's similarity reports in one ZIP, streamed report by report (reports/class-archive.ts), each paper's
+  // under the rule a single report follows.
+  router.get('/assignments/:id/reports.zip', session, async (req, res) => {
+    const found = await instructorAssignment(tool, req, res);
+    if (!found) return;
+    const { assignment, session: s } = found;
+    res.setHeader('Content-Disposition', `attachment; filename="${downloadStem(assignment.title)}-reports.zip"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.type('application/zip');
+    try {
+      const written = await writeClassArchive(
+        tool,
+        assignment,
+        { audience: s.launch.audience, userId: s.userId },
+        res,
+        found.words.say,
+      );
+      tool.logger.info(
+        { assignmentId: assignment.id, reports: written },
+        "The class's reports downloaded as one archive",
+      );
+    } catch (error) {
+      tool.logger.warn({ err: error, assignmentId: assignment.id }, "The class's report archive was cut off");
+      res.destroy();
+    }
   });
 
   const settingsPage = async (
@@ -216,6 +253,7 @@ export function instructorRoutes(tool: Tool): Router {
       return;
     }
     await changeSettings(tool, found.assignment, result.settings);
+    if (found.assignment.settings.dueAt !== result.settings.dueAt) await judgeLateness(tool.db, found.assignment.id);
     await tool.sink.settingsChanged(found.assignment.id, found.assignment.settings, result.settings);
     res.redirect(
       303,

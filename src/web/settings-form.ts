@@ -45,6 +45,8 @@ const settingsForm = z.object({
   maxFileMb: numberField,
   resubmission: z.string(),
   maxAttempts: numberField,
+  // A form of an earlier page has no such field: the default (replaced) applies, as for an assignment never saved.
+  earlierAttempts: z.string().default('replace'),
   // Empty: no due date. Anything else must be the date field's "YYYY-MM-DDTHH:MM[:SS]", a time on the clocks of
   // dueAtZone, or the form is refused: a mistyped date silently read as "no due date" would reopen a closed assignment.
   dueAt: z.preprocess((value) => (value === undefined || value === '' ? null : value), z.string().nullable()),
@@ -122,6 +124,7 @@ export function readSettings(
     maxFileMb: f.maxFileMb,
     resubmission: f.resubmission,
     maxAttempts: f.maxAttempts,
+    earlierAttempts: f.earlierAttempts,
     dueAt: dueAt ?? null,
     resultsVisibleTo: f.resultsVisibleTo,
     showAiScoreToStudents: f.showAiScoreToStudents,

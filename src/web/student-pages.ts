@@ -8,6 +8,7 @@ import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled, stateWord } from '../submissions/state.js';
 import { ownAttempts } from '../submissions/own-attempts.js';
 import { canSubmit, counted, receiptOf, type SubmitDecision, type Submission } from '../submissions/store.js';
+import { dueDateFor, studentDueDate } from '../submissions/due-dates.js';
 import { ownPageRefusal } from '../submissions/submit.js';
 import { uploadLimits } from '../submissions/upload-limits.js';
 import { assignmentFor } from '../assignments/access.js';
@@ -28,6 +29,9 @@ export function studentView(assignment: Assignment, submission: Submission, word
     failureReason: endedWithoutResult(submission.state) ? submission.failureReason : null,
     ...results,
     band: results.similarity === null ? null : bandOf(results.similarity, assignment.settings.similarityBands),
+    // When the result arrived, once the student may see it.
+    resultAt: results.similarity !== null && submission.scoredAt ? submission.scoredAt.toISOString() : null,
+    replacedBy: submission.replacedByAttempt,
     reports: results.reports.map((report) => ({ ...report, label: words.t(`report.student.${report.kind}`) })),
   };
 }
@@ -38,7 +42,13 @@ type StudentView = ReturnType<typeof studentView>;
  * The result card: the latest attempt (the newest comes first) with its state, score and band, its report, and
  * where it stands among the attempts the assignment allows; empty before the first attempt.
  */
-function resultCard(assignment: Assignment, attempts: StudentView[], ltik: string, words: Words): string {
+function resultCard(
+  assignment: Assignment,
+  attempts: StudentView[],
+  ltik: string,
+  words: Words,
+  ownDueAt: string | null,
+): string {
   const latest = attempts[0];
   if (!latest) return '';
   const s = assignment.settings;
@@ -48,7 +58,7 @@ function resultCard(assignment: Assignment, attempts: StudentView[], ltik: strin
       latest,
       ltik,
       limit: s.resubmission === 'none' ? 1 : s.maxAttempts,
-      dueAt: s.dueAt,
+      dueAt: dueDateFor(s, ownDueAt),
       resultsVisibleTo: s.resultsVisibleTo,
     },
     words,
@@ -58,11 +68,12 @@ function resultCard(assignment: Assignment, attempts: StudentView[], ltik: strin
 /** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
 export async function studentPage(tool: Tool, session: Session, assignment: Assignment, words: Words): Promise<string> {
   const attempts = await ownAttempts(tool.db, session, assignment.id);
+  const ownDueAt = await studentDueDate(tool.db, assignment.id, session.userId);
   // Papers of an assignment the LMS owns (the Asset Processor's) are handed in there: the page shows them, no form.
   const inTheLms = ownPageRefusal(assignment);
   const decision: SubmitDecision = inTheLms
     ? { allowed: false, why: 'in-the-lms', reason: inTheLms }
-    : canSubmit(assignment.settings, counted(attempts), new Date());
+    : canSubmit(assignment.settings, counted(attempts), new Date(), ownDueAt);
   const limits = uploadLimits(assignment.settings);
   const typeNames = assignment.settings.allowedFileTypes.map((type) => words.t(`fileType.${type}`)).join(', ');
   const ltik = encodeURIComponent(session.ltik);
@@ -76,7 +87,8 @@ export async function studentPage(tool: Tool, session: Session, assignment: Assi
       userName: session.launch.name ?? t('student.you'),
       courseTitle: session.launch.context?.title ?? '',
       attempts: views,
-      card: resultCard(assignment, views, session.ltik, words),
+      card: resultCard(assignment, views, session.ltik, words, ownDueAt),
+      dueAt: dueDateFor(assignment.settings, ownDueAt),
       decision,
       refusal: decision.allowed ? null : words.say(decision.reason),
       limits: { ...limits, typeNames },
@@ -154,7 +166,8 @@ export function studentRoutes(tool: Tool): Router {
       words,
     );
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ submissions, html, card: resultCard(assignment, submissions, s.ltik, words) });
+    const ownDueAt = await studentDueDate(tool.db, assignment.id, s.userId);
+    res.json({ submissions, html, card: resultCard(assignment, submissions, s.ltik, words, ownDueAt) });
   });
 
   router.get('/assignments/:id/submissions/:submissionId/receipt', session, async (req, res) => {

@@ -204,6 +204,11 @@ const rows: Row[] = [
     expect: INSTRUCTORS_ONLY,
   },
   {
+    route: 'GET /assignments/:id/reports.zip',
+    request: () => ({ method: 'GET', path: `${A()}/reports.zip` }),
+    expect: INSTRUCTORS_ONLY,
+  },
+  {
     route: 'GET /assignments/:id/settings',
     request: () => ({ method: 'GET', path: `${A()}/settings` }),
     expect: INSTRUCTORS_ONLY,

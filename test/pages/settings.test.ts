@@ -74,6 +74,7 @@ test("settings in the order people decide: the first decisions in sight, the ser
     assert.deepEqual(legends, [
       'Due date and attempts',
       'Who sees results',
+      'Earlier attempts at the checking service',
       'Files and instructions',
       'Gradebook column',
       'Similarity colour bands',

@@ -129,10 +129,13 @@ test('CSV: quoted where needed, and a name that looks like a formula is shown, n
     wordsFor('en'),
   );
   const lines = csv.trim().split('\r\n');
-  assert.equal(lines[0], 'name,email,status,similarity,band,ai,grammar,submitted_at,late,attempts,grade_sync');
+  assert.equal(
+    lines[0],
+    'name,email,status,similarity,band,ai,grammar,submitted_at,late,attempts,grade_sync,result_at',
+  );
   assert.ok(
     lines.includes(
-      `"'=HYPERLINK(""http://evil"")",u3@example.edu,Checked,30,moderate,5,,2026-11-20T10:00:00.000Z,false,1,posted`,
+      `"'=HYPERLINK(""http://evil"")",u3@example.edu,Checked,30,moderate,5,,2026-11-20T10:00:00.000Z,false,1,posted,`,
     ),
     csv,
   );

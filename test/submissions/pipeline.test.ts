@@ -37,7 +37,8 @@ before(async () => {
   assert.equal(instructor.status, 200);
   ltiks.set('instructor-1', instructor.ltik!);
   assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
-  // Many papers per student in these tests: no attempt limit in the way.
+  // Many papers per student in these tests: no attempt limit in the way, and every attempt kept at the service, so
+  // that the papers there are counted one per submission.
   const assignmentId = assignmentPath.split('/').pop()!;
   const current = await tool.tool.database.db
     .selectFrom('assignment')
@@ -46,7 +47,14 @@ before(async () => {
     .executeTakeFirstOrThrow();
   await tool.tool.database.db
     .updateTable('assignment')
-    .set({ settings: JSON.stringify({ ...(current.settings as object), resubmission: 'any-time', maxAttempts: 50 }) })
+    .set({
+      settings: JSON.stringify({
+        ...(current.settings as object),
+        resubmission: 'any-time',
+        maxAttempts: 50,
+        earlierAttempts: 'keep',
+      }),
+    })
     .where('id', '=', assignmentId)
     .execute();
   for (const id of ['student-1', 'student-2', 'student-3']) {

@@ -21,6 +21,7 @@ export function settingsForm(settings: AssignmentSettings, ltik: string): URLSea
     excludedPhrases: settings.excludedPhrases.join('\n'),
     maxFileMb: String(settings.maxFileMb),
     resubmission: settings.resubmission,
+    earlierAttempts: settings.earlierAttempts,
     maxAttempts: String(settings.maxAttempts),
     dueAt: settings.dueAt ? settings.dueAt.slice(0, 16) : '',
     resultsVisibleTo: settings.resultsVisibleTo,

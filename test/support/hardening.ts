@@ -42,13 +42,23 @@ export const essay = (seed: string) =>
     (_, i) => `${seed} paragraph ${i} weighs its own evidence ${i * 17} on the question of ${seed}.`,
   ).join(' ');
 
-/** Lets students submit as often as a test needs (no attempt limit, no due date in the way). */
+/**
+ * Lets students submit as often as a test needs (no attempt limit, no due date in the way), every attempt kept at the
+ * service, so that the papers there are counted one per submission.
+ */
 export async function allowResubmission(db: Kysely<DatabaseSchema>, assignmentPath: string): Promise<void> {
   const id = assignmentPath.split('/').pop()!;
   const current = await db.selectFrom('assignment').select('settings').where('id', '=', id).executeTakeFirstOrThrow();
   await db
     .updateTable('assignment')
-    .set({ settings: JSON.stringify({ ...(current.settings as object), resubmission: 'any-time', maxAttempts: 50 }) })
+    .set({
+      settings: JSON.stringify({
+        ...(current.settings as object),
+        resubmission: 'any-time',
+        maxAttempts: 50,
+        earlierAttempts: 'keep',
+      }),
+    })
     .where('id', '=', id)
     .execute();
 }
