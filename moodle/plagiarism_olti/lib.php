@@ -127,7 +127,7 @@ class plagiarism_plugin_olti extends plagiarism_plugin {
             'label' => $label,
             'result' => $result !== '' ? $result : $state,
             'colour' => $colour,
-            'title' => trim(($report->indicationalt ?? '') . ' ' . ($report->comment ?? '')),
+            'title' => trim(($report->indicationalt ?? '') . ' ' . ($report->commenttext ?? '')),
             'url' => $report->processingprogress === 'Processed'
                 ? urls::view_report($asset->uuid, $report->type)->out(false) : '',
         ];

@@ -26,6 +26,7 @@ namespace plagiarism_olti;
 use plagiarism_olti\local\assets;
 use plagiarism_olti\local\config;
 use plagiarism_olti\task\send_notice;
+use plagiarism_olti\task\send_removal;
 
 /**
  * Event observers.
@@ -64,8 +65,27 @@ class observer {
     public static function submission_removed(\mod_assign\event\submission_removed $event): void {
         global $DB;
         $submission = $DB->get_record('assign_submission', ['id' => $event->objectid], 'id, attemptnumber');
-        if ($submission) {
-            assets::remove(['submissionid' => $submission->id, 'attempt' => $submission->attemptnumber]);
+        if (!$submission) {
+            return;
+        }
+        $sent = $DB->get_records('plagiarism_olti_asset',
+            ['submissionid' => $submission->id, 'attempt' => $submission->attemptnumber], 'id');
+        if (!$sent) {
+            return;
+        }
+        $first = reset($sent);
+        $told = array_filter($sent, fn($row) => $row->noticestatus === 'sent');
+        assets::remove(['submissionid' => $submission->id, 'attempt' => $submission->attemptnumber]);
+        if ($told && config::site_ready()) {
+            send_removal::queue((object) [
+                'courseid' => (int) $first->courseid,
+                'cmid' => (int) $first->cmid,
+                'submissionid' => (int) $first->submissionid,
+                'attempt' => (int) $first->attempt,
+                'userid' => (int) $first->userid,
+                'groupid' => (int) $first->groupid,
+                'anonymous' => (int) $first->anonymous,
+            ]);
         }
     }
 

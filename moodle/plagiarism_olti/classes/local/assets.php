@@ -214,7 +214,7 @@ class assets {
         $sql = "SELECT r.id AS reportid, a.id AS assetid, a.uuid, a.submissionid, a.attempt, a.userid, a.groupid, a.kind,
                        a.sourcehash, a.filename, a.noticestatus, a.timecreated,
                        r.type, r.processingprogress, r.result, r.scoregiven, r.scoremaximum, r.indicationcolor,
-                       r.indicationalt, r.comment, r.errorcode, r.priority, r.visibletoowner, r.title, r.timemodified
+                       r.indicationalt, r.commenttext, r.errorcode, r.priority, r.visibletoowner, r.title, r.timemodified
                   FROM {plagiarism_olti_asset} a
              LEFT JOIN {plagiarism_olti_report} r ON r.assetid = a.id
                  WHERE $where

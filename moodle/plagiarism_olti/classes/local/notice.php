@@ -44,15 +44,16 @@ class notice {
     const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
 
     /**
-     * The notice's claims for these assets, all of one submission attempt.
+     * The notice's claims for these assets, all of one submission attempt. A notice without assets says that the
+     * submission's files are gone (a teacher removed the submission).
      *
      * @param \stdClass $tool the tool type's configuration (config::tool())
-     * @param \stdClass[] $assets plagiarism_olti_asset rows of one submission and attempt
+     * @param \stdClass $first the submission attempt: courseid, cmid, submissionid, attempt, userid, groupid, anonymous
+     * @param \stdClass[] $assets plagiarism_olti_asset rows of that submission and attempt
      * @return array
      */
-    public static function claims(\stdClass $tool, array $assets): array {
+    public static function claims(\stdClass $tool, \stdClass $first, array $assets): array {
         global $CFG, $DB;
-        $first = reset($assets);
         $course = get_course($first->courseid);
         $cm = get_coursemodule_from_id('assign', $first->cmid, 0, false, MUST_EXIST);
         $now = time();

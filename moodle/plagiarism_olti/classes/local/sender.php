@@ -40,14 +40,53 @@ class sender {
      */
     public static function send(array $assets, ?\core\http_client $client = null): void {
         global $DB;
+        $tool = self::tool();
+        $ids = array_keys($assets);
+        [$in, $params] = $DB->get_in_or_equal($ids);
+        $DB->execute("UPDATE {plagiarism_olti_asset} SET noticeattempts = noticeattempts + 1 WHERE id $in", $params);
+        try {
+            self::post($tool, notice::claims($tool, reset($assets), $assets), $client);
+        } catch (refused $e) {
+            $DB->execute("UPDATE {plagiarism_olti_asset} SET noticestatus = 'failed' WHERE id $in", $params);
+            throw $e;
+        }
+        $DB->execute("UPDATE {plagiarism_olti_asset} SET noticestatus = 'sent', timenoticed = ? WHERE id $in",
+            array_merge([time()], $params));
+    }
+
+    /**
+     * Tells the tool that a submission attempt's files are gone: its notice with no assets.
+     *
+     * @param \stdClass $attempt courseid, cmid, submissionid, attempt, userid, groupid, anonymous
+     * @param \core\http_client|null $client
+     */
+    public static function send_removal(\stdClass $attempt, ?\core\http_client $client = null): void {
+        $tool = self::tool();
+        self::post($tool, notice::claims($tool, $attempt, []), $client);
+    }
+
+    /**
+     * The tool type, or an exception that says none is chosen.
+     *
+     * @return \stdClass
+     */
+    private static function tool(): \stdClass {
         $tool = config::tool();
         if (!$tool) {
             throw new \moodle_exception('notoolconfigured', 'plagiarism_olti');
         }
-        $ids = array_keys($assets);
-        [$in, $params] = $DB->get_in_or_equal($ids);
-        $DB->execute("UPDATE {plagiarism_olti_asset} SET noticeattempts = noticeattempts + 1 WHERE id $in", $params);
-        $jwt = notice::sign(notice::claims($tool, $assets));
+        return $tool;
+    }
+
+    /**
+     * Signs the claims and posts them; throws when the tool does not take them.
+     *
+     * @param \stdClass $tool
+     * @param array $claims
+     * @param \core\http_client|null $client
+     */
+    private static function post(\stdClass $tool, array $claims, ?\core\http_client $client): void {
+        $jwt = notice::sign($claims);
         $client = $client ?? new \core\http_client();
         $url = config::notice_url($tool);
         try {
@@ -65,11 +104,7 @@ class sender {
         if ($status < 200 || $status >= 300) {
             // The tool says why in one sentence ({"error": "..."}); at most 1000 characters of it are logged.
             $body = substr((string) $response->getBody()->read(4096), 0, 1000);
-            $DB->execute("UPDATE {plagiarism_olti_asset} SET noticestatus = 'failed' WHERE id $in", $params);
-            throw new \moodle_exception('noticerefused', 'plagiarism_olti', '', (object) ['status' => $status, 'url' => $url],
-                $body);
+            throw new refused((object) ['status' => $status, 'url' => $url], $body);
         }
-        $DB->execute("UPDATE {plagiarism_olti_asset} SET noticestatus = 'sent', timenoticed = ? WHERE id $in",
-            array_merge([time()], $params));
     }
 }

@@ -50,7 +50,7 @@ class provider implements
         ], 'privacy:metadata:plagiarism_olti_asset');
         $collection->add_database_table('plagiarism_olti_report', [
             'result' => 'privacy:metadata:plagiarism_olti_report:result',
-            'comment' => 'privacy:metadata:plagiarism_olti_report:comment',
+            'commenttext' => 'privacy:metadata:plagiarism_olti_report:commenttext',
         ], 'privacy:metadata:plagiarism_olti_report');
         $collection->add_subsystem_link('core_files', [], 'privacy:metadata:core_files');
         $collection->add_external_location_link('tool', [
@@ -97,7 +97,7 @@ class provider implements
                 'type' => $report->type,
                 'progress' => $report->processingprogress,
                 'result' => $report->result,
-                'comment' => $report->comment,
+                'comment' => $report->commenttext,
                 'time' => \core_privacy\local\request\transform::datetime($report->timemodified),
             ];
         }
