@@ -172,7 +172,7 @@ class report extends resource_base {
             throw new refused(400, "The report's indicationColor must be a colour as #RRGGBB.");
         }
         $row->indicationalt = self::text($json, 'indicationAlt', 255);
-        $row->comment = self::text($json, 'comment', 10000);
+        $row->commenttext = self::text($json, 'comment', 10000);
         $row->errorcode = self::text($json, 'errorCode', 100);
         $priority = $json['priority'] ?? 0;
         if (!is_int($priority) || $priority < 0 || $priority > 5) {
@@ -204,7 +204,7 @@ class report extends resource_base {
         $row->assetid = (int) $asset->id;
         $row->timemodified = time();
         $fields = ['timestamp', 'timestampms', 'processingprogress', 'result', 'scoregiven', 'scoremaximum',
-            'indicationcolor', 'indicationalt', 'comment', 'errorcode', 'priority', 'visibletoowner', 'title',
+            'indicationcolor', 'indicationalt', 'commenttext', 'errorcode', 'priority', 'visibletoowner', 'title',
             'timemodified'];
         $sets = implode(', ', array_map(fn($field) => "{$field} = :{$field}", $fields));
         $values = ['assetid' => $row->assetid, 'type' => $row->type, 'newer' => $row->timestampms];
