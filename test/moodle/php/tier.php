@@ -114,6 +114,11 @@ switch ($command) {
         out($row ? ['id' => (int) $row->id, 'status' => $row->status, 'attempt' => (int) $row->attemptnumber] : null);
         break;
 
+    case 'version':
+        [$component] = $args;
+        out(['version' => (int) get_config($component, 'version')]);
+        break;
+
     case 'user':
         [$username] = $args;
         out(['id' => (int) $DB->get_field('user', 'id', ['username' => $username, 'deleted' => 0], MUST_EXIST)]);
