@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -21,7 +21,7 @@ import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 const run = promisify(execFile);
-const sharedMoodle = process.env.MOODLE_SHARED_DIR ?? join(projectRoot, '..', 'shared', 'moodle');
+const sharedMoodle = resolve(process.env.MOODLE_KIT ?? join(projectRoot, '..', 'shared', 'moodle'));
 const moodleHome = process.env.MOODLE_HOME ?? join(homedir(), '.moodle-kit');
 const moodleDir = join(moodleHome, 'moodle');
 const wwwroot = (process.env.MOODLE_WWWROOT ?? 'http://localhost:8081').replace(/\/$/, '');
@@ -176,7 +176,12 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
         await manager.locator('.fp-file a, .fp-filename-icon a').first().click();
         await page.locator('.fp-select:visible .fp-file-delete').click();
         await page.getByRole('button', { name: 'Yes' }).click();
-        await manager.locator('.fp-filename:visible').first().waitFor({ state: 'hidden' });
+        await eventually(
+          async () => (await manager.locator('.fp-filename:visible').count()) === 0,
+          'the old file left the file manager',
+          15_000,
+          200,
+        );
       }
       await manager.locator('.fp-btn-add').click();
       await page.locator('.fp-repo-area:visible a:has-text("Upload a file")').click();
@@ -372,7 +377,7 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
     await page.goto(`${wwwroot}/mod/assign/view.php?id=${essayCmid}&action=grading`);
     const [report] = await Promise.all([
       page.context().waitForEvent('page'),
-      page.locator('a.plagiarism_olti_view').first().click(),
+      page.locator('a.plagiarism_olti_view[href*="type=originality"]').first().click(),
     ]);
     // Moodle's launch page, the tool's login, the plugin's auth.php, then the tool's page, answered at /lti/launch.
     await report
