@@ -72,6 +72,8 @@ const ONE_ENGINE = [
   'test/pages/',
   'test/security/',
   'test/lms/',
+  // The real Moodle (../shared/moodle) and its plugins: what Moodle and a browser show, the tool's engine aside.
+  'test/moodle/',
   // Who may do what, and what an LMS's product family changes, over HTTP as in test/security/ and test/lms/.
   'test/accounts/admin-scope.test.ts',
   'test/grades/platform-quirks.test.ts',

@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { readChecksum, storedChecksum } from './checksum.js';
 import { queueAssetFetches } from './fetch.js';
 import { queueAssetReports, resendReports } from './report-job.js';
+import { attachOnNotice, fromMoodle } from './moodle.js';
 
 /** Notices one request may carry, and assets one notice may announce. */
 export const MAX_NOTICES = 50;
@@ -111,7 +112,7 @@ async function assignmentOf(
   return claimed?.id ?? null;
 }
 
-async function readNotice(db: Kysely<DatabaseSchema>, jwt: string): Promise<ReadNotice> {
+async function readNotice(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt: string): Promise<ReadNotice> {
   const notice = await verifyNotice(db, jwt, [SUBMISSION_NOTICE]);
   const parsed = submissionNoticeClaims.safeParse(withStandardNames(notice.claims));
   if (!parsed.success) {
@@ -126,7 +127,12 @@ async function readNotice(db: Kysely<DatabaseSchema>, jwt: string): Promise<Read
     );
   }
   const claims = parsed.data;
-  const assignmentId = await assignmentOf(db, notice.platformId, claims);
+  // A Moodle assignment is attached by its first notice (moodle.ts): Moodle has no deep-linking step for it.
+  const assignmentId =
+    (await assignmentOf(db, notice.platformId, claims)) ??
+    ((await fromMoodle(db, notice.platformId, notice.claims))
+      ? await attachOnNotice(db, jobs, notice.platformId, withStandardNames(notice.claims))
+      : null);
   if (!assignmentId) {
     throw new NoticeRefused(
       404,
@@ -170,7 +176,7 @@ export async function receiveNotices(
   logger?: Pick<Logger, 'warn'>,
 ): Promise<{ notices: number; newAssets: number; checkedAgain: number }> {
   const read: ReadNotice[] = [];
-  for (const jwt of jwts) read.push(await readNotice(db, jwt));
+  for (const jwt of jwts) read.push(await readNotice(db, jobs, jwt));
   const announced = read.flatMap(({ notice, assignmentId, claims }) => {
     const report = claims[CLAIM.assetReport];
     return claims[CLAIM.assetService].assets.map((row) => ({

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import { failureOf, type FolderRequest, type PaperService } from '../checker/index.js';
-import { QUEUES, type Jobs } from '../jobs/index.js';
+import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
 import type { AssignmentSettings } from './settings.js';
 import { getAssignment, type Assignment } from './store.js';
 
@@ -106,8 +106,11 @@ export interface FolderJob {
 }
 
 /** Queues the folder job of an assignment (one at a time per assignment: a repeat while one waits is dropped). */
-export async function queueFolderJob(jobs: Jobs, assignmentId: string): Promise<void> {
-  await jobs.send(QUEUES.folder, { assignmentId } satisfies FolderJob, { key: assignmentId });
+export async function queueFolderJob(jobs: Jobs, assignmentId: string, within?: Transactional): Promise<void> {
+  await jobs.send(QUEUES.folder, { assignmentId } satisfies FolderJob, {
+    key: assignmentId,
+    ...(within ? { within } : {}),
+  });
 }
 
 /** The folder job: the folder created, or the current settings applied to it, in the account the assignment uses. */

@@ -51,7 +51,8 @@ export interface NewAssignment {
   courseId: string;
   resourceLinkId: string | null;
   title: string;
-  createdBy: string;
+  /** Null: made by the LMS's notice (a Moodle assignment's first), not by a person's launch. */
+  createdBy: string | null;
   lineItemUrl?: string | null;
   lineItemsUrl?: string | null;
   membershipsUrl?: string | null;

@@ -8,6 +8,11 @@
 //   (the report address comes with the Asset Processor's launches, under `lti-ap/claim/assetreport`, as the same
 //   repository's server/src/app/processor.js reads it), and the scopes `lti-ap/scope/asset.readonly` and
 //   `lti-ap/scope/report`.
+// - moodle: Moodle has no Asset Processor; this repository's plagiarism plugin makes one
+//   (moodle/plagiarism_olti/classes/local/notice.php `notice::claims`, kept as
+//   test/fixtures/lms/moodle/asset-processor-submission-notice.json): the standard `lti/claim/…` names, the course's
+//   context and the activity's title in every notice, `sha256_checksum` in base64, the report address in every
+//   notice, the `lti-ap/scope/…` scope names (moodle/ltiservice_olti grants those), and tool_platform "moodle".
 import { createHash } from 'node:crypto';
 import { LTI_CLAIM } from './context.js';
 import type { AssetProcessorDialect } from './state.js';
@@ -27,6 +32,7 @@ export const DIALECT_SCOPES: Record<AssetProcessorDialect, { asset: string; repo
     report: 'https://purl.imsglobal.org/spec/lti/scope/report',
   },
   blackboard: { asset: `${LTI_AP}/scope/asset.readonly`, report: `${LTI_AP}/scope/report` },
+  moodle: { asset: `${LTI_AP}/scope/asset.readonly`, report: `${LTI_AP}/scope/report` },
 };
 
 /** The asset's checksum field as the LMS writes it. */
@@ -42,6 +48,9 @@ export interface NoticeParts {
   assets: unknown[];
   reportUrl: string;
   context: Record<string, unknown>;
+  activityTitle?: string;
+  userId: string;
+  issuer: string;
 }
 
 /** The notice's own claims (besides the core claims, the notice claim and for_user) in the dialect. */
@@ -53,6 +62,31 @@ export function noticeClaims(dialect: AssetProcessorDialect, parts: NoticeParts)
       [`${LTI_AIP_CLAIM}/submission`]: { submission_id: parts.submissionId },
       [`${LTI_AP}/claim/assetservice`]: { assets: parts.assets, scope: [scopes.asset] },
       [`${LTI_CLAIM}/context`]: parts.context,
+    };
+  }
+  if (dialect === 'moodle') {
+    return {
+      [`${LTI_CLAIM}/for_user`]: {
+        user_id: parts.userId,
+        roles: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+      },
+      [`${LTI_CLAIM}/context`]: {
+        ...parts.context,
+        type: ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'],
+      },
+      [`${LTI_CLAIM}/activity`]: {
+        id: parts.activityId,
+        ...(parts.activityTitle !== undefined ? { title: parts.activityTitle } : {}),
+      },
+      [`${LTI_CLAIM}/submission`]: { id: parts.submissionId },
+      [`${LTI_CLAIM}/assetservice`]: { scope: [scopes.asset], assets: parts.assets },
+      [`${LTI_CLAIM}/assetreport`]: { scope: [scopes.report], report_url: parts.reportUrl },
+      [`${LTI_CLAIM}/tool_platform`]: {
+        product_family_code: 'moodle',
+        version: '2024100706.00',
+        guid: new URL(parts.issuer).host,
+        url: parts.issuer,
+      },
     };
   }
   return {

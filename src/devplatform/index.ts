@@ -7,6 +7,7 @@
 // LMS assignment and its submit form) and speedgrader.ts (a submission's reports, "View report": report-review.ts),
 // asset-processor-launches.ts and eula.ts (the Asset Processor's other launches and its EULA service).
 // Here they are put together, with the handle the tests and the tool hold.
+import { randomUUID } from 'node:crypto';
 import type { AssetProcessorDialect } from './dialect.js';
 import { Router } from 'express';
 import { gradebook, lineItemJson, mountAgs, type GradebookRow } from './ags.js';
@@ -28,7 +29,13 @@ import { mountAssetProcessorCss } from './asset-processor-css.js';
 import { mountAssignmentPages } from './assignment-page.js';
 import { mountAssetReportService, reportJson } from './asset-reports.js';
 import { mountAssetService, storeAsset } from './assets.js';
-import { resubmitAll, submitToActivity, type NoticeDelivery, type SubmitOptions } from './lms-submissions.js';
+import {
+  resubmitAll,
+  submitToActivity,
+  SUBMISSION_NOTICE,
+  type NoticeDelivery,
+  type SubmitOptions,
+} from './lms-submissions.js';
 import { mountNoticeHandlers } from './notice-handlers.js';
 import { submissionNotice, type NoticeAsset, type SubmissionNoticeOptions } from './notices.js';
 import { mountNrps } from './nrps.js';
@@ -154,6 +161,11 @@ export interface DevPlatform {
   noticeHandlers(): Record<string, string>;
   /** The document processors attached to the LMS's own assignments. */
   assetProcessors(): AttachedProcessor[];
+  /**
+   * Moodle's way of attaching (moodle/plagiarism_olti): the teacher switches the check on in the assignment's own
+   * form, and the administrator named the tool's notice address in the plugin's settings; no launch tells the tool.
+   */
+  switchOnCheck(activityId: string, noticeUrl: string): void;
   /** A submission notice's claims as Canvas sends them, for signing with `sign` (tests change one to forge a notice). */
   submissionNotice(options: SubmissionNoticeOptions): Record<string, unknown>;
   /** Keeps a file (or, as text/html without a file name, a text entry) in the Asset Service; its notice entry. */
@@ -280,6 +292,20 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     dynamicRegistrations: () => [...memory.dynamicRegistrations],
     noticeHandlers: () => Object.fromEntries(memory.noticeHandlers),
     assetProcessors: () => [...memory.assetProcessors],
+    switchOnCheck: (activityId, noticeUrl) => {
+      memory.noticeHandlers.set(SUBMISSION_NOTICE, noticeUrl);
+      if (memory.assetProcessors.some((processor) => processor.activityId === activityId)) return;
+      const title = 'Originality check';
+      memory.assetProcessors.push({
+        id: randomUUID(),
+        activityId,
+        title,
+        text: null,
+        url: null,
+        custom: {},
+        report: null,
+      });
+    },
     submissionNotice: (noticeOptions) => submissionNotice(platform, noticeOptions),
     storeAsset: (asset) => storeAsset(platform, asset),
     assetContent: (assetId) => memory.assets.get(assetId)?.content,

@@ -1,5 +1,5 @@
 // A submission notice as Canvas sends it to the tool's notice handler (doc/api/document_processor.md; claims:
-// https://www.imsglobal.org/spec/lti-pns/v1p0/main), or as Blackboard does (dialect.ts): one notice per attached processor and submission, each of the
+// https://www.imsglobal.org/spec/lti-pns/v1p0/main), or as Blackboard or this repository's Moodle plugin does (dialect.ts): one notice per attached processor and submission, each of the
 // submission's files an asset. `submissionNotice` is what the platform signs; tests change a claim to forge one.
 import { randomUUID } from 'node:crypto';
 import { reportUrl } from './asset-reports.js';
@@ -51,6 +51,11 @@ export function submissionNotice(platform: PlatformContext, options: SubmissionN
       assets: options.assets,
       reportUrl: options.reportUrl ?? reportUrl(platform, options.activityId),
       context: { id: course.id, label: course.label, title: course.title },
+      userId: options.userId,
+      issuer: platform.issuer,
+      ...(platform.memory.activities.get(options.activityId)?.title !== undefined
+        ? { activityTitle: platform.memory.activities.get(options.activityId)!.title }
+        : {}),
     }),
     ...(options.custom ? { [`${LTI_CLAIM}/custom`]: options.custom } : {}),
   };

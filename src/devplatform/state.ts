@@ -191,8 +191,11 @@ export const DEFAULT_USERS: DevUser[] = [
   { id: 'admin-1', name: 'Ada Administrator', email: 'ada.admin@example.edu', roles: ROLES.admin },
 ];
 
-/** How the platform's Asset Processor speaks: Canvas's documented names, or Blackboard's (dialect.ts). */
-export type AssetProcessorDialect = 'canvas' | 'blackboard';
+/**
+ * How the platform's Asset Processor speaks: Canvas's documented names, Blackboard's, or those of this repository's
+ * Moodle plugins (dialect.ts).
+ */
+export type AssetProcessorDialect = 'canvas' | 'blackboard' | 'moodle';
 
 // What tools and students left with the LMS's own assignments (Asset Processor): the records the concerns keep here.
 

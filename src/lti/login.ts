@@ -61,13 +61,40 @@ export async function loginPlatform(
   );
 }
 
+/** Moodle's OIDC authorization endpoint (mod_lti's, launching its own activities only), and the plagiarism plugin's. */
+const MOODLE_AUTH_PATH = '/mod/lti/auth.php';
+const MOODLE_REPORT_REVIEW_AUTH_PATH = '/plagiarism/olti/auth.php';
+const moodleReportReviewHint = z.object({ olti: z.literal('reportreview') });
+
+/**
+ * Where the authentication request goes: the platform's authorization endpoint, except for Moodle's report review.
+ * Moodle's mod/lti/auth.php answers only launches of mod_lti's activities and its content-item selection, so the
+ * plagiarism plugin of this repository (moodle/plagiarism_olti) answers its "View report" launch
+ * (LtiReportReviewRequest) at plagiarism/olti/auth.php beside it, and says so in the login's message hint
+ * ({"launchid": …, "olti": "reportreview"}). Only the path changes, and only for a platform registered with Moodle's
+ * endpoint: the host is the registered one, and the id_token is verified with the platform's keys as any launch.
+ */
+export function authorizationEndpoint(authUrl: string, messageHint: string | undefined): URL {
+  const url = new URL(authUrl);
+  if (messageHint === undefined || !url.pathname.endsWith(MOODLE_AUTH_PATH)) return url;
+  let hint: unknown;
+  try {
+    hint = JSON.parse(messageHint);
+  } catch {
+    return url;
+  }
+  if (moodleReportReviewHint.safeParse(hint).success)
+    url.pathname = `${url.pathname.slice(0, -MOODLE_AUTH_PATH.length)}${MOODLE_REPORT_REVIEW_AUTH_PATH}`;
+  return url;
+}
+
 /**
  * The authentication request (Security Framework 5.1.1.2, OpenID Connect Core 3.1.2.1): an implicit-flow id_token,
  * posted back as a form, for the launch address the target link names (its query kept out, as ltijs did: the launch
  * address is registered without one), with the hints the login brought.
  */
 export function authenticationRequest(platform: LoginPlatform, params: LoginParams, state: string): string {
-  const url = new URL(platform.authUrl);
+  const url = authorizationEndpoint(platform.authUrl, params.lti_message_hint);
   const query: Record<string, string> = {
     response_type: 'id_token',
     response_mode: 'form_post',

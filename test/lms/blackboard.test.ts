@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { readChecksum } from '../../src/assetprocessor/checksum.js';
 import { reportUrl } from '../../src/devplatform/asset-reports.js';
-import { QUICK_ASSET_PROCESSOR, attachToActivity } from '../support/asset-processor.js';
+import { QUICK_ASSET_PROCESSOR, attachToActivity, postNotices } from '../support/asset-processor.js';
 import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
@@ -49,12 +49,7 @@ const essay = (topic: string) =>
   Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} weighs a different source, number ${i * 13}.`).join(
     ' ',
   );
-const send = (jwt: string) =>
-  fetch(`${tool.url}/asset-processor/notices`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: [{ jwt }] }),
-  });
+const send = (jwt: string) => postNotices(tool, jwt);
 
 describe('Blackboard Learn Ultra, as published (BBDN-LTI-Tool-Provider-Node docs/pns.md)', () => {
   test('the published checksum is base64 of 16 bytes, an MD5, and the tool reads it so', () => {

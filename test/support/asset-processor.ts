@@ -20,6 +20,14 @@ export const QUICK_ASSET_PROCESSOR = {
   JOB_RETRY_LIMIT: '20',
 } as const;
 
+/** Posts notices to the tool's notice handler as an LMS's notification service does: {"notices":[{"jwt":…}]}. */
+export const postNotices = (tool: Pick<TestTool, 'url'>, ...jwts: string[]) =>
+  fetch(`${tool.url}/asset-processor/notices`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ notices: jwts.map((jwt) => ({ jwt })) }),
+  });
+
 /** Posts the attach form of a processor's deep-linking page, with its defaults and `edit` applied. */
 export function postAttach(
   tool: Pick<TestTool, 'url'>,

@@ -1,0 +1,29 @@
+<?php
+// This file is part of Moodle - https://moodle.org/
+//
+// Moodle is free software: you can redistribute it and/or modify
+// it under the terms of the GNU General Public License as published by
+// the Free Software Foundation, either version 3 of the License, or
+// (at your option) any later version.
+//
+// Moodle is distributed in the hope that it will be useful,
+// but WITHOUT ANY WARRANTY; without even the implied warranty of
+// MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+// GNU General Public License for more details.
+//
+// You should have received a copy of the GNU General Public License
+// along with Moodle.  If not, see <https://www.gnu.org/licenses/>.
+
+/**
+ * German strings of ltiservice_olti.
+ *
+ * @package    ltiservice_olti
+ * @copyright  originality-lti
+ * @license    https://www.gnu.org/copyleft/gpl.html GNU GPL v3 or later
+ */
+
+defined('MOODLE_INTERNAL') || die();
+
+$string['ltiservice_olti'] = 'Asset-Processor-Dienste (Originalitätsprüfung)';
+$string['pluginname'] = 'Asset-Processor-Dienste (Originalitätsprüfung)';
+$string['privacy:metadata'] = 'Die Asset-Processor-Dienste speichern selbst keine personenbezogenen Daten: Sie liefern die Kopien aus und legen die Berichte ab, die das Plagiats-Plugin der Originalitätsprüfung (plagiarism_olti) verwaltet.';
