@@ -123,8 +123,13 @@ switch ($command) {
         break;
     default:
         $students = (int) ($argv[1] ?? 200);
+        // The site's settings are changed (and the lock taken) only where the plugin is not ready already.
+        $ready = !empty($CFG->enableplagiarism) && get_config('plagiarism_olti', 'enabled')
+            && (int) get_config('plagiarism_olti', 'typeid') > 0;
         $lock = fopen('/tmp/moodle-olti-config.lock', 'c');
-        flock($lock, LOCK_EX);
+        if (!$ready) {
+            flock($lock, LOCK_EX);
+        }
         $saved = ['enableplagiarism' => $CFG->enableplagiarism ?? 0,
             'enabled' => get_config('plagiarism_olti', 'enabled'), 'typeid' => get_config('plagiarism_olti', 'typeid')];
         // The plugin shows reports only on a site where it is ready: switched on, with a tool type chosen.
@@ -146,10 +151,12 @@ switch ($command) {
             }
         } finally {
             bench_self(['teardown', (string) $made['courseid'], json_encode($made['users'])]);
-            set_config('enableplagiarism', $saved['enableplagiarism']);
-            set_config('enabled', $saved['enabled'] === false ? 0 : $saved['enabled'], 'plagiarism_olti');
-            set_config('typeid', $saved['typeid'] === false ? 0 : $saved['typeid'], 'plagiarism_olti');
-            flock($lock, LOCK_UN);
+            if (!$ready) {
+                set_config('enableplagiarism', $saved['enableplagiarism']);
+                set_config('enabled', $saved['enabled'] === false ? 0 : $saved['enabled'], 'plagiarism_olti');
+                set_config('typeid', $saved['typeid'] === false ? 0 : $saved['typeid'], 'plagiarism_olti');
+                flock($lock, LOCK_UN);
+            }
         }
         echo json_encode(['students' => $students, 'readsOn' => $on['reads'], 'readsOff' => $off['reads'],
             'linkCalls' => $on['badges'], 'badgesOff' => $off['badges']]) . "\n";
