@@ -169,6 +169,41 @@ describe("Moodle's assignment through the plugins", () => {
     );
   });
 
+  test("a removed submission's notice names no files: the tool forgets that submission's files, and only them", async () => {
+    const assets = await db()
+      .selectFrom('lms_asset')
+      .innerJoin('assignment', 'assignment.id', 'lms_asset.assignment_id')
+      .select(['lms_asset.lms_submission_id', 'lms_asset.asset_id'])
+      .where('assignment.activity_id', '=', ACTIVITY.id)
+      .orderBy('lms_asset.lms_submission_id')
+      .execute();
+    assert.ok(assets.length >= 3);
+    const removed = assets[0]!.lms_submission_id;
+    const removal = (activityId: string, submissionId: string) =>
+      moodle.platform.sign(
+        moodle.platform.submissionNotice({ activityId, submissionId, userId: 'student-1', assets: [] }),
+      );
+    const answer = await send(await removal(ACTIVITY.id, removed));
+    assert.equal(answer.status, 200, await answer.text());
+    const left = await db()
+      .selectFrom('lms_asset')
+      .innerJoin('assignment', 'assignment.id', 'lms_asset.assignment_id')
+      .select('lms_asset.lms_submission_id')
+      .where('assignment.activity_id', '=', ACTIVITY.id)
+      .execute();
+    assert.deepEqual(
+      left.map((row) => row.lms_submission_id).sort(),
+      assets
+        .filter((row) => row.lms_submission_id !== removed)
+        .map((row) => row.lms_submission_id)
+        .sort(),
+    );
+    // A removal the tool never had a file of (an assignment it never saw) is taken, and attaches nothing.
+    const unknown = randomUUID();
+    assert.equal((await send(await removal(unknown, '77-0'))).status, 200);
+    assert.deepEqual(await processorsOf(unknown), []);
+  });
+
   test('a notice of another LMS for an assignment the tool was never attached to still makes nothing', async () => {
     const activityId = randomUUID();
     const jwt = await canvas.platform.sign(
