@@ -124,11 +124,12 @@ describe('a student first, reports in place, the upload page', () => {
     await sam.getByText(/^✓ glaciers\.txt arrived on /).waitFor();
     await sam.locator('#attempt-list tr', { hasText: 'Checked' }).waitFor({ timeout: 60_000 });
     assert.match(await sam.locator('#attempt-list tbody tr').first().innerText(), /glaciers\.txt.*Checked\s*\d+%/s);
-    // The result card came without a reload; no due date where the assignment has none, nor "until the due date".
+    // The result card came without a reload, saying when the result arrived; no due date where the assignment has none,
+    // nor "until the due date".
     const card = (await sam.getByRole('region', { name: 'Your result' }).innerText()).replace(/\s+/g, ' ');
     assert.match(
       card,
-      /^Your result Attempt 1 of 3 Checked \d+% similarity · (low|moderate|high|very high) glaciers\.txt, received .+ View report$/,
+      /^Your result Attempt 1 of 3 Checked \d+% similarity · (low|moderate|high|very high) Result arrived .+ UTC glaciers\.txt, received .+ View report$/,
     );
     assert.equal(
       await sam.getByRole('region', { name: 'What to submit' }).getByText('Attempts: 3', { exact: true }).count(),
