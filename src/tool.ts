@@ -107,7 +107,13 @@ async function mountDevPlatform(
   const platform = await createDevPlatform({
     baseUrl: `${config.publicUrl}/dev`,
     rules: 'spec',
-    tool: { loginUrl: urls.login, launchUrl: urls.launch, jwksUrl: urls.keys, registerUrl: urls.register },
+    tool: {
+      loginUrl: urls.login,
+      launchUrl: urls.launch,
+      jwksUrl: urls.keys,
+      registerUrl: urls.register,
+      assetProcessor: config.assetProcessor,
+    },
     // Its course and gradebook are kept in DATA_DIR as the sandbox's data is, so a restart finds what was posted.
     stateFile: join(config.dataDir, 'devplatform', 'state.json'),
   });

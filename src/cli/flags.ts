@@ -24,11 +24,13 @@ export function flagProblems<Field extends string>(
     const { flag, takes } = words[field] ?? { flag: `--${field}`, takes: issue.message };
     if (sentences.has(flag)) continue;
     const value = given[field];
+    // A rule that knows the value it was probably meant to be says so (registrations.ts, the product family).
+    const meant = issue.code === 'custom' ? (issue.params as { meant?: unknown } | undefined)?.meant : undefined;
     sentences.set(
       flag,
       value === undefined || value === ''
         ? `${flag} is required: ${takes}.`
-        : `${flag} must be ${takes}; it is ${shown(value)}.`,
+        : `${flag} must be ${takes}; it is ${shown(value)}${typeof meant === 'string' ? `: did you mean ${meant}?` : '.'}`,
     );
   }
   return [...sentences.values()];

@@ -7,6 +7,7 @@ import { platformCommand } from './platform.js';
 import { UsageError } from './usage.js';
 import { accountCommand } from './account.js';
 import { studentCommand } from './student.js';
+import { smokeCommand } from './smoke.js';
 import { explainStartupFailure } from '../startup-errors.js';
 
 interface Command {
@@ -39,6 +40,11 @@ const commands: Record<string, Command> = {
     summary: "a student's data on request: student export|erase --issuer URL --subject SUB",
     usesTables: true,
     run: studentCommand,
+  },
+  smoke: {
+    summary: 'check the installation end to end: launch, submit and read a result (see: smoke --help)',
+    usesTables: true,
+    run: smokeCommand,
   },
   status: {
     summary: 'show which database is in use and whether it is up to date',

@@ -10,7 +10,8 @@ import { PlatformDirectory } from '../lti/platform-directory.js';
 import { toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
-  registrationInput,
+  manualRegistrationInput,
+  PRODUCT_FAMILIES,
   removeRegistration,
   saveRegistration,
   setRegistrationActive,
@@ -25,7 +26,7 @@ const HELP = `Usage:
                              [--product FAMILY]
       Registers an LMS, or updates the registration with the same issuer and client id (adding the deployment);
       a change of its login, token or keys URL is logged. --product: the LMS's product family code as it names
-      itself (moodle, canvas, desire2learn, BlackboardLearn, sakai, schoology); the tool follows that LMS's
+      itself (${PRODUCT_FAMILIES.join(', ')}); the tool follows that LMS's
       gradebook rules. Without it an LMS gets the behaviour safe for every LMS (an update keeps the one stored).
   npm run cli -- platform list
   npm run cli -- platform activate ID | deactivate ID
@@ -83,7 +84,8 @@ const REGISTRATION_FLAGS: FlagWords<keyof RegistrationInput> = {
   name: { flag: '--name', takes: 'the name administrators see, 1 to 200 characters' },
   issuer: {
     flag: '--issuer',
-    takes: "the LMS's issuer as its tool settings show it, such as https://moodle.example.edu",
+    takes:
+      "the LMS's issuer as its tool settings show it, a full https address (http for localhost only) without query or fragment, such as https://moodle.example.edu",
   },
   clientId: { flag: '--client-id', takes: 'the client id the LMS gave the tool' },
   deploymentId: { flag: '--deployment-id', takes: 'the deployment id the LMS gave the tool' },
@@ -94,7 +96,7 @@ const REGISTRATION_FLAGS: FlagWords<keyof RegistrationInput> = {
     flag: '--authorization-server',
     takes: `${HTTPS} https://moodle.example.edu/mod/lti/token.php`,
   },
-  productFamily: { flag: '--product', takes: "the LMS's product family code, such as moodle or canvas" },
+  productFamily: { flag: '--product', takes: `the LMS's product family code, one of ${PRODUCT_FAMILIES.join(', ')}` },
 };
 
 function parseFlags(args: string[]) {
@@ -154,7 +156,7 @@ export async function platformCommand(database: Database, config: Config, args: 
       ...(values['authorization-server'] ? { authorizationServer: values['authorization-server'] } : {}),
       ...(values.product !== undefined ? { productFamily: values.product } : {}),
     };
-    const input = registrationInput.safeParse(given);
+    const input = manualRegistrationInput.safeParse(given);
     if (!input.success)
       throw new UsageError(`${flagProblems(input.error.issues, given, REGISTRATION_FLAGS).join('\n')}\n\n${HELP}`);
     // The change of an existing platform's URLs is written to the tool's log (stderr) as the CLI's, with what changed.

@@ -15,6 +15,7 @@ import {
 } from './canvas-gradebook.js';
 import type { PlatformContext } from './context.js';
 import { escapeHtml } from './html.js';
+import { timeHtml } from './clock.js';
 import { scoreKey, type DevUser, type PlatformMemory, type Score } from './state.js';
 
 /** A grade the teacher gives in the LMS's gradebook (Moodle: an override; Canvas: a grade by a person). */
@@ -151,7 +152,7 @@ export function renderGradebook(
       const by = g.scoreGiven === null ? '' : g.gradedBy === 'teacher' ? 'teacher' : 'tool';
       const student = studentView(memory, g);
       const sees = `${student.grade === null ? '—' : shownGrade({ ...g, scoreGiven: student.grade }, maximum)}; ${student.comments.join(' | ') || 'no comment'}`;
-      return `<tr><td>${escapeHtml(g.label)}</td><td>${name(g.userId)}</td><td>${escapeHtml(shownGrade(g, maximum))}</td><td>${escapeHtml(by)}</td><td>${escapeHtml(state + flagged)}</td><td>${escapeHtml(teacherComments(g).join(' | '))}</td><td>${escapeHtml(sees)}</td><td>${escapeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`;
+      return `<tr><td>${escapeHtml(g.label)}</td><td>${name(g.userId)}</td><td>${escapeHtml(shownGrade(g, maximum))}</td><td>${escapeHtml(by)}</td><td>${escapeHtml(state + flagged)}</td><td>${escapeHtml(teacherComments(g).join(' | '))}</td><td>${escapeHtml(sees)}</td><td>${timeHtml(g.timestamp)}</td><td>${reviewLinks(g)}</td></tr>`;
     })
     .join('');
   if (!rows) return '<p>No scores yet.</p>';
@@ -162,7 +163,7 @@ export function renderGradebook(
       return `<tr><td>${name(t.userId)}</td><td>${escapeHtml(shown(teacher.get(t.userId)))}</td><td>${escapeHtml(shown(t.percent))}</td></tr>`;
     })
     .join('');
-  return `<table><thead><tr><th>Column</th><th>Student</th><th>Grade</th><th>Graded by</th><th>State</th><th>Comments</th><th>What the student sees</th><th>Timestamp</th><th>Grade analysis (opens the submission in the tool)</th></tr></thead><tbody>${rows}</tbody></table>
+  return `<table><thead><tr><th>Column</th><th>Student</th><th>Grade</th><th>Graded by</th><th>State</th><th>Comments</th><th>What the student sees</th><th>Time</th><th>Grade analysis (opens the submission in the tool)</th></tr></thead><tbody>${rows}</tbody></table>
 <h3>Course total</h3><p>From graded cells only, as Moodle and Canvas compute it out of the box; an empty cell counts for nothing.</p>
 <table><thead><tr><th>Student</th><th>Course total (teacher)</th><th>Course total (student)</th></tr></thead><tbody>${totals}</tbody></table>`;
 }

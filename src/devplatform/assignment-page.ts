@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { MountConcern, PlatformContext } from './context.js';
 import { FormRefused, MAX_FILES, readUploadForm } from './form-upload.js';
 import { escapeHtml, htmlPage, messagePage } from './html.js';
+import { timeHtml } from './clock.js';
 import { SubmissionRefused, submitToActivity } from './lms-submissions.js';
 import { loginInitiationUrl } from './oidc.js';
 import { ACTIVITIES_PATH, activityUrl, speedGraderUrl } from './page-urls.js';
@@ -53,7 +54,7 @@ function renderActivity(platform: PlatformContext, activity: Activity): string {
   const rows = submissions
     .map(
       (s) =>
-        `<tr><td>${escapeHtml(name(s.userId))}</td><td>${escapeHtml(s.id)}</td><td>${escapeHtml(s.submittedAt)}</td><td>${s.assetIds.length}</td><td>${viewers
+        `<tr><td>${escapeHtml(name(s.userId))}</td><td>${escapeHtml(s.id)}</td><td>${timeHtml(s.submittedAt)}</td><td>${s.assetIds.length}</td><td>${viewers
           .map(
             (v) =>
               `<a href="${escapeHtml(speedGraderUrl(platform, s.id, v.id))}">SpeedGrader as ${escapeHtml(v.name)}</a>`,

@@ -10,6 +10,11 @@ export interface ToolAddresses {
   jwksUrl: string;
   /** The tool's LTI Dynamic Registration address, which the page at /register-tool opens in its panel. */
   registerUrl?: string;
+  /**
+   * Whether the tool offers itself as an Asset Processor; false: the page offers none of the LMS's own assignments,
+   * where one is attached (the tool would refuse it). Not said: offered, as a test's tool does.
+   */
+  assetProcessor?: boolean;
 }
 
 /** The platform's signing key and the tool's key set (keys.ts makes them). */

@@ -16,10 +16,16 @@ export function decodeHtml(value: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** A page of the emulator (its home, its Asset Processor screens), with their stylesheet (a file: the tool's CSP allows only 'self' styles). */
+/** Where the emulator's clock is served (clock.ts). */
+export const CLOCK_PATH = '/clock.js';
+
+/**
+ * A page of the emulator (its home, its Asset Processor screens), with their stylesheet and clock (files: the tool's
+ * CSP allows only 'self' styles and scripts).
+ */
 export function htmlPage(baseUrl: string, title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(baseUrl)}/asset-processor.css"></head>
+<link rel="stylesheet" href="${escapeHtml(baseUrl)}/asset-processor.css"><script src="${escapeHtml(baseUrl)}${CLOCK_PATH}" defer></script></head>
 <body>${body}</body></html>`;
 }
 

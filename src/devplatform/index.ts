@@ -26,6 +26,7 @@ import { mountDeepLinkReturn } from './deep-linking.js';
 import { mountEula } from './eula.js';
 import { createKeys, jwksUrl, mountJwks } from './keys.js';
 import { mountAssetProcessorCss } from './asset-processor-css.js';
+import { mountClock } from './clock.js';
 import { mountAssignmentPages } from './assignment-page.js';
 import { mountAssetReportService, reportJson } from './asset-reports.js';
 import { mountAssetService, storeAsset } from './assets.js';
@@ -202,6 +203,7 @@ const CONCERNS: MountConcern[] = [
   mountAssetService,
   mountAssetReportService,
   mountAssetProcessorCss,
+  mountClock,
   mountAssignmentPages,
   mountSpeedGrader,
   mountEula,

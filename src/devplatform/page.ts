@@ -67,7 +67,7 @@ function renderHome(view: HomeView): string {
 <p>An LTI 1.3 platform emulator for trying the tool without an LMS.</p>
 <h2>Activities</h2>${view.links.length ? `<ul>${linkRows}</ul>` : '<p>No activity yet: add the tool first.</p>'}
 <p>${addButtons}</p>
-<h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>
+${view.activities.length ? `<h2>Assignments of the LMS (document processing)</h2><ul>${view.activities.map((a) => `<li><a href="${escapeHtml(a.url)}">${escapeHtml(a.title)}</a></li>`).join('')}</ul>` : ''}
 ${view.registerPage ? `<h2>Administration</h2><p><a href="${escapeHtml(view.registerPage)}">Register the tool by LTI Dynamic Registration</a> (as an LMS administrator does; the tool answers in a panel of this page, and refuses when this platform is registered already, as it is when the tool mounts it at /dev).</p>` : ''}
 <h2>Gradebook</h2>
 ${view.gradebook(reviewLinks)}`,
@@ -83,7 +83,8 @@ export const mountPage: MountConcern = (router, platform) => {
         course: platform.course,
         users: [...platform.memory.people.values()],
         links: [...platform.memory.links.values()],
-        activities: knownActivities(platform).map((activity) => ({
+        // The LMS's own assignments are where an Asset Processor is attached: offered only when the tool is one.
+        activities: (platform.tool.assetProcessor === false ? [] : knownActivities(platform)).map((activity) => ({
           title: activity.title,
           url: activityUrl(platform, activity.id),
         })),

@@ -8,6 +8,7 @@ import { swatchClass } from './asset-processor-css.js';
 import { effectiveProgress } from './asset-reports.js';
 import type { MountConcern, PlatformContext } from './context.js';
 import { escapeHtml, htmlPage, messagePage } from './html.js';
+import { timeHtml } from './clock.js';
 import { resubmitAll, resubmitRefusal } from './lms-submissions.js';
 import { loginInitiationUrl } from './oidc.js';
 import { activityUrl, SUBMISSIONS_PATH as PATH, speedGraderUrl } from './page-urls.js';
@@ -99,7 +100,7 @@ function renderSubmission(platform: PlatformContext, viewer: DevUser, submission
     `${student}: ${activity}`,
     `<p><a href="${escapeHtml(activityUrl(platform, submission.activityId))}">${escapeHtml(activity)}</a></p>
 <h1>${escapeHtml(student)}: ${escapeHtml(activity)}</h1>
-<p class="muted">Submission ${escapeHtml(submission.id)}, ${escapeHtml(submission.submittedAt)}. Viewing as ${escapeHtml(viewer.name)}.</p>
+<p class="muted">Submission ${escapeHtml(submission.id)}, ${timeHtml(submission.submittedAt)}. Viewing as ${escapeHtml(viewer.name)}.</p>
 <h2>Document processors</h2>${assets}${resubmit}`,
   );
 }

@@ -7,19 +7,21 @@ import type { PlatformStore } from './platform.js';
 import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
+import { nearMiss } from '../near-miss.js';
+
+/** The address when it is https, or plain http on this machine's own names; null otherwise or when it does not parse. */
+function secureAddress(value: string): URL | null {
+  if (!URL.canParse(value)) return null;
+  const url = new URL(value);
+  const local = url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return url.protocol === 'https:' || local ? url : null;
+}
 
 const httpsOrLocalUrl = z
   .string()
   .url()
-  .refine((value) => {
-    // zod runs this even when .url() refused the value: an address that does not parse is refused here too.
-    if (!URL.canParse(value)) return false;
-    const url = new URL(value);
-    return (
-      url.protocol === 'https:' ||
-      (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
-    );
-  }, 'must be an https URL (plain http is accepted for localhost only)');
+  // zod runs this even when .url() refused the value: an address that does not parse is refused here too.
+  .refine((value) => secureAddress(value) !== null, 'must be an https URL (plain http is accepted for localhost only)');
 
 /**
  * The LMS product, as its product family code names it ("moodle", "canvas", "desire2learn", "BlackboardLearn",
@@ -33,6 +35,40 @@ export const productFamily = z
   .max(100)
   .transform((value) => value || undefined);
 
+/** The product family codes the tool knows, as the LMSs spell them (an administrator's word is read without case). */
+export const PRODUCT_FAMILIES = ['moodle', 'canvas', 'desire2learn', 'BlackboardLearn', 'sakai', 'schoology'] as const;
+
+/**
+ * An issuer an LMS can sign launches with: an https URL without query, fragment or user name (LTI 1.3 core 5.1.2,
+ * https://www.imsglobal.org/spec/lti/v1p3/#issuer-claim), plain http for this machine only. A bare host name
+ * ("moodle.example.edu") is no issuer: no launch would ever match it.
+ */
+const issuerUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    const url = secureAddress(value);
+    return url !== null && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  }, 'must be an https URL without query or fragment (plain http is accepted for localhost only)');
+
+/**
+ * A product family an administrator names: one of PRODUCT_FAMILIES, spelled as the LMS spells it; a near miss
+ * ("moodel") is refused with the one it was probably meant to be (the issue's `params.meant`), which the CLI says.
+ */
+const knownProductFamily = productFamily.transform((value, context) => {
+  if (value === undefined) return undefined;
+  const known = PRODUCT_FAMILIES.find((code) => code.toLowerCase() === value.toLowerCase());
+  if (known) return known;
+  const meant = nearMiss(value.toLowerCase(), PRODUCT_FAMILIES);
+  context.issues.push({
+    code: 'custom',
+    input: value,
+    message: `must be one of ${PRODUCT_FAMILIES.join(', ')}`,
+    params: meant ? { meant } : {},
+  });
+  return z.NEVER;
+});
+
 export const registrationInput = z.object({
   name: z.string().trim().min(1).max(200),
   issuer: z.string().trim().min(1).max(2048),
@@ -45,6 +81,16 @@ export const registrationInput = z.object({
   productFamily: productFamily.optional(),
 });
 export type RegistrationInput = z.infer<typeof registrationInput>;
+
+/**
+ * What an administrator registers by hand (the CLI, the admin page): the same, with the issuer held to an address a
+ * launch can carry and the product to a family the tool knows. Dynamic registration keeps what the LMS announced
+ * (its own issuer, checked against its configuration's address; a product the tool does not know, kept as sent).
+ */
+export const manualRegistrationInput = registrationInput.extend({
+  issuer: issuerUrl.pipe(registrationInput.shape.issuer),
+  productFamily: knownProductFamily.optional(),
+});
 
 /**
  * What dynamic registration stores: the same, but the deployment may be unnamed. The specification lets the platform

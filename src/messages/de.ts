@@ -331,6 +331,7 @@ export const de: Translation = {
   'dashboard.reportOf': ': Bericht zu {name}',
   'dashboard.action.resend': 'Erneut senden',
   'dashboard.action.resyncGrade': 'Bewertung erneut senden',
+  'dashboard.action.resyncComment': 'Ergebnis erneut an die Bewertungsübersicht senden',
   'dashboard.action.resendReports': 'Berichte erneut senden',
   'dashboard.action.delete': 'Löschen',
   'dashboard.confirmDelete':
@@ -350,6 +351,7 @@ export const de: Translation = {
   'nav.label': 'Aufgabe',
   'nav.submissions': 'Abgaben',
   'nav.settings': 'Prüfeinstellungen',
+  'nav.admin': 'Verwaltung',
   'defaults.title': 'Diese Aufgabe verwendet die Standardeinstellungen des Werkzeugs',
   'defaults.why':
     'Eine Studentin oder ein Student hat diese Aufgabe vor allen Lehrenden geöffnet, daher hat das Werkzeug sie mit seinen Standardeinstellungen angelegt:',
@@ -394,7 +396,7 @@ export const de: Translation = {
   'launch.keysUnreachable':
     'Die Signaturschlüssel des LMS konnten nicht von {host} abgerufen werden; versuchen Sie es in einer Minute erneut oder bitten Sie die Administration, die Adresse der Schlüssel zu prüfen.',
 
-  'settings.title': 'Einstellungen: {title}',
+  'settings.title': 'Prüfeinstellungen: {title}',
   'settings.saved': 'Gespeichert.',
   'settings.deadline': 'Abgabetermin und Versuche',
   'settings.dueAt': 'Abgabetermin',

@@ -329,6 +329,7 @@ export const en = {
   'dashboard.reportOf': ' report of {name}',
   'dashboard.action.resend': 'Send again',
   'dashboard.action.resyncGrade': 'Resend grade',
+  'dashboard.action.resyncComment': 'Send the result to the gradebook again',
   'dashboard.action.resendReports': 'Send the reports again',
   'dashboard.action.delete': 'Delete',
   'dashboard.confirmDelete':
@@ -352,6 +353,7 @@ export const en = {
   'nav.label': 'Assignment',
   'nav.submissions': 'Submissions',
   'nav.settings': 'Check settings',
+  'nav.admin': 'Administration',
 
   // The report viewer.
   'viewer.student': 'Student',
@@ -478,7 +480,7 @@ export const en = {
   'settings.band.orange': 'Orange (high) from',
   'settings.band.red': 'Red (very high) from',
   'settings.save': 'Save settings',
-  'settings.title': 'Settings: {title}',
+  'settings.title': 'Check settings: {title}',
   'settings.whoSees.afterScoring': 'Students, once their paper is checked',
   'settings.whoSees.afterDue': 'Students, after the due date',
   'settings.showAi': 'Show students the AI-content score and report too',

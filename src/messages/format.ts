@@ -3,7 +3,7 @@
 // language its person reads (launch_presentation.locale), not which time zone they are in; in the browser,
 // public/times.js writes each <time data-clock> again on the reader's own clock, naming their zone.
 import { clockFor, fieldValue, type ClockKind } from '../../public/clock.js';
-import { perLanguage, type Language } from './language.js';
+import { perLocale } from './language.js';
 
 export { fromFieldValue, isTimeZone } from '../../public/clock.js';
 
@@ -29,7 +29,7 @@ export interface Formats {
  * A time on the clock of `timeZone` (a zone the reader's browser named, checked by isTimeZone), for a file the
  * server writes for one reader, as a receipt: "Nov 25, 2026, 7:35:09 AM Berlin". Made for each use: such files are rare.
  */
-export function momentIn(language: Language, timeZone: string, value: Date | string): string {
+export function momentIn(language: string, timeZone: string, value: Date | string): string {
   return clockFor(language, timeZone).format('second', value);
 }
 
@@ -40,9 +40,10 @@ export const SERVER_ZONE = 'UTC';
  * Intl's formatters cost more to make than to use (a page made them for each request: a sixth of a launch's CPU,
  * bench/profile-summary.ts), and they hold no state: each language's are made once.
  */
-export const formatsFor = perLanguage(makeFormats);
+export const formatsFor = perLocale(makeFormats);
 
-function makeFormats(language: Language): Formats {
+/** The formats of a locale: a language, or a language with the reader's region ("en-GB"). */
+function makeFormats(language: string): Formats {
   const clock = clockFor(language, SERVER_ZONE);
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
   const numbers = new Map<number | undefined, Intl.NumberFormat>();

@@ -4,7 +4,7 @@
 import { de } from './de.js';
 import { en } from './en.js';
 import { formatsFor, type Formats } from './format.js';
-import { perLanguage, type Language } from './language.js';
+import { languageOf, perLocale, type Language } from './language.js';
 import type { Message } from './message.js';
 import type { MessageKey, Translation } from './translation.js';
 
@@ -53,6 +53,8 @@ export function placeholdersOf(message: Message): string[] {
 
 export interface Words extends Formats {
   language: Language;
+  /** The language with the reader's region, as dates and numbers are written and <html lang> says: "en-GB". */
+  locale: string;
   /** The message in this language (or English), its parameters filled in; numbers written the language's way. */
   t<K extends MessageKey>(
     key: K,
@@ -66,11 +68,15 @@ export interface Words extends Formats {
   fileSize(bytes: number): string;
 }
 
-/** A language's words hold nothing of a request: made once per language, as its formats (format.ts). */
-export const wordsFor = perLanguage(makeWords);
+/**
+ * A locale's words hold nothing of a request: made once per language, or per locale (a language with its region,
+ * language.ts's chooseLocale) that readers ask for, as its formats (format.ts).
+ */
+export const wordsFor = perLocale(makeWords);
 
-function makeWords(language: Language): Words {
-  const formats = formatsFor(language);
+function makeWords(locale: string): Words {
+  const language = languageOf(locale);
+  const formats = formatsFor(locale);
   const plurals = new Intl.PluralRules(language);
   const own = CATALOGUES[language];
   const lookUp = (key: string): Message => {
@@ -99,6 +105,7 @@ function makeWords(language: Language): Words {
   return {
     ...formats,
     language,
+    locale,
     t: t as Words['t'],
     say,
     raw: lookUp,
@@ -111,4 +118,4 @@ function makeWords(language: Language): Words {
   };
 }
 
-export { chooseLanguage, acceptedLanguages, LANGUAGES, type Language } from './language.js';
+export { chooseLanguage, chooseLocale, acceptedLanguages, LANGUAGES, type Language } from './language.js';

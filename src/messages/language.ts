@@ -7,18 +7,25 @@ import { z } from 'zod';
 export const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** What is made once per language and holds nothing of a request (Intl's formatters, the words): kept. */
-export function perLanguage<T>(make: (language: Language) => T): (language: Language) => T {
-  const made = new Map<Language, T>();
-  return (language) => {
-    let value = made.get(language);
+/**
+ * What is made once per language, or per locale (a language with a region), and holds nothing of a request (Intl's
+ * formatters, the words): kept, the least recently used forgotten past 64, since a region is the reader's to name.
+ */
+export function perLocale<Key extends string, T>(make: (key: Key) => T): (key: Key) => T {
+  const made = new Map<Key, T>();
+  return (key) => {
+    let value = made.get(key);
     if (value === undefined) {
-      value = make(language);
-      made.set(language, value);
-    }
+      value = make(key);
+      if (made.size >= 64) made.delete(made.keys().next().value!);
+    } else made.delete(key);
+    made.set(key, value);
     return value;
   };
 }
+
+/** The same, for what is made per language alone. */
+export const perLanguage: <T>(make: (language: Language) => T) => (language: Language) => T = perLocale;
 
 const supported: ReadonlySet<string> = new Set(LANGUAGES.map((tag) => tag.toLowerCase()));
 
@@ -68,3 +75,22 @@ export function acceptedLanguages(header: unknown): string[] {
     .sort((a, b) => b.q - a.q || a.index - b.index)
     .map((entry) => entry.tag);
 }
+
+/**
+ * How a reader's dates and numbers are written: the language they read with the region they asked for ("en-GB" writes
+ * 25 Nov 2026, "en-US" Nov 25, 2026), from the first of their tags in that language that names a region (a launch
+ * saying only "en" and a browser asking for "en-GB" read British dates); the bare language when none does. Only the
+ * language and a two-letter or three-digit region are kept, so the formats made for them stay few.
+ */
+export function chooseLocale(language: Language, wanted: ReadonlyArray<string | null | undefined>): string {
+  for (const tag of wanted) {
+    const known = tag ? canonical(tag) : null;
+    if (!known) continue;
+    const { language: base, region } = new Intl.Locale(known);
+    if (base === language && region && /^([A-Z]{2}|\d{3})$/.test(region)) return `${base}-${region}`;
+  }
+  return language;
+}
+
+/** The language of a locale chosen by chooseLocale ("en-GB" reads "en"). */
+export const languageOf = (locale: string): Language => chooseLanguage([locale]);

@@ -28,10 +28,10 @@ function header(doc: PDFKit.PDFDocument, kind: ReportKind, paper: Paper, clock: 
       "Checking-service sandbox: similarity is computed against the account's earlier papers; AI and grammar scores are simulated.",
     );
   doc.fillColor('black').moveDown(0.5).fontSize(10);
+  // The paper by the title its sender gave it (the student's own file name), never by the name it was stored under,
+  // which is the sender's bookkeeping; its time on UTC's clock, named, since a report is read in any zone.
   doc.text(printable(`Paper ${paper.id}: ${paper.title}`));
-  doc.text(
-    printable(`Author: ${paper.authorName}. File: ${paper.fileName}. Uploaded ${clock.forReader(paper.uploadedAt)}.`),
-  );
+  doc.text(printable(`Author: ${paper.authorName}. Uploaded ${clock.forReader(paper.uploadedAt)}.`));
   doc.moveDown();
 }
 

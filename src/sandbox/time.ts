@@ -21,16 +21,12 @@ export class Clock {
     return `${p.y}-${p.mo}-${p.d} ${p.t}`;
   }
 
-  /** The clock's zone as a reader names it: "UTC+05:30", "UTC". */
-  zone(): string {
-    const minutes = Math.abs(this.utcOffsetMinutes);
-    if (minutes === 0) return 'UTC';
-    return `UTC${this.utcOffsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
-  }
-
-  /** A record's time with its zone named, for a person reading a report: `YYYY-MM-DD HH:mm:ss UTC+05:30`. */
+  /**
+   * A time for a person reading a report, who may be in any zone: on UTC's clock, named, whatever the clock of the
+   * service's records (`2026-11-25 06:35 UTC`).
+   */
   forReader(date = new Date()): string {
-    return `${this.record(date)} ${this.zone()}`;
+    return `${new Clock(0).record(date).slice(0, 16)} UTC`;
   }
 
   /** `DD-MM-YYYY HH:mm:ss`, the shape of an envelope's timeStamp (spec 2.6: `NN-NN-YYYY HH:mm:ss`). */

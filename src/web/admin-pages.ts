@@ -20,7 +20,7 @@ import { sameSecret } from '../secrets.js';
 import { queueGradeResync } from '../grades/resync.js';
 import {
   listRegistrations,
-  registrationInput,
+  manualRegistrationInput,
   removeRegistration,
   saveRegistration,
   setRegistrationActive,
@@ -189,7 +189,7 @@ export function adminRoutes(tool: Tool): Router {
     admin,
     installationOnly('add or change a registration'),
     async (req, res) => {
-      const input = registrationInput.safeParse(req.body);
+      const input = manualRegistrationInput.safeParse(req.body);
       if (!input.success) {
         const issue = input.error.issues[0]!;
         return page(req, res, { text: `Not saved: ${String(issue.path[0])} ${issue.message}.`, tone: 'error' }, 400);

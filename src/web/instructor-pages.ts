@@ -106,6 +106,12 @@ function sentAgainNotice(
   }
 }
 
+/**
+ * What the instructor's tabs need: the session's ltik, and whether the launch was an LMS administrator's, whose tabs
+ * lead to the tool's administration too (the admin page takes their ltik for their own platform).
+ */
+const tabsOf = (session: Session) => ({ ltik: session.ltik, platformAdmin: session.launch.platformAdmin });
+
 export function instructorRoutes(tool: Tool): Router {
   const router = toolRouter();
   const session = requireSession(tool);
@@ -144,7 +150,7 @@ export function instructorRoutes(tool: Tool): Router {
           bands: BANDS,
           descendingFirst: DESCENDING_FIRST,
           rosterProblem: overview.rosterProblem,
-          ltik: s.ltik,
+          ...tabsOf(s),
           total: overview.rows.length,
           notice: notice.success ? notice.data : null,
           defaultsInUse: defaultsInUse(assignment)?.map((line) => found.words.say(line)) ?? null,
@@ -215,7 +221,7 @@ export function instructorRoutes(tool: Tool): Router {
         choices,
         postsGrades: postsGrades(found.assignment),
         settings: view.settings ?? found.assignment.settings,
-        ltik: found.session.ltik,
+        ...tabsOf(found.session),
         fileTypes: FILE_TYPES,
         documentTypes: DOCUMENT_TYPES,
         canCreateColumns: found.assignment.lineItemsUrl !== null,
@@ -288,7 +294,7 @@ export function instructorRoutes(tool: Tool): Router {
           assignment: found.assignment,
           submission,
           events: await eventsOf(tool.db, submission.id),
-          ltik: found.session.ltik,
+          ...tabsOf(found.session),
         },
         found.words,
       ),
@@ -315,7 +321,7 @@ export function instructorRoutes(tool: Tool): Router {
     res.send(
       render(
         'student-submissions',
-        { assignment: found.assignment, student, attempts, ltik: found.session.ltik },
+        { assignment: found.assignment, student, attempts, ...tabsOf(found.session) },
         found.words,
       ),
     );

@@ -133,7 +133,7 @@ export function receiptText(
     [t('receipt.submissionId'), receipt.submissionId],
     [t('receipt.attempt'), words.number(receipt.attempt)],
     // On the reader's clock, their zone named, and the instant itself for whoever checks it.
-    [t('receipt.receivedAt'), `${momentIn(words.language, timeZone, receipt.receivedAt)} (${receipt.receivedAt})`],
+    [t('receipt.receivedAt'), `${momentIn(words.locale, timeZone, receipt.receivedAt)} (${receipt.receivedAt})`],
     [t('receipt.file'), receipt.fileName],
     [t('receipt.size'), t('size.bytes', { count: receipt.size, size: words.number(receipt.size) })],
     ['SHA-256', receipt.sha256],

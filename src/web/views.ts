@@ -1,13 +1,13 @@
 // Server-rendered pages from views/*.eta. Eta escapes every `<%= %>` output; `<%~ %>` (raw) is for markup we build.
 // Every page gets the words of its person's language (messages/): `it.t(key, params)`, the Intl formats
-// (`it.moment(date)`, `it.percent(n)`, ...) and `it.language` for <html lang>.
+// (`it.moment(date)`, `it.percent(n)`, ...) and `it.locale` for <html lang>.
 import { fileURLToPath } from 'node:url';
 import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
 import type { SubmissionState } from '../db/index.js';
 import type { Session } from '../lti/session.js';
 import { stateWord } from '../submissions/state.js';
-import { acceptedLanguages, chooseLanguage, wordsFor, type Words } from '../messages/index.js';
+import { acceptedLanguages, chooseLanguage, chooseLocale, wordsFor, type Words } from '../messages/index.js';
 import { frameSentence, lmsFamilyOf } from './framing.js';
 
 const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
@@ -53,10 +53,10 @@ export function wordsOf(res: Response, launchLocale?: string | null): Words & { 
   // A page's session's launch, or the launch a launch route has just recorded (launch-route.ts).
   const { session, launch } = res.locals as { session?: Session; launch?: Session['launch'] };
   const locale = launchLocale ?? (session ?? { launch }).launch?.locale ?? null;
-  return {
-    ...wordsFor(chooseLanguage(locale !== null ? [locale] : acceptedLanguages(res.req.headers['accept-language']))),
-    look: lookOf(res),
-  };
+  const browser = acceptedLanguages(res.req.headers['accept-language']);
+  const language = chooseLanguage(locale !== null ? [locale] : browser);
+  // The launch's language with the region it or the browser names: Moodle says "en", the browser "en-GB".
+  return { ...wordsFor(chooseLocale(language, [locale, ...browser])), look: lookOf(res) };
 }
 
 /**

@@ -280,6 +280,63 @@ describe('registration by hand with the CLI', () => {
   });
 });
 
+describe('the CLI refuses a registration that cannot work', () => {
+  const env = () => ({ ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url });
+  const add = (overrides: Record<string, string>) => {
+    const flags: Record<string, string> = {
+      '--name': 'Refused LMS',
+      '--issuer': 'https://moodle.example.edu',
+      '--client-id': 'cli-refused',
+      '--deployment-id': '1',
+      '--auth-url': 'https://moodle.example.edu/mod/lti/auth.php',
+      '--token-url': 'https://moodle.example.edu/mod/lti/token.php',
+      '--jwks-url': 'https://moodle.example.edu/mod/lti/certs.php',
+      ...overrides,
+    };
+    return runToExit('cli/main.ts', ['platform', 'add', ...Object.entries(flags).flat()], env());
+  };
+  const saved = async () =>
+    (await listRegistrations(tool.tool.database.db)).filter((r) => r.clientId === 'cli-refused');
+
+  test('an issuer without its scheme and a misspelt product are refused at once, each flag named with what it takes and the product it was meant to be; nothing is saved', async () => {
+    const refused = await add({ '--issuer': 'moodle.example.edu', '--product': 'moodel' });
+    assert.equal(refused.code, 2, refused.stdout);
+    assert.match(
+      refused.stderr,
+      /^--issuer must be the LMS's issuer as its tool settings show it, a full https address \(http for localhost only\) without query or fragment, such as https:\/\/moodle\.example\.edu; it is moodle\.example\.edu\.$/m,
+    );
+    assert.match(
+      refused.stderr,
+      /^--product must be the LMS's product family code, one of moodle, canvas, desire2learn, BlackboardLearn, sakai, schoology; it is moodel: did you mean moodle\?$/m,
+    );
+    assert.doesNotMatch(refused.stdout, /Saved/);
+    assert.deepEqual(await saved(), []);
+  });
+
+  test('plain http on a school host, a query in the issuer, and a product the tool does not know are refused; http on localhost is taken', async () => {
+    for (const [overrides, flag] of [
+      [{ '--issuer': 'http://moodle.example.edu' }, '--issuer'],
+      [{ '--issuer': 'https://moodle.example.edu/?course=1' }, '--issuer'],
+      [{ '--issuer': 'https://admin@moodle.example.edu' }, '--issuer'],
+      [{ '--token-url': 'moodle.example.edu/mod/lti/token.php' }, '--token-url'],
+      [{ '--product': 'ilias' }, '--product'],
+    ] as const) {
+      const refused = await add(overrides);
+      assert.equal(refused.code, 2, `${JSON.stringify(overrides)} was taken: ${refused.stdout}`);
+      assert.match(refused.stderr, new RegExp(`^${flag} must be `, 'm'));
+      if (flag === '--product') assert.doesNotMatch(refused.stderr, /did you mean/, 'ilias is near no known product');
+    }
+    assert.deepEqual(await saved(), []);
+    const local = await add({ '--issuer': 'http://localhost:8081', '--product': 'Moodle' });
+    assert.equal(local.code, 0, local.stderr);
+    assert.deepEqual(
+      (await saved()).map((r) => ({ issuer: r.issuer, product: r.productFamily })),
+      [{ issuer: 'http://localhost:8081', product: 'moodle' }],
+      'the product is stored as Moodle spells it',
+    );
+  });
+});
+
 describe('registration by hand on the admin page', () => {
   test("the form's LMS product is stored as typed; left empty, the platform's family stays unknown", async () => {
     const form = (fields: Record<string, string>) =>

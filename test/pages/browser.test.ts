@@ -373,14 +373,14 @@ describe('the pages in a browser', () => {
     await screenshot(noor, 'student-results-hidden');
   });
 
-  test('row actions: resend a grade, and delete a paper (after a confirmation) so that the student may submit again', async () => {
+  test('row actions: send a result to the gradebook again, and delete a paper (after a confirmation) so that the student may submit again', async () => {
     const page = await openAssignmentAs('instructor', 'Iris Instructor');
     // Each row's actions are in its menu.
     await page
       .getByRole('row', { name: /Sam Student/ })
       .getByText('Actions')
       .click();
-    await page.getByRole('button', { name: 'Resend grade for Sam Student' }).click();
+    await page.getByRole('button', { name: 'Send the result to the gradebook again for Sam Student' }).click();
     await page.getByRole('status').getByText('The score is queued for the gradebook again (Sam Student).').waitFor();
 
     const papers = tool.tool.sandbox!.stats().papers;

@@ -72,7 +72,7 @@ test("the instructor's pages in German: dashboard, a paper's history, the report
   const { page, frame } = await openFramed(WIDE, frameUrl(WIDE, 'instructor-1'), TITLE, GERMAN);
   const framed = page.frameLocator('#tool-frame');
   try {
-    assert.equal(await framed.locator('html').getAttribute('lang'), 'de');
+    assert.equal(await framed.locator('html').getAttribute('lang'), 'de-DE', "German, with the browser's region");
     await framed.locator('#class-summary').waitFor();
     assert.match(
       await framed.locator('#class-summary').innerText(),

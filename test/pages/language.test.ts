@@ -8,7 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { de } from '../../src/messages/de.js';
 import { en } from '../../src/messages/en.js';
-import { acceptedLanguages, chooseLanguage, placeholdersOf, wordsFor, type Message } from '../../src/messages/index.js';
+import {
+  acceptedLanguages,
+  chooseLanguage,
+  chooseLocale,
+  placeholdersOf,
+  wordsFor,
+  type Message,
+} from '../../src/messages/index.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { payloadOf } from '../support/id-token.js';
 import { englishFragments, englishIn } from '../support/english-words.js';
@@ -82,6 +89,19 @@ describe('the catalogue', () => {
     assert.deepEqual(acceptedLanguages('fr;q=0.9, de-CH;q=0.95, en;q=0.1, *;q=0.5, es;q=0'), ['de-CH', 'fr', 'en']);
     assert.deepEqual(acceptedLanguages(42), []);
   });
+
+  test("the locale: the language with the first region the reader's tags give it, else the bare language", () => {
+    assert.equal(chooseLocale('en', ['en', 'en-GB']), 'en-GB', "Moodle's bare en, a British browser");
+    assert.equal(chooseLocale('en', ['en_us', 'en-GB']), 'en-US', "the launch's own region first");
+    assert.equal(chooseLocale('de', ['de', 'en-GB', 'de-AT']), 'de-AT');
+    assert.equal(chooseLocale('de', ['de', 'en-GB']), 'de', 'a British browser gives a German reader no region');
+    assert.equal(chooseLocale('en', ['en-GB-u-ca-buddhist-nu-thai']), 'en-GB', 'extensions are not kept');
+    assert.equal(chooseLocale('en', ['fr-FR', 'not a tag!', null]), 'en');
+    assert.equal(wordsFor('en-GB').minute('2026-11-25T06:35:00Z'), '25 Nov 2026, 06:35 UTC');
+    assert.equal(wordsFor('en-US').minute('2026-11-25T06:35:00Z'), 'Nov 25, 2026, 6:35 AM UTC');
+    assert.equal(wordsFor('de-DE').minute('2026-11-25T06:35:00Z'), '25.11.2026, 06:35 UTC');
+    assert.equal(wordsFor('en-GB').language, 'en');
+  });
 });
 
 describe("pages in the launch's language", () => {
@@ -118,10 +138,10 @@ describe("pages in the launch's language", () => {
     await tool?.stop();
   });
 
-  test('"de-DE": the student page in German, lang="de", the due date and the receipt time written the German way', async () => {
+  test('"de-DE": the student page in German, lang="de-DE", the due date and the receipt time written the German way', async () => {
     const page = await launchWithLocale('student-1', 'de-DE');
     assert.equal(page.status, 200, pageText(page.body));
-    assert.match(page.body, /<html lang="de">/);
+    assert.match(page.body, /<html lang="de-DE">/);
     const text = pageText(page.body);
     for (const words of [
       'Angemeldet als',
@@ -192,7 +212,7 @@ describe("pages in the launch's language", () => {
 
   test('"de-AT" reads German by its base language; a refusal in the session is German too', async () => {
     const page = await launchWithLocale('student-2', 'de-AT');
-    assert.match(page.body, /<html lang="de">/);
+    assert.match(page.body, /<html lang="de-AT">/);
     const missing = await fetch(
       `${tool.url}/assignments/00000000-0000-4000-8000-000000000000?ltik=${encodeURIComponent(page.ltik!)}`,
     );
@@ -238,11 +258,22 @@ describe("pages in the launch's language", () => {
     }
   });
 
+  test('"en-GB" reads British dates and "en-US" American ones, each lang saying so; a bare "en" with a British browser reads British', async () => {
+    const british = await launchWithLocale('student-2', 'en-GB');
+    assert.match(british.body, /<html lang="en-GB">/);
+    assert.match(pageText(british.body), /Due: 1 Dec 2099, 17:00 UTC/);
+    const american = await launchWithLocale('student-2', 'en-US');
+    assert.match(american.body, /<html lang="en-US">/);
+    assert.match(pageText(american.body), /Due: Dec 1, 2099, 5:00 PM UTC/);
+    const outside = await fetch(`${tool.url}${course.path}`, { headers: { 'accept-language': 'en-GB,en;q=0.8' } });
+    assert.match(await outside.text(), /<html lang="en-GB">/);
+  });
+
   test('a page outside a launch follows Accept-Language', async () => {
     const german = await fetch(`${tool.url}${course.path}`, { headers: { 'accept-language': 'de-CH, en;q=0.5' } });
     assert.equal(german.status, 401);
     const text = await german.text();
-    assert.match(text, /<html lang="de">/);
+    assert.match(text, /<html lang="de-CH">/);
     assert.match(pageText(text), /Bitte öffnen Sie die Aufgabe aus Ihrem Kurs/);
     const english = await fetch(`${tool.url}${course.path}`, { headers: { 'accept-language': 'fr' } });
     assert.match(pageText(await english.text()), /Please open the assignment from your course/);

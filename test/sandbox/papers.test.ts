@@ -295,8 +295,18 @@ for (const family of ['classroom', 'pro'] as const satisfies readonly Family[]) 
       const score = /Similarity: (\d+)%/.exec(text);
       assert.ok(score && Number(score[1]) >= 90, text.slice(0, 300));
       assert.match(text, new RegExp(`matches paper ${ids.original}`));
-      // The header's time names its zone (the sandbox's clock is India Standard Time unless told otherwise).
-      assert.match(text, /Uploaded\s+\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\s+UTC[+-]\d{2}:\d{2}/);
+      // The header names the paper by its title and its time on UTC's clock, named: not the service's own clock
+      // (India Standard Time unless told otherwise), and not the name the file was stored under.
+      const uploaded = /Uploaded\s+(\d{4}-\d{2}-\d{2})\s+(\d{2}:\d{2})\s+UTC\./.exec(text);
+      assert.ok(uploaded, text.slice(0, 400));
+      const copy = (await getSubmission(sandbox.url, alice, folderId, ids.copy!)).body;
+      assert.equal(
+        `${uploaded[1]}T${uploaded[2]}`,
+        new Date(Date.parse(`${String(copy.date_up).replace(' ', 'T')}+05:30`)).toISOString().slice(0, 16),
+        "the report's UTC time is the paper's upload time",
+      );
+      assert.doesNotMatch(text, /UTC\+05:30|File:|copy\.docx/);
+      assert.match(text, new RegExp(`Paper ${ids.copy}: Copy`));
       const ai = await download(`/analysis-gateway/api/ai/download2/${ids.copy}/${keys.copy}`, alice);
       assert.equal(ai.status, 200);
       assert.match(await pdfText(ai.bytes), /AI-generated content: \d+% \(simulated\)/);
