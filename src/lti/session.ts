@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Alongside, ReadAlongside } from './alongside.js';
 import type { Launch, LaunchIdentity } from './launch.js';
-import { verifyLtik } from './ltik.js';
+import { readLtik } from './ltik.js';
 import { sessionRecordKey } from './storage.js';
 
 /**
@@ -40,8 +40,8 @@ export async function resolveSession(
   ltik: string,
   alongside: readonly Alongside[] = [],
 ): Promise<Session | SessionProblem> {
-  const claims = verifyLtik(ltik, deps.encryptionKey);
-  if (!claims) return 'invalid';
+  const claims = readLtik(ltik, deps.encryptionKey);
+  if (typeof claims === 'string') return claims;
   // One round trip: the record the ltik stands for and the platform, user and course it names (and what the page
   // asked to read alongside).
   const { rows } = await sql<SessionRow>`
