@@ -86,6 +86,21 @@ function noticeRefusal(
   }
 }
 
+/**
+ * The platform a notice says it comes from (its issuer and client), read without verifying anything: only to count
+ * the notice against that platform's share of the places (web/admission.ts), never to trust. Null: it names none.
+ */
+export function noticePlatform(jwt: string): string | null {
+  try {
+    const peeked = unverifiedClaims.safeParse(withoutNulls(decodeJwt(jwt)));
+    if (!peeked.success) return null;
+    const { iss, aud, azp } = peeked.data;
+    return `${iss} ${Array.isArray(aud) ? (azp ?? aud[0]!) : aud}`;
+  } catch {
+    return null;
+  }
+}
+
 /** Verifies one notice JWT; throws NoticeRefused. `types`: the notice types the caller takes. */
 export async function verifyNotice(
   db: Kysely<DatabaseSchema>,

@@ -15,6 +15,7 @@ import type { LaunchPassage } from '../lti/verify-launch.js';
 import type { Jwk } from '../lti/jwk.js';
 import { registrationCache } from '../lti/registration-cache.js';
 import { tokenKey, type TokenKeyRefusal } from '../lti/token-key.js';
+import { claimShare } from './admission.js';
 import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
 import type { PlainKey, Words } from '../messages/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
@@ -140,6 +141,8 @@ export function ltiGuard(tool: Tool): Router {
       return refuse(res, 400, 'launch.bodyIncomplete');
     }
     const { iss, client_id: clientId } = params.data;
+    // The login counts against the share of the launch places of the platform it names, as its launch does.
+    if (!claimShare(res, `${iss} ${clientId}`)) return;
     const platform = await loginPlatform(db, iss, clientId);
     if (!platform) {
       logger.warn({ issuer: iss, clientId, reason: 'unregistered platform' }, 'LTI launch refused');
@@ -292,6 +295,9 @@ export async function admitLaunch(tool: Tool, req: Request, res: Response): Prom
   // A refusal from here on is one sentence that the platform the token names may frame (framing.ts), so that its
   // iframe shows the sentence. Nothing on it acts for anyone, so an unverified claim widens nothing that matters.
   namePlatform(res, { issuer: iss, clientId });
+  // The launch counts against the share of the launch places of the platform it names (admission.ts): one whose keys
+  // host hangs, or a flood of tokens naming it, leaves the other schools' launches their places.
+  if (!claimShare(res, `${iss} ${clientId}`)) return null;
   const framers = () => claimedPlatformFrameOrigins(db, { issuer: iss, clientId });
   // Platform storage (login CSRF, LTI pm-s): a state kept in the LMS's window is asked back by the tool's own page
   // in this browser before the launch goes on; only that page's same-origin post carries the launch further.
