@@ -41,6 +41,17 @@ const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 /** Defaults that depend on other settings, named once for the settings and for their description. */
 const DEFAULT_POLL_SCHEDULE_SECONDS = [60, 120, 300, 600, 1800];
 const LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'];
+/** `none`, or networks in CIDR form separated by commas (PLATFORM_PRIVATE_NETWORKS, TRUSTED_PROXIES). */
+const networks = (example: string) =>
+  z
+    .string()
+    .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
+    .refine(
+      (list) => list.every((cidr) => parseCidr(cidr) !== null),
+      `must be \`none\` or networks in CIDR form separated by commas, e.g. ${example}`,
+    )
+    .optional();
+
 /** Requests of each class in flight per database connection (see `admission` below). */
 const ADMISSION_PER_CONNECTION = { launch: 2, upload: 4, callback: 4, pages: 4, notices: 16 };
 
@@ -282,23 +293,19 @@ export const environment = z.object({
       values: '24 to 256 printable characters without spaces',
     },
   ),
+  TRUSTED_PROXIES: setting(networks('127.0.0.1/32,10.0.0.0/8'), {
+    description:
+      "the reverse proxies in front of the tool (nginx on the same machine: `127.0.0.1/32,::1/128`). A request from one of them is counted, by the `/admin` token's throttle and the limit of dynamic registrations per address, against the first address in its `X-Forwarded-For` that is not a trusted proxy, read from the right; without it every request behind a proxy counts as the proxy's, so one stranger's wrong tokens would hold the administrator's too",
+    default: "`none`: the address a request comes from is its socket's peer",
+    values: '`none`, or networks in CIDR form separated by commas',
+  }),
   // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
-  PLATFORM_PRIVATE_NETWORKS: setting(
-    z
-      .string()
-      .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
-      .refine(
-        (list) => list.every((cidr) => parseCidr(cidr) !== null),
-        'must be `none` or networks in CIDR form separated by commas, e.g. 10.20.0.0/16,fd00:1::/64',
-      )
-      .optional(),
-    {
-      description:
-        "private networks in which the tool may reach a platform's URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school's own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool's host, so it needs listing",
-      default: `\`${LOOPBACK_NETWORKS.join(',')}\` on a private instance (outside production, listening on loopback with a loopback \`PUBLIC_URL\`), \`none\` otherwise`,
-      values: '`none`, or networks in CIDR form separated by commas, e.g. `10.20.0.0/16,fd00:1::/64`',
-    },
-  ),
+  PLATFORM_PRIVATE_NETWORKS: setting(networks('10.20.0.0/16,fd00:1::/64'), {
+    description:
+      "private networks in which the tool may reach a platform's URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school's own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool's host, so it needs listing",
+    default: `\`${LOOPBACK_NETWORKS.join(',')}\` on a private instance (outside production, listening on loopback with a loopback \`PUBLIC_URL\`), \`none\` otherwise`,
+    values: '`none`, or networks in CIDR form separated by commas, e.g. `10.20.0.0/16,fd00:1::/64`',
+  }),
   POLL_SCHEDULE_SECONDS: setting(
     z
       .string()
@@ -510,6 +517,8 @@ const settingsSchema = environment.transform((values) => {
     dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (loopbackOnly ? 'open' : 'approve'),
     /** Dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names). */
     registrationsPerAddress: values.REGISTRATIONS_PER_ADDRESS,
+    /** The reverse proxies whose X-Forwarded-For names the client (web/client-address.ts); none: the socket's peer. */
+    trustedProxies: values.TRUSTED_PROXIES ?? [],
     /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
      * (always 'off' in production, whatever DEV_PLATFORM says). */
     devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),

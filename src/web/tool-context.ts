@@ -23,6 +23,8 @@ export interface WebSettings {
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
   registrationsPerAddress: number;
+  /** The reverse proxies whose X-Forwarded-For names the client (client-address.ts). */
+  trustedProxies: readonly string[];
   production: boolean;
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };
