@@ -276,6 +276,13 @@ export const environment = z.object({
   UPLOAD_IDLE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(30_000), {
     description: 'an upload that sends nothing for this long is cut off (408); nothing of it is kept',
   }),
+  UPLOAD_MIN_KB_PER_SECOND: setting(z.coerce.number().min(0).max(100_000).default(2), {
+    description:
+      "an upload is cut off (408, with a sentence; nothing of it is kept) when less than this arrived, on average, over the last `UPLOAD_RATE_WINDOW_SECONDS`: a byte now and then keeps `UPLOAD_IDLE_TIMEOUT_MS` from ending it, and a few trickling uploads would otherwise hold the places every school's uploads share (`CONCURRENT_UPLOADS`; one person has at most 2 in flight, one platform at most half); 0: no floor",
+  }),
+  UPLOAD_RATE_WINDOW_SECONDS: setting(z.coerce.number().min(0.5).max(3600).default(20), {
+    description: 'the window over which `UPLOAD_MIN_KB_PER_SECOND` is measured',
+  }),
   ADMIN_TOKEN: setting(z.string().min(24, 'must be at least 24 characters').max(256).optional(), {
     description:
       "opens `/admin` for the whole installation without an LMS launch (a platform's administrators reach it from a launch, for their own platform)",
@@ -563,6 +570,13 @@ const settingsSchema = environment.transform((values) => {
       requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       uploadIdleTimeoutMs: values.UPLOAD_IDLE_TIMEOUT_MS,
+      uploadMinRate:
+        values.UPLOAD_MIN_KB_PER_SECOND === 0
+          ? null
+          : {
+              bytes: values.UPLOAD_MIN_KB_PER_SECOND * 1024 * values.UPLOAD_RATE_WINDOW_SECONDS,
+              windowMs: values.UPLOAD_RATE_WINDOW_SECONDS * 1000,
+            },
     },
     /** The tool's name as LMS administrators and instructors see it. */
     toolName: values.TOOL_NAME,

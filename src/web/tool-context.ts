@@ -31,7 +31,7 @@ export interface WebSettings {
   /** Requests of each class worked on at once (src/web/admission.ts). */
   admission: AdmissionLimits;
   /** An upload whose body sends nothing for this long is cut off. */
-  http: { uploadIdleTimeoutMs: number };
+  http: { uploadIdleTimeoutMs: number; uploadMinRate: { bytes: number; windowMs: number } | null };
   /** ASSET_PROCESSOR=on: the tool offers itself as the LMS's Asset Processor. */
   assetProcessor: boolean;
   /** The Asset Processor's terms (ASSET_PROCESSOR_EULA=on); null: none. */
