@@ -41,6 +41,17 @@ const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 /** Defaults that depend on other settings, named once for the settings and for their description. */
 const DEFAULT_POLL_SCHEDULE_SECONDS = [60, 120, 300, 600, 1800];
 const LOOPBACK_NETWORKS = ['127.0.0.0/8', '::1/128'];
+/** `none`, or networks in CIDR form separated by commas (PLATFORM_PRIVATE_NETWORKS, TRUSTED_PROXIES). */
+const networks = (example: string) =>
+  z
+    .string()
+    .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
+    .refine(
+      (list) => list.every((cidr) => parseCidr(cidr) !== null),
+      `must be \`none\` or networks in CIDR form separated by commas, e.g. ${example}`,
+    )
+    .optional();
+
 /** Requests of each class in flight per database connection (see `admission` below). */
 const ADMISSION_PER_CONNECTION = { launch: 2, upload: 4, callback: 4, pages: 4, notices: 16 };
 
@@ -265,6 +276,13 @@ export const environment = z.object({
   UPLOAD_IDLE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(30_000), {
     description: 'an upload that sends nothing for this long is cut off (408); nothing of it is kept',
   }),
+  UPLOAD_MIN_KB_PER_SECOND: setting(z.coerce.number().min(0).max(100_000).default(2), {
+    description:
+      "an upload is cut off (408, with a sentence; nothing of it is kept) when less than this arrived, on average, over the last `UPLOAD_RATE_WINDOW_SECONDS`: a byte now and then keeps `UPLOAD_IDLE_TIMEOUT_MS` from ending it, and a few trickling uploads would otherwise hold the places every school's uploads share (`CONCURRENT_UPLOADS`; one person has at most 2 in flight, one platform at most half); 0: no floor",
+  }),
+  UPLOAD_RATE_WINDOW_SECONDS: setting(z.coerce.number().min(0.5).max(3600).default(20), {
+    description: 'the window over which `UPLOAD_MIN_KB_PER_SECOND` is measured',
+  }),
   ADMIN_TOKEN: setting(z.string().min(24, 'must be at least 24 characters').max(256).optional(), {
     description:
       "opens `/admin` for the whole installation without an LMS launch (a platform's administrators reach it from a launch, for their own platform)",
@@ -282,23 +300,19 @@ export const environment = z.object({
       values: '24 to 256 printable characters without spaces',
     },
   ),
+  TRUSTED_PROXIES: setting(networks('127.0.0.1/32,10.0.0.0/8'), {
+    description:
+      "the reverse proxies in front of the tool (nginx on the same machine: `127.0.0.1/32,::1/128`). A request from one of them is counted, by the `/admin` token's throttle and the limit of dynamic registrations per address, against the first address in its `X-Forwarded-For` that is not a trusted proxy, read from the right; without it every request behind a proxy counts as the proxy's, so one stranger's wrong tokens would hold the administrator's too",
+    default: "`none`: the address a request comes from is its socket's peer",
+    values: '`none`, or networks in CIDR form separated by commas',
+  }),
   // `none`, or CIDRs separated by commas; the rules they relax are in src/lti/platform-http.ts.
-  PLATFORM_PRIVATE_NETWORKS: setting(
-    z
-      .string()
-      .transform((value) => (value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim())))
-      .refine(
-        (list) => list.every((cidr) => parseCidr(cidr) !== null),
-        'must be `none` or networks in CIDR form separated by commas, e.g. 10.20.0.0/16,fd00:1::/64',
-      )
-      .optional(),
-    {
-      description:
-        "private networks in which the tool may reach a platform's URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school's own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool's host, so it needs listing",
-      default: `\`${LOOPBACK_NETWORKS.join(',')}\` on a private instance (outside production, listening on loopback with a loopback \`PUBLIC_URL\`), \`none\` otherwise`,
-      values: '`none`, or networks in CIDR form separated by commas, e.g. `10.20.0.0/16,fd00:1::/64`',
-    },
-  ),
+  PLATFORM_PRIVATE_NETWORKS: setting(networks('10.20.0.0/16,fd00:1::/64'), {
+    description:
+      "private networks in which the tool may reach a platform's URLs: its configuration and registration endpoint (dynamic registration), keys, token, AGS and NRPS URLs. Every other loopback, link-local (169.254.0.0/16 and metadata services, fe80::/10), private (10/8, 172.16/12, 192.168/16, fc00::/7), CGNAT (100.64/10) and reserved address, IPv4-mapped IPv6 forms included, is refused. A Moodle on the school's own network: e.g. `10.20.0.0/16`. Loopback is allowed on a private instance so the dev platform at `http://localhost:PORT/dev` and the tests work; once strangers can reach the tool, a platform URL on loopback is an attack on the tool's host, so it needs listing",
+    default: `\`${LOOPBACK_NETWORKS.join(',')}\` on a private instance (outside production, listening on loopback with a loopback \`PUBLIC_URL\`), \`none\` otherwise`,
+    values: '`none`, or networks in CIDR form separated by commas, e.g. `10.20.0.0/16,fd00:1::/64`',
+  }),
   POLL_SCHEDULE_SECONDS: setting(
     z
       .string()
@@ -510,6 +524,8 @@ const settingsSchema = environment.transform((values) => {
     dynamicRegistration: values.DYNAMIC_REGISTRATION ?? (loopbackOnly ? 'open' : 'approve'),
     /** Dynamic registrations one source address may start in ten minutes (each makes the tool call the LMS it names). */
     registrationsPerAddress: values.REGISTRATIONS_PER_ADDRESS,
+    /** The reverse proxies whose X-Forwarded-For names the client (web/client-address.ts); none: the socket's peer. */
+    trustedProxies: values.TRUSTED_PROXIES ?? [],
     /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
      * (always 'off' in production, whatever DEV_PLATFORM says). */
     devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),
@@ -554,6 +570,13 @@ const settingsSchema = environment.transform((values) => {
       requestTimeoutMs: values.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: values.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       uploadIdleTimeoutMs: values.UPLOAD_IDLE_TIMEOUT_MS,
+      uploadMinRate:
+        values.UPLOAD_MIN_KB_PER_SECOND === 0
+          ? null
+          : {
+              bytes: values.UPLOAD_MIN_KB_PER_SECOND * 1024 * values.UPLOAD_RATE_WINDOW_SECONDS,
+              windowMs: values.UPLOAD_RATE_WINDOW_SECONDS * 1000,
+            },
     },
     /** The tool's name as LMS administrators and instructors see it. */
     toolName: values.TOOL_NAME,

@@ -3,7 +3,9 @@
 // with the fields ltijs gave it, so an ltik issued by an earlier release still reads. Signed and checked with
 // node:crypto's HMAC in one synchronous call: jose does HS256 through WebCrypto, a job handed to libuv's thread pool
 // and awaited, about 0.1 ms of CPU where this takes about 0.01 (bench/session-token.ts); a launch signs one ltik and
-// every page checks one.
+// every page checks one. It lasts LTIK_LIFETIME_SECONDS from its issue (`exp`, and `iat` for one an earlier release
+// issued without `exp`): a key copied from a log or a screen stops opening anything within a working day, and the
+// person who relaunches from the LMS gets a new one. Its signature has one spelling, the canonical base64url.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
@@ -17,6 +19,11 @@ export const ltikClaims = z.object({
 });
 export type LtikClaims = z.infer<typeof ltikClaims>;
 
+/** How long an ltik opens pages: a working day in the LMS, after which the person opens the tool from it again. */
+export const LTIK_LIFETIME_SECONDS = 8 * 60 * 60;
+/** Seconds an ltik's iat may lie ahead of this clock (several web processes, a clock a little apart). */
+const CLOCK_TOLERANCE_SECONDS = 60;
+
 /** The JOSE header of every ltik (RFC 7515 4.1): HS256, which is the only algorithm an ltik is checked under. */
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
@@ -24,32 +31,58 @@ const signature = (input: string, encryptionKey: string) => createHmac('sha256',
 
 /** An ltik for `claims` (and what else the session adds), issued now. */
 export function signLtik(claims: LtikClaims & Record<string, unknown>, encryptionKey: string): string {
-  const payload = Buffer.from(JSON.stringify({ ...claims, iat: Math.floor(Date.now() / 1000) })).toString('base64url');
+  const iat = Math.floor(Date.now() / 1000);
+  const payload = Buffer.from(JSON.stringify({ ...claims, iat, exp: iat + LTIK_LIFETIME_SECONDS })).toString(
+    'base64url',
+  );
   const input = `${HEADER}.${payload}`;
   return `${input}.${signature(input, encryptionKey).toString('base64url')}`;
 }
 
 const header = z.object({ alg: z.literal('HS256') });
+/** When an ltik was issued and until when it opens pages (RFC 7519 4.1.4, 4.1.6); an ltik without iat never did. */
+const lifetime = z.object({ iat: z.number().finite(), exp: z.number().finite().optional() });
+
+/** Whether an ltik issued at `iat` (ending at `exp`, or LTIK_LIFETIME_SECONDS after it) still opens pages now. */
+function current(times: z.infer<typeof lifetime>, nowSeconds: number): boolean {
+  const end = Math.min(times.exp ?? Infinity, times.iat + LTIK_LIFETIME_SECONDS);
+  return times.iat <= nowSeconds + CLOCK_TOLERANCE_SECONDS && nowSeconds < end;
+}
 
 /**
- * The claims of an ltik signed with this ENCRYPTION_KEY, or null: not three parts, a header that does not say HS256
- * (an ltik with another algorithm, "none" among them, is refused as jose refused it), a signature that does not
- * match (compared in constant time), or claims that are not an ltik's.
+ * The claims of an ltik signed with this ENCRYPTION_KEY; 'invalid' when it is none: not three parts, a header that
+ * does not say HS256 (an ltik with another algorithm, "none" among them, is refused as jose refused it), a signature
+ * that is not the canonical base64url of the right one (compared in constant time: Buffer's base64url reading skips
+ * characters it does not know and takes the other alphabet too, so it would open the page for several spellings of
+ * one signature), or claims that are not an ltik's or do not say when it was issued; 'expired' when it was issued
+ * more than LTIK_LIFETIME_SECONDS ago, or its exp has passed.
  */
-export function verifyLtik(ltik: string, encryptionKey: string): LtikClaims | null {
+export function readLtik(ltik: string, encryptionKey: string, nowMs = Date.now()): LtikClaims | 'invalid' | 'expired' {
   const parts = ltik.split('.');
-  if (parts.length !== 3) return null;
+  if (parts.length !== 3) return 'invalid';
   const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
-  const given = Buffer.from(encodedSignature, 'base64url');
-  const expected = signature(`${encodedHeader}.${encodedPayload}`, encryptionKey);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const given = Buffer.from(encodedSignature, 'utf8');
+  const expected = Buffer.from(
+    signature(`${encodedHeader}.${encodedPayload}`, encryptionKey).toString('base64url'),
+    'utf8',
+  );
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
   try {
-    if (!header.safeParse(JSON.parse(Buffer.from(encodedHeader, 'base64url').toString())).success) return null;
-    const claims = ltikClaims.safeParse(JSON.parse(Buffer.from(encodedPayload, 'base64url').toString()));
-    return claims.success ? claims.data : null;
+    if (!header.safeParse(JSON.parse(Buffer.from(encodedHeader, 'base64url').toString())).success) return 'invalid';
+    const payload: unknown = JSON.parse(Buffer.from(encodedPayload, 'base64url').toString());
+    const times = lifetime.safeParse(payload);
+    const claims = ltikClaims.safeParse(payload);
+    if (!times.success || !claims.success) return 'invalid';
+    return current(times.data, nowMs / 1000) ? claims.data : 'expired';
   } catch {
-    return null;
+    return 'invalid';
   }
+}
+
+/** The claims of an ltik that opens pages now, or null (readLtik says why not). */
+export function verifyLtik(ltik: string, encryptionKey: string, nowMs = Date.now()): LtikClaims | null {
+  const read = readLtik(ltik, encryptionKey, nowMs);
+  return typeof read === 'string' ? null : read;
 }
 
 /**

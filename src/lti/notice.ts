@@ -79,6 +79,15 @@ function noticeRefusal(
   }
 }
 
+/**
+ * The platform a notice says it comes from (its issuer and client), read without verifying anything: only to count
+ * the notice against that platform's share of the places (web/admission.ts), never to trust. Null: it names none.
+ */
+export function noticePlatform(jwt: string): string | null {
+  const names = readUnverified(jwt)?.names;
+  return names ? `${names.issuer} ${names.clientId}` : null;
+}
+
 /** Verifies one notice JWT; throws NoticeRefused. `types`: the notice types the caller takes. */
 export async function verifyNotice(
   db: Kysely<DatabaseSchema>,

@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Launch, LaunchIdentity } from './launch.js';
-import { verifyLtik } from './ltik.js';
+import { readLtik } from './ltik.js';
 import { sessionRecordKey } from './storage.js';
 
 /**
@@ -32,8 +32,8 @@ export async function resolveSession(
   deps: { db: Kysely<DatabaseSchema>; encryptionKey: string },
   ltik: string,
 ): Promise<Session | SessionProblem> {
-  const claims = verifyLtik(ltik, deps.encryptionKey);
-  if (!claims) return 'invalid';
+  const claims = readLtik(ltik, deps.encryptionKey);
+  if (typeof claims === 'string') return claims;
   // One round trip: the record the ltik stands for and the platform, user and course it names.
   const { rows } = await sql<SessionRow>`
     SELECT session.doc, platform.id AS platform_id, lti_user.id AS user_id, course.id AS course_id

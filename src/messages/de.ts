@@ -87,6 +87,8 @@ export const de: Translation = {
   'upload.unreadable': 'Der Upload konnte nicht gelesen werden.',
   'upload.stalled':
     'Der Upload ist ins Stocken geraten: {seconds} Sekunden lang kam nichts an, daher wurde er abgebrochen und nichts gespeichert. Bitte senden Sie die Datei erneut.',
+  'upload.tooSlow':
+    'Der Upload war zu langsam: über {seconds} Sekunden kamen weniger als {kb} KB pro Sekunde an, daher wurde er abgebrochen und nichts gespeichert. Bitte senden Sie die Datei über eine bessere Verbindung erneut.',
   'upload.wrongField': 'Die Datei muss im Formularfeld „file“ kommen.',
   'upload.interrupted': 'Der Upload wurde unterbrochen. Bitte versuchen Sie es erneut.',
   'upload.oneFile': 'Senden Sie eine Datei pro Abgabe.',

@@ -81,6 +81,8 @@ export const en = {
   'upload.unreadable': 'The upload could not be read.',
   'upload.stalled':
     'The upload stopped: nothing arrived for {seconds} seconds, so it was cut off and nothing was kept. Please send the file again.',
+  'upload.tooSlow':
+    'The upload was too slow: less than {kb} KB a second arrived over {seconds} seconds, so it was cut off and nothing was kept. Please send the file again from a better connection.',
   'upload.wrongField': 'The file must come in the form field named "file".',
   'upload.interrupted': 'The upload was interrupted. Please try again.',
   'upload.oneFile': 'Send one file per submission.',

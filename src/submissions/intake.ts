@@ -39,9 +39,15 @@ function tooLarge(maxBytes: number): IntakeError {
 /** A body that sends nothing for this long is taken as abandoned (a stalled client, or one holding the socket). */
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
+/** The least an upload must keep sending: `bytes` in every `windowMs` (UPLOAD_MIN_KB_PER_SECOND). */
+export interface UploadMinRate {
+  bytes: number;
+  windowMs: number;
+}
+
 export async function receiveUpload(
   req: IncomingMessage,
-  options: { maxBytes: number; db: Kysely<DatabaseSchema>; idleTimeoutMs?: number },
+  options: { maxBytes: number; db: Kysely<DatabaseSchema>; idleTimeoutMs?: number; minRate?: UploadMinRate | null },
 ): Promise<ReceivedFile> {
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
     throw new IntakeError(415, { key: 'upload.notMultipart' });
@@ -74,11 +80,31 @@ export async function receiveUpload(
       clearTimeout(idle);
       if (!settled) idle = setTimeout(stalled, idleMs);
     };
+    // A byte now and then resets the idle timer; the floor cuts a body that trickles, as asset downloads are cut
+    // (lti/platform-http.ts), so that a few slow senders cannot hold the upload places every school shares.
+    const rate = options.minRate;
+    let bytes = 0;
+    let bytesBefore = 0;
+    const watch =
+      rate &&
+      setInterval(() => {
+        if (bytes - bytesBefore < rate.bytes) {
+          const perSecond = Math.max(1, Math.round(((rate.bytes / rate.windowMs) * 1000) / 1024));
+          fail(
+            new IntakeError(408, {
+              key: 'upload.tooSlow',
+              params: { kb: perSecond, seconds: Math.round(rate.windowMs / 1000) },
+            }),
+          );
+        }
+        bytesBefore = bytes;
+      }, rate.windowMs);
     /** An IntakeError says what was wrong with the upload; any other error, that the tool could not store it. */
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(idle);
+      if (watch) clearInterval(watch);
       req.unpipe(parser);
       // The rest of the body is read and dropped, never stored, so that the browser gets the answer
       // (a server that stops reading makes it report a broken connection instead).
@@ -121,13 +147,17 @@ export async function receiveUpload(
           if (settled) return;
           settled = true;
           clearTimeout(idle);
+          if (watch) clearInterval(watch);
           resolve(file);
         },
         () => undefined,
       );
     });
     req.on('aborted', () => fail(new IntakeError(400, { key: 'upload.interrupted' })));
-    req.on('data', touch);
+    req.on('data', (piece: Buffer) => {
+      bytes += piece.length;
+      touch();
+    });
     touch();
     req.pipe(parser);
   });

@@ -6,7 +6,7 @@ import type { Assignment } from '../assignments/store.js';
 import type { Sentence } from '../messages/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { studentDueDate } from './due-dates.js';
-import { IntakeError, receiveUpload } from './intake.js';
+import { IntakeError, receiveUpload, type UploadMinRate } from './intake.js';
 import { ownAttempts } from './own-attempts.js';
 import { canSubmit, counted, type Submission } from './store.js';
 
@@ -15,6 +15,8 @@ export { SubmitRefused, type SubmitResult } from './admit.js';
 export interface SubmitDeps extends AdmitDeps {
   /** An upload whose body sends nothing for this long is cut off (and nothing of it is kept). */
   uploadIdleTimeoutMs?: number;
+  /** The least an upload must keep sending (UPLOAD_MIN_KB_PER_SECOND); null: no floor. */
+  uploadMinRate?: UploadMinRate | null;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function submitPaper(
       maxBytes: maxFileBytes(assignment.settings),
       db: deps.db,
       ...(deps.uploadIdleTimeoutMs ? { idleTimeoutMs: deps.uploadIdleTimeoutMs } : {}),
+      minRate: deps.uploadMinRate ?? null,
     });
   } catch (error) {
     if (error instanceof IntakeError) throw new SubmitRefused(error.status, error.sentence);

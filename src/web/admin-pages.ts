@@ -30,6 +30,7 @@ import { ltikOf } from './require-session.js';
 import { frameForSession } from './framing.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { TokenThrottle } from './admin-throttle.js';
+import { clientAddressOf } from './client-address.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 
@@ -43,6 +44,7 @@ const platformOf = (scope: AdminScope): string | null => (scope === 'installatio
 function requireAdmin(tool: Tool) {
   const adminToken = tool.settings.adminToken;
   const throttle = new TokenThrottle();
+  const clientAddress = clientAddressOf(tool.settings.trustedProxies);
   /** The address refused for sending too many wrong tokens: 429, a sentence, and when to try again. */
   const refuse = (res: Response, refusedMs: number) => {
     const minutes = Math.max(1, Math.ceil(refusedMs / 60_000));
@@ -55,7 +57,7 @@ function requireAdmin(tool: Tool) {
     const sent: unknown = header.startsWith('AdminToken ') ? header.slice(11) : req.body?.adminToken;
     const token = typeof sent === 'string' && sent !== '' ? sent : null;
     if (token !== null) {
-      const address = req.socket.remoteAddress ?? 'unknown';
+      const address = clientAddress(req);
       const refusedFor = throttle.refusedFor(address);
       if (refusedFor > 0) {
         tool.logger.info({ address }, 'Admin token not checked: its address sent too many wrong ones');

@@ -5,7 +5,8 @@
 // held: the administrator at their own machine still gets in. Attempts are counted as they arrive, so that guesses
 // sent all at once are counted as surely as guesses sent one after another. Kept in the process's memory, as the
 // registration limit is (web/registration.ts): a restart forgets it, and several web processes each count their own.
-// Behind a reverse proxy every request comes from the proxy's address, and the limit holds for all callers together.
+// The address is the client's as web/client-address.ts reads it: behind a reverse proxy named in TRUSTED_PROXIES, the
+// forwarded client's, so that a stranger's wrong tokens never hold the administrator's right one.
 
 /** Wrong tokens an address may send in a window before its answers are held back. */
 export const FREE_FAILURES = 5;

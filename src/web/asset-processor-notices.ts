@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { MAX_NOTICES, receiveNotices } from '../assetprocessor/notices.js';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { isDatabaseUnreachable, isUnstorableText } from '../db/index.js';
-import { NoticeRefused } from '../lti/notice.js';
+import { NoticeRefused, noticePlatform } from '../lti/notice.js';
+import { claimShare } from './admission.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 import { bodyFault } from './body-faults.js';
@@ -38,6 +39,10 @@ export function assetProcessorNoticeRoutes(tool: Tool): Router {
         .json({ error: `The body must be JSON: {"notices":[{"jwt":"..."}]}, with 1 to ${MAX_NOTICES} notices.` });
       return;
     }
+    // The notices count against the share of the notice places of the platform the first names (admission.ts): an
+    // LMS sends its own notices in one request.
+    const platform = noticePlatform(parsed.data.notices[0]!.jwt);
+    if (platform && !claimShare(res, platform)) return;
     try {
       const received = await receiveNotices(
         db,

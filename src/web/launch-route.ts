@@ -9,6 +9,8 @@ import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
 import { allowFramingBy, frameForSession, namePlatform } from './framing.js';
 import { claimedPlatformFrameOrigins } from '../lti/frame-origins.js';
 import { LAUNCH_ANSWERS, answerOf } from './launches/index.js';
+import { readUnverified } from '../lti/unverified-jwt.js';
+import { claimShare } from './admission.js';
 import { sendRefusal } from './lti-guard.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
@@ -28,6 +30,11 @@ export function launchRoute(tool: Tool): Router {
       const { t } = wordsOf(res);
       return sendMessage(res, 401, t('launch.couldNotOpen'), t('launch.notVerified'));
     }
+    // The launch counts against the share of the launch places of the platform it names (admission.ts): one whose keys
+    // host hangs, or a flood of tokens naming it, leaves the other schools' launches their places.
+    const idToken = (req.body as { id_token?: unknown } | undefined)?.id_token;
+    const named = typeof idToken === 'string' ? readUnverified(idToken)?.names : null;
+    if (named && !claimShare(res, `${named.issuer} ${named.clientId}`)) return;
     const request = {
       body: req.body,
       cookies: req.headers.cookie,

@@ -9,6 +9,7 @@ import type { LaunchRefusal } from '../lti/launch-flow.js';
 import { startLogin } from '../lti/login.js';
 import { storageKey } from '../lti/launch-flow.js';
 import { LTI_ROUTES } from '../lti/provider.js';
+import { claimShare } from './admission.js';
 import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
 import type { Logger } from '../logger.js';
 import { render, sendMessage, wordsOf } from './views.js';
@@ -83,6 +84,8 @@ export function ltiGuard(tool: Tool): Router {
       ...(req.query as Record<string, unknown>),
       ...((req.body as Record<string, unknown> | undefined) ?? {}),
     };
+    // The login counts against the share of the launch places of the platform it names, as its launch does.
+    if (typeof fields.iss === 'string' && !claimShare(res, `${fields.iss} ${String(fields.client_id)}`)) return;
     const login = await startLogin(tool, fields);
     if (login.outcome === 'refused') return sendRefusal(logger, res, login);
     // Past the answer deadline above, the person was told already: nothing more is sent.

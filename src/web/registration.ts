@@ -5,6 +5,7 @@
 import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { RegistrationFailed, registerDynamically, type ToolDescription } from '../lti/dynamic-registration.js';
+import { clientAddressOf } from './client-address.js';
 import { allowFramingBy, allowFramingByAnyone } from './framing.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
@@ -59,6 +60,7 @@ export function registrationRoutes(tool: Tool): Router {
   const mode = settings.dynamicRegistration;
   const router = toolRouter();
   const allowed = rateLimiter(settings.registrationsPerAddress, REGISTRATION_WINDOW_MS);
+  const clientAddress = clientAddressOf(settings.trustedProxies);
 
   /** The failure page: one sentence and a Close button. Framed by the LMS once known, else by anyone (it shows nothing else). */
   const fail = (res: Response, status: number, message: string, lmsOrigins: string[] = []) => {
@@ -81,11 +83,9 @@ export function registrationRoutes(tool: Tool): Router {
         400,
         'Open this address from your LMS\'s "register a tool by URL" page: it needs the openid_configuration the LMS adds.',
       );
-    if (!allowed(req.socket.remoteAddress ?? 'unknown')) {
-      logger.warn(
-        { address: req.socket.remoteAddress },
-        'Dynamic registration refused: too many attempts from one address',
-      );
+    const address = clientAddress(req);
+    if (!allowed(address)) {
+      logger.warn({ address }, 'Dynamic registration refused: too many attempts from one address');
       res.setHeader('Retry-After', String(Math.ceil(REGISTRATION_WINDOW_MS / 1000)));
       return fail(
         res,

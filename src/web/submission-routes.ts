@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
+import { UPLOADS_PER_PERSON, claimShare } from './admission.js';
 import { assignmentPath } from './launches/landing.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { sendMessage, wordsOf } from './views.js';
@@ -10,11 +11,18 @@ import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
 
 export function submissionRoutes(tool: Tool): Router {
-  const submitting: SubmitDeps = { ...tool, uploadIdleTimeoutMs: tool.settings.http.uploadIdleTimeoutMs };
+  const submitting: SubmitDeps = {
+    ...tool,
+    uploadIdleTimeoutMs: tool.settings.http.uploadIdleTimeoutMs,
+    uploadMinRate: tool.settings.http.uploadMinRate,
+  };
   const router = toolRouter();
   // The student's attempts are read with the session: the rules look at them before the file is read.
   router.post('/assignments/:id/submissions', requireSession(tool), async (req, res) => {
     const session = sessionOf(res);
+    // One person's uploads, and one platform's, hold at most their share of the upload places (admission.ts).
+    if (!claimShare(res, `person ${session.userId}`, UPLOADS_PER_PERSON)) return;
+    if (!claimShare(res, `platform ${session.platformId}`)) return;
     const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (assignment === 404) return res.status(404).json({ error: 'There is no such assignment.' });
     if (assignment === 403) return res.status(403).json({ error: 'This assignment belongs to another course.' });

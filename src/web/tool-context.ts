@@ -23,13 +23,15 @@ export interface WebSettings {
   toolName: string;
   dynamicRegistration: 'open' | 'approve' | 'off';
   registrationsPerAddress: number;
+  /** The reverse proxies whose X-Forwarded-For names the client (client-address.ts). */
+  trustedProxies: readonly string[];
   production: boolean;
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };
   /** Requests of each class worked on at once (src/web/admission.ts). */
   admission: AdmissionLimits;
   /** An upload whose body sends nothing for this long is cut off. */
-  http: { uploadIdleTimeoutMs: number };
+  http: { uploadIdleTimeoutMs: number; uploadMinRate: { bytes: number; windowMs: number } | null };
   /** ASSET_PROCESSOR=on: the tool offers itself as the LMS's Asset Processor. */
   assetProcessor: boolean;
   /** The Asset Processor's terms (ASSET_PROCESSOR_EULA=on); null: none. */

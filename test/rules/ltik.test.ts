@@ -2,8 +2,8 @@
 // (through jose) still reads, and no forged, altered or unsigned one does.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SignJWT, UnsecuredJWT, jwtVerify } from 'jose';
-import { ltikPlatform, signLtik, verifyLtik } from '../../src/lti/ltik.js';
+import { SignJWT, UnsecuredJWT, decodeJwt, jwtVerify } from 'jose';
+import { LTIK_LIFETIME_SECONDS, ltikPlatform, readLtik, signLtik, verifyLtik } from '../../src/lti/ltik.js';
 
 const KEY = 'ltik-test-encryption-key-0123456789abcdef';
 const CLAIMS = {
@@ -65,4 +65,49 @@ test('no forged, altered, unsigned or malformed ltik reads', async () => {
     .sign(new TextEncoder().encode(KEY));
   assert.equal(verifyLtik(signedWithoutUser, KEY), null);
   assert.equal(ltikPlatform('not a token'), null);
+});
+
+test('a signature opens the page in one spelling only, its canonical base64url', () => {
+  // A signature with a character of each alphabet's own (- or _), so that the other alphabet's spelling differs.
+  let ltik = '';
+  for (let i = 0; !/[-_]/.test(ltik.split('.')[2] ?? ''); i += 1) ltik = signLtik({ ...CLAIMS, user: `s-${i}` }, KEY);
+  const [header, payload, signature] = ltik.split('.') as [string, string, string];
+  assert.ok(verifyLtik(ltik, KEY), 'the canonical spelling opens the page');
+  const spellings = {
+    'padded with =': `${signature}=`,
+    "in base64's own alphabet": signature.replace(/-/g, '+').replace(/_/g, '/'),
+    'with a character base64url does not know': `${signature.slice(0, 10)}!${signature.slice(10)}`,
+    'with a space inside': `${signature.slice(0, 10)} ${signature.slice(10)}`,
+    'with an escaped character': `${signature.slice(0, 10)}%${signature.slice(10)}`,
+  };
+  for (const [what, spelling] of Object.entries(spellings)) {
+    assert.notEqual(spelling, signature, what);
+    assert.equal(verifyLtik(`${header}.${payload}.${spelling}`, KEY), null, what);
+  }
+});
+
+test('an ltik opens pages for LTIK_LIFETIME_SECONDS from its issue, and one from an earlier release as long', async () => {
+  const ltik = signLtik(CLAIMS, KEY);
+  const { exp, iat } = decodeJwt(ltik);
+  assert.equal(Number(exp) - Number(iat), LTIK_LIFETIME_SECONDS);
+  assert.ok(LTIK_LIFETIME_SECONDS >= 60 * 60 && LTIK_LIFETIME_SECONDS <= 12 * 60 * 60, 'hours, not forever');
+  const issued = Number(iat) * 1000;
+  assert.deepEqual(verifyLtik(ltik, KEY, issued + (LTIK_LIFETIME_SECONDS - 60) * 1000), named);
+  assert.equal(readLtik(ltik, KEY, issued + LTIK_LIFETIME_SECONDS * 1000), 'expired');
+  assert.equal(verifyLtik(ltik, KEY, issued + 30 * 24 * 3600 * 1000), null);
+  // One jose signed for an earlier release has iat and no exp: it ends as long after its issue.
+  const before = await new SignJWT({ ...CLAIMS, platformCode: 'lti', s: 'x' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .sign(new TextEncoder().encode(KEY));
+  assert.equal(readLtik(before, KEY, Date.now() + (LTIK_LIFETIME_SECONDS + 5) * 1000), 'expired');
+  // An exp later than the lifetime does not lengthen it; an ltik that says nothing of its issue is none.
+  const longer = await new SignJWT(CLAIMS)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('30d')
+    .sign(new TextEncoder().encode(KEY));
+  assert.equal(readLtik(longer, KEY, Date.now() + (LTIK_LIFETIME_SECONDS + 5) * 1000), 'expired');
+  const timeless = await new SignJWT(CLAIMS).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(KEY));
+  assert.equal(readLtik(timeless, KEY), 'invalid');
 });

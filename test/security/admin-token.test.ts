@@ -2,7 +2,9 @@
 // forms: no cache keeps any of its answers, and the token cannot be guessed at speed. From one address, the first
 // few wrong tokens are answered at once, the next ones later and later, and past the limit the address is refused
 // (429, a sentence, Retry-After, a warning in the log), the right token too; the administrator at another address
-// still gets in.
+// still gets in. Behind a reverse proxy (TRUSTED_PROXIES), a stranger's wrong tokens count against the stranger's
+// forwarded address, never the proxy's, so the administrator's right token from another client still opens the page;
+// a client that is no trusted proxy cannot pose as another by writing X-Forwarded-For itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Agent, request } from 'undici';
@@ -15,17 +17,22 @@ let tool: TestTool;
 const elsewhere = new Agent({ localAddress: '127.0.0.2' });
 
 before(async () => {
-  tool = await startTestTool({ ADMIN_TOKEN });
+  // 127.0.0.1 stands for nginx beside the tool; a request from it without X-Forwarded-For counts as its own.
+  tool = await startTestTool({ ADMIN_TOKEN, TRUSTED_PROXIES: '127.0.0.1/32,::1/128' });
 });
 after(async () => {
   await elsewhere.close();
   await tool?.stop();
 });
 
-async function openAdmin(token: string | null, from?: Agent) {
+async function openAdmin(token: string | null, from?: Agent, forwardedFor?: string) {
   const started = Date.now();
   const answer = await request(`${tool.url}/admin`, {
-    headers: { accept: 'text/html', ...(token ? { authorization: `AdminToken ${token}` } : {}) },
+    headers: {
+      accept: 'text/html',
+      ...(token ? { authorization: `AdminToken ${token}` } : {}),
+      ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+    },
     ...(from ? { dispatcher: from } : {}),
   });
   const body = await answer.body.text();
@@ -88,5 +95,42 @@ describe('/admin', () => {
     const admin = await openAdmin(ADMIN_TOKEN, elsewhere);
     assert.equal(admin.status, 200, admin.body);
     assert.ok(admin.ms < 5_000, `answered after ${admin.ms} ms`);
+  });
+});
+
+describe('/admin behind a reverse proxy (TRUSTED_PROXIES)', () => {
+  // The proxy is this machine's 127.0.0.1, as nginx beside the tool; 127.0.0.2 is a client that reaches the tool
+  // without it.
+  test("a stranger's wrong tokens through the proxy never lock the administrator's right token out", async () => {
+    // nginx appends the address it was reached from; what the client sent itself stays to the left of it.
+    const stranger = '203.0.113.7';
+    const administrator = '198.51.100.20';
+    const wrong = await Promise.all(
+      Array.from({ length: LOCKING_FAILURES }, (_, n) =>
+        openAdmin(`wrong-token-${n}-0123456789abcdefghij`, undefined, `${administrator}, ${stranger}`),
+      ),
+    );
+    assert.equal(wrong.filter((answer) => answer.status === 429).length, 1, wrong.map((a) => a.status).join(' '));
+    // The stranger is held, whatever it writes into the header itself.
+    const strangerAgain = await openAdmin(ADMIN_TOKEN, undefined, stranger);
+    assert.equal(strangerAgain.status, 429);
+    // The administrator, through the same proxy, is not.
+    const admin = await openAdmin(ADMIN_TOKEN, undefined, administrator);
+    assert.equal(admin.status, 200, admin.body);
+    assert.ok(admin.ms < 5_000, `answered after ${admin.ms} ms`);
+  });
+
+  test('a client that is no trusted proxy is counted by its own address, whatever X-Forwarded-For it sends', async () => {
+    const posing = '198.51.100.99';
+    const wrong = await Promise.all(
+      Array.from({ length: LOCKING_FAILURES }, (_, n) =>
+        openAdmin(`wrong-token-${n}-0123456789abcdefghij`, elsewhere, posing),
+      ),
+    );
+    assert.equal(wrong.filter((answer) => answer.status === 429).length, 1);
+    // 127.0.0.2 is held, not the address it wrote; through the proxy that address still opens the page.
+    assert.equal((await openAdmin(ADMIN_TOKEN, elsewhere, posing)).status, 429);
+    const admin = await openAdmin(ADMIN_TOKEN, undefined, posing);
+    assert.equal(admin.status, 200, admin.body);
   });
 });

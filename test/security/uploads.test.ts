@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
-import { openCourse, type TestCourse } from '../support/course.js';
+import { openCourse, postStreamedUpload, streamedFileHead, type TestCourse } from '../support/course.js';
 import { unclaimedChunks } from '../support/stored-files.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
@@ -34,15 +34,10 @@ async function studentLtik(userId: string): Promise<string> {
 describe('uploads an attacker sends', () => {
   test('1 GB streamed without a Content-Length is refused with 413 soon after the limit, and the tool stops reading it', async () => {
     const ltik = await studentLtik('student-big');
-    const boundary = '----security-uploads';
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(
-          new TextEncoder().encode(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.txt"\r\nContent-Type: text/plain\r\n\r\n`,
-          ),
-        );
+        controller.enqueue(streamedFileHead('huge.txt'));
       },
       pull(controller) {
         if (sent >= GB) return controller.close();
@@ -51,16 +46,9 @@ describe('uploads an attacker sends', () => {
       },
     });
     const started = Date.now();
-    const answer = await fetch(`${tool.url}${course.path}/submissions`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${ltik}`,
-        accept: 'application/json',
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body,
-      duplex: 'half',
-    } as RequestInit).catch((error: unknown) => error as Error);
+    const answer = await postStreamedUpload(`${tool.url}${course.path}`, ltik, body).catch(
+      (error: unknown) => error as Error,
+    );
     const sentAtAnswer = sent;
     // The assignment allows 100 MB by default: the answer comes soon after that, long before the gigabyte is through.
     assert.ok(!(answer instanceof Error), `the connection failed instead of an answer: ${String(answer)}`);

@@ -114,3 +114,25 @@ export async function studentLtik(course: TestCourse, userId: string): Promise<s
   assert.ok(student.ltik, `the student's launch: ${student.status}`);
   return student.ltik;
 }
+
+const STREAM_BOUNDARY = '----streamed-upload';
+
+/** The start of a multipart body whose one file (`filename`) follows in the bytes a test streams after it. */
+export const streamedFileHead = (filename: string) =>
+  new TextEncoder().encode(
+    `--${STREAM_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
+  );
+
+/** Posts a streamed multipart body (begun with streamedFileHead) as a student's upload to the assignment at `url`. */
+export function postStreamedUpload(url: string, ltik: string, body: ReadableStream<Uint8Array>): Promise<Response> {
+  return fetch(`${url}/submissions`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${ltik}`,
+      accept: 'application/json',
+      'content-type': `multipart/form-data; boundary=${STREAM_BOUNDARY}`,
+    },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
