@@ -2,7 +2,7 @@
 // school's launches or notices, nor turn the tool against the struggling LMS. LMS A's keys URL is a forwarder the
 // test switches to hanging (never answering) or failing (HTTP 500); LMS B is an ordinary school. While clients post
 // launches and notices that name A with a made-up key id (no key, no signature), B's launches and signed notices are
-// all answered, as fast as beside a control without the attack; a failing keys URL is asked once per refetch floor,
+// all answered (how fast is printed beside a control without the attack); a failing keys URL is asked once per refetch floor,
 // however many made-up key ids come.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
