@@ -252,8 +252,7 @@ export async function eraseStudent(
     .map((file) => file.id);
   report.lmsFiles = goneFiles.length;
   for (const submission of submissions)
-    if (!keep.has(submission.id))
-      await forgetFile(db, { fileId: submission.file_id });
+    if (!keep.has(submission.id)) await forgetFile(db, { fileId: submission.file_id });
   const everythingGoes = keep.size === 0 && fetching.length === 0;
   await db.transaction().execute(async (trx) => {
     // An asset's reports cascade with it.
