@@ -73,13 +73,13 @@ class review {
      * @param \stdClass $tool
      * @param \stdClass $asset
      * @param \stdClass $report
-     * @param \stdClass $cm
+     * @param \cm_info|\stdClass $cm
      * @param \stdClass $course
      * @param bool $grader
      * @param string $nonce the tool's nonce
      * @return array
      */
-    public static function claims(\stdClass $tool, \stdClass $asset, \stdClass $report, \stdClass $cm,
+    public static function claims(\stdClass $tool, \stdClass $asset, \stdClass $report, \cm_info|\stdClass $cm,
             \stdClass $course, bool $grader, string $nonce): array {
         global $CFG, $USER;
         $lti = notice::LTI;
