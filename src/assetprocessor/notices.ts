@@ -190,7 +190,8 @@ async function forgetRemoved(db: Kysely<DatabaseSchema>, removals: Removal[]): P
 
 /**
  * Verifies every notice, then keeps their assets and queues their work in one transaction: one bad notice refuses
- * the request and keeps nothing. An asset seen before ("Resubmit all files", or a notice sent again) starts no second
+ * the request and keeps no asset (a Moodle assignment a good notice before it attached stays attached, and a removal
+ * before it stays done: both are what the same notice sent again would do). An asset seen before ("Resubmit all files", or a notice sent again) starts no second
  * check: one that failed is fetched and checked again, any other has its latest reports sent again.
  * Returns how many assets were new.
  */

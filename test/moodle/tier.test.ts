@@ -118,6 +118,7 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
   let typeid: number;
   let people: Record<'s0' | 's1' | 's2' | 's3', Person>;
   let teacher: { username: string; password: string };
+  let teacherId = 0;
   let group: { id: number; name: string };
   let essayCmid = 0;
   let groupCmid = 0;
@@ -184,9 +185,15 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
         );
       }
       await manager.locator('.fp-btn-add').click();
-      await page.locator('.fp-repo-area:visible a:has-text("Upload a file")').click();
-      await page.locator('.file-picker:visible input[type=file][name=repo_upload_file]').setInputFiles(work.file);
-      await page.locator('.file-picker:visible .fp-upload-btn').click();
+      // The picker opens on the repository used last and lists it by a request of its own; "Upload a file" is
+      // chosen once that listing is drawn, or the listing would replace the upload form when it arrives.
+      const picker = page.locator('.file-picker:visible');
+      await picker.locator('.fp-repo.active').waitFor();
+      await picker.locator('.fp-content:not(.fp-content-loading)').first().waitFor();
+      await picker.locator('.fp-repo a:has-text("Upload a file")').click();
+      await picker.locator('.fp-repo.active:has-text("Upload a file")').waitFor();
+      await picker.locator('.fp-upload-form input[type=file][name=repo_upload_file]').setInputFiles(work.file);
+      await picker.locator('.fp-upload-btn').click();
       await manager
         .locator(`.fp-filename:text-is("${basename(work.file)}")`)
         .first()
@@ -240,8 +247,9 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
     await run('bash', [join(sharedMoodle, 'provision.sh')], { env: { ...process.env, ...names } });
     const written = JSON.parse(readFileSync(registration, 'utf8')) as {
       [name in 'issuer' | 'client_id' | 'deployment_id' | 'auth_login_url' | 'auth_token_url' | 'key_set_url']: string;
-    } & { course: { id: number } };
+    } & { course: { id: number }; users: { teacher: { id: number } } };
     course = written.course.id;
+    teacherId = written.users.teacher.id;
     typeid = Number(written.deployment_id);
     await saveRegistration(
       { db: tool.tool.database.db, provider: tool.tool.platforms },
@@ -353,6 +361,19 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
     assert.ok(results.length >= 2, `the file and the online text in the grader, found ${results.length}`);
     for (const result of results) assert.match(result.trim(), /^\d+(\.\d)?%$/);
     assert.ok((await page.locator('a.plagiarism_olti_view').count()) >= 2, 'each has "View report"');
+    // One read of the assignment's results per page, none per paper: what get_links() reads for each paper once the
+    // first result is drawn (before it, the page's own reads: the user's capabilities, the settings, the template).
+    const cost = await php<{ papers: number; shown: number; untilfirst: number; afterfirst: number }>(
+      'links',
+      String(essayCmid),
+      String(teacherId),
+    );
+    process.stdout.write(
+      `# grader: ${cost.shown} of ${cost.papers} papers with results; database reads until the first result ` +
+        `${cost.untilfirst}, for all the others ${cost.afterfirst}\n`,
+    );
+    assert.ok(cost.shown >= 2, `results for the file and the online text: ${JSON.stringify(cost)}`);
+    assert.equal(cost.afterfirst, 0, 'no read per paper');
     await screenshot(page, 'moodle-grader');
     if (pictures) await page.screenshot({ path: join(pictures, 'moodle-grader.png') });
   });
@@ -379,16 +400,17 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
       page.context().waitForEvent('page'),
       page.locator('a.plagiarism_olti_view[href*="type=originality"]').first().click(),
     ]);
-    // Moodle's launch page, the tool's login, the plugin's auth.php, then the tool's page, answered at /lti/launch.
+    // Moodle's launch page, the tool's login, the plugin's auth.php, the tool's launch, then the tool's report.
     await report
-      .waitForURL((url) => url.origin === new URL(tool.url).origin && url.pathname === '/lti/launch', {
+      .waitForURL((url) => url.origin === new URL(tool.url).origin && url.pathname.startsWith('/reports/'), {
         timeout: 30_000,
+        waitUntil: 'domcontentloaded',
       })
       .catch(async (error: Error) => {
         await screenshot(report, 'moodle-report-review-stuck');
         throw new Error(`${error.message}\n${report.url()}\n${(await report.content()).slice(0, 2000)}`);
       });
-    await report.waitForLoadState();
+    await report.waitForLoadState('domcontentloaded');
     const text = await report.locator('body').innerText();
     assert.match(text, /\d+(\.\d)?\s?%/, `the report page shows a similarity:\n${text.slice(0, 500)}`);
     await screenshot(report, 'moodle-report-review');

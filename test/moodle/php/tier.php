@@ -8,6 +8,7 @@
 //   MOODLE_DIR=… php tier.php delete-user <userid>                 deletes the user, as Site administration does
 //   MOODLE_DIR=… php tier.php submission <cmid> <userid>           a student's latest submission (id, status, attempt)
 //   MOODLE_DIR=… php tier.php user <username>                      a user's id
+//   MOODLE_DIR=… php tier.php links <cmid> <userid>                 get_links() for every paper, and its reads
 
 define('CLI_SCRIPT', true);
 require(getenv('MOODLE_DIR') . '/config.php');
@@ -112,6 +113,46 @@ switch ($command) {
         $row = $DB->get_records('assign_submission', ['assignment' => $cm->instance, 'userid' => $userid, 'latest' => 1]);
         $row = reset($row);
         out($row ? ['id' => (int) $row->id, 'status' => $row->status, 'attempt' => (int) $row->attemptnumber] : null);
+        break;
+
+    case 'links':
+        // What get_links() costs a page: every paper of the assignment shown to this user, as the grader shows them,
+        // with the database reads it took.
+        [$cmid, $userid] = $args;
+        require_once($CFG->libdir . '/plagiarismlib.php');
+        \core\session\manager::set_user(core_user::get_user($userid));
+        $cm = get_coursemodule_from_id('assign', $cmid, 0, false, MUST_EXIST);
+        $context = context_module::instance($cm->id);
+        $fs = get_file_storage();
+        $papers = [];
+        foreach ($DB->get_records('assign_submission', ['assignment' => $cm->instance, 'latest' => 1]) as $submission) {
+            foreach ($fs->get_area_files($context->id, 'assignsubmission_file', 'submission_files', $submission->id,
+                    'id', false) as $file) {
+                $papers[] = ['userid' => $file->get_userid(), 'file' => $file, 'cmid' => $cm->id, 'course' => $cm->course];
+            }
+            $text = $DB->get_field('assignsubmission_onlinetext', 'onlinetext', ['submission' => $submission->id]);
+            if (trim((string) $text) !== '') {
+                $papers[] = ['userid' => $submission->userid, 'content' => trim($text), 'cmid' => $cm->id,
+                    'course' => $cm->course, 'assignment' => $cm->instance];
+            }
+        }
+        // Until the first result is drawn, the reads include what any page has read by then (the user's
+        // capabilities, the plugins' settings, the template); after it, they are the plugin's own cost per paper.
+        $shown = 0;
+        $untilfirst = 0;
+        $after = 0;
+        foreach ($papers as $paper) {
+            $before = $DB->perf_get_reads();
+            $drawn = plagiarism_get_links($paper) !== '';
+            $reads = $DB->perf_get_reads() - $before;
+            if ($shown) {
+                $after += $reads;
+            } else {
+                $untilfirst += $reads;
+            }
+            $shown += $drawn ? 1 : 0;
+        }
+        out(['papers' => count($papers), 'shown' => $shown, 'untilfirst' => $untilfirst, 'afterfirst' => $after]);
         break;
 
     case 'version':
