@@ -50,7 +50,7 @@ const SHARED = [
   'data-dir.ts',
   'near-miss.ts',
   'cidr.ts',
-  'messages',
+  'i18n',
   'types',
 ];
 const DOMAIN_BELOW = ['accounts', 'lti', 'checker', 'jobs', 'db'];

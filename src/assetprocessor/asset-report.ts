@@ -6,7 +6,7 @@ import { lmsLanguage } from '../assignments/language.js';
 import { BAND_COLOUR, bandOf, type Band } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { LmsAssetState, SubmissionState } from '../db/index.js';
-import { wordsFor, type Words } from '../messages/index.js';
+import { wordsFor, type Words } from '../i18n/index.js';
 import { studentMayOpen } from '../reports/kinds.js';
 import { stateWord } from '../submissions/state.js';
 import { resultsVisible } from '../reports/visibility.js';

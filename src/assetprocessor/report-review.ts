@@ -12,7 +12,7 @@ import type { ReportKind } from '../reports/kinds.js';
 import { reportRefusal } from '../reports/visibility.js';
 import { getSubmission } from '../submissions/store.js';
 import { REPORT_KIND_OF, type AssetReportType } from './report-types.js';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 
 export interface ReviewRequest {
   platformId: string;

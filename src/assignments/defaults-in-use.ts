@@ -1,7 +1,7 @@
 // What an instructor is told about an assignment a student opened first: it was created with the tool's defaults,
 // which ones those are in words, and that saving the settings replaces them. The settings apply to each paper as
 // it is sent, so a change made before the first paper goes reaches every paper.
-import type { MessageKey, Sentence } from '../messages/index.js';
+import type { MessageKey, Sentence } from '../i18n/index.js';
 import { fileTypeName, type AssignmentSettings } from './settings.js';
 import type { Assignment } from './store.js';
 

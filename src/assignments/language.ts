@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Launch } from '../lti/launch.js';
-import { LANGUAGES, chooseLanguage, type Language } from '../messages/index.js';
+import { LANGUAGES, chooseLanguage, type Language } from '../i18n/index.js';
 
 /** The stored language, read as one of the tool's (a language it no longer has reads as English). */
 export function lmsLanguage(stored: string | null): Language {

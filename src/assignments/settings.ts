@@ -2,7 +2,7 @@
 // for who sees what. One zod schema is both the validation at the edge (the settings form, the database) and
 // the defaults of a new assignment.
 import { z } from 'zod';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 
 export const FILE_TYPES = ['pdf', 'docx', 'doc', 'odt', 'rtf', 'txt', 'html'] as const;
 export type FileType = (typeof FILE_TYPES)[number];

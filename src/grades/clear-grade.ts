@@ -1,6 +1,6 @@
 // Empties a user's gradebook cell after an instructor deleted the attempt it showed.
 import { cellOwner, cellShows } from '../submissions/cell-owner.js';
-import { wordsFor } from '../messages/index.js';
+import { wordsFor } from '../i18n/index.js';
 import { knowCanvasCell, recordCanvasPost } from './canvas-cell.js';
 import { loadColumn } from './grade-context.js';
 import type { GradeDeps } from './grade-deps.js';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { storedSettings, type AssignmentSettings } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
 import { lmsLanguage } from '../assignments/language.js';
-import type { Language } from '../messages/index.js';
+import type { Language } from '../i18n/index.js';
 import { ownsCell } from '../submissions/cell-owner.js';
 import type { PlatformRef } from './ags.js';
 import { quirksFor, type PlatformQuirks } from './platform-quirks.js';

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { GRADE_COLUMNS, type GradeColumn } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
-import type { MessageKey, Sentence } from '../messages/index.js';
+import type { MessageKey, Sentence } from '../i18n/index.js';
 import { countPapersToPost } from './resync.js';
 
 /** The LMSs whose gradebook the tool has read rules for; `other` for one it has none of. */

@@ -3,7 +3,7 @@
 // follows the assignment's gradeColumn; what each LMS makes of each is in test/fixtures/lms/<lms>/gradebook.md, and
 // the members each LMS needs beside them in platform-quirks.ts.
 import type { GradeColumn } from '../assignments/settings.js';
-import { wordsFor, type Language } from '../messages/index.js';
+import { wordsFor, type Language } from '../i18n/index.js';
 import type { PlatformQuirks, ScorePost } from './platform-quirks.js';
 
 export type ScoreBody = Record<string, unknown>;

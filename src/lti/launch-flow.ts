@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import type { PlainKey, Sentence } from '../messages/index.js';
+import type { PlainKey, Sentence } from '../i18n/index.js';
 import type { Jwk } from './jwk.js';
 import { LaunchRefused, type Launch } from './launch.js';
 import { startLaunchSession, type StartedSession } from './launch-session.js';

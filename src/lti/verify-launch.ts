@@ -19,7 +19,7 @@
 // - the claims particular to the message type, read by its file through the table (messages/index.ts).
 import { decodeProtectedHeader } from 'jose';
 import { z } from 'zod';
-import type { PlainKey } from '../messages/index.js';
+import type { PlainKey } from '../i18n/index.js';
 import { CLAIM, withStandardNames } from './claims.js';
 import type { Jwk } from './jwk.js';
 import { commonClaims, launchOf, type Launch } from './launch.js';

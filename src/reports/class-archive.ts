@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Zip, ZipPassThrough } from 'fflate';
 import type { Assignment } from '../assignments/store.js';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 import { classRows } from '../submissions/read-models.js';
 import { reportFromService, type ReportDeps } from './from-service.js';
 import { reportRefusal, type ReportAsker } from './visibility.js';

@@ -2,7 +2,7 @@
 // settings switch it on. The kinds themselves are the service's (checker/types.ts); everything the tool adds to
 // them is here, and the pages, the report route and the class table all ask this file.
 import type { AssignmentSettings } from '../assignments/settings.js';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 import { REPORT_KINDS, type ReportKind } from '../checker/index.js';
 import type { Submission } from '../submissions/store.js';
 

@@ -3,7 +3,7 @@
 // assignment shows them).
 import type { Assignment } from '../assignments/store.js';
 import type { Audience } from '../lti/roles.js';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 import type { Submission } from '../submissions/store.js';
 import { reportsOffered, studentMayOpen, type ReportKind } from './kinds.js';
 

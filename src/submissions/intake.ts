@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import { inEnglish, type Sentence } from '../messages/index.js';
+import { inEnglish, type Sentence } from '../i18n/index.js';
 import { FileWriter, type ReceivedFile } from './received-file.js';
 
 export type { ReceivedFile } from './received-file.js';

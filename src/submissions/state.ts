@@ -2,7 +2,7 @@
 // UPDATE, so two workers cannot both make it), and every move writes its event row in the same transaction.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DatabaseSchema, SubmissionState } from '../db/index.js';
-import type { MessageKey } from '../messages/index.js';
+import type { MessageKey } from '../i18n/index.js';
 import { LeaseLost } from './send-lease.js';
 
 /** Where each state may go next. */
@@ -24,7 +24,7 @@ export const NOT_COUNTED: SubmissionState = 'rejected';
 
 /**
  * The one word a person reads for each state, on every page (the student's, the dashboard, the submission review,
- * the history), in the CSV and in the Asset Processor's report; the words themselves are in messages/ (en.ts,
+ * the history), in the CSV and in the Asset Processor's report; the words themselves are in i18n/ (en.ts,
  * de.ts). A paper the gradebook has received is still "Checked": what the gradebook holds is a fact said beside the
  * state (dashboard.gradebook.*), not a state of its own. "Not submitted" is the dashboard's row for a student who
  * has sent nothing.

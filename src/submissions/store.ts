@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AssignmentSettings, FileType } from '../assignments/settings.js';
 import type { DatabaseSchema, SubmissionState, SubmissionTable } from '../db/index.js';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 import { NOT_COUNTED } from './state.js';
 
 export interface Submission {

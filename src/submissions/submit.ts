@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { maxFileBytes } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
-import type { Sentence } from '../messages/index.js';
+import type { Sentence } from '../i18n/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { studentDueDate } from './due-dates.js';
 import { IntakeError, receiveUpload, type UploadMinRate } from './intake.js';

@@ -12,7 +12,7 @@ import { NoticeHandlerRefused } from '../lti/notice-service.js';
 import { requireSession, sessionOf } from './require-session.js';
 import type { Tool } from './tool-context.js';
 import { readSettings } from './settings-form.js';
-import type { Words } from '../messages/index.js';
+import type { Words } from '../i18n/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 

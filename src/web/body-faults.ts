@@ -3,7 +3,7 @@
 // error code), a body that is not JSON or is too large, or one the client cut off. Each is the client's fault, never the tool's: the app's one error handler
 // (app.ts) answers it with its own 4xx and a sentence in the format the client reads, and logs a warning without a
 // stack, so that nobody can raise the tool's 5xx rate or fill its error log by sending such bodies.
-import type { Words } from '../messages/index.js';
+import type { Words } from '../i18n/index.js';
 
 export type BodyFault =
   | { aborted: true }

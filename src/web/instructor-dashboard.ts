@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { BAND_COLOUR, type AssignmentSettings, type Band } from '../assignments/settings.js';
 import { reportsOffered } from '../reports/kinds.js';
-import type { Words } from '../messages/index.js';
+import type { Words } from '../i18n/index.js';
 import type { SubmissionState } from '../db/index.js';
 import { stateWord } from '../submissions/state.js';
 import {

@@ -32,7 +32,7 @@ import { downloadStem, histogramSvg, readDashboardQuery, toCsv, withReportLinks 
 import { reportsOffered } from '../reports/kinds.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { ADVANCED_FIELDS, readSettings } from './settings-form.js';
-import type { Words } from '../messages/index.js';
+import type { Words } from '../i18n/index.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';

@@ -1,7 +1,7 @@
 // The settings form as the instructor fills it in: its fields read into the assignment's settings schema (which
 // keeps the limits), or a sentence saying what to correct, with what was entered for the form to show again.
-import type { Words } from '../messages/index.js';
-import { fromFieldValue, isTimeZone } from '../messages/format.js';
+import type { Words } from '../i18n/index.js';
+import { fromFieldValue, isTimeZone } from '../i18n/format.js';
 import { z } from 'zod';
 import {
   DOCUMENT_TYPES,

@@ -1,5 +1,5 @@
 // The student's side of an assignment: what to submit, the upload, the receipts, the live status, and the
-// results as far as the assignment lets students see them, in the student's language (messages/).
+// results as far as the assignment lets students see them, in the student's language (i18n/).
 import type { Router } from 'express';
 import { z } from 'zod';
 import { bandOf } from '../assignments/settings.js';
@@ -13,8 +13,8 @@ import { ownPageRefusal } from '../submissions/submit.js';
 import { uploadLimits } from '../submissions/upload-limits.js';
 import { assignmentFor } from '../assignments/access.js';
 import type { Session } from '../lti/session.js';
-import type { Words } from '../messages/index.js';
-import { isTimeZone, momentIn, SERVER_ZONE } from '../messages/format.js';
+import type { Words } from '../i18n/index.js';
+import { isTimeZone, momentIn, SERVER_ZONE } from '../i18n/format.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';

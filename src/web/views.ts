@@ -1,5 +1,5 @@
 // Server-rendered pages from views/*.eta. Eta escapes every `<%= %>` output; `<%~ %>` (raw) is for markup we build.
-// Every page gets the words of its person's language (messages/): `it.t(key, params)`, the Intl formats
+// Every page gets the words of its person's language (i18n/): `it.t(key, params)`, the Intl formats
 // (`it.moment(date)`, `it.percent(n)`, ...) and `it.locale` for <html lang>.
 import { fileURLToPath } from 'node:url';
 import type { Request, RequestHandler, Response } from 'express';
@@ -7,7 +7,7 @@ import { Eta } from 'eta';
 import type { SubmissionState } from '../db/index.js';
 import type { Session } from '../lti/session.js';
 import { stateWord } from '../submissions/state.js';
-import { acceptedLanguages, chooseLanguage, chooseLocale, wordsFor, type Words } from '../messages/index.js';
+import { acceptedLanguages, chooseLanguage, chooseLocale, wordsFor, type Words } from '../i18n/index.js';
 import { frameSentence, lmsFamilyOf } from './framing.js';
 
 const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));

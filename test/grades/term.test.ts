@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { decodeHtml } from '../../src/devplatform/html.js';
 import type { GradebookRow, PlatformRules } from '../../src/devplatform/index.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { halfOf, paper } from '../support/papers.js';
 import { saveSettings } from './grade-column.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { payloadOf } from '../support/id-token.js';
 import { pageText } from '../support/page-text.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { launch } from '../../src/devplatform/agent.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { attachToActivity } from '../support/asset-processor.js';
 import { lmsFixture } from '../support/lms-fixtures.js';
 import { pageText } from '../support/page-text.js';

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launch } from '../../src/devplatform/agent.js';
 import { toolUrls } from '../../src/lti/provider.js';
-import { wordsFor } from '../../src/messages/index.js';
+import { wordsFor } from '../../src/i18n/index.js';
 import { launchBrowser, screenshot, seriousAxeViolations } from '../support/browser.js';
 import { openCourse } from '../support/course.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { decodeHtml } from '../../src/devplatform/html.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { attachToActivity, checkedAsset } from '../support/asset-processor.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
-import { de } from '../../src/messages/de.js';
-import { en } from '../../src/messages/en.js';
+import { de } from '../../src/i18n/de.js';
+import { en } from '../../src/i18n/en.js';
 import {
   acceptedLanguages,
   chooseLanguage,
@@ -15,7 +15,7 @@ import {
   placeholdersOf,
   wordsFor,
   type Message,
-} from '../../src/messages/index.js';
+} from '../../src/i18n/index.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { payloadOf } from '../support/id-token.js';
 import { englishFragments, englishIn } from '../support/english-words.js';

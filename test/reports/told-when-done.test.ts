@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { launch } from '../../src/devplatform/agent.js';
 import { ROLES } from '../../src/devplatform/index.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
 import { paper } from '../support/papers.js';

@@ -7,7 +7,7 @@ import type { Assignment } from '../../src/assignments/store.js';
 import { classSummary, dashboardRows, filterAndSort } from '../../src/submissions/class-overview.js';
 import type { ClassRow } from '../../src/submissions/read-models.js';
 import { histogramSvg, readDashboardQuery, toCsv } from '../../src/web/instructor-dashboard.js';
-import { wordsFor } from '../../src/messages/index.js';
+import { wordsFor } from '../../src/i18n/index.js';
 
 const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
 const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { defaultsInUse } from '../../src/assignments/defaults-in-use.js';
 import { defaultSettings } from '../../src/assignments/settings.js';
 import type { Assignment } from '../../src/assignments/store.js';
-import { wordsFor } from '../../src/messages/index.js';
+import { wordsFor } from '../../src/i18n/index.js';
 
 const unreviewed = (changes: Partial<Assignment['settings']> = {}) =>
   ({ settingsUnreviewed: true, settings: { ...defaultSettings(), ...changes } }) as Assignment;

@@ -7,7 +7,7 @@ import { assignmentSettings } from '../../src/assignments/settings.js';
 import { fileLabel } from '../../src/submissions/file-label.js';
 import { detectFileType } from '../../src/submissions/file-type.js';
 import { canSubmit, type Submission } from '../../src/submissions/store.js';
-import { inEnglish } from '../../src/messages/index.js';
+import { inEnglish } from '../../src/i18n/index.js';
 
 const docx = Buffer.from(
   zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'word/document.xml': strToU8('<w:document/>') }, { level: 0 }),

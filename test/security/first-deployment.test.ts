@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { toolUrls } from '../../src/lti/provider.js';
 import { listRegistrations } from '../../src/lti/registrations.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { payloadOf } from '../support/id-token.js';
 import { pageText } from '../support/page-text.js';
 import { servePlatform, type ServedPlatform } from '../support/platform.js';

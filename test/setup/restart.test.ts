@@ -12,7 +12,7 @@ import { launch } from '../../src/devplatform/agent.js';
 import { decodeHtml } from '../../src/devplatform/html.js';
 import { startToolProcess, type ToolProcess } from '../support/process.js';
 import { freePort } from '../support/tool.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 
 const home = mkdtempSync(join(tmpdir(), 'olti-restart-'));
 const running: ToolProcess[] = [];

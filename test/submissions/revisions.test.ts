@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
-import { en } from '../../src/messages/en.js';
+import { en } from '../../src/i18n/en.js';
 import { deletePaperAtService } from '../../src/submissions/remove.js';
 import { saveSettings } from '../grades/grade-column.js';
 import { openCourse, type TestCourse } from '../support/course.js';

@@ -1,8 +1,8 @@
 // The English a German page must not show: each message of the catalogue that German words differently, cut at its
 // placeholders into fragments long enough to mean something (five characters or more).
-import { de } from '../../src/messages/de.js';
-import { en } from '../../src/messages/en.js';
-import type { Message } from '../../src/messages/index.js';
+import { de } from '../../src/i18n/de.js';
+import { en } from '../../src/i18n/en.js';
+import type { Message } from '../../src/i18n/index.js';
 
 const texts = (message: Message) =>
   typeof message === 'string'

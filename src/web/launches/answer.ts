@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import type { LaunchOf } from '../../lti/launch.js';
 import type { StartedSession } from '../../lti/launch-session.js';
 import type { LaunchMessageType } from '../../lti/messages/index.js';
-import type { PlainKey } from '../../messages/index.js';
+import type { PlainKey } from '../../i18n/index.js';
 import type { Tool } from '../tool-context.js';
 
 /** A launch the tool does not take now: its status, what the person reads, and a reason for the log. */
