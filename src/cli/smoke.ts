@@ -2,8 +2,8 @@
 // the web and worker processes, the database, the checking service). The command plays an LMS on this machine (the
 // dev platform, on a loopback port), registers it, launches as its instructor (which creates an assignment), as a
 // student who submits a short paper, and waits until the result is on the instructor's list and in the played LMS's
-// gradebook; then it removes the registration and everything the run made. Each step is said as it ends, with its
-// time; the first that fails ends the run with what it saw.
+// gradebook; then it deletes the paper (at the service too) and removes the registration with what the run made.
+// Each step is said as it ends, with its time; the first that fails ends the run with what it saw.
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -155,14 +155,31 @@ export async function smokeCommand(database: Database, config: Config, args: str
 
     started = Date.now();
     const cell = await until("the result in the LMS's gradebook", deadline, async () => {
-      const row = platform.gradebook().find((entry) => entry.userId === 'student-1');
-      return row ? row : null;
+      // The paper's receipt may post a first, pending score; the result is the one that is graded or says it.
+      const row = platform
+        .gradebook()
+        .find((entry) => entry.userId === 'student-1' && (entry.gradingProgress === 'FullyGraded' || entry.comment));
+      return row ?? null;
     });
     step(
       "the result in the LMS's gradebook",
       started,
-      `a score, activity ${cell.activityProgress}, grading ${cell.gradingProgress}`,
+      `${cell.gradingProgress}${cell.comment ? `, comment "${cell.comment}"` : ''}`,
     );
+
+    // The smoke paper leaves the service too, so that no student's paper is ever compared with it.
+    started = Date.now();
+    const removal = await fetch(`${base}${path}/submissions/${receipt.submissionId}/delete`, {
+      method: 'POST',
+      body: new URLSearchParams({ ltik: instructor.ltik }),
+      headers: { origin: new URL(base).origin },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_DEADLINE_MS),
+    });
+    const after = removal.headers.get('location') ?? '';
+    if (removal.status !== 303 || !after.includes('tone=ok'))
+      throw new Error(`✖ delete the paper: ${removal.status} ${decodeURIComponent(after)}`);
+    step('delete the paper, at the service too', started, `${removal.status}`);
     console.log('The installation launches, takes a paper, checks it and posts its result.');
   } finally {
     await removeRegistration(store, { issuer: registration.issuer, clientId });

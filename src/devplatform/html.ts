@@ -21,11 +21,12 @@ export const CLOCK_PATH = '/clock.js';
 
 /**
  * A page of the emulator (its home, its Asset Processor screens), with their stylesheet and clock (files: the tool's
- * CSP allows only 'self' styles and scripts).
+ * CSP allows only 'self' styles and scripts; the clock by its path, so that it loads whichever host name the page
+ * was opened by).
  */
 export function htmlPage(baseUrl: string, title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(baseUrl)}/asset-processor.css"><script src="${escapeHtml(baseUrl)}${CLOCK_PATH}" defer></script></head>
+<link rel="stylesheet" href="${escapeHtml(baseUrl)}/asset-processor.css"><script src="${escapeHtml(new URL(baseUrl).pathname.replace(/\/$/, ''))}${CLOCK_PATH}" defer></script></head>
 <body>${body}</body></html>`;
 }
 

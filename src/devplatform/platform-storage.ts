@@ -24,7 +24,10 @@ const PLATFORM_STORAGE_SCRIPT = `(function () {
   var panel = document.getElementById('course-index');
   if (panel) {
     document.body.style.display = 'flex';
-    frame.style.flex = 'none';
+    // Without a width the frame takes what the panel leaves of the window (100vw beside it cut its right side off).
+    frame.style.flex = frame.dataset.width ? 'none' : '1 1 0';
+    if (!frame.dataset.width) frame.style.width = 'auto';
+    frame.style.minWidth = '0';
     panel.style.flex = 'none';
     panel.style.boxSizing = 'border-box';
     panel.style.width = panel.dataset.width + 'px';

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { waitUntil } from '../fixtures/sandbox/client.js';
+import { launchBrowser } from '../support/browser.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
@@ -69,5 +70,26 @@ describe('paths and words of the instructor pages', () => {
     // While the gradebook has nothing of the paper yet (its post is queued), nothing is offered to send again.
     await db.updateTable('submission').set({ grade_state: 'pending' }).where('id', '=', paperId).execute();
     assert.doesNotMatch(await dashboard(), /Send the result to the gradebook again|Resend grade/);
+  });
+});
+
+describe('the framed views fit', () => {
+  test("/dev's framed link with Moodle's course index (panel=285) keeps the whole frame in the window", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+      const url = `${course.lms.url}/frame?${new URLSearchParams({ user: 'instructor-1', link: 'essay', panel: '285' })}`;
+      await page.goto(url);
+      await page.frameLocator('#tool-frame').locator('h1').first().waitFor();
+      const panel = (await page.locator('#course-index').boundingBox())!;
+      const frame = (await page.locator('#tool-frame').boundingBox())!;
+      const width = page.viewportSize()!.width;
+      assert.equal(Math.round(panel.width), 285);
+      assert.ok(frame.x >= panel.x + panel.width - 1, `the frame starts at ${frame.x}, inside the panel`);
+      assert.ok(frame.x + frame.width <= width + 0.5, `the frame ends at ${frame.x + frame.width} of ${width} px`);
+      assert.ok(frame.width >= width - 285 - 1, `the frame takes the rest of the window: ${frame.width} px`);
+    } finally {
+      await browser.close();
+    }
   });
 });

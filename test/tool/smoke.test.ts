@@ -16,6 +16,7 @@ after(() => tool?.stop());
 test('npm run cli -- smoke launches, submits and reads the result through the running tool, then removes what it made', async () => {
   const env = { ...tool.database.env, ENCRYPTION_KEY: tool.config.encryptionKey, PUBLIC_URL: tool.url };
   const before = (await listRegistrations(tool.tool.database.db)).length;
+  const papersBefore = tool.tool.sandbox!.stats().papers;
   const run = await runToExit('cli/main.ts', ['smoke', '--base', tool.url, '--minutes', '3'], env);
   assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
   const steps = run.stdout.split('\n').filter((line) => line.startsWith('✔ '));
@@ -27,9 +28,12 @@ test('npm run cli -- smoke launches, submits and reads the result through the ru
       '✔ launch as a student and submit a paper',
       "✔ the result on the instructor's list",
       "✔ the result in the LMS's gradebook",
+      '✔ delete the paper, at the service too',
     ],
   );
   assert.match(run.stdout, /similarity \d+ %/);
+  assert.match(run.stdout, /gradebook: \w+, comment "Similarity \d+%\./, "the gradebook's comment is the result");
+  assert.equal(tool.tool.sandbox!.stats().papers, papersBefore, 'the smoke paper is deleted at the service');
   assert.equal((await listRegistrations(tool.tool.database.db)).length, before, 'the played LMS is removed');
 });
 
