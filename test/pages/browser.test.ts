@@ -257,7 +257,7 @@ describe('the pages in a browser', () => {
     const text = (await card.innerText()).replace(/\s+/g, ' ');
     assert.match(
       text,
-      /^Your result Attempt 1 of 3 · Due: Dec 1, 2099, 5:00 PM UTC Checked (9\d|100)% similarity · very high my-essay\.txt, received .+ View report$/,
+      /^Your result Attempt 1 of 3 · Due: Dec 1, 2099, 5:00 PM UTC Checked (9\d|100)% similarity · very high Result arrived .+ my-essay\.txt, received .+ View report$/,
     );
     assert.match(
       (await card.getByRole('link', { name: 'View report' }).getAttribute('href')) ?? '',
