@@ -61,7 +61,7 @@ const nothingNew = en['dashboard.summary.nothingNew'].replace(/ \(\{time\}\)$/, 
 const comparable = (pdf: Uint8Array) =>
   Buffer.from(pdf)
     .toString('latin1')
-    .replace(/\/CreationDate \(D:[^)]*\)/g, '')
+    .replace(/\(D:\d{14}[^)]*\)/g, '')
     .replace(/\/ID \[<[0-9a-f]+> ?<[0-9a-f]+>\]/gi, '');
 
 async function checked(submissionId: string) {
