@@ -100,14 +100,16 @@ export interface Stack {
 }
 
 /** Changes an instructor makes to the essay's settings: student-paper comparison off, so that the sandbox does not
- * compare every paper with every earlier one (its cost, not the tool's), plain text allowed, and as many
- * attempts as the form allows. `false` unticks a box. */
+ * compare every paper with every earlier one (its cost, not the tool's), plain text allowed, as many attempts as
+ * the form allows, each kept at the service (a student's next paper deletes none of theirs there, as before the
+ * setting existed, so the figures stay comparable). `false` unticks a box. */
 const SETTINGS: Record<string, string | false> = {
   studentPapers: false,
   institutionRepository: false,
   allowedFileTypes: 'txt',
   resubmission: 'any-time',
   maxAttempts: '50',
+  earlierAttempts: 'keep',
 };
 
 /** The fields a browser would send for the page's first form as it stands: ticked boxes, chosen options, texts. */

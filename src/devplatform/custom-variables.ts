@@ -3,7 +3,7 @@
 // is, in a student's launch, the date the assignment is due for that student; in an instructor's, the latest
 // effective due date of any student; left unexpanded where there is none. $Canvas.assignment.allDueAts.iso8601 lists
 // every date. Other values go as they are.
-import { teaches, type DevUser, type ResourceLink } from './state.js';
+import { teaches, type DevUser, type PlatformMemory, type ResourceLink } from './state.js';
 
 const DUE_AT = '$Canvas.assignment.dueAt.iso8601';
 const ALL_DUE_ATS = '$Canvas.assignment.allDueAts.iso8601';
@@ -19,9 +19,20 @@ function dueAtFor(link: ResourceLink, userId: string, instructor: boolean): stri
   return (all as string[]).sort((a, b) => Date.parse(a) - Date.parse(b)).at(-1) ?? null;
 }
 
-export function expandedCustom(link: ResourceLink, user: DevUser): Record<string, string> {
+/** What the tool's dynamic registration asked every launch to carry (its configuration's custom_parameters). */
+function registeredCustom(memory: PlatformMemory): Record<string, string> {
+  const configuration = memory.dynamicRegistrations.at(-1)?.['https://purl.imsglobal.org/spec/lti-tool-configuration'];
+  const custom = (configuration as { custom_parameters?: unknown } | undefined)?.custom_parameters;
+  if (typeof custom !== 'object' || custom === null) return {};
   return Object.fromEntries(
-    Object.entries(link.custom).map(([key, value]) => {
+    Object.entries(custom).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+/** The launch's custom parameters: the registration's, then the link's over them, with the variables expanded. */
+export function expandedCustom(memory: PlatformMemory, link: ResourceLink, user: DevUser): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries({ ...registeredCustom(memory), ...link.custom }).map(([key, value]) => {
       if (value === ALL_DUE_ATS) {
         // Every date the assignment has, an empty entry for anyone with none ("2018-02-19:00:00Z,,2018-02-20:00:00Z").
         const all = [link.dueAt ?? null, ...Object.values(link.dueAtFor ?? {})];

@@ -104,7 +104,7 @@ export async function launchIdToken(
     [`${LTI_CLAIM}/message_type`]: 'LtiResourceLinkRequest',
     [`${LTI_CLAIM}/target_link_uri`]: platform.tool.launchUrl,
     [`${LTI_CLAIM}/resource_link`]: { id: link.id, title: link.title },
-    [`${LTI_CLAIM}/custom`]: expandedCustom(link, user),
+    [`${LTI_CLAIM}/custom`]: expandedCustom(platform.memory, link, user),
     ...agsClaim(platform, link),
   });
 }

@@ -26,7 +26,7 @@ export const dueDateFor = (settings: Pick<AssignmentSettings, 'dueAt'>, own: str
 /**
  * Judges the assignment's papers (or one student's) again against the due date that holds for each: the student's
  * own where there is one, else the assignment's as its settings now say; no due date, never late. Returns how many
- * papers changed.
+ * papers changed. Only the tool's own assignments: the LMS keeps the deadline of its own (the Asset Processor's).
  */
 export async function judgeLateness(db: Db, assignmentId: string, userId?: string): Promise<number> {
   const result = await sql`
@@ -36,7 +36,7 @@ export async function judgeLateness(db: Db, assignmentId: string, userId?: strin
         SELECT s2.id,
                coalesce(s2.submitted_at > coalesce(d.due_at, (a.settings->>'dueAt')::timestamptz), false) AS late
           FROM submission AS s2
-          JOIN assignment AS a ON a.id = s2.assignment_id
+          JOIN assignment AS a ON a.id = s2.assignment_id AND a.kind = 'gradebook'
           LEFT JOIN student_due_date AS d ON d.assignment_id = s2.assignment_id AND d.user_id = s2.user_id
          WHERE s2.assignment_id = ${assignmentId}::uuid
            ${userId === undefined ? sql`` : sql`AND s2.user_id = ${userId}::uuid`}

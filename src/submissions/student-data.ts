@@ -104,6 +104,25 @@ export async function exportStudent(db: Db, ref: StudentRef): Promise<object | n
           )
           .orderBy('id')
           .execute();
+  // The due dates the LMS stated for them (their extensions), and when they opened a dashboard as an instructor.
+  const dueDates =
+    userIds.length === 0
+      ? []
+      : await db
+          .selectFrom('student_due_date')
+          .innerJoin('assignment', 'assignment.id', 'student_due_date.assignment_id')
+          .select(['assignment.title as assignment', 'student_due_date.due_at', 'student_due_date.stated_at'])
+          .where('student_due_date.user_id', 'in', userIds)
+          .execute();
+  const dashboardVisits =
+    userIds.length === 0
+      ? []
+      : await db
+          .selectFrom('instructor_visit')
+          .innerJoin('assignment', 'assignment.id', 'instructor_visit.assignment_id')
+          .select(['assignment.title as assignment', 'instructor_visit.seen_at', 'instructor_visit.previous_seen_at'])
+          .where('instructor_visit.user_id', 'in', userIds)
+          .execute();
   const files = await lmsFiles(db, platformIds, ref.subject)
     .select([
       'assignment.title as assignment',
@@ -164,6 +183,12 @@ export async function exportStudent(db: Db, ref: StudentRef): Promise<object | n
     submissions: submissions.map((s) => ({
       ...s,
       history: events.filter((e) => e.submission_id === s.id).map(({ submission_id: _id, ...e }) => e),
+    })),
+    dueDates: dueDates.map((d) => ({ assignment: d.assignment, dueAt: d.due_at, statedAt: d.stated_at })),
+    dashboardVisits: dashboardVisits.map((v) => ({
+      assignment: v.assignment,
+      seenAt: v.seen_at,
+      previousSeenAt: v.previous_seen_at,
     })),
     filesFromTheLms: files,
     termsAccepted: termsAccepted.map((t) => ({ deploymentId: t.deployment_id, acceptedAt: t.accepted_at })),
@@ -263,6 +288,10 @@ export async function eraseStudent(
     } else {
       const gone = submissions.map((s) => s.id).filter((id) => !keep.has(id));
       if (gone.length > 0) await trx.deleteFrom('submission').where('id', 'in', gone).execute();
+      if (userIds.length > 0) {
+        await trx.deleteFrom('student_due_date').where('user_id', 'in', userIds).execute();
+        await trx.deleteFrom('instructor_visit').where('user_id', 'in', userIds).execute();
+      }
     }
     await trx
       .deleteFrom('eula_acceptance')

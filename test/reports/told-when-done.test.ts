@@ -45,12 +45,13 @@ async function dashboard(ltik: string, query = '') {
   const response = await fetch(withLtik(`${course.path}/dashboard${query}`, ltik));
   assert.equal(response.status, 200);
   const html = await response.text();
-  const summary = pageText(/<p class="class-summary"[\s\S]*?<\/p>/.exec(html)![0]);
+  // What arrived since the last visit is said right under the class's summary line.
+  const summary = pageText(/<p id="since-visit"[\s\S]*?<\/p>/.exec(html)?.[0] ?? '');
   const newRows = html
     .split('<tr data-state=')
     .slice(1)
     .filter((row) => row.includes('class="new-result"'))
-    .map((row) => /<span class="name">([^<]*)<\/span>/.exec(row)![1]);
+    .map((row) => /<span class="name">([^<]*)</.exec(row)![1]!.trim());
   return { html, summary, newRows: newRows.sort() };
 }
 
@@ -61,7 +62,7 @@ const nothingNew = en['dashboard.summary.nothingNew'].replace(/ \(\{time\}\)$/, 
 const comparable = (pdf: Uint8Array) =>
   Buffer.from(pdf)
     .toString('latin1')
-    .replace(/\/CreationDate \(D:[^)]*\)/g, '')
+    .replace(/\(D:\d{14}[^)]*\)/g, '')
     .replace(/\/ID \[<[0-9a-f]+> ?<[0-9a-f]+>\]/gi, '');
 
 async function checked(submissionId: string) {

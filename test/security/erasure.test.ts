@@ -42,6 +42,14 @@ const USER_DATA: Record<string, (subject: string) => Promise<number>> = {
   // created_by: set to null with the person (the assignment is the course's, not theirs).
   assignment: (subject) =>
     count(sql`SELECT count(*) FROM assignment a JOIN lti_user u ON u.id = a.created_by WHERE u.subject = ${subject}`),
+  student_due_date: (subject) =>
+    count(
+      sql`SELECT count(*) FROM student_due_date d JOIN lti_user u ON u.id = d.user_id WHERE u.subject = ${subject}`,
+    ),
+  instructor_visit: (subject) =>
+    count(
+      sql`SELECT count(*) FROM instructor_visit v JOIN lti_user u ON u.id = v.user_id WHERE u.subject = ${subject}`,
+    ),
   lms_asset: (subject) => count(sql`SELECT count(*) FROM lms_asset WHERE lms_user_id = ${subject}`),
   asset_report: (subject) =>
     count(
@@ -105,6 +113,20 @@ before(async () => {
     await db()
       .insertInto('submission_event')
       .values({ submission_id: checked, from_state: null, to_state: 'received', reason: 'received from the LMS' })
+      .execute();
+    // An extension the LMS stated for them, and a dashboard visit (as a course's instructor elsewhere might have).
+    const { user_id: userId } = await db()
+      .selectFrom('submission')
+      .select('user_id')
+      .where('id', '=', checked)
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('student_due_date')
+      .values({ assignment_id: assignmentId, user_id: userId, due_at: new Date('2099-01-01T00:00:00Z') })
+      .execute();
+    await db()
+      .insertInto('instructor_visit')
+      .values({ assignment_id: assignmentId, user_id: userId, session_hash: `visit-${n}`, seen_at: new Date() })
       .execute();
     const { id: assetRow } = await db()
       .selectFrom('lms_asset')
@@ -211,6 +233,8 @@ describe("a student's erasure", () => {
     const untouched = await holdings('student-kept');
     for (const table of [
       'lti_user',
+      'student_due_date',
+      'instructor_visit',
       'submission',
       'submission_event',
       'lms_asset',

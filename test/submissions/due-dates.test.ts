@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { en } from '../../src/i18n/en.js';
+import { toolUrls } from '../../src/lti/provider.js';
 import { saveSettings } from '../grades/grade-column.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
@@ -20,7 +21,11 @@ let lms: TestPlatform;
 
 before(async () => {
   tool = await startTestTool({ SANDBOX_DELAY_MS: '200', POLL_SCHEDULE_SECONDS: '1', JOB_POLLING_SECONDS: '0.5' });
-  lms = await startTestPlatform(tool, { clientId: 'due-dates', rules: 'canvas', productFamily: 'canvas' });
+  // A Canvas that registers the tool itself: the registration asks it for the two date variables, and it adds them to
+  // every launch of the tool, expanded (src/devplatform/custom-variables.ts).
+  lms = await startTestPlatform(tool, { clientId: 'due-dates', rules: 'canvas', register: false });
+  const registered = await fetch(lms.platform.registrationUrl(toolUrls(tool.url).register));
+  assert.equal(registered.status, 200, await registered.text());
 });
 after(async () => {
   await lms.close();
@@ -78,6 +83,15 @@ async function lateEverywhere(course: TestCourse, submissions: Record<string, st
 
 const everywhere = (late: boolean) => ({ dashboard: late, csv: late, review: late, page: late, receipt: late });
 
+test('the registration asks Canvas for the due date of each launch and for every due date the assignment has', () => {
+  const configuration =
+    lms.platform.dynamicRegistrations()[0]!['https://purl.imsglobal.org/spec/lti-tool-configuration'];
+  assert.deepEqual((configuration as { custom_parameters: unknown }).custom_parameters, {
+    due_at: '$Canvas.assignment.dueAt.iso8601',
+    all_due_at: '$Canvas.assignment.allDueAts.iso8601',
+  });
+});
+
 test('a due date moved after the papers arrived: each paper late or not against the date now in force, on every page and in the CSV', async () => {
   const course = await openCourse(tool, { clientId: 'due-dates', lms, linkId: LINK });
   await saveSettings(tool, course, LINK, (form) => form.set('dueAt', '2099-06-30T12:00'));
@@ -97,9 +111,9 @@ test('a due date moved after the papers arrived: each paper late or not against 
     'student-ben': everywhere(true),
   });
 
-  // Canvas states Ben's own date (an extension) in his launch: his paper is on time again; Ada's stays late.
+  // Canvas states Ben's own date (an extension) in his launch: his paper is on time again; Ada's stays late. (Until
+  // now the launches carried the variables unexpanded: Canvas had no dates, and the settings page's date held.)
   const link = lms.platform.resourceLinks().find((l) => l.id === LINK)!;
-  link.custom = { due_at: '$Canvas.assignment.dueAt.iso8601', all_due_at: '$Canvas.assignment.allDueAts.iso8601' };
   link.dueAt = '2020-01-15T12:00:00Z';
   link.dueAtFor = { 'student-ben': '2099-12-31T23:00:00Z' };
   await ltikOf(course, 'student-ben');
