@@ -125,9 +125,13 @@ async function timed<T extends { status: number; body: string }>(
   return { answer, ms: timer.ms };
 }
 
-async function main(toolUrl: string, students: number): Promise<void> {
+/** A report the platform kept: Canvas answers 201, Moodle's report service 200. */
+const kept = (status: number) => status >= 200 && status < 300;
+
+async function main(toolUrl: string, students: number, lms: string | undefined): Promise<void> {
   timeNotices();
-  const served = await servePlatform(toolUrl);
+  // 'moodle': the platform plays Moodle with this repository's plugins (the dev platform's dialect 'moodle').
+  const served = await servePlatform(toolUrl, lms === 'moodle' ? { rules: 'moodle', dialect: 'moodle' } : {});
   const { platform } = served;
   platform.addResourceLink({
     id: RESOURCE_LINK,
@@ -163,6 +167,12 @@ async function main(toolUrl: string, students: number): Promise<void> {
   served.app.post('/control/attach', json, async (req, res) => {
     const failure = await attach(platform, toolUrl, req.body as { id: string; title: string });
     res.status(failure ? 500 : 200).json({ error: failure });
+  });
+
+  // Moodle's way of attaching: the teacher switches the check on in the assignment's form (no launch).
+  served.app.post('/control/switch-on', json, (req, res) => {
+    platform.switchOnCheck((req.body as { id: string }).id, `${toolUrl}/asset-processor/notices`);
+    res.json({});
   });
 
   // The LMS submissions made here, to send their notices again; and how many notices named each asset.
@@ -240,7 +250,7 @@ async function main(toolUrl: string, students: number): Promise<void> {
     const times: Record<string, Record<string, number>> = {};
     for (const entry of platform.assetReportLog()) {
       const body = entry.body as { assetId?: string; type?: string; processingProgress?: string } | null;
-      if (entry.status !== 201 || body?.type !== 'originality' || !body.assetId || !body.processingProgress) continue;
+      if (!kept(entry.status) || body?.type !== 'originality' || !body.assetId || !body.processingProgress) continue;
       const asset = (times[body.assetId] ??= {});
       asset[body.processingProgress] ??= entry.at;
     }
@@ -253,10 +263,10 @@ async function main(toolUrl: string, students: number): Promise<void> {
     const log = platform.assetReportLog();
     for (const entry of log) {
       const body = entry.body as { assetId?: string; type?: string; processingProgress?: string } | null;
-      if (entry.status === 201 && body?.type === 'originality' && body.processingProgress === 'Processed')
+      if (kept(entry.status) && body?.type === 'originality' && body.processingProgress === 'Processed')
         posts.set(body.assetId!, (posts.get(body.assetId!) ?? 0) + 1);
     }
-    const refused = log.filter((entry) => entry.status !== 201);
+    const refused = log.filter((entry) => !kept(entry.status));
     const summary: AssetReportSummary = {
       processed: latest.filter((report) => report.processingProgress === 'Processed').length,
       failed: latest.filter((report) => report.processingProgress === 'Failed').length,
@@ -279,4 +289,5 @@ async function main(toolUrl: string, students: number): Promise<void> {
   process.on('SIGTERM', () => process.exit(0));
 }
 
-if (process.argv[1]?.endsWith('platform-process.ts')) await main(process.argv[2]!, Number(process.argv[3] ?? 0));
+if (process.argv[1]?.endsWith('platform-process.ts'))
+  await main(process.argv[2]!, Number(process.argv[3] ?? 0), process.argv[4]);

@@ -37,6 +37,8 @@ export interface StackOptions {
    * the default limits).
    */
   admit?: number;
+  /** The LMS the platform plays: the dev platform's default, or Moodle with this repository's plugins. */
+  lms?: 'moodle';
   /** PostgreSQL: the jobs run in a ROLE=worker process of their own, so that the metered process is the web side. */
   separateWorker?: boolean;
 }
@@ -55,6 +57,8 @@ export interface RemotePlatform {
   grades(): Promise<GradeSummary>;
   /** The instructor attaches the tool to the LMS's own assignment as its Asset Processor (ASSET_PROCESSOR=on). */
   attach(activity: { id: string; title: string }): Promise<void>;
+  /** Moodle: the teacher switches the check on in the assignment's own form; the first notice attaches the tool. */
+  switchOn(activity: { id: string }): Promise<void>;
   /** A student's file submitted to that assignment; the platform sends its notice and times the tool's answer. */
   submitToActivity(submission: {
     activityId: string;
@@ -210,6 +214,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const platformChild: Child<PlatformInfo> = await startChild<PlatformInfo>('platform-process.ts', [
       url,
       String(options.students),
+      ...(options.lms ? [options.lms] : []),
     ]);
     cleanups.push(() => platformChild.stop());
     const info = platformChild.info;
@@ -230,6 +235,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       loginInitiationUrl: ({ userId }) => info.loginTemplate.replace(USER_PLACEHOLDER, encodeURIComponent(userId)),
       grades: () => control<GradeSummary>('grades'),
       attach: async (activity) => void (await control('attach', activity)),
+      switchOn: async (activity) => void (await control('switch-on', activity)),
       submitToActivity: (submission) => control<NoticeSent>('submit', submission),
       resend: (submissionId) => control<NoticeSent>('resend', { submissionId }),
       assetReports: () => control<AssetReportSummary>('asset-reports'),

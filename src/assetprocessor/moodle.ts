@@ -4,7 +4,8 @@
 // (its notice's claims: test/fixtures/lms/moodle/). What differs from Canvas is attaching: an assignment's teacher
 // switches the check on in Moodle's own form, and no deep-linking launch tells the tool, so the first notice of an
 // assignment attaches the tool to it, with the tool's defaults (the settings stand "unreviewed" until an instructor
-// saves them), in the course the notice names.
+// saves them), in the course the notice names. A teacher who opens the check settings from the form before any
+// submission (the settings launch) attaches it the same way.
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { queueFolderJob } from '../assignments/folder.js';
@@ -46,6 +47,38 @@ export async function fromMoodle(
   return (row?.product_family ?? said) === MOODLE_FAMILY;
 }
 
+/** The processor of a Moodle assignment in a course, made now (with its folder job) when there is none. */
+async function processorInCourse(
+  trx: Kysely<DatabaseSchema>,
+  jobs: Jobs,
+  platformId: string,
+  courseId: string,
+  activity: { id: string; title?: string | undefined },
+): Promise<string> {
+  const found = await trx
+    .selectFrom('assignment')
+    .select('id')
+    .where('platform_id', '=', platformId)
+    .where('course_id', '=', courseId)
+    .where('kind', '=', 'asset-processor')
+    .where('activity_id', '=', activity.id)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (found) return found.id;
+  const assignment = await createAssignment(trx, {
+    platformId,
+    courseId,
+    resourceLinkId: null,
+    title: activity.title ?? `Moodle assignment ${activity.id}`,
+    createdBy: null,
+    settingsUnreviewed: true,
+    kind: 'asset-processor',
+    activityId: activity.id,
+  });
+  await queueFolderJob(jobs, assignment.id, trx);
+  return assignment.id;
+}
+
 /**
  * The processor of the Moodle assignment a notice names, made now when there is none: the course (from the context
  * claim) kept or made, then the assignment and its folder job, in one transaction. The course's row is locked by its
@@ -61,7 +94,6 @@ export async function attachOnNotice(
   const parsed = attachClaims.safeParse(claims);
   if (!parsed.success) return null;
   const context = parsed.data[CLAIM.context];
-  const activity = parsed.data[CLAIM.activity];
   return db.transaction().execute(async (trx) => {
     const course = await sql<{ id: string }>`
       INSERT INTO course (platform_id, deployment_id, context_id, title, label)
@@ -69,28 +101,21 @@ export async function attachOnNotice(
       ON CONFLICT (platform_id, deployment_id, context_id)
         DO UPDATE SET title = COALESCE(excluded.title, course.title), label = COALESCE(excluded.label, course.label)
       RETURNING id`.execute(trx);
-    const courseId = course.rows[0]!.id;
-    const found = await trx
-      .selectFrom('assignment')
-      .select('id')
-      .where('platform_id', '=', platformId)
-      .where('course_id', '=', courseId)
-      .where('kind', '=', 'asset-processor')
-      .where('activity_id', '=', activity.id)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    if (found) return found.id;
-    const assignment = await createAssignment(trx, {
-      platformId,
-      courseId,
-      resourceLinkId: null,
-      title: activity.title ?? `Moodle assignment ${activity.id}`,
-      createdBy: null,
-      settingsUnreviewed: true,
-      kind: 'asset-processor',
-      activityId: activity.id,
-    });
-    await queueFolderJob(jobs, assignment.id, trx);
-    return assignment.id;
+    return processorInCourse(trx, jobs, platformId, course.rows[0]!.id, parsed.data[CLAIM.activity]);
+  });
+}
+
+/**
+ * The processor of the Moodle assignment whose check settings a teacher opens from its form (the settings launch),
+ * made now when no submission has made it yet: the course row locked first, as a notice's upsert locks it.
+ */
+export async function attachOnSettingsLaunch(
+  db: Kysely<DatabaseSchema>,
+  jobs: Jobs,
+  request: { platformId: string; courseId: string; activity: { id: string; title?: string | undefined } },
+): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT id FROM course WHERE id = ${request.courseId} FOR UPDATE`.execute(trx);
+    return processorInCourse(trx, jobs, request.platformId, request.courseId, request.activity);
   });
 }

@@ -64,6 +64,12 @@ interface ReadNotice {
   claims: NoticeClaims;
 }
 
+/** A Moodle submission removed (moodle.ts): its notice names no files. Null assignment: the tool never had it. */
+interface Removal {
+  assignmentId: string | null;
+  lmsSubmissionId: string;
+}
+
 /**
  * The tool's assignment the notice is for: the processor bound to this LMS assignment on this platform (and in the
  * notice's course, when it names one). A processor attached while the LMS assignment was a draft has no activity id
@@ -112,7 +118,7 @@ async function assignmentOf(
   return claimed?.id ?? null;
 }
 
-async function readNotice(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt: string): Promise<ReadNotice> {
+async function readNotice(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt: string): Promise<ReadNotice | Removal> {
   const notice = await verifyNotice(db, jwt, [SUBMISSION_NOTICE]);
   const parsed = submissionNoticeClaims.safeParse(withStandardNames(notice.claims));
   if (!parsed.success) {
@@ -127,12 +133,16 @@ async function readNotice(db: Kysely<DatabaseSchema>, jobs: Jobs, jwt: string): 
     );
   }
   const claims = parsed.data;
+  const found = await assignmentOf(db, notice.platformId, claims);
+  const moodle =
+    !found || claims[CLAIM.assetService].assets.length === 0
+      ? await fromMoodle(db, notice.platformId, notice.claims)
+      : false;
+  if (moodle && claims[CLAIM.assetService].assets.length === 0)
+    return { assignmentId: found, lmsSubmissionId: claims[CLAIM.submission].id };
   // A Moodle assignment is attached by its first notice (moodle.ts): Moodle has no deep-linking step for it.
   const assignmentId =
-    (await assignmentOf(db, notice.platformId, claims)) ??
-    ((await fromMoodle(db, notice.platformId, notice.claims))
-      ? await attachOnNotice(db, jobs, notice.platformId, withStandardNames(notice.claims))
-      : null);
+    found ?? (moodle ? await attachOnNotice(db, jobs, notice.platformId, withStandardNames(notice.claims)) : null);
   if (!assignmentId) {
     throw new NoticeRefused(
       404,
@@ -164,8 +174,24 @@ function checksumOf(row: z.infer<typeof asset>, logger: Pick<Logger, 'warn'> | u
 }
 
 /**
+ * Forgets the files of removed Moodle submissions: their assets go (their report jobs then find nothing to post, and
+ * "View report" nothing to open); the papers the tool checked stay under the tool's own deletion, by an instructor.
+ */
+async function forgetRemoved(db: Kysely<DatabaseSchema>, removals: Removal[]): Promise<void> {
+  for (const { assignmentId, lmsSubmissionId } of removals) {
+    if (assignmentId === null) continue;
+    await db
+      .deleteFrom('lms_asset')
+      .where('assignment_id', '=', assignmentId)
+      .where('lms_submission_id', '=', lmsSubmissionId)
+      .execute();
+  }
+}
+
+/**
  * Verifies every notice, then keeps their assets and queues their work in one transaction: one bad notice refuses
- * the request and keeps nothing. An asset seen before ("Resubmit all files", or a notice sent again) starts no second
+ * the request and keeps no asset (a Moodle assignment a good notice before it attached stays attached, and a removal
+ * before it stays done: both are what the same notice sent again would do). An asset seen before ("Resubmit all files", or a notice sent again) starts no second
  * check: one that failed is fetched and checked again, any other has its latest reports sent again.
  * Returns how many assets were new.
  */
@@ -176,7 +202,13 @@ export async function receiveNotices(
   logger?: Pick<Logger, 'warn'>,
 ): Promise<{ notices: number; newAssets: number; checkedAgain: number }> {
   const read: ReadNotice[] = [];
-  for (const jwt of jwts) read.push(await readNotice(db, jobs, jwt));
+  const removals: Removal[] = [];
+  for (const jwt of jwts) {
+    const one = await readNotice(db, jobs, jwt);
+    if ('notice' in one) read.push(one);
+    else removals.push(one);
+  }
+  await forgetRemoved(db, removals);
   const announced = read.flatMap(({ notice, assignmentId, claims }) => {
     const report = claims[CLAIM.assetReport];
     return claims[CLAIM.assetService].assets.map((row) => ({
@@ -203,7 +235,8 @@ export async function receiveNotices(
       announced.map((value) => [JSON.stringify([value.assignment_id, value.lms_submission_id, value.asset_id]), value]),
     ).values(),
   ];
-  if (values.length === 0) return { notices: read.length, newAssets: 0, checkedAgain: 0 };
+  const notices = read.length + removals.length;
+  if (values.length === 0) return { notices, newAssets: 0, checkedAgain: 0 };
   return db.transaction().execute(async (trx) => {
     // A pair seen before keeps its file's description; the newest notice says where to fetch it and report on it.
     const kept = await trx
@@ -251,6 +284,6 @@ export async function receiveNotices(
     await queueAssetReports(jobs, [...fresh, ...again], trx);
     const resend = seen.filter((row) => !again.includes(row.id) && row.state === 'admitted').map((row) => row.id);
     await resendReports(trx, jobs, resend, trx);
-    return { notices: read.length, newAssets: fresh.length, checkedAgain: again.length };
+    return { notices, newAssets: fresh.length, checkedAgain: again.length };
   });
 }

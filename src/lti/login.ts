@@ -62,14 +62,15 @@ export async function loginPlatform(
 /** Moodle's OIDC authorization endpoint (mod_lti's, launching its own activities only), and the plagiarism plugin's. */
 const MOODLE_AUTH_PATH = '/mod/lti/auth.php';
 const MOODLE_REPORT_REVIEW_AUTH_PATH = '/plagiarism/olti/auth.php';
-const moodleReportReviewHint = z.object({ olti: z.literal('reportreview') });
+const moodleReportReviewHint = z.object({ olti: z.enum(['reportreview', 'settings']) });
 
 /**
  * Where the authentication request goes: the platform's authorization endpoint, except for Moodle's report review.
  * Moodle's mod/lti/auth.php answers only launches of mod_lti's activities and its content-item selection, so the
  * plagiarism plugin of this repository (moodle/plagiarism_olti) answers its "View report" launch
- * (LtiReportReviewRequest) at plagiarism/olti/auth.php beside it, and says so in the login's message hint
- * ({"launchid": …, "olti": "reportreview"}). Only the path changes, and only for a platform registered with Moodle's
+ * (LtiReportReviewRequest), and a settings launch from the assignment's form (LtiAssetProcessorSettingsRequest), at
+ * plagiarism/olti/auth.php beside it, and says so in the login's message hint ({"launchid": …, "olti":
+ * "reportreview"} or "settings"). Only the path changes, and only for a platform registered with Moodle's
  * endpoint: the host is the registered one, and the id_token is verified with the platform's keys as any launch.
  */
 export function authorizationEndpoint(authUrl: string, messageHint: string | undefined): URL {

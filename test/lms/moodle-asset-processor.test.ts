@@ -11,6 +11,7 @@ import { withStandardNames } from '../../src/lti/claims.js';
 import { reportReviewClaims } from '../../src/lti/messages/report-review.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
 import { QUICK_ASSET_PROCESSOR, postNotices } from '../support/asset-processor.js';
+import { launch } from '../../src/devplatform/agent.js';
 import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { paper } from '../support/papers.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
@@ -169,6 +170,73 @@ describe("Moodle's assignment through the plugins", () => {
     );
   });
 
+  test("a removed submission's notice names no files: the tool forgets that submission's files, and only them", async () => {
+    const assets = await db()
+      .selectFrom('lms_asset')
+      .innerJoin('assignment', 'assignment.id', 'lms_asset.assignment_id')
+      .select(['lms_asset.lms_submission_id', 'lms_asset.asset_id'])
+      .where('assignment.activity_id', '=', ACTIVITY.id)
+      .orderBy('lms_asset.lms_submission_id')
+      .execute();
+    assert.ok(assets.length >= 3);
+    const removed = assets[0]!.lms_submission_id;
+    const removal = (activityId: string, submissionId: string) =>
+      moodle.platform.sign(
+        moodle.platform.submissionNotice({ activityId, submissionId, userId: 'student-1', assets: [] }),
+      );
+    const answer = await send(await removal(ACTIVITY.id, removed));
+    assert.equal(answer.status, 200, await answer.text());
+    const left = await db()
+      .selectFrom('lms_asset')
+      .innerJoin('assignment', 'assignment.id', 'lms_asset.assignment_id')
+      .select('lms_asset.lms_submission_id')
+      .where('assignment.activity_id', '=', ACTIVITY.id)
+      .execute();
+    assert.deepEqual(
+      left.map((row) => row.lms_submission_id).sort(),
+      assets
+        .filter((row) => row.lms_submission_id !== removed)
+        .map((row) => row.lms_submission_id)
+        .sort(),
+    );
+    // A removal the tool never had a file of (an assignment it never saw) is taken, and attaches nothing.
+    const unknown = randomUUID();
+    assert.equal((await send(await removal(unknown, '77-0'))).status, 200);
+    assert.deepEqual(await processorsOf(unknown), []);
+  });
+
+  test('a teacher opening the check settings from the form of an assignment nobody submitted to yet attaches the tool', async () => {
+    const activityId = `moodle-cm-${randomUUID()}`;
+    const page = await launch(moodle.platform, {
+      userId: 'instructor-1',
+      assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest', activityId },
+    });
+    assert.equal(page.status, 200);
+    const [processor] = await processorsOf(activityId);
+    assert.ok(processor, 'a processor for the assignment');
+    assert.match(page.url, new RegExp(`/assignments/${processor.id}/settings\\?ltik=`));
+    assert.equal(processor.context_id, moodle.platform.course().id);
+    // Its first notice then finds that processor, and makes no second one.
+    moodle.platform.switchOnCheck(activityId, noticeUrl());
+    const sent = await moodle.platform.submitToActivity({
+      activityId,
+      userId: 'student-1',
+      files: [{ content: Buffer.from(paper('settings first')), filename: 'a.txt', contentType: 'text/plain' }],
+    });
+    assert.equal(sent.status, 200, sent.body);
+    assert.deepEqual(
+      (await processorsOf(activityId)).map((row) => row.id),
+      [processor.id],
+    );
+    // Canvas's settings launch for an assignment the tool was never attached to is still refused.
+    const canvasPage = await launch(canvas.platform, {
+      userId: 'instructor-1',
+      assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest', activityId: `canvas-${activityId}` },
+    });
+    assert.equal(canvasPage.status, 404);
+    assert.deepEqual(await processorsOf(`canvas-${activityId}`), []);
+  });
+
   test('a notice of another LMS for an assignment the tool was never attached to still makes nothing', async () => {
     const activityId = randomUUID();
     const jwt = await canvas.platform.sign(
@@ -227,7 +295,14 @@ describe("Moodle's report review logs in at the plugin's authorization endpoint"
     assert.equal(location.searchParams.get('redirect_uri'), `${tool.url}/lti/launch`);
     assert.equal(location.searchParams.get('response_mode'), 'form_post');
 
-    for (const hint of [undefined, '{"launchid":"ltilaunch1_1"}', '{"olti":"settings"}', 'not json']) {
+    const settings = await login('{"launchid":"plagiarism_olti_x","olti":"settings"}');
+    const toSettings = new URL(settings.headers.get('location')!);
+    assert.equal(
+      `${toSettings.origin}${toSettings.pathname}`,
+      `${MOODLE}/plagiarism/olti/auth.php`,
+      'the settings too',
+    );
+    for (const hint of [undefined, '{"launchid":"ltilaunch1_1"}', '{"olti":"grades"}', 'not json']) {
       const other = await login(hint);
       assert.equal(other.status, 302);
       const to = new URL(other.headers.get('location')!);

@@ -30,6 +30,8 @@ const CONFIG_LOCK = '/tmp/moodle-olti-config.lock';
 const ASSET_READ = 'https://purl.imsglobal.org/spec/lti-ap/scope/asset.readonly';
 const REPORT = 'https://purl.imsglobal.org/spec/lti-ap/scope/report';
 const AGS_SCORE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score';
+/** Larger than PHP-FPM's memory limit on this site (../shared/moodle's pool: 512M). */
+const LARGE_MB = 600;
 
 async function moodleAnswers(): Promise<boolean> {
   try {
@@ -204,6 +206,29 @@ describe('the Asset Processor services in a real Moodle', { skip: skipReason }, 
     assert.equal((await download(assetUrl(made.assetA.courseid, '1'), read)).status, 404);
     assert.equal((await download(assetUrl(999_999_999, made.assetA.uuid), read)).status, 404);
     step('asset service');
+  });
+
+  test("a copy larger than PHP's memory limit is streamed whole: never read into memory", async () => {
+    const large = JSON.parse(await php('large', JSON.stringify(made), String(LARGE_MB))) as {
+      uuid: string;
+      size: number;
+      sha256: string;
+    };
+    const answer = await download(
+      assetUrl(made.assetA.courseid, large.uuid),
+      await token(made.chosen.clientid, [ASSET_READ]),
+    );
+    assert.equal(answer.status, 200);
+    assert.equal(Number(answer.headers.get('content-length')), large.size);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of answer.body!) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    assert.equal(bytes, large.size);
+    assert.equal(hash.digest('hex'), large.sha256);
+    step(`a ${LARGE_MB} MB asset`);
   });
 
   test('a report is kept once per type, a later one replaces it, and an older or malformed one is refused', async () => {

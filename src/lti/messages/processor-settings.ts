@@ -15,7 +15,10 @@ export const PROCESSOR_SETTINGS_MESSAGE = 'LtiAssetProcessorSettingsRequest';
  */
 export const processorSettingsClaims = z
   .looseObject({
-    [CLAIM.activity]: z.object({ id: z.string().min(1).max(255) }),
+    [CLAIM.activity]: z.object({
+      id: z.string().min(1).max(255),
+      title: z.string().max(1000).optional().catch(undefined),
+    }),
     [CLAIM.custom]: z.record(z.string(), z.unknown()).optional(),
   })
   .transform(
@@ -23,6 +26,7 @@ export const processorSettingsClaims = z
       ({
         type: PROCESSOR_SETTINGS_MESSAGE,
         activityId: claims[CLAIM.activity].id,
+        activityTitle: claims[CLAIM.activity].title,
         custom: claims[CLAIM.custom] ?? {},
         reportAddress: reportAddressOf(claims),
       }) as const,

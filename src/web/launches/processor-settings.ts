@@ -2,6 +2,7 @@
 // tool in the LMS assignment's editor, and lands on the check settings of its processor on that assignment, the same
 // form as the tool's own assignments (assetprocessor/settings-launch.ts finds it).
 import { rememberReportAddress } from '../../assetprocessor/report-address.js';
+import { attachOnSettingsLaunch, MOODLE_FAMILY } from '../../assetprocessor/moodle.js';
 import { processorAssignmentFor } from '../../assetprocessor/settings-launch.js';
 import { rememberLanguage } from '../../assignments/language.js';
 import type { PROCESSOR_SETTINGS_MESSAGE } from '../../lti/messages/index.js';
@@ -16,12 +17,22 @@ export const processorSettingsLaunch: LaunchAnswer<typeof PROCESSOR_SETTINGS_MES
     if (launch.audience !== 'instructor')
       return sendMessage(res, 403, t('apLaunch.notForRoleTitle'), t('apLaunch.settingsInstructorsOnly'));
     if (started.courseId === null) return sendMessage(res, 400, t('apLaunch.couldNotOpen'), t('apLaunch.noCourse'));
-    const assignmentId = await processorAssignmentFor(tool.db, {
+    const request = {
       platformId: started.platformId,
       courseId: started.courseId,
       activityId: launch.message.activityId,
       custom: launch.message.custom,
-    });
+    };
+    // Moodle's assignment is attached by switching the check on in its own form: opening the settings from there
+    // attaches the tool as a first notice would (assetprocessor/moodle.ts).
+    const assignmentId =
+      (await processorAssignmentFor(tool.db, request)) ??
+      (launch.productFamily === MOODLE_FAMILY
+        ? await attachOnSettingsLaunch(tool.db, tool.jobs, {
+            ...request,
+            activity: { id: request.activityId, title: launch.message.activityTitle },
+          })
+        : null);
     if (!assignmentId) return sendMessage(res, 404, t('apLaunch.notAttachedTitle'), t('apLaunch.notAttached'));
     // The reports beside the LMS's files speak the language of the instructor who last set the check up.
     await rememberLanguage(tool.db, { id: assignmentId, lmsLanguage: null }, launch);

@@ -3,6 +3,7 @@
 //   MOODLE_DIR=... php services-fixture.php setup <public key PEM file>   -> JSON of what it made
 //   MOODLE_DIR=... php services-fixture.php choose <typeid>               -> sets plagiarism_olti/typeid, prints the old
 //   MOODLE_DIR=... php services-fixture.php reports <asset uuid>          -> JSON of the kept reports of that asset
+//   MOODLE_DIR=... php services-fixture.php large <JSON of setup> <MB>    -> a file of that size beside asset A
 //   MOODLE_DIR=... php services-fixture.php teardown <JSON of setup>      -> removes what setup made
 // setup makes two courses with an assignment each, two LTI 1.3 tool types keyed with the given public key (one for
 // the check, one other), and in each course one asset as plagiarism_olti keeps it: a row of plagiarism_olti_asset and
@@ -120,11 +121,37 @@ switch ($command) {
         echo json_encode(array_values($DB->get_records('plagiarism_olti_report', ['assetid' => $asset->id], 'type')),
             JSON_UNESCAPED_SLASHES) . "\n";
         break;
+    case 'large':
+        // A copy larger than PHP's memory limit, written and hashed a chunk at a time.
+        $made = json_decode($argv[2], true);
+        $near = $DB->get_record('plagiarism_olti_asset', ['uuid' => $made['assetA']['uuid']], '*', MUST_EXIST);
+        $path = make_request_directory() . '/large.pdf';
+        $out = fopen($path, 'wb');
+        $chunk = '%PDF-1.4' . "\n" . random_bytes(1048576 - 9);
+        for ($i = 0; $i < (int) $argv[3]; $i++) {
+            fwrite($out, $i === 0 ? $chunk : random_bytes(1048576));
+        }
+        fclose($out);
+        $row = clone $near;
+        unset($row->id);
+        $row->uuid = \core\uuid::generate();
+        $row->sourcehash = sha1_file($path);
+        $row->sha256 = hash_file('sha256', $path);
+        $row->filesize = filesize($path);
+        $row->filename = 'large.pdf';
+        $row->id = $DB->insert_record('plagiarism_olti_asset', $row);
+        $file = get_file_storage()->create_file_from_pathname([
+            'contextid' => $row->contextid, 'component' => 'plagiarism_olti', 'filearea' => 'assets',
+            'itemid' => $row->id, 'filepath' => '/', 'filename' => 'large.pdf', 'mimetype' => 'application/pdf',
+        ], $path);
+        $DB->set_field('plagiarism_olti_asset', 'fileid', $file->get_id(), ['id' => $row->id]);
+        echo json_encode(['uuid' => $row->uuid, 'size' => (int) $row->filesize, 'sha256' => $row->sha256,
+            'memorylimit' => ini_get('memory_limit')]) . "\n";
+        break;
     case 'teardown':
         $made = json_decode($argv[2], true);
         foreach (['assetA', 'assetB'] as $name) {
-            $asset = $DB->get_record('plagiarism_olti_asset', ['uuid' => $made[$name]['uuid']]);
-            if ($asset) {
+            foreach ($DB->get_records('plagiarism_olti_asset', ['courseid' => $made[$name]['courseid']]) as $asset) {
                 $DB->delete_records('plagiarism_olti_report', ['assetid' => $asset->id]);
                 get_file_storage()->delete_area_files($asset->contextid, 'plagiarism_olti', 'assets', $asset->id);
                 $DB->delete_records('plagiarism_olti_asset', ['id' => $asset->id]);
