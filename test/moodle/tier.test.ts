@@ -301,6 +301,16 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
     const expand = page.locator('a.collapseexpand');
     if (await expand.count()) await expand.first().click();
     assert.equal(await page.locator('#id_plagiarism_olti_enabled').isChecked(), true, 'the switch stays on');
+    // The check's settings are the tool's: the form's link opens them through a settings launch.
+    const [settings] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.locator('a.plagiarism_olti_settings').click(),
+    ]);
+    await settings.waitForURL(
+      (url) => url.origin === new URL(tool.url).origin && /^\/assignments\/[^/]+\/settings$/.test(url.pathname),
+      { timeout: 30_000, waitUntil: 'domcontentloaded' },
+    );
+    await settings.close();
   });
 
   it('students submit a file, an online text and a group submission', async () => {
