@@ -89,8 +89,13 @@ if ($scope === '' || $responsetype === '' || $clientid === '' || $loginhint === 
 
 $fields = [];
 if ($error === '') {
-    [$asset, $report, $cm, $course, $grader] = review::permitted((string) $launch->asset, (string) $launch->type);
-    $fields['id_token'] = notice::sign(review::claims($tool, $asset, $report, $cm, $course, $grader, $nonce));
+    if (!empty($launch->settings)) {
+        [$course, $cm] = review::settings_permitted((int) $launch->settings);
+        $fields['id_token'] = notice::sign(review::settings_claims($tool, $cm, $course, $nonce));
+    } else {
+        [$asset, $report, $cm, $course, $grader] = review::permitted((string) $launch->asset, (string) $launch->type);
+        $fields['id_token'] = notice::sign(review::claims($tool, $asset, $report, $cm, $course, $grader, $nonce));
+    }
 } else {
     $fields['error'] = $error;
 }

@@ -14,7 +14,7 @@
 // You should have received a copy of the GNU General Public License
 // along with Moodle.  If not, see <https://www.gnu.org/licenses/>.
 /**
- * View report: starts the report review launch through the tool's OIDC login.
+ * View report, or the check's settings: starts the launch through the tool's OIDC login.
  *
  * @package    plagiarism_olti
  * @copyright  originality-lti
@@ -26,22 +26,33 @@ require_once(__DIR__ . '/../../config.php');
 use plagiarism_olti\local\config;
 use plagiarism_olti\local\review;
 
-$uuid = required_param('asset', PARAM_ALPHANUMEXT);
-$type = required_param('type', PARAM_ALPHANUMEXT);
-
-[$asset, $report, $cm, $course, $grader] = review::permitted($uuid, $type);
+// Either a report (asset and type: "View report"), or an assignment's check settings (settings: its course module).
+$settings = optional_param('settings', 0, PARAM_INT);
+if ($settings) {
+    [$course, $cm] = review::settings_permitted($settings);
+    $launch = ['settings' => (int) $cm->id];
+    $kind = 'settings';
+    $params = ['settings' => $cm->id];
+} else {
+    $uuid = required_param('asset', PARAM_ALPHANUMEXT);
+    $type = required_param('type', PARAM_ALPHANUMEXT);
+    [$asset, $report, $cm, $course, $grader] = review::permitted($uuid, $type);
+    $launch = ['asset' => $uuid, 'type' => $type];
+    $kind = 'reportreview';
+    $params = ['asset' => $uuid, 'type' => $type];
+}
 $tool = config::tool();
 if (!$tool) {
     throw new moodle_exception('notoolconfigured', 'plagiarism_olti');
 }
-$PAGE->set_url('/plagiarism/olti/launch.php', ['asset' => $uuid, 'type' => $type]);
+$PAGE->set_url('/plagiarism/olti/launch.php', $params);
 $PAGE->set_context(context_module::instance($cm->id));
 $PAGE->set_pagelayout('embedded');
 
 // What auth.php launches once the tool's login comes back, kept in this user's session only.
 $launchid = 'plagiarism_olti_' . random_string(20);
-$SESSION->$launchid = json_encode(['asset' => $uuid, 'type' => $type, 'time' => time()]);
-$hint = json_encode(['launchid' => $launchid, 'olti' => 'reportreview']);
+$SESSION->$launchid = json_encode($launch + ['time' => time()]);
+$hint = json_encode(['launchid' => $launchid, 'olti' => $kind]);
 \core\session\manager::write_close();
 
 echo review::autopost(trim($tool->lti_initiatelogin), [

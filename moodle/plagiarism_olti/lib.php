@@ -202,6 +202,13 @@ function plagiarism_olti_coursemodule_standard_elements($formwrapper, $mform) {
     $cm = $formwrapper->get_coursemodule();
     $mform->setDefault('plagiarism_olti_enabled', $cm ? (int) config::enabled((int) $cm->id)
         : (int) get_config('plagiarism_olti', 'defaulton'));
+    if ($cm) {
+        // The check's settings are the tool's: opened in a new window through a settings launch, as Canvas opens them.
+        $link = html_writer::link(new moodle_url('/plagiarism/olti/launch.php', ['settings' => $cm->id]),
+            get_string('formsettingslink', 'plagiarism_olti'), ['target' => '_blank', 'rel' => 'noopener',
+            'class' => 'plagiarism_olti_settings']);
+        $mform->addElement('static', 'plagiarism_olti_settings', get_string('formsettings', 'plagiarism_olti'), $link);
+    }
 }
 
 /**

@@ -32,16 +32,25 @@ const phpFound = await run('php', ['-v']).then(
   () => false,
 );
 
-test('every PHP file of both plugins passes php -l', { skip: !phpFound && 'php is not installed here' }, async () => {
-  const php = PLUGINS.flatMap((plugin) => filesOf(join(root, plugin.source))).filter((path) => path.endsWith('.php'));
-  assert.ok(php.length > 30, `only ${php.length} PHP files found`);
-  const failed: string[] = [];
-  for (const path of php) {
-    const { stdout } = await run('php', ['-l', path]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
-    if (!stdout.includes('No syntax errors detected')) failed.push(`${relative(root, path)}: ${stdout.trim()}`);
-  }
-  assert.deepEqual(failed, []);
-});
+test(
+  'every PHP file of both plugins and of the tests in Moodle passes php -l',
+  { skip: !phpFound && 'php is not installed here' },
+  async () => {
+    // Both plugins, and the tests' own PHP helpers that run inside Moodle.
+    const php = [...PLUGINS.map((plugin) => join(root, plugin.source)), join(root, 'test/moodle')]
+      .flatMap(filesOf)
+      .filter((path) => path.endsWith('.php'));
+    assert.ok(php.length > 30, `only ${php.length} PHP files found`);
+    const failed: string[] = [];
+    for (const path of php) {
+      const { stdout } = await run('php', ['-l', path]).catch((error: { stdout: string }) => ({
+        stdout: error.stdout,
+      }));
+      if (!stdout.includes('No syntax errors detected')) failed.push(`${relative(root, path)}: ${stdout.trim()}`);
+    }
+    assert.deepEqual(failed, []);
+  },
+);
 
 test("each plugin's zip has one top folder, its version.php and every source file, and builds the same twice", () => {
   const first = buildZips(out);

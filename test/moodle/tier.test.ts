@@ -183,17 +183,32 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
           15_000,
           200,
         );
+        // The file's dialog and the confirmation close, with the mask they lay over the page.
+        await eventually(
+          async () => (await page.locator('.moodle-dialogue-base[aria-hidden="false"]:visible').count()) === 0,
+          "the file's dialogs closed",
+          15_000,
+          200,
+        );
       }
       await manager.locator('.fp-btn-add').click();
-      // The picker opens on the repository used last and lists it by a request of its own; "Upload a file" is
-      // chosen once that listing is drawn, or the listing would replace the upload form when it arrives.
+      // A listing that arrives after "Upload a file" was chosen replaces its form, and the picker stays open: then
+      // "Upload a file" is chosen again, once the listing is there.
       const picker = page.locator('.file-picker:visible');
-      await picker.locator('.fp-repo.active').waitFor();
-      await picker.locator('.fp-content:not(.fp-content-loading)').first().waitFor();
-      await picker.locator('.fp-repo a:has-text("Upload a file")').click();
-      await picker.locator('.fp-repo.active:has-text("Upload a file")').waitFor();
-      await picker.locator('.fp-upload-form input[type=file][name=repo_upload_file]').setInputFiles(work.file);
-      await picker.locator('.fp-upload-btn').click();
+      for (let attempt = 1; ; attempt++) {
+        await picker.locator('.fp-repo a:has-text("Upload a file")').click();
+        const form = picker.locator('.fp-upload-form:visible input[type=file][name=repo_upload_file]');
+        await form.waitFor({ state: 'attached' });
+        await form.setInputFiles(work.file);
+        await picker.locator('.fp-upload-btn:visible').click();
+        const closed = await picker
+          .first()
+          .waitFor({ state: 'hidden', timeout: 10_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (closed) break;
+        assert.ok(attempt < 3, `Moodle's file picker did not take ${basename(work.file)}`);
+      }
       await manager
         .locator(`.fp-filename:text-is("${basename(work.file)}")`)
         .first()
@@ -286,6 +301,16 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
     const expand = page.locator('a.collapseexpand');
     if (await expand.count()) await expand.first().click();
     assert.equal(await page.locator('#id_plagiarism_olti_enabled').isChecked(), true, 'the switch stays on');
+    // The check's settings are the tool's: the form's link opens them through a settings launch.
+    const [settings] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.locator('a.plagiarism_olti_settings').click(),
+    ]);
+    await settings.waitForURL(
+      (url) => url.origin === new URL(tool.url).origin && /^\/assignments\/[^/]+\/settings$/.test(url.pathname),
+      { timeout: 30_000, waitUntil: 'domcontentloaded' },
+    );
+    await settings.close();
   });
 
   it('students submit a file, an online text and a group submission', async () => {

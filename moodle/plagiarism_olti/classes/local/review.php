@@ -33,6 +33,10 @@ use plagiarism_olti\local\notice;
 class review {
     /** @var string The message type. */
     const MESSAGE = 'LtiReportReviewRequest';
+    /** @var string The settings launch's message type. */
+    const SETTINGS_MESSAGE = 'LtiAssetProcessorSettingsRequest';
+    /** @var string The instructor's role. */
+    const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
     /** @var string Where the tool sends the authentication request of a report review. */
     const AUTH_PATH = '/plagiarism/olti/auth.php';
 
@@ -68,6 +72,19 @@ class review {
     }
 
     /**
+     * The assignment whose check settings a user asks for, when the user may switch the check on; throws otherwise.
+     *
+     * @param int $cmid
+     * @return array [$course, $cm]
+     */
+    public static function settings_permitted(int $cmid): array {
+        [$course, $cm] = get_course_and_cm_from_cmid($cmid, 'assign');
+        require_login($course, false, $cm);
+        require_capability('plagiarism/olti:enable', \context_module::instance($cm->id));
+        return [$course, $cm];
+    }
+
+    /**
      * The id_token's claims of a report review launch.
      *
      * @param \stdClass $tool
@@ -81,10 +98,47 @@ class review {
      */
     public static function claims(\stdClass $tool, \stdClass $asset, \stdClass $report, \cm_info|\stdClass $cm,
             \stdClass $course, bool $grader, string $nonce): array {
+        $lti = notice::LTI;
+        $role = $grader ? self::INSTRUCTOR : notice::LEARNER;
+        return self::base($tool, $course, $cm, $role, self::MESSAGE, $nonce) + [
+            $lti . 'for_user' => ['user_id' => (string) $asset->userid],
+            $lti . 'submission' => ['id' => notice::submission_id($asset)],
+            $lti . 'asset' => ['id' => $asset->uuid],
+            $lti . 'assetreport_type' => $report->type,
+        ];
+    }
+
+    /**
+     * The id_token's claims of a settings launch from the assignment's form (LtiAssetProcessorSettingsRequest):
+     * the tool opens the assignment's check settings, and attaches itself to the assignment if nobody submitted yet.
+     *
+     * @param \stdClass $tool
+     * @param \cm_info|\stdClass $cm
+     * @param \stdClass $course
+     * @param string $nonce
+     * @return array
+     */
+    public static function settings_claims(\stdClass $tool, \cm_info|\stdClass $cm, \stdClass $course,
+            string $nonce): array {
+        return self::base($tool, $course, $cm, self::INSTRUCTOR, self::SETTINGS_MESSAGE, $nonce);
+    }
+
+    /**
+     * What every launch of the plugin carries.
+     *
+     * @param \stdClass $tool
+     * @param \stdClass $course
+     * @param \cm_info|\stdClass $cm
+     * @param string $role
+     * @param string $message
+     * @param string $nonce
+     * @return array
+     */
+    private static function base(\stdClass $tool, \stdClass $course, \cm_info|\stdClass $cm, string $role,
+            string $message, string $nonce): array {
         global $CFG, $USER;
         $lti = notice::LTI;
         $now = time();
-        $role = $grader ? 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor' : notice::LEARNER;
         $claims = [
             'iss' => $CFG->wwwroot,
             'aud' => $tool->lti_clientid,
@@ -92,7 +146,7 @@ class review {
             'nonce' => $nonce,
             'iat' => $now,
             'exp' => $now + 60,
-            $lti . 'message_type' => self::MESSAGE,
+            $lti . 'message_type' => $message,
             $lti . 'version' => '1.3.0',
             $lti . 'deployment_id' => (string) $tool->typeid,
             $lti . 'target_link_uri' => trim($tool->lti_toolurl),
@@ -103,11 +157,7 @@ class review {
                 'title' => format_string($course->fullname),
                 'type' => ['http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering'],
             ],
-            $lti . 'for_user' => ['user_id' => (string) $asset->userid],
             $lti . 'activity' => ['id' => (string) $cm->id, 'title' => format_string($cm->name)],
-            $lti . 'submission' => ['id' => notice::submission_id($asset)],
-            $lti . 'asset' => ['id' => $asset->uuid],
-            $lti . 'assetreport_type' => $report->type,
             $lti . 'launch_presentation' => [
                 'document_target' => 'window',
                 'locale' => current_language(),
