@@ -56,9 +56,6 @@ export function shareOf(limit: number): number {
   return Math.max(2, Math.ceil(limit / 2));
 }
 
-/** Uploads one person may have in flight at once: a second tab, not a flood. */
-export const UPLOADS_PER_PERSON = 2;
-
 /** Counts the request against `owner`'s share of its class; false: it was answered 503 (see claimShare). */
 type ShareClaim = (owner: string, most?: number) => boolean;
 
