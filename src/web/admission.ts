@@ -126,8 +126,7 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
     let released = false;
     const owned = new Set<string>();
     const owners = held[routeClass];
-    // 'close' comes once the answer is sent or the client is gone, whichever is first.
-    res.once('close', () => {
+    const release = () => {
       if (released) return;
       released = true;
       inFlight[routeClass] -= 1;
@@ -136,11 +135,16 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
         if (left > 0) owners.set(owner, left);
         else owners.delete(owner);
       }
-    });
+    };
+    // 'close' comes once the answer is sent or the client is gone, whichever is first.
+    res.once('close', release);
     const claim: ShareClaim = (owner, most = shareOf(limits[routeClass])) => {
       if (owned.has(owner) || released) return true;
       const holding = owners.get(owner) ?? 0;
       if (holding >= most) {
+        // Refused by its owner's share, it gives its place back at once: a flood of such refusals, each still being
+        // answered, must not fill the places the others share.
+        release();
         busy(req, res, routeClass, most, owner);
         return false;
       }
