@@ -5,6 +5,7 @@
 //                                          surge-postgres: the surge on PostgreSQL alone)
 //   BENCH_ONLY=notices                     the Asset Processor's notices, beside the surge through the upload page (PostgreSQL)
 //   BENCH_ONLY=report-timing               notice → Processing, and a failing download → DOWNLOAD_FAILED (about 10 minutes)
+//   BENCH_ONLY=space                       DATA_DIR after 100 refused 20 MB uploads and a term's papers, on PGlite
 //   BENCH_ONLY=fairness                    LMS B's file fetches while LMS A floods the tool with slow files, beside no flood
 //   BENCH_SURGE_TIMEOUT_S=600              how long the surge and the notices may take to finish (default 1800)
 //   BENCH_UPLOAD_MB=20                     the size of the forwarded file (default 100, scaled)
@@ -17,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { callbackStormBench } from './callback-storm.js';
+import { embeddedSpaceBench } from './embedded-space.js';
 import { fairnessBench } from './fairness.js';
 import { intakeBench } from './intake.js';
 import { launchBench } from './launch.js';
@@ -42,6 +44,7 @@ const benches: Array<[string[], string, () => Promise<Row[]>]> = [
   [['storm'], 'Callback storm (PostgreSQL)', callbackStormBench],
   [['overload'], 'Overload, default admission limits (PostgreSQL)', overloadBench],
   [['report-timing'], 'Asset Processor reports: when SpeedGrader shows them (PostgreSQL)', reportTimingBench],
+  [['space'], 'The embedded database on disk: refused uploads and a term of papers (PGlite)', embeddedSpaceBench],
 ];
 
 // The tool is measured as `npm start` and a deployment run it: built into dist/ from these sources.

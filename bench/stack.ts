@@ -92,6 +92,8 @@ export interface Stack {
   assignmentPath: string;
   /** PostgreSQL only: a pool on the tool's database, to read what happened. */
   pool: pg.Pool | null;
+  /** The tool's DATA_DIR (the embedded database lives in it). */
+  dataDir: string;
   /** The tool process's counters: SQL statements, commits, CPU time (bench/meter.mjs). */
   meter: Meter;
   launchStudents(first: number, count: number, concurrency?: number): Promise<string[]>;
@@ -281,6 +283,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       callbackUrl,
       assignmentPath,
       pool,
+      dataDir,
       meter: toolMeter.meter,
       async launchStudents(first, count, concurrency = 20) {
         const ltiks: string[] = new Array(count);

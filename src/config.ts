@@ -276,9 +276,13 @@ export const environment = z.object({
   UPLOAD_IDLE_TIMEOUT_MS: setting(z.coerce.number().int().min(1000).max(600_000).default(30_000), {
     description: 'an upload that sends nothing for this long is cut off (408); nothing of it is kept',
   }),
+  UPLOADS_PER_PERSON: setting(z.coerce.number().int().min(1).max(100).default(2), {
+    description:
+      "uploads one person may have in flight at once in one web process (a second tab, not a flood); one more is answered as for `CONCURRENT_LAUNCHES`. One platform's uploads hold at most half of `CONCURRENT_UPLOADS`",
+  }),
   UPLOAD_MIN_KB_PER_SECOND: setting(z.coerce.number().min(0).max(100_000).default(2), {
     description:
-      "an upload is cut off (408, with a sentence; nothing of it is kept) when less than this arrived, on average, over the last `UPLOAD_RATE_WINDOW_SECONDS`: a byte now and then keeps `UPLOAD_IDLE_TIMEOUT_MS` from ending it, and a few trickling uploads would otherwise hold the places every school's uploads share (`CONCURRENT_UPLOADS`; one person has at most 2 in flight, one platform at most half); 0: no floor",
+      "an upload is cut off (408, with a sentence; nothing of it is kept) when less than this arrived, on average, over the last `UPLOAD_RATE_WINDOW_SECONDS`: a byte now and then keeps `UPLOAD_IDLE_TIMEOUT_MS` from ending it, and a few trickling uploads would otherwise hold the places every school's uploads share (`CONCURRENT_UPLOADS`, `UPLOADS_PER_PERSON`); 0: no floor",
   }),
   UPLOAD_RATE_WINDOW_SECONDS: setting(z.coerce.number().min(0.5).max(3600).default(20), {
     description: 'the window over which `UPLOAD_MIN_KB_PER_SECOND` is measured',
@@ -526,6 +530,8 @@ const settingsSchema = environment.transform((values) => {
     registrationsPerAddress: values.REGISTRATIONS_PER_ADDRESS,
     /** The reverse proxies whose X-Forwarded-For names the client (web/client-address.ts); none: the socket's peer. */
     trustedProxies: values.TRUSTED_PROXIES ?? [],
+    /** Uploads one person may have in flight at once (web/admission.ts's shares). */
+    uploadsPerPerson: values.UPLOADS_PER_PERSON,
     /** The dev platform at /dev: 'loopback' answers clients on this machine only, 'on' anyone, 'off' is not mounted
      * (always 'off' in production, whatever DEV_PLATFORM says). */
     devPlatform: production ? 'off' : (values.DEV_PLATFORM ?? 'loopback'),

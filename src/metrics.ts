@@ -17,6 +17,8 @@ export interface Readings {
   }>;
   /** Received files kept in the database until the service has them (those still arriving included). */
   receivedFiles: { files: number; bytes: number; diskBytes: number };
+  /** The database on disk, and the rows deleted or replaced whose space is not reused yet (db/dead-space.ts). */
+  database: { bytes: number; deadRows: number; deadBytes: number };
 }
 
 /** One call to the checking service, as its client reports it (the client's `observe` option). */
@@ -127,6 +129,24 @@ export class ToolMetrics {
     registers: [this.#storeRegistry],
   });
 
+  readonly #databaseBytes = new Gauge({
+    name: 'originality_database_bytes',
+    help: "The tool's database on disk (on the embedded database, most of DATA_DIR).",
+    registers: [this.#storeRegistry],
+  });
+
+  readonly #databaseDeadRows = new Gauge({
+    name: 'originality_database_dead_rows',
+    help: 'Rows deleted or replaced whose space is not reused yet (vacuumed by autovacuum, or by the tool on the embedded database).',
+    registers: [this.#storeRegistry],
+  });
+
+  readonly #databaseDeadBytes = new Gauge({
+    name: 'originality_database_dead_bytes',
+    help: "An estimate of the disk those rows hold: each table's size times their share of its rows.",
+    registers: [this.#storeRegistry],
+  });
+
   readonly #receivedFileDiskBytes = new Gauge({
     name: 'originality_received_file_disk_bytes',
     help: "The disk their table takes in the database: the files, its index, and deleted files' space until PostgreSQL reuses it.",
@@ -187,6 +207,9 @@ export class ToolMetrics {
       this.#receivedFiles.set(read.readings.receivedFiles.files);
       this.#receivedFileBytes.set(read.readings.receivedFiles.bytes);
       this.#receivedFileDiskBytes.set(read.readings.receivedFiles.diskBytes);
+      this.#databaseBytes.set(read.readings.database.bytes);
+      this.#databaseDeadRows.set(read.readings.database.deadRows);
+      this.#databaseDeadBytes.set(read.readings.database.deadBytes);
     }
     const text =
       (await processMetrics().metrics()) +

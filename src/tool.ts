@@ -10,6 +10,7 @@ import { databaseReadiness, migrateToLatest, type Database } from './db/index.js
 import { Jobs } from './jobs/index.js';
 import { queueHealth } from './jobs/queue-health.js';
 import { sweepStates } from './lti/oidc-state.js';
+import { databaseSpace, reclaimDeadSpace } from './db/dead-space.js';
 import { PlatformDirectory } from './lti/platform-directory.js';
 import { allowPlatformNetworks } from './lti/platform-http.js';
 import type { LtiSetup } from './lti/ltijs/provider.js';
@@ -30,6 +31,9 @@ import { gradebookSink } from './grades/gradebook-sink.js';
 import { assetReportSink } from './assetprocessor/report-sink.js';
 import { sinkByAssignmentKind } from './submissions/result-sink.js';
 import { openToolDatabase } from './tool-database.js';
+
+/** How often the embedded database is looked at for dead rows worth vacuuming (a read of its table statistics). */
+const RECLAIM_EVERY_MS = 10_000;
 
 export interface RunningTool {
   /** The address the HTTP server listens on (PUBLIC_URL is what others use). */
@@ -183,12 +187,13 @@ export async function startTool(
   // This tool's own metrics, apart from any other tool started in the process; the gauges are read when /metrics is scraped.
   const metrics = new ToolMetrics({
     read: async () => {
-      const [submissionsByState, queues, receivedFiles] = await Promise.all([
+      const [submissionsByState, queues, receivedFiles, space] = await Promise.all([
         countSubmissionsByState(database.db),
         queueHealth(database.pool),
         storedFileTotals(database.db),
+        databaseSpace(database.db),
       ]);
-      return { submissionsByState, queues, receivedFiles };
+      return { submissionsByState, queues, receivedFiles, database: space };
     },
     onReadFailure: (error) =>
       logger.warn({ err: error }, 'The metrics could not read the database; the scrape serves the counters alone'),
@@ -310,6 +315,22 @@ export async function startTool(
       );
     }, 60_000);
     housekeeping.unref();
+    // PGlite runs no autovacuum: what the tool deletes is vacuumed here once it is worth it (db/dead-space.ts).
+    let reclaiming: Promise<unknown> | null = null;
+    const reclaim =
+      database.kind === 'pglite'
+        ? setInterval(() => {
+            reclaiming ??= reclaimDeadSpace(database.db)
+              .then((tables) => {
+                if (tables.length > 0) logger.debug({ tables }, 'Vacuumed the embedded database');
+              })
+              .catch((error: unknown) =>
+                logger.warn({ err: error }, "Could not vacuum the embedded database's deleted rows"),
+              )
+              .finally(() => (reclaiming = null));
+          }, RECLAIM_EVERY_MS)
+        : undefined;
+    reclaim?.unref();
 
     const running = lti;
     let closing: Promise<void> | undefined;
@@ -324,9 +345,11 @@ export async function startTool(
       devPlatformUrl: mounts.length > 0 ? `${config.publicUrl}/dev` : null,
       close() {
         clearInterval(housekeeping);
+        clearInterval(reclaim);
         worker?.stop();
         closing ??= closeServers(listening.servers, config.shutdownTimeoutMs).then(async () => {
           await jobs.stop(config.shutdownTimeoutMs);
+          await reclaiming;
           await running?.close();
           await sandbox?.close();
           await database.close();

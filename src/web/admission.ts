@@ -56,9 +56,6 @@ export function shareOf(limit: number): number {
   return Math.max(2, Math.ceil(limit / 2));
 }
 
-/** Uploads one person may have in flight at once: a second tab, not a flood. */
-export const UPLOADS_PER_PERSON = 2;
-
 /** Counts the request against `owner`'s share of its class; false: it was answered 503 (see claimShare). */
 type ShareClaim = (owner: string, most?: number) => boolean;
 
@@ -129,8 +126,7 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
     let released = false;
     const owned = new Set<string>();
     const owners = held[routeClass];
-    // 'close' comes once the answer is sent or the client is gone, whichever is first.
-    res.once('close', () => {
+    const release = () => {
       if (released) return;
       released = true;
       inFlight[routeClass] -= 1;
@@ -139,11 +135,16 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
         if (left > 0) owners.set(owner, left);
         else owners.delete(owner);
       }
-    });
+    };
+    // 'close' comes once the answer is sent or the client is gone, whichever is first.
+    res.once('close', release);
     const claim: ShareClaim = (owner, most = shareOf(limits[routeClass])) => {
       if (owned.has(owner) || released) return true;
       const holding = owners.get(owner) ?? 0;
       if (holding >= most) {
+        // Refused by its owner's share, it gives its place back at once: a flood of such refusals, each still being
+        // answered, must not fill the places the others share.
+        release();
         busy(req, res, routeClass, most, owner);
         return false;
       }

@@ -3,7 +3,7 @@
 import type { Router } from 'express';
 import { assignmentFor } from '../assignments/access.js';
 import { SubmitRefused, submitPaper, type SubmitDeps } from '../submissions/submit.js';
-import { UPLOADS_PER_PERSON, claimShare } from './admission.js';
+import { claimShare } from './admission.js';
 import { assignmentPath } from './launches/landing.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { sendMessage, wordsOf } from './views.js';
@@ -21,7 +21,7 @@ export function submissionRoutes(tool: Tool): Router {
   router.post('/assignments/:id/submissions', requireSession(tool), async (req, res) => {
     const session = sessionOf(res);
     // One person's uploads, and one platform's, hold at most their share of the upload places (admission.ts).
-    if (!claimShare(res, `person ${session.userId}`, UPLOADS_PER_PERSON)) return;
+    if (!claimShare(res, `person ${session.userId}`, tool.settings.uploadsPerPerson)) return;
     if (!claimShare(res, `platform ${session.platformId}`)) return;
     const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (assignment === 404) return res.status(404).json({ error: 'There is no such assignment.' });

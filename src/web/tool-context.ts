@@ -25,6 +25,8 @@ export interface WebSettings {
   registrationsPerAddress: number;
   /** The reverse proxies whose X-Forwarded-For names the client (client-address.ts). */
   trustedProxies: readonly string[];
+  /** Uploads one person may have in flight at once. */
+  uploadsPerPerson: number;
   production: boolean;
   /** The default service account from the environment (never its password). */
   checker: { url: string | null; username: string | null };

@@ -26,6 +26,7 @@ import { createTestDatabase, severalProcessesSkip, type TestDatabase } from '../
 import { registerWithCli, servePlatform, type ServedPlatform } from '../support/platform.js';
 import { projectRoot, startToolProcess, type ToolProcess } from '../support/process.js';
 import { freePort } from '../support/tool.js';
+import { eventually } from '../support/wait.js';
 
 const SITE = join(projectRoot, 'deploy', 'nginx', 'originality-lti.conf');
 const UNITS = join(projectRoot, 'deploy', 'systemd');
@@ -59,6 +60,7 @@ function siteFor(ports: { https: number; http: number; web: [number, number] }):
     ['    listen [::]:443 ssl http2;\n', ''],
     ['/etc/letsencrypt/live/lti.example.edu/fullchain.pem', join(dir, 'cert.pem')],
     ['/etc/letsencrypt/live/lti.example.edu/privkey.pem', join(dir, 'key.pem')],
+    ['/var/log/nginx/access.log originality_lti;', `${join(dir, 'access.log')} originality_lti;`],
   ];
   let site = readFileSync(SITE, 'utf8');
   for (const [from, to] of REPLACED) {
@@ -165,6 +167,7 @@ before(async () => {
     CHECKER_USERNAME: DEMO_USER.email,
     CHECKER_PASSWORD: DEMO_USER.password,
     SHUTDOWN_TIMEOUT_MS: '20000',
+    TRUSTED_PROXIES: '127.0.0.1/32,::1/128',
     // The test's LMS runs on this machine; a school's names its own network, or none.
     PLATFORM_PRIVATE_NETWORKS: '127.0.0.0/8',
     // Only the callback can bring a result within the test.
@@ -222,6 +225,19 @@ test(
     assert.equal(plain.status, 301);
     assert.equal(plain.headers.get('location'), 'https://127.0.0.1/lti/keys');
     say('http://…/lti/keys: 301 to https');
+    // The page's address carries its session key; nginx's access log writes the path alone, no query string.
+    const page = await fetch(`${landed.url}${landed.url.includes('?') ? '&' : '?'}ltik=${landed.ltik}`);
+    await page.arrayBuffer();
+    await eventually(
+      () =>
+        existsSync(join(dir, 'access.log')) &&
+        readFileSync(join(dir, 'access.log'), 'utf8').includes(new URL(landed.url).pathname),
+      "the page's request did not reach nginx's access log",
+    );
+    const log = readFileSync(join(dir, 'access.log'), 'utf8');
+    assert.ok(landed.ltik && !log.includes(landed.ltik), 'a session key is in the access log');
+    assert.doesNotMatch(log, /ltik=|\?/, 'a query string is in the access log');
+    say(`nginx's access log: ${log.trim().split('\n').length} lines, no query string and no session key`);
   },
 );
 

@@ -11,6 +11,7 @@ import express from 'express';
 import { SignJWT, generateKeyPair } from 'jose';
 import { request } from 'undici';
 import { CookieJar, launch } from '../../src/devplatform/agent.js';
+import { LTIK_LIFETIME_SECONDS } from '../../src/lti/ltik.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
 import { launchClaims, payloadOf } from '../support/id-token.js';
 import { servePlatform, startTestPlatform, type ServedPlatform, type TestPlatform } from '../support/platform.js';
@@ -297,6 +298,31 @@ describe('who the token says it comes from', () => {
       401,
       NOT_VERIFIED,
     );
+  });
+});
+
+describe('session keys', () => {
+  test('a relaunch issues a new ltik, and one issued more than LTIK_LIFETIME_SECONDS ago opens nothing', async () => {
+    const first = await launch(lmsA.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+    const again = await launch(lmsA.platform, { userId: 'instructor-1', resourceLinkId: 'essay' });
+    assert.equal(first.status, 200, text(first.body));
+    assert.ok(first.ltik && again.ltik && first.ltik !== again.ltik, 'the relaunch reused the session key');
+    const page = (ltik: string) => {
+      const url = new URL(first.url);
+      url.searchParams.set('ltik', ltik);
+      return request(url, { headers: { accept: 'text/html' } });
+    };
+    for (const ltik of [first.ltik, again.ltik]) assert.equal((await page(ltik)).statusCode, 200);
+    // The same key as the launch issued it, but issued a working day and a minute ago (an identical launch since
+    // re-armed its session record): it says the session ended.
+    const claims = payloadOf(first.ltik);
+    const issuedBefore = Math.floor(Date.now() / 1000) - LTIK_LIFETIME_SECONDS - 60;
+    const old = await new SignJWT({ ...claims, iat: issuedBefore, exp: issuedBefore + LTIK_LIFETIME_SECONDS })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode(tool.config.encryptionKey));
+    const answer = await page(old);
+    assert.equal(answer.statusCode, 401);
+    assert.match(text(await answer.body.text()), /Your session with the tool has ended/);
   });
 });
 

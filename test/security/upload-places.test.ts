@@ -1,10 +1,9 @@
 // Uploads that trickle a byte a second from one school's students must not hold the upload places every school
-// shares: one person has at most UPLOADS_PER_PERSON in flight, one platform at most half the places, and an upload
+// shares: one person has at most UPLOADS_PER_PERSON (2) in flight, one platform at most half the places, and an upload
 // that sends less than the floor (UPLOAD_MIN_KB_PER_SECOND over UPLOAD_RATE_WINDOW_SECONDS) is cut off with a
 // sentence, long before HTTP_REQUEST_TIMEOUT_MS. School B's students upload beside a control without the attack.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { UPLOADS_PER_PERSON } from '../../src/web/admission.js';
 import { openCourse, postStreamedUpload, streamedFileHead, studentLtik, type TestCourse } from '../support/course.js';
 import { essay } from '../support/hardening.js';
 import { unclaimedChunks } from '../support/stored-files.js';
@@ -94,7 +93,7 @@ test("one school's trickling uploads hold no other school's places, and are cut 
   // Five of A's students, each opening three uploads that send a byte a second: fifteen, more than every place.
   const ltiks = await Promise.all(Array.from({ length: 5 }, (_, i) => studentLtik(schoolA, `a-${i}`)));
   const trickles = ltiks.flatMap((ltik, i) =>
-    Array.from({ length: UPLOADS_PER_PERSON + 1 }, (_, n) => trickle(ltik, `a-${i}-${n}`)),
+    Array.from({ length: tool.config.uploadsPerPerson + 1 }, (_, n) => trickle(ltik, `a-${i}-${n}`)),
   );
   const attackStarted = Date.now();
   // The attack holds its places once the tool has read the first bytes of A's uploads.

@@ -227,7 +227,10 @@ test('admission limits follow the pool size unless set; server timeouts have def
     requestTimeoutMs: 300_000,
     keepAliveTimeoutMs: 5000,
     uploadIdleTimeoutMs: 30_000,
+    // 2 KB/s over 20 s: a trickling upload is cut (UPLOAD_MIN_KB_PER_SECOND).
+    uploadMinRate: { bytes: 40_960, windowMs: 20_000 },
   });
+  assert.equal(loadConfig({ DATA_DIR: join(dir, 'limits'), UPLOAD_MIN_KB_PER_SECOND: '0' }).http.uploadMinRate, null);
   assert.throws(
     () =>
       loadConfig({ DATA_DIR: join(dir, 'limits'), HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),

@@ -11,7 +11,8 @@ let tool: TestTool;
 let lms: TestPlatform;
 
 before(async () => {
-  tool = await startTestTool({ SANDBOX_DELAY_MS: '60000' });
+  // Five files at once from one student: more than one person's share of the upload places by default.
+  tool = await startTestTool({ SANDBOX_DELAY_MS: '60000', UPLOADS_PER_PERSON: '5' });
   lms = await startTestPlatform(tool);
 });
 after(async () => {
