@@ -28,7 +28,7 @@ test("the instructor's dashboard, settings and a paper's history in every frame"
       await assertFits(look, page, await frame(), 'dashboard');
       await forgetMessages(page);
       await framed.getByRole('navigation', { name: 'Assignment' }).getByRole('link', { name: 'Settings' }).click();
-      await framed.getByRole('heading', { level: 1, name: /^Settings/ }).waitFor();
+      await framed.getByRole('heading', { level: 1, name: /^Check settings/ }).waitFor();
       await assertFits(look, page, await frame(), 'settings');
       await forgetMessages(page);
       await framed.getByRole('navigation', { name: 'Assignment' }).getByRole('link', { name: 'Submissions' }).click();
