@@ -226,7 +226,7 @@ export interface SubmissionTable {
   replaced_by_attempt: ColumnType<number | null, never, number | null>;
 }
 
-/** A student's own due date for an assignment, as the LMS stated it in the student's launch (migration 0039). */
+/** A student's own due date for an assignment, as the LMS stated it in the student's launch. */
 export interface StudentDueDateTable {
   assignment_id: string;
   user_id: string;
@@ -234,7 +234,7 @@ export interface StudentDueDateTable {
   stated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** When an instructor opened an assignment's dashboard, in which session, and the visit before (migration 0041). */
+/** When an instructor opened an assignment's dashboard, in which session, and the visit before. */
 export interface InstructorVisitTable {
   assignment_id: string;
   user_id: string;

@@ -115,6 +115,11 @@ async function keepATerm(db: Kysely<unknown>): Promise<void> {
   await sql`INSERT INTO eula_acceptance (platform_id, deployment_id, lms_user_id) VALUES (${platform}, '1', 'student-1')`.execute(
     db,
   );
+  await sql`INSERT INTO student_due_date (assignment_id, user_id, due_at) VALUES (${assignment}, ${student}, now())`.execute(
+    db,
+  );
+  await sql`INSERT INTO instructor_visit (assignment_id, user_id, session_hash, seen_at)
+              VALUES (${assignment}, ${teacher}, 'visit-1', now())`.execute(db);
   await sql`INSERT INTO used_oidc_state (state, expires_at) VALUES ('state-1', now() + interval '1 minute')`.execute(
     db,
   );

@@ -179,7 +179,10 @@ CREATE INDEX assignment_course ON assignment (course_id);
 -- (paper_account_id, paper_id) names it, null the default account; one submission per paper. An upload job holds
 -- the send lease while it sends (submissions/send-lease.ts). The gradebook: its state, the score and timestamp
 -- about to be sent (written before the request) and the ones the gradebook acknowledged (grades/post-grade.ts), and
--- what the LMS has recorded (Canvas: the attempt, the column its comment went to; canvas/gradebook.md C5, C7).
+-- what the LMS has recorded (Canvas: the attempt, the column its comment went to; canvas/gradebook.md C5, C7). An
+-- attempt whose paper was deleted at the service when the same student's next attempt was sent (the assignment's
+-- default, "earlier attempts: replaced") keeps its result in the history, with when and by which attempt it was
+-- replaced; its report is gone with the paper.
 CREATE TABLE submission (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   assignment_id uuid NOT NULL REFERENCES assignment (id) ON DELETE CASCADE,
@@ -213,6 +216,8 @@ CREATE TABLE submission (
   file_id uuid,
   gradebook_attempt_recorded boolean NOT NULL DEFAULT false,
   gradebook_comment_column text,
+  replaced_at timestamptz,
+  replaced_by_attempt integer,
   CONSTRAINT submission_attempt UNIQUE (assignment_id, user_id, attempt),
   CONSTRAINT submission_state
     CHECK (state IN ('received', 'uploading', 'processing', 'scored', 'graded', 'rejected', 'failed')),
@@ -320,6 +325,29 @@ CREATE TABLE eula_acceptance (
   lms_user_id text NOT NULL,
   accepted_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT eula_acceptance_pk PRIMARY KEY (platform_id, deployment_id, lms_user_id)
+);
+
+-- A student's own due date for an assignment, as the LMS states it in the student's launch (Canvas's
+-- $Canvas.assignment.dueAt.iso8601 expands to the date the assignment is due for that student, an extension
+-- included): "late" is judged against it where there is one, else against the assignment's due date.
+CREATE TABLE student_due_date (
+  assignment_id uuid NOT NULL REFERENCES assignment (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES lti_user (id) ON DELETE CASCADE,
+  due_at timestamptz NOT NULL,
+  stated_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT student_due_date_pkey PRIMARY KEY (assignment_id, user_id)
+);
+
+-- When each instructor opened an assignment's dashboard, so that the dashboard says what arrived since their last
+-- visit: a visit is one launch's session (its ltik's hash), so that sorting and filtering within it keep the same
+-- "since"; the visit before it is kept beside it.
+CREATE TABLE instructor_visit (
+  assignment_id uuid NOT NULL REFERENCES assignment (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES lti_user (id) ON DELETE CASCADE,
+  session_hash text NOT NULL,
+  seen_at timestamptz NOT NULL,
+  previous_seen_at timestamptz,
+  CONSTRAINT instructor_visit_pkey PRIMARY KEY (assignment_id, user_id)
 );
 `;
 

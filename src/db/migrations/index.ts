@@ -3,15 +3,9 @@
 // database of the release before).
 import type { Migration, MigrationProvider } from 'kysely';
 import * as baseline from './0001_baseline.js';
-import * as studentDueDate from './0039_student_due_date.js';
-import * as replacedAttempts from './0040_replaced_attempts.js';
-import * as instructorVisit from './0041_instructor_visit.js';
 
 const migrations: Record<string, Migration> = {
   '0001_baseline': baseline,
-  '0039_student_due_date': studentDueDate,
-  '0040_replaced_attempts': replacedAttempts,
-  '0041_instructor_visit': instructorVisit,
 };
 
 export const migrationProvider: MigrationProvider = {
