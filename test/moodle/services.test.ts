@@ -2,8 +2,8 @@
 // tool asks them: a token from Moodle's own mod/lti/token.php with the tool's client assertion, then the asset's
 // download and the report's post. Each refusal is held to its status: no token, a token without the scope, another
 // tool type's token, the chosen type's token once another type is chosen, another course's asset, a guessed id, an
-// older report. Runs where ../shared/moodle (or MOODLE_KIT) holds the Moodle kit and its site answers; says so and
-// skips otherwise. The test makes its own courses and tool types, and holds /tmp/moodle-olti-config.lock while it
+// older report. Runs in the real-Moodle tier (MOODLE_TIER=1) where ../shared/moodle (or MOODLE_KIT) holds the
+// Moodle kit and its site answers; says so and skips otherwise. The test makes its own courses and tool types, and holds /tmp/moodle-olti-config.lock while it
 // has another tool type chosen, so that the real-Moodle tier never runs against its choice.
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
@@ -44,13 +44,15 @@ async function moodleAnswers(): Promise<boolean> {
 
 const skipReason = !existsSync(KIT)
   ? `No Moodle kit at ${KIT} (../shared/moodle, or MOODLE_KIT): the services are tested only where a real Moodle is.`
-  : !existsSync(join(MOODLE_DIR, 'config.php'))
-    ? `The Moodle kit is not installed at ${MOODLE_DIR}: run bash ${KIT}/up.sh first.`
-    : !PLUGINS.every((plugin) => existsSync(join(plugin.from, 'version.php')))
-      ? 'The plugins are not both in moodle/ (plagiarism_olti and ltiservice_olti).'
-      : (await moodleAnswers())
-        ? undefined
-        : `The Moodle at ${MOODLE_URL} does not answer: run bash ${KIT}/up.sh first.`;
+  : process.env.MOODLE_TIER !== '1'
+    ? 'the services are tested in the real-Moodle tier, with MOODLE_TIER=1 (bash .ci/run runs it where ../shared/moodle exists)'
+    : !existsSync(join(MOODLE_DIR, 'config.php'))
+      ? `The Moodle kit is not installed at ${MOODLE_DIR}: run bash ${KIT}/up.sh first.`
+      : !PLUGINS.every((plugin) => existsSync(join(plugin.from, 'version.php')))
+        ? 'The plugins are not both in moodle/ (plagiarism_olti and ltiservice_olti).'
+        : (await moodleAnswers())
+          ? undefined
+          : `The Moodle at ${MOODLE_URL} does not answer: run bash ${KIT}/up.sh first.`;
 if (skipReason) process.stdout.write(`# ${skipReason}\n`);
 
 interface Made {
