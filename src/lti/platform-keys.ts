@@ -35,6 +35,11 @@ export class PlatformKeysUnavailable extends Error {
   constructor(
     readonly host: string,
     reason: string,
+    /**
+     * The fetch made no connection: the address rules refused it (platform-http.ts). Nothing of the LMS's is spared
+     * by remembering it, and it is not: a network an administrator allows counts from the next request.
+     */
+    readonly connected = true,
   ) {
     super(`The LMS's signing keys could not be fetched from ${host}: ${reason}`);
     this.name = 'PlatformKeysUnavailable';
@@ -82,6 +87,7 @@ async function download(url: string): Promise<CachedSet> {
     throw new PlatformKeysUnavailable(
       host,
       error instanceof PlatformRequestError ? error.message : 'the request failed.',
+      !(error instanceof PlatformRequestError && error.kind === 'forbidden-address'),
     );
   }
   if (answer.status !== 200) throw new PlatformKeysUnavailable(host, `it answered HTTP ${answer.status}.`);
@@ -119,7 +125,7 @@ function startFetch(url: string, state: KeysState): Promise<CachedSet> {
             error instanceof PlatformKeysUnavailable
               ? error
               : new PlatformKeysUnavailable(hostOf(url), 'the request failed.');
-          state.failure = { at: Date.now(), error: failure };
+          if (failure.connected) state.failure = { at: Date.now(), error: failure };
           throw failure;
         },
       )
