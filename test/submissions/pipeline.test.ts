@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { DEMO_USER } from '../../src/sandbox/index.js';
+import { allowResubmission } from '../support/hardening.js';
 import { runToExit } from '../support/process.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { storedChunks, unclaimedChunks } from '../support/stored-files.js';
@@ -39,24 +40,7 @@ before(async () => {
   assignmentPath = new URL(instructor.url).pathname.replace(/\/dashboard$/, '');
   // Many papers per student in these tests: no attempt limit in the way, and every attempt kept at the service, so
   // that the papers there are counted one per submission.
-  const assignmentId = assignmentPath.split('/').pop()!;
-  const current = await tool.tool.database.db
-    .selectFrom('assignment')
-    .select('settings')
-    .where('id', '=', assignmentId)
-    .executeTakeFirstOrThrow();
-  await tool.tool.database.db
-    .updateTable('assignment')
-    .set({
-      settings: JSON.stringify({
-        ...(current.settings as object),
-        resubmission: 'any-time',
-        maxAttempts: 50,
-        earlierAttempts: 'keep',
-      }),
-    })
-    .where('id', '=', assignmentId)
-    .execute();
+  await allowResubmission(tool.tool.database.db, assignmentPath);
   for (const id of ['student-1', 'student-2', 'student-3']) {
     const result = await launch(lms.platform, { userId: id, resourceLinkId: 'essay-1' });
     ltiks.set(id, result.ltik!);
