@@ -30,6 +30,11 @@ const helper = join(projectRoot, 'test/moodle/php/tier.php');
 const CONFIG_LOCK = '/tmp/moodle-olti-config.lock';
 /** Two plugin upgrades never run at once. */
 const UPGRADE_LOCK = '/tmp/moodle-upgrade.lock';
+/** Moodle's PAGE_READY_JS, word for word (lib/behat/classes/behat_session_interface.php, Moodle 4.5.6). */
+const MOODLE_PAGE_READY =
+  "document.readyState === 'complete' && " +
+  "(typeof M !== 'object' || typeof M.util !== 'object' || " +
+  "typeof M.util.pending_js === 'undefined' || M.util.pending_js.length === 0)";
 /** Where the grader's and the student's pictures go: the docs' folder when asked for, else the test artifacts. */
 const pictures = process.env.MOODLE_TIER_SCREENSHOTS === '1' ? join(projectRoot, 'docs/screenshots') : null;
 
@@ -165,50 +170,55 @@ describe('Moodle 4.5 with plagiarism_olti and ltiservice_olti, played in Chromiu
     return Number(new URL(page.url()).searchParams.get('id'));
   }
 
-  /** A student's "Add submission" (or "Edit submission"): a file through Moodle's file picker, or typed text. */
+  /**
+   * Moodle's own readiness test (lib/behat/classes/behat_session_interface.php, PAGE_READY_JS, Moodle 4.5.6): the
+   * page is loaded and no JavaScript action Moodle tracks (M.util.pending_js: an AJAX call of the file manager, a
+   * dialogue's animation) is under way. Moodle's Behat steps wait for it after each action; so does this test.
+   */
+  async function moodleIdle(page: Page) {
+    await page.waitForFunction(MOODLE_PAGE_READY, undefined, { timeout: 120_000, polling: 100 });
+  }
+
+  /**
+   * A student's "Add submission" (or "Edit submission"): a file through Moodle's file picker, or typed text. The file
+   * manager is driven as Moodle's own Behat steps drive it (Moodle 4.5.6: behat_filepicker::
+   * i_delete_file_from_filemanager; core_behat_file_helper::open_add_file_window; behat_repository_upload::
+   * upload_file_to_filemanager): delete through the file's menu and "Yes" in the "Confirm" dialogue (core/notification's modal: lib/form/filemanager.js, show_confirm_dialog); open "Add", wait until
+   * the default repository has loaded (no .fp-content-loading in the picker), choose "Upload a file" only if it is not
+   * the active repository already ("clicking it while it's active causes issues (see MDL-51014)"), then the upload
+   * form, and wait for Moodle to be idle after each action.
+   */
   async function submit(page: Page, cmid: number, work: { file?: string; replace?: boolean; text?: string }) {
     await page.goto(`${wwwroot}/mod/assign/view.php?id=${cmid}&action=editsubmission`);
     await page.locator('#plagiarism_olti_disclosure').waitFor();
+    await moodleIdle(page);
     if (work.file) {
       // The submission's file manager; the online text's editor has a file picker of its own.
       const manager = page.locator('.filemanager').first();
       if (work.replace) {
-        // The file, then "Delete" in its dialog, and "Yes".
         await manager.locator('.fp-file a, .fp-filename-icon a').first().click();
         await page.locator('.fp-select:visible .fp-file-delete').click();
-        await page.getByRole('button', { name: 'Yes' }).click();
+        await page.getByRole('dialog', { name: 'Confirm' }).getByRole('button', { name: 'Yes' }).click();
+        await moodleIdle(page);
         await eventually(
-          async () => (await manager.locator('.fp-filename:visible').count()) === 0,
+          async () => (await manager.locator('.fp-content .fp-file:visible').count()) === 0,
           'the old file left the file manager',
-          15_000,
-          200,
-        );
-        // The file's dialog and the confirmation close, with the mask they lay over the page.
-        await eventually(
-          async () => (await page.locator('.moodle-dialogue-base[aria-hidden="false"]:visible').count()) === 0,
-          "the file's dialogs closed",
-          15_000,
+          60_000,
           200,
         );
       }
-      await manager.locator('.fp-btn-add').click();
-      // A listing that arrives after "Upload a file" was chosen replaces its form, and the picker stays open: then
-      // "Upload a file" is chosen again, once the listing is there.
+      await manager.locator('.fp-btn-add a').click();
       const picker = page.locator('.file-picker:visible');
-      for (let attempt = 1; ; attempt++) {
-        await picker.locator('.fp-repo a:has-text("Upload a file")').click();
-        const form = picker.locator('.fp-upload-form:visible input[type=file][name=repo_upload_file]');
-        await form.waitFor({ state: 'attached' });
-        await form.setInputFiles(work.file);
-        await picker.locator('.fp-upload-btn:visible').click();
-        const closed = await picker
-          .first()
-          .waitFor({ state: 'hidden', timeout: 10_000 })
-          .then(() => true)
-          .catch(() => false);
-        if (closed) break;
-        assert.ok(attempt < 3, `Moodle's file picker did not take ${basename(work.file)}`);
+      await picker.locator('.fp-content:not(:has(.fp-content-loading))').waitFor();
+      await moodleIdle(page);
+      const upload = picker.locator('.fp-repo:has(.fp-repo-name:text-is("Upload a file"))');
+      if (!(await upload.locator('a.nav-link.active').count())) {
+        await upload.locator('a').click();
+        await moodleIdle(page);
       }
+      await picker.locator('.fp-upload-form form input[type=file][name=repo_upload_file]').setInputFiles(work.file);
+      await picker.locator('.fp-upload-btn').click();
+      await moodleIdle(page);
       await manager
         .locator(`.fp-filename:text-is("${basename(work.file)}")`)
         .first()
