@@ -3,10 +3,10 @@
 import type { PlatformLookup } from './lti/platform.js';
 import { runFolderJob, type FolderJob } from './assignments/folder.js';
 import type { ServiceConnections } from './accounts/connections.js';
-import type { ToolMetrics } from './metrics.js';
+import type { ToolMetrics } from './start/metrics.js';
 import type { ResultSink } from './submissions/result-sink.js';
 import { QUEUES, type Jobs } from './jobs/index.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './start/logger.js';
 import type { MinRate } from './lti/platform-http.js';
 import { runResultJob, type ResultJob } from './submissions/announced-result.js';
 import { runGradeJob, type GradeJob, type GradeJobDeps } from './grades/grade-job.js';

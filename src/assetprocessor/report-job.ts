@@ -10,7 +10,7 @@ import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
 import { SCOPE } from '../lti/claims.js';
 import { postAssetReport } from '../lti/asset-report-service.js';
 import type { PlatformLookup } from '../lti/platform.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../start/logger.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
 
 export interface AssetReportJob {

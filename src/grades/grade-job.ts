@@ -4,7 +4,7 @@
 import { clearGrade } from './clear-grade.js';
 import { postGrade } from './post-grade.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
-import type { ToolMetrics } from '../metrics.js';
+import type { ToolMetrics } from '../start/metrics.js';
 import { transition } from '../submissions/state.js';
 
 /** A student's gradebook cell in an assignment. */
