@@ -26,9 +26,9 @@ const { importX } = await import('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = await import('eslint-import-resolver-typescript');
 
 // The parts of src/, top to bottom, and what each may import (docs/architecture.md, "Layout of src/"). The
-// composition root (the entry points main.ts and worker.ts, the start part start/, the settings part config/, cli/)
-// may import everything; the shared leaves (the messages of the pages, type declarations, and the files of start/
-// and config/ named below) may be imported by every part and import only each other.
+// composition root (the entry point main.ts, the worker's side worker.ts, the start part start/, the settings part
+// config/, cli/) may import everything; the shared leaves (the messages of the pages, type declarations, and the
+// files of start/ and config/ named below) may be imported by every part and import only each other.
 const ROOT = ['main.ts', 'worker.ts', 'cli', 'start', 'config'];
 // The shared leaves kept in folders of the root: the logger, the metrics and the check whether a process runs, made
 // or used at start; secrets, the loopback names, networks, the data folder and "did you mean", which settings read.
