@@ -9,7 +9,7 @@ import { readResult, type PipelineDeps } from './pipeline.js';
 /** A few seconds for the upload job to record the paper when the callback outruns the upload's own answer. */
 const EARLY_CALLBACK_DELAY_SECONDS = 5;
 
-/** The result job's data: one submission's paper, or a paper id (its payload, declared with its queue in jobs/queues.ts). */
+/** The result job's data: one submission's paper, or a paper id (its payload, declared in jobs/queues.ts). */
 export type ResultJob = JobData<typeof QUEUES.result>;
 
 /** A callback arrived before the upload job stored the paper id: the job tries again shortly. */
