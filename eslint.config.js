@@ -26,32 +26,21 @@ const { importX } = await import('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = await import('eslint-import-resolver-typescript');
 
 // The parts of src/, top to bottom, and what each may import (docs/architecture.md, "Layout of src/"). The
-// composition root (main.ts, tool.ts, worker.ts, cli/, and the files only it uses) may import everything; the shared
-// leaves (logger, metrics, secrets, the loopback and process checks, the messages of the pages, type declarations)
-// may be imported by every part and import only each other.
-const ROOT = [
-  'main.ts',
-  'tool.ts',
-  'worker.ts',
-  'cli',
-  'config.ts',
-  'config-words.ts',
-  'early-checks.ts',
-  'tool-database.ts',
-  'welcome.ts',
-  'startup-errors.ts',
-];
+// composition root (the entry point main.ts, the worker's side worker.ts, the start part start/, the settings part
+// config/, cli/) may import everything; the shared leaves (the messages of the pages, type declarations, and the
+// files of start/ and config/ named below) may be imported by every part and import only each other.
+const ROOT = ['main.ts', 'worker.ts', 'cli', 'start', 'config'];
+// The shared leaves kept in folders of the root: the logger, the metrics and the check whether a process runs, made
+// or used at start; secrets, the loopback names, networks, the data folder and "did you mean", which settings read.
+// Any other file of these folders is the root's.
+const LEAVES_IN_ROOT = {
+  start: ['logger.ts', 'metrics.ts', 'process-alive.ts'],
+  config: ['secrets.ts', 'loopback.ts', 'cidr.ts', 'data-dir.ts', 'near-miss.ts'],
+};
 const SHARED = [
-  'logger.ts',
-  'metrics.ts',
-  'secrets.ts',
-  'loopback.ts',
-  'process-alive.ts',
-  'data-dir.ts',
-  'near-miss.ts',
-  'cidr.ts',
   'i18n',
   'types',
+  ...Object.entries(LEAVES_IN_ROOT).flatMap(([folder, files]) => files.map((file) => `${folder}/${file}`)),
 ];
 const DOMAIN_BELOW = ['accounts', 'lti', 'checker', 'jobs', 'db'];
 const MAY_IMPORT = {
@@ -75,17 +64,30 @@ const MAY_IMPORT = {
 const PARTS = Object.keys(MAY_IMPORT);
 const EXCEPT = { sandbox: { checker: ['./types.ts'] } };
 
-const partZones = [
-  ...PARTS.map((part) => ({
-    target: `./src/${part}`,
-    from: [
-      ...ROOT,
-      ...PARTS.filter((other) => other !== part && !MAY_IMPORT[part].includes(other) && !EXCEPT[part]?.[other]),
-    ].map((name) => `./src/${name}`),
-    message:
-      `src/${part}/ may import only ${MAY_IMPORT[part].join(', ') || 'nothing of ours'} and the shared leaves: ` +
-      'see "Layout of src/" in docs/architecture.md.',
+/** Zones that keep `target` from importing the root and `parts`, but for the shared leaves kept in the root. */
+const outsideRoot = (target, parts, message) => [
+  {
+    target,
+    from: [...ROOT.filter((name) => !LEAVES_IN_ROOT[name]), ...parts].map((name) => `./src/${name}`),
+    message,
+  },
+  ...Object.entries(LEAVES_IN_ROOT).map(([folder, leaves]) => ({
+    target,
+    from: `./src/${folder}`,
+    except: leaves.map((leaf) => `./${leaf}`),
+    message,
   })),
+];
+
+const partZones = [
+  ...PARTS.flatMap((part) =>
+    outsideRoot(
+      `./src/${part}`,
+      PARTS.filter((other) => other !== part && !MAY_IMPORT[part].includes(other) && !EXCEPT[part]?.[other]),
+      `src/${part}/ may import only ${MAY_IMPORT[part].join(', ') || 'nothing of ours'} and the shared leaves: ` +
+        'see "Layout of src/" in docs/architecture.md.',
+    ),
+  ),
   ...Object.entries(EXCEPT).flatMap(([part, allowed]) =>
     Object.entries(allowed).map(([other, except]) => ({
       target: `./src/${part}`,
@@ -94,11 +96,13 @@ const partZones = [
       message: `src/${part}/ may import only the shared types of src/${other}/ (${except.join(', ')}).`,
     })),
   ),
-  ...SHARED.map((leaf) => ({
-    target: `./src/${leaf}`,
-    from: [...ROOT, ...PARTS].map((name) => `./src/${name}`),
-    message: 'A shared leaf of src/ imports only other shared leaves: every part may import it.',
-  })),
+  ...SHARED.flatMap((leaf) =>
+    outsideRoot(
+      `./src/${leaf}`,
+      PARTS,
+      'A shared leaf of src/ imports only other shared leaves: every part may import it.',
+    ),
+  ),
 ];
 
 const LTIJS_ONLY_HERE = 'src/lti/ltijs/**';

@@ -1,12 +1,12 @@
-// Writes docs/configuration.md from src/config.ts: each variable's default and limits as its zod schema says them,
-// and its description as registered beside the schema. Edit the descriptions there, then run `npm run docs:config`;
-// test/setup/config-doc.test.ts fails while the page on disk and the schema differ.
+// Writes docs/configuration.md from src/config/config.ts: each variable's default and limits as its zod schema says
+// them, and its description as registered beside the schema. Edit the descriptions there, then run
+// `npm run docs:config`; test/setup/config-doc.test.ts fails while the page on disk and the schema differ.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { environment, HIDDEN, settingDocs } from '../src/config.js';
-import { literal, numberLimits, readSchema, TEXT } from '../src/config-words.js';
+import { environment, HIDDEN, settingDocs } from '../src/config/config.js';
+import { literal, numberLimits, readSchema, TEXT } from '../src/config/words.js';
 
 export const CONFIGURATION_PAGE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
@@ -17,7 +17,7 @@ function row(name: string, schema: z.ZodType): string[] {
   const doc = settingDocs.get(schema);
   if (!doc)
     throw new Error(
-      `${name} has no description in src/config.ts: register one with .register(settingDocs, { description })`,
+      `${name} has no description in src/config/config.ts: register one with .register(settingDocs, { description })`,
     );
   const own = readSchema(schema, 'markdown');
   if (doc.default !== undefined && own.default !== undefined) {
@@ -51,9 +51,9 @@ export function configurationPage(schema: z.ZodObject = environment): string {
   );
   return `# Configuration
 
-<!-- Written by \`npm run docs:config\` from src/config.ts: edit the descriptions there, not here. -->
+<!-- Written by \`npm run docs:config\` from src/config/config.ts: edit the descriptions there, not here. -->
 
-Every setting is an environment variable, read once at start by \`src/config.ts\` (nothing else reads the
+Every setting is an environment variable, read once at start by \`src/config/config.ts\` (nothing else reads the
 environment). An empty value counts as unset. Bad values stop the process before anything is written, with a
 non-zero exit and one sentence for each, all at once: the variable's name and what it takes, in the words of the
 table below, and the value given (a secret's length only). A variable that looks like one of these but is not (a

@@ -12,12 +12,12 @@ import {
   parseConfig,
   provideSecrets,
   type Config,
-} from './config.js';
-import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from './data-dir.js';
-import { earlyRefusal } from './early-checks.js';
-import type { Logger } from './logger.js';
-import { explainStartupFailure } from './startup-errors.js';
-import type { RunningTool } from './tool.js';
+} from './config/config.js';
+import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from './config/data-dir.js';
+import { earlyRefusal } from './start/early-checks.js';
+import type { Logger } from './start/logger.js';
+import { explainStartupFailure } from './start/startup-errors.js';
+import type { RunningTool } from './start/tool.js';
 
 // Everything this process (and PGlite in it) writes is its owner's alone: DATA_DIR holds the database and the keys.
 keepNewFilesPrivate();
@@ -44,9 +44,9 @@ try {
 }
 
 const [{ createLogger, terminalDestination }, { openToolDatabase }, { welcomeText }] = await Promise.all([
-  import('./logger.js'),
-  import('./tool-database.js'),
-  import('./welcome.js'),
+  import('./start/logger.js'),
+  import('./start/tool-database.js'),
+  import('./start/welcome.js'),
 ]);
 const inTerminal = process.stdout.isTTY === true;
 const logger: Logger = createLogger({
@@ -63,7 +63,7 @@ try {
   // The embedded database starts in its own thread while the tool's modules load here.
   const opening = openToolDatabase(config, logger);
   opening.catch(() => undefined); // startTool takes its failure
-  const { startTool } = await import('./tool.js');
+  const { startTool } = await import('./start/tool.js');
   tool = await startTool(config, logger, opening);
 } catch (error) {
   logger.flush();

@@ -1,22 +1,21 @@
 // The worker side of the tool: each queue mapped to the domain's handler for its jobs, and the sweep that gives
 // forgotten work its job again (src/submissions/sweep.ts).
 import type { PlatformLookup } from './lti/platform.js';
-import { runFolderJob, type FolderJob } from './assignments/folder.js';
+import { runFolderJob } from './assignments/folder.js';
 import type { ServiceConnections } from './accounts/connections.js';
-import type { ToolMetrics } from './metrics.js';
+import type { ToolMetrics } from './start/metrics.js';
 import type { ResultSink } from './submissions/result-sink.js';
 import { QUEUES, type Jobs } from './jobs/index.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './start/logger.js';
 import type { MinRate } from './lti/platform-http.js';
-import { runResultJob, type ResultJob } from './submissions/announced-result.js';
-import { runGradeJob, type GradeJob, type GradeJobDeps } from './grades/grade-job.js';
+import { runResultJob } from './submissions/announced-result.js';
+import { runGradeJob, type GradeJobDeps } from './grades/grade-job.js';
 import { pollSubmission, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
 import { sweepForgottenWork, sweepUnclaimedFiles } from './submissions/sweep.js';
-import { fetchAsset, type AssetFetchDeps, type AssetFetchJob } from './assetprocessor/fetch.js';
-import { runAssetReportJob, type AssetReportJob } from './assetprocessor/report-job.js';
+import { fetchAsset, type AssetFetchDeps } from './assetprocessor/fetch.js';
+import { runAssetReportJob } from './assetprocessor/report-job.js';
 import { sweepForgottenAssets } from './assetprocessor/sweep.js';
 import { eulaRefuses } from './assetprocessor/eula.js';
-import { ASSET_FETCH_LMS, ASSET_REPORT_LMS, GRADE_LMS } from './lms-of-job.js';
 
 export interface WorkerDeps {
   db: PipelineDeps['db'];
@@ -53,17 +52,14 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
   };
   const grades: GradeJobDeps = { db: deps.db, provider: deps.provider, logger: deps.logger, metrics: deps.metrics };
 
-  await deps.jobs.work<{ submissionId: string }>(QUEUES.upload, (job) =>
-    uploadSubmission(pipeline, job.data.submissionId, job.retryCount + 1),
-  );
-  await deps.jobs.work<{ submissionId: string; round?: number }>(QUEUES.poll, (job) =>
-    pollSubmission(pipeline, job.data.submissionId, job.data.round ?? 0),
-  );
-  await deps.jobs.work<ResultJob>(QUEUES.result, (job) => runResultJob(pipeline, job.data));
-  await deps.jobs.work<FolderJob>(QUEUES.folder, (job) => runFolderJob(deps, job.data));
+  await deps.jobs.work(QUEUES.upload, (job) => uploadSubmission(pipeline, job.data.submissionId, job.retryCount + 1));
+  await deps.jobs.work(QUEUES.poll, (job) => pollSubmission(pipeline, job.data.submissionId, job.data.round ?? 0));
+  await deps.jobs.work(QUEUES.result, (job) => runResultJob(pipeline, job.data));
+  await deps.jobs.work(QUEUES.folder, (job) => runFolderJob(deps, job.data));
   // Every queue that calls an LMS gives each LMS its share of its places, in this process and across all: one
-  // LMS's slow or failing gradebook, report service or file server does not hold another school's work.
-  deps.jobs.workFairly<GradeJob>(QUEUES.grade, GRADE_LMS, (job) => runGradeJob(grades, job.data));
+  // LMS's slow or failing gradebook, report service or file server does not hold another school's work (which LMS
+  // a job calls: LMS_OF_JOB in jobs/queues.ts).
+  deps.jobs.workFairly(QUEUES.grade, (job) => runGradeJob(grades, job.data));
   const assets: AssetFetchDeps = {
     db: deps.db,
     jobs: deps.jobs,
@@ -74,10 +70,8 @@ export async function startWorker(deps: WorkerDeps): Promise<{ stop(): void }> {
     ...(deps.assetDownloadGiveUpMs !== undefined ? { downloadGiveUpMs: deps.assetDownloadGiveUpMs } : {}),
     downloadMinRate: deps.assetDownloadMinRate,
   };
-  deps.jobs.workFairly<AssetFetchJob>(QUEUES.assetFetch, ASSET_FETCH_LMS, (job) =>
-    fetchAsset(assets, job.data, job.retryCount + 1),
-  );
-  deps.jobs.workFairly<AssetReportJob>(QUEUES.assetReport, ASSET_REPORT_LMS, (job) =>
+  deps.jobs.workFairly(QUEUES.assetFetch, (job) => fetchAsset(assets, job.data, job.retryCount + 1));
+  deps.jobs.workFairly(QUEUES.assetReport, (job) =>
     runAssetReportJob({ db: deps.db, provider: deps.provider, logger: deps.logger }, job.data),
   );
 

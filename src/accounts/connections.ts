@@ -9,7 +9,7 @@ import {
   type PaperService,
 } from '../checker/index.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { openSecret } from '../secrets.js';
+import { openSecret } from '../config/secrets.js';
 
 export type Connect = (login: { baseUrl: string; username: string; password: string }) => PaperService;
 /**

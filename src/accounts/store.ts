@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DatabaseSchema } from '../db/index.js';
-import { sealSecret } from '../secrets.js';
+import { sealSecret } from '../config/secrets.js';
 
 export const accountInput = z.object({
   name: z.string().trim().min(1, 'Give the account a name.').max(200),

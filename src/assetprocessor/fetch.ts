@@ -10,7 +10,7 @@ import { maxFileBytes } from '../assignments/settings.js';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { MinRate } from '../lti/platform-http.js';
-import { QUEUES, type Jobs } from '../jobs/index.js';
+import { QUEUES, type JobData, type Jobs } from '../jobs/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps } from '../submissions/admit.js';
 import { attemptsOf } from '../submissions/store.js';
 import { checksumFromStore } from './checksum.js';
@@ -18,11 +18,8 @@ import { AssetUnusable, downloadAsset, type AssetErrorCode } from './download.js
 import { queueAssetReports } from './report-job.js';
 import { EULA_NOT_ACCEPTED } from './eula.js';
 
-export interface AssetFetchJob {
-  assetRowId: string;
-  /** The LMS the file comes from: each LMS takes its share of the downloads (Jobs.workFairly). */
-  platformId?: string;
-}
+/** The download job's data: its payload, declared with its queue (jobs/queues.ts). */
+export type AssetFetchJob = JobData<typeof QUEUES.assetFetch>;
 
 export interface AssetFetchDeps extends AdmitDeps {
   provider: PlatformLookup;
@@ -214,5 +211,5 @@ export async function queueAssetFetches(
     .where('x.id', 'in', assetRowIds)
     .execute();
   const data = rows.map((row) => ({ data: { assetRowId: row.id, platformId: row.platform_id }, key: row.id }));
-  await jobs.sendMany<AssetFetchJob>(QUEUES.assetFetch, data, options.inTransaction ? { within: options.db } : {});
+  await jobs.sendMany(QUEUES.assetFetch, data, options.inTransaction ? { within: options.db } : {});
 }

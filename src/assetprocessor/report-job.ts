@@ -6,16 +6,15 @@
 import type { Kysely } from 'kysely';
 import { getAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
+import { QUEUES, type JobData, type Jobs, type Transactional } from '../jobs/index.js';
 import { SCOPE } from '../lti/claims.js';
 import { postAssetReport } from '../lti/asset-report-service.js';
 import type { PlatformLookup } from '../lti/platform.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../start/logger.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
 
-export interface AssetReportJob {
-  assetRowId: string;
-}
+/** The report job's data: its payload, declared with its queue (jobs/queues.ts). */
+export type AssetReportJob = JobData<typeof QUEUES.assetReport>;
 
 export interface AssetReportDeps {
   db: Kysely<DatabaseSchema>;
@@ -25,7 +24,7 @@ export interface AssetReportDeps {
 
 /** Queues the report jobs of these assets (in the caller's transaction, when given): one waiting job per asset. */
 export function queueAssetReports(jobs: Jobs, assetRowIds: string[], within?: Transactional): Promise<void> {
-  return jobs.sendMany<AssetReportJob>(
+  return jobs.sendMany(
     QUEUES.assetReport,
     assetRowIds.map((assetRowId) => ({ data: { assetRowId }, key: assetRowId })),
     within ? { within } : {},

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';
 import { failureOf, type FolderRequest, type PaperService } from '../checker/index.js';
-import { QUEUES, type Jobs, type Transactional } from '../jobs/index.js';
+import { QUEUES, type JobData, type Jobs, type Transactional } from '../jobs/index.js';
 import type { AssignmentSettings } from './settings.js';
 import { getAssignment, type Assignment } from './store.js';
 
@@ -101,9 +101,8 @@ export async function applyFolderSettings(
   }
 }
 
-export interface FolderJob {
-  assignmentId: string;
-}
+/** The folder job's data: its payload, declared with its queue (jobs/queues.ts). */
+export type FolderJob = JobData<typeof QUEUES.folder>;
 
 /** Queues the folder job of an assignment (one at a time per assignment: a repeat while one waits is dropped). */
 export async function queueFolderJob(jobs: Jobs, assignmentId: string, within?: Transactional): Promise<void> {

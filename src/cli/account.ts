@@ -14,7 +14,7 @@ import {
 } from '../accounts/store.js';
 import { flagProblems, unknownFlagSentence, type FlagWords } from './flags.js';
 import { UsageError } from './usage.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/index.js';
 
 const HELP = `Usage:

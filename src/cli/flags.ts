@@ -2,7 +2,7 @@
 // takes in words ("--jwks-url must be a full https address such as …; it is moodle.example.edu/…"), never the
 // schema's own message; and an unknown flag with the one it was probably meant to be.
 import type { z } from 'zod';
-import { nearMiss } from '../near-miss.js';
+import { nearMiss } from '../config/near-miss.js';
 
 /** Each field of an input schema: its flag, and what it takes, in words. */
 export type FlagWords<Field extends string> = Record<Field, { flag: string; takes: string }>;

@@ -1,14 +1,14 @@
 // `npm run cli -- <command>`: administration from a terminal. With the embedded database it uses the running
 // server's database through its socket, and opens the data directory itself only when no server runs.
-import { ConfigError, nearMissWarnings, parseConfig, provideSecrets, type Config } from '../config.js';
-import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from '../data-dir.js';
+import { ConfigError, nearMissWarnings, parseConfig, provideSecrets, type Config } from '../config/config.js';
+import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from '../config/data-dir.js';
 import { migrateToLatest, openDatabase, pendingMigrations, type Database } from '../db/index.js';
 import { platformCommand } from './platform.js';
 import { UsageError } from './usage.js';
 import { accountCommand } from './account.js';
 import { studentCommand } from './student.js';
 import { smokeCommand } from './smoke.js';
-import { explainStartupFailure } from '../startup-errors.js';
+import { explainStartupFailure } from '../start/startup-errors.js';
 
 interface Command {
   summary: string;

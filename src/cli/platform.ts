@@ -1,6 +1,6 @@
 // `npm run cli -- platform ...`: register an LMS by hand, list, switch on and off, remove.
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { flagProblems, unknownFlagSentence, type FlagWords } from './flags.js';
 import { UsageError } from './usage.js';
 import type { Database } from '../db/index.js';
@@ -18,7 +18,7 @@ import {
   type Registration,
   type RegistrationInput,
 } from '../lti/registrations.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../start/logger.js';
 
 const HELP = `Usage:
   npm run cli -- platform add --name NAME --issuer URL --client-id ID --deployment-id ID

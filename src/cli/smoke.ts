@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import express from 'express';
 import { z } from 'zod';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/index.js';
 import { launch } from '../devplatform/agent.js';
 import { createDevPlatform } from '../devplatform/index.js';

@@ -1,7 +1,7 @@
 // `npm run cli -- student export|erase --issuer URL --subject SUB`: a student's data on request.
 import { parseArgs } from 'node:util';
 import { connectChecker, ServiceConnections } from '../accounts/connections.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/index.js';
 import { unknownFlagSentence } from './flags.js';
 import { UsageError } from './usage.js';

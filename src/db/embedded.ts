@@ -4,7 +4,8 @@
 // socket's folder; another process of the same owner (the CLI while the server runs) finds the file and connects.
 //
 // Only the owner can connect: PGlite takes any user name and password, so the socket sits in DATA_DIR, a folder only
-// its owner can enter (0700, src/data-dir.ts), and the kernel refuses everyone else (test/setup/data-dir.test.ts).
+// its owner can enter (0700, src/config/data-dir.ts), and the kernel refuses everyone else
+// (test/setup/data-dir.test.ts).
 //
 // PGlite and its socket server run in a thread of their own (embedded-server.ts): its WebAssembly work no longer
 // holds the tool's event loop.
@@ -33,8 +34,8 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { EmbeddedServerData, EmbeddedServerMessage } from './embedded-server.js';
 import { EmbeddedDatabaseBusy } from './embedded-busy.js';
-import { tighten } from '../data-dir.js';
-import { isProcessAlive } from '../process-alive.js';
+import { tighten } from '../config/data-dir.js';
+import { isProcessAlive } from '../start/process-alive.js';
 
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';

@@ -276,7 +276,7 @@ export interface CheckerAccountTable {
   name: string;
   base_url: string;
   username: string;
-  /** "iv.tag.ciphertext", base64url, AES-256-GCM: see src/secrets.ts. */
+  /** "iv.tag.ciphertext", base64url, AES-256-GCM: see src/config/secrets.ts. */
   password_encrypted: string;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | undefined, Date>;

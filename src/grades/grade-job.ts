@@ -3,22 +3,15 @@
 // when no attempt owns it any more (cell-owner.ts).
 import { clearGrade } from './clear-grade.js';
 import { postGrade } from './post-grade.js';
-import { QUEUES, type Jobs } from '../jobs/index.js';
-import type { ToolMetrics } from '../metrics.js';
+import { QUEUES, type JobData, type Jobs } from '../jobs/index.js';
+import type { ToolMetrics } from '../start/metrics.js';
 import { transition } from '../submissions/state.js';
 
-/** A student's gradebook cell in an assignment. */
-export interface GradeCell {
-  assignmentId: string;
-  userId: string;
-}
+/** The grade job's data: its payload, declared with its queue (jobs/queues.ts). */
+export type GradeJob = JobData<typeof QUEUES.grade>;
 
-export interface GradeJob {
-  submissionId?: string;
-  /** Posted again on request: what the gradebook acknowledged earlier does not stop it. */
-  resync?: boolean;
-  clear?: GradeCell;
-}
+/** A student's gradebook cell in an assignment. */
+export type GradeCell = NonNullable<GradeJob['clear']>;
 
 export type GradeJobDeps = Parameters<typeof postGrade>[0] & { metrics: Pick<ToolMetrics, 'gradePost'> };
 

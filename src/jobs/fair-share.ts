@@ -9,24 +9,12 @@
 //     first job always finds a place at once, in every process, whatever the others' LMSs do;
 //   - of the jobs that may start, the one whose group runs the fewest in all processes goes first (then by
 //     priority, then the oldest), so that groups with a backlog take turns as slots free up.
-// A job's group is a SQL expression over its row `j` in pgboss.job (groupByField: a field of its data; or a lookup
-// of the LMS behind the job's row, given by the part that owns it); jobs whose group is null form one group.
+// A job's group is a SQL expression over its row `j` in pgboss.job (the queue's LMS_OF_JOB in queues.ts: a field of
+// its data, or a lookup of the LMS behind the row the data names); jobs whose group is null form one group.
 import type PgBoss from 'pg-boss';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { Queryable } from './queryable.js';
-import type { QueueName } from './queues.js';
-
-/** A group's SQL: an expression over the job's row `j`, trusted text of the tool's own (never from input). */
-export type GroupSql = string & { readonly groupSql: unique symbol };
-
-/** The group named by a field of the job's data. */
-export function groupByField(field: string): GroupSql {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) throw new Error(`Not a field name: ${field}`);
-  return `(j.data->>'${field}')` as GroupSql;
-}
-
-/** The group given by a lookup (SQL written by the part that owns the tables it reads). */
-export const groupBySql = (sql: string): GroupSql => `(${sql})` as GroupSql;
+import type { GroupSql, QueueName } from './queues.js';
 
 /**
  * The next job of the queue that may start, marked running as pg-boss marks it, with its group; none when none may.

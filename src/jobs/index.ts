@@ -3,16 +3,15 @@
 import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { AdaptiveLimit } from './adaptive-limit.js';
-import { FairShareWorker, turnOf, type GroupSql } from './fair-share.js';
+import { FairShareWorker, turnOf } from './fair-share.js';
 import { failedJobs, type FailedJob, type FailedJobScope } from './failed-jobs.js';
 import { jobsDbOf, queryableOf, type Transactional } from './in-transaction.js';
 import { isRunning, runningOf } from './is-running.js';
 import { queueHealth, type QueueHealth } from './queue-health.js';
-import { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
+import { LMS_OF_JOB, payloadOf, QUEUE_NAMES, QUEUES, type FairQueue, type JobData, type QueueName } from './queues.js';
 
-export { QUEUE_NAMES, QUEUES, type QueueName } from './queues.js';
+export { QUEUE_NAMES, QUEUES, type FairQueue, type JobData, type QueueName } from './queues.js';
 export { hasOpenJob } from './open-job.js';
-export { groupByField, groupBySql, type GroupSql } from './fair-share.js';
 export type { FailedJob, FailedJobScope, QueueHealth, Transactional };
 
 /**
@@ -175,7 +174,8 @@ export class Jobs {
   }
 
   /**
-   * Queues a job, one per key at a time (a repeated send while one waits is dropped: it would do the same).
+   * Queues a job, one per key at a time (a repeated send while one waits is dropped: it would do the same), with its
+   * data as the queue's payload makes it (queues.ts: what the payload does not declare is not queued).
    *
    * A job sent while another with its key runs is held back a while. pg-boss 10 fetches a queue's jobs oldest
    * first, and under the `stately` policy it cannot start a job whose key is running: the fetch fails on the
@@ -185,17 +185,18 @@ export class Jobs {
    * `takeTurnsBy`: a field of the data naming the job's group (the LMS a submission came from); the groups' jobs
    * then take turns rather than the oldest first (turnOf in fair-share.ts).
    */
-  async send<T extends object>(
-    queue: QueueName,
-    data: T,
+  async send<Q extends QueueName>(
+    queue: Q,
+    data: JobData<Q>,
     options: {
       key: string;
       startAfterSeconds?: number;
       newKey?: boolean;
-      takeTurnsBy?: keyof T & string;
+      takeTurnsBy?: keyof JobData<Q> & string;
       within?: Transactional;
     },
   ): Promise<string | null> {
+    const payload = payloadOf(queue, data);
     const asked = options.startAfterSeconds ?? 0;
     const db = options.within ? queryableOf(options.within) : this.pool;
     // A key just made (a new submission's) has no job running: no need to ask.
@@ -203,9 +204,9 @@ export class Jobs {
       !options.newKey && FOLLOW_UP_DELAY_SECONDS[queue] > asked && (await isRunning(db, queue, options.key));
     const startAfter = heldBack(queue, asked, keyRunning);
     const priority = options.takeTurnsBy
-      ? await turnOf(db, queue, options.takeTurnsBy, String(data[options.takeTurnsBy]))
+      ? await turnOf(db, queue, options.takeTurnsBy, String(payload[options.takeTurnsBy]))
       : 0;
-    return this.boss.send(queue, data, {
+    return this.boss.send(queue, payload, {
       singletonKey: options.key,
       ...(startAfter > 0 ? { startAfter } : {}),
       ...(priority !== 0 ? { priority } : {}),
@@ -219,9 +220,9 @@ export class Jobs {
    * key runs is held back): for bursts, such as the service's callbacks. Jobs with the same key in the list are
    * queued once. `within`: in the caller's transaction, as for `send`.
    */
-  async sendMany<T extends object>(
-    queue: QueueName,
-    jobs: Array<{ data: T; key: string; startAfterSeconds?: number }>,
+  async sendMany<Q extends QueueName>(
+    queue: Q,
+    jobs: Array<{ data: JobData<Q>; key: string; startAfterSeconds?: number }>,
     options: { within?: Transactional } = {},
   ): Promise<void> {
     if (jobs.length === 0) return;
@@ -240,7 +241,7 @@ export class Jobs {
         const startAfter = heldBack(queue, job.startAfterSeconds ?? 0, running.has(job.key));
         return {
           name: queue,
-          data: job.data,
+          data: payloadOf(queue, job.data),
           singletonKey: job.key,
           ...(startAfter > 0 ? { startAfter: String(startAfter) } : {}),
         };
@@ -270,10 +271,10 @@ export class Jobs {
   }
 
   /**
-   * Runs `handler` for each job of the queue, up to `concurrency` jobs at once in this process; a throw makes
-   * pg-boss retry the job with backoff, up to the limit.
+   * Runs `handler` for each job of the queue, up to `concurrency` jobs at once in this process, with the job's data
+   * as the queue's payload reads it; a throw makes pg-boss retry the job with backoff, up to the limit.
    */
-  async work<T extends object>(queue: QueueName, handler: JobHandler<T>): Promise<void> {
+  async work<Q extends QueueName>(queue: Q, handler: JobHandler<JobData<Q>>): Promise<void> {
     const most = Math.max(this.timing.concurrency, this.timing.mostAtOnce ?? this.timing.concurrency);
     const pace =
       PACED_QUEUES.has(queue) && most > this.timing.concurrency
@@ -284,7 +285,7 @@ export class Jobs {
       const reserve = slot >= this.timing.concurrency;
       let workerId = '';
       let lastDone = 0;
-      workerId = await this.boss.work<T>(
+      workerId = await this.boss.work(
         queue,
         {
           pollingIntervalSeconds: reserve ? RESERVE_POLLING_SECONDS : this.timing.pollingIntervalSeconds,
@@ -310,19 +311,27 @@ export class Jobs {
   /**
    * Runs one job. The service may name a wait (429 or 503 with Retry-After): a few short waits here, rather than
    * the retry backoff meant for failures, which puts a rate-limited upload minutes or hours behind. Any other
-   * failure is thrown, for pg-boss to retry the job.
+   * failure is thrown, for pg-boss to retry the job; so is data that is not the queue's payload, said in the log:
+   * such a job ends among the failed jobs an administrator sees.
    */
-  async #runOne<T>(
-    queue: QueueName,
-    job: { id: string; data: T; retryCount: number },
-    handler: JobHandler<T>,
+  async #runOne<Q extends QueueName>(
+    queue: Q,
+    job: { id: string; data: unknown; retryCount: number },
+    handler: JobHandler<JobData<Q>>,
     pace: AdaptiveLimit | null,
   ): Promise<void> {
+    let data: JobData<Q>;
+    try {
+      data = payloadOf(queue, job.data);
+    } catch (error) {
+      this.logger.warn({ err: error, queue, jobId: job.id }, "A job's data is not its queue's payload: the job fails");
+      throw error;
+    }
     const waitBudgetMs = this.timing.expireSeconds * 1000 * SHARE_OF_EXPIRY_FOR_WAITS;
     for (let waits = 0, waitedMs = 0; ; waits += 1) {
       const free = await pace?.acquire();
       try {
-        await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
+        await handler({ id: job.id, data, retryCount: job.retryCount });
         pace?.accepted();
         free?.();
         return;
@@ -346,18 +355,18 @@ export class Jobs {
 
   /**
    * Runs `handler` for each job of the queue, `concurrency` at once in this process (a queue that waits on a
-   * service, PACED_QUEUES: up to `mostAtOnce`, each group at its own pace), each LMS (or other group: `group`, a SQL
-   * expression over the job's row) taking its share of them in this process and across all (fair-share.ts says how).
+   * service, PACED_QUEUES: up to `mostAtOnce`, each group at its own pace), each LMS (the queue's LMS_OF_JOB, in
+   * queues.ts) taking its share of them in this process and across all (fair-share.ts says how).
    */
-  workFairly<T extends object>(queue: QueueName, group: GroupSql, handler: JobHandler<T>): void {
+  workFairly<Q extends FairQueue>(queue: Q, handler: JobHandler<JobData<Q>>): void {
     const most = Math.max(this.timing.concurrency, this.timing.mostAtOnce ?? this.timing.concurrency);
     const paced = PACED_QUEUES.has(queue) && most > this.timing.concurrency;
-    const worker = new FairShareWorker<T>(
+    const worker = new FairShareWorker(
       this.pool,
       this.boss,
       {
         queue,
-        group,
+        group: LMS_OF_JOB[queue].sql,
         slots: paced ? most : this.timing.concurrency,
         pacedFrom: paced ? this.timing.concurrency : null,
         pollingIntervalMs: this.timing.pollingIntervalSeconds * 1000,

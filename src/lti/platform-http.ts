@@ -10,7 +10,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { parseCidr } from '../cidr.js';
+import { parseCidr } from '../config/cidr.js';
 
 export { parseCidr };
 

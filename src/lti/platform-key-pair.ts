@@ -5,7 +5,7 @@
 // as the tool's other secrets are (secrets.ts), the public key derived from it when asked.
 import { createPublicKey, generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { openSecret, sealSecret } from '../secrets.js';
+import { openSecret, sealSecret } from '../config/secrets.js';
 
 const generate = promisify(generateKeyPair);
 

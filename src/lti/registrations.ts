@@ -7,7 +7,7 @@ import type { PlatformStore } from './platform.js';
 import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
-import { nearMiss } from '../near-miss.js';
+import { nearMiss } from '../config/near-miss.js';
 
 /** The address when it is https, or plain http on this machine's own names; null otherwise or when it does not parse. */
 function secureAddress(value: string): URL | null {

@@ -3,17 +3,14 @@
 // callback's body.
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import { QUEUES, type Jobs } from '../jobs/index.js';
+import { QUEUES, type JobData, type Jobs } from '../jobs/index.js';
 import { readResult, type PipelineDeps } from './pipeline.js';
 
 /** A few seconds for the upload job to record the paper when the callback outruns the upload's own answer. */
 const EARLY_CALLBACK_DELAY_SECONDS = 5;
 
-/** The result job: one submission's paper, or (announced before its upload recorded it) a paper id. */
-export interface ResultJob {
-  submissionId?: string;
-  paperId?: number;
-}
+/** The result job's data: one submission's paper, or a paper id (its payload, declared in jobs/queues.ts). */
+export type ResultJob = JobData<typeof QUEUES.result>;
 
 /** A callback arrived before the upload job stored the paper id: the job tries again shortly. */
 export class PaperNotRecordedYet extends Error {}

@@ -16,7 +16,7 @@ import {
   saveAccount,
 } from '../accounts/store.js';
 import { QUEUE_NAMES } from '../jobs/index.js';
-import { sameSecret } from '../secrets.js';
+import { sameSecret } from '../config/secrets.js';
 import { queueGradeResync } from '../grades/resync.js';
 import {
   listRegistrations,

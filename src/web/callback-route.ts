@@ -4,7 +4,7 @@
 // bursts): the result is read back from the service, never taken from here.
 import express, { type Router } from 'express';
 import { CheckerError, parseCallback, type CompletionCallback } from '../checker/index.js';
-import { sameSecret } from '../secrets.js';
+import { sameSecret } from '../config/secrets.js';
 import { ResultAnnouncements } from '../submissions/announced-result.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';

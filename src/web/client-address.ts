@@ -6,7 +6,7 @@
 // its own address and is never reached, so it cannot pose as another; with no trusted proxy the header is not read.
 import type { Request } from 'express';
 import { BlockList, isIP } from 'node:net';
-import { parseCidr } from '../cidr.js';
+import { parseCidr } from '../config/cidr.js';
 
 /** Forwarded addresses read at most: a longer chain is no proxy's, and the last of them counts. */
 const MAX_HOPS = 20;

@@ -9,7 +9,7 @@
 // A proxy that adds no forwarding header at all (a bare TCP relay, an SSH tunnel) cannot be told apart: whoever
 // sets one up decides who may use it.
 import type { Request, RequestHandler } from 'express';
-import { isLoopbackAddress, isLoopbackName } from '../loopback.js';
+import { isLoopbackAddress, isLoopbackName } from '../config/loopback.js';
 import { sendMessage } from './views.js';
 
 const FORWARDING_HEADERS = [

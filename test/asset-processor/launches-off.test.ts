@@ -2,7 +2,7 @@
 // type it does not take, and nothing of them is written. Also the EULA's setting, which needs the processor on.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ConfigError, parseConfig } from '../../src/config.js';
+import { ConfigError, parseConfig } from '../../src/config/config.js';
 import { launch } from '../../src/devplatform/agent.js';
 import { pageText } from '../support/page-text.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';

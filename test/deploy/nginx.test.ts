@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Agent, setGlobalDispatcher } from 'undici';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/config/config.js';
 import { launch } from '../../src/devplatform/agent.js';
 import { ROLES } from '../../src/devplatform/index.js';
 import { openDatabase, type Database } from '../../src/db/index.js';

@@ -4,9 +4,9 @@
 // processes are still up and answering.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { Jobs } from '../../src/jobs/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/start/logger.js';
 import { sweepForgottenWork } from '../../src/submissions/sweep.js';
 import { backend } from '../support/db.js';
 import { allowResubmission, essay, recordFigures, settle, sleep, tally } from '../support/hardening.js';

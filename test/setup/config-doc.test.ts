@@ -1,17 +1,17 @@
 // docs/configuration.md is written from the settings' schema (scripts/config-doc.ts): the page an administrator
-// reads says what src/config.ts does, and a setting cannot be added, changed or left undescribed without it.
+// reads says what src/config/config.ts does, and a setting cannot be added, changed or left undescribed without it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { environment, parseConfig, settingDocs } from '../../src/config.js';
+import { environment, parseConfig, settingDocs } from '../../src/config/config.js';
 import { CONFIGURATION_PAGE, configurationPage } from '../../scripts/config-doc.js';
 
 test("docs/configuration.md is the page the settings' schema writes", () => {
   assert.equal(
     readFileSync(CONFIGURATION_PAGE, 'utf8'),
     configurationPage(),
-    'docs/configuration.md differs from src/config.ts: run `npm run docs:config` and commit the page',
+    'docs/configuration.md differs from src/config/config.ts: run `npm run docs:config` and commit the page',
   );
 });
 
@@ -51,7 +51,7 @@ const plain = (value: unknown) => (value === '' ? undefined : value);
 
 test('a setting without a description, or described twice, stops the page from being written', () => {
   const undescribed = z.object({ SOME_LIMIT: z.preprocess(plain, z.coerce.number().int().min(1).max(9).default(4)) });
-  assert.throws(() => configurationPage(undescribed), /SOME_LIMIT has no description in src\/config\.ts/);
+  assert.throws(() => configurationPage(undescribed), /SOME_LIMIT has no description in src\/config\/config\.ts/);
 
   const twice = z.object({
     SOME_LIMIT: z

@@ -11,7 +11,7 @@ import {
   nearMissWarnings,
   parseConfig,
   provideSecrets,
-} from '../../src/config.js';
+} from '../../src/config/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'olti-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

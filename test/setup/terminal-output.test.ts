@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { createLogger, readableLine } from '../../src/logger.js';
-import { welcomeText, type WelcomeFacts } from '../../src/welcome.js';
+import { createLogger, readableLine } from '../../src/start/logger.js';
+import { welcomeText, type WelcomeFacts } from '../../src/start/welcome.js';
 
 /** A logger writing to a terminal stand-in, the way main.ts sets it up: the records, each printed readably. */
 function terminalLogger(): { logger: ReturnType<typeof createLogger>; printed: string[] } {

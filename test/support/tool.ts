@@ -2,9 +2,9 @@
 // test/support/db.ts), with its log lines kept for assertions.
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { startTool, type RunningTool } from '../../src/tool.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { createLogger } from '../../src/start/logger.js';
+import { startTool, type RunningTool } from '../../src/start/tool.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 
 /**

@@ -60,14 +60,14 @@ describe('waits the service asks for', () => {
       await jobs.start();
       const runs: number[] = [];
       const failedOnce = new Promise<void>((resolve) => {
-        void jobs.work<{ n: number }>(QUEUES.poll, async (job) => {
+        void jobs.work(QUEUES.poll, async (job) => {
           runs.push(job.retryCount);
           if (job.retryCount > 0) return;
           if (runs.length >= 3) setTimeout(resolve, 1500); // time for a fourth run, were it to come
           throw Object.assign(new Error('429 from the service'), { retryAfterMs: 400 });
         });
       });
-      await jobs.send(QUEUES.poll, { n: 1 }, { key: 'retry-after' });
+      await jobs.send(QUEUES.poll, { submissionId: 'retry-after' }, { key: 'retry-after' });
       await failedOnce;
       assert.deepEqual(
         runs.filter((retry) => retry === 0),
@@ -96,13 +96,13 @@ describe('stopping while a job still runs', () => {
       let finished!: () => void;
       const handlerDone = new Promise<void>((resolve) => (finished = resolve));
       const running = new Promise<void>((started) => {
-        void jobs.work<{ n: number }>(QUEUES.poll, async () => {
+        void jobs.work(QUEUES.poll, async () => {
           started();
           await released;
           finished();
         });
       });
-      await jobs.send(QUEUES.poll, { n: 1 }, { key: 'slow' });
+      await jobs.send(QUEUES.poll, { submissionId: 'slow' }, { key: 'slow' });
       await running;
       // The shutdown gives up on the job after a second (pg-boss's least), then the pool closes, then the job ends.
       await jobs.stop(1000);
@@ -129,18 +129,20 @@ describe('a job sent while another with its key runs', () => {
       const ended = new Map<string, number>();
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      await jobs.work<{ name: string }>(QUEUES.result, async (job) => {
-        started.set(job.data.name, Date.now() - sentAt);
-        if (job.data.name === 'first') await released;
-        ended.set(job.data.name, Date.now() - sentAt);
+      // Each job says which it is by its submission id.
+      await jobs.work(QUEUES.result, async (job) => {
+        const name = job.data.submissionId!;
+        started.set(name, Date.now() - sentAt);
+        if (name === 'first') await released;
+        ended.set(name, Date.now() - sentAt);
       });
-      await jobs.send(QUEUES.result, { name: 'first' }, { key: 'paper-1' });
+      await jobs.send(QUEUES.result, { submissionId: 'first' }, { key: 'paper-1' });
       await eventually(() => started.has('first'), 'the first job never started');
       assert.equal(await jobs.isRunning(QUEUES.result, 'paper-1'), true);
       // A second read-back of the same paper while the first runs, and another paper's.
-      await jobs.send(QUEUES.result, { name: 'follow-up' }, { key: 'paper-1' });
+      await jobs.send(QUEUES.result, { submissionId: 'follow-up' }, { key: 'paper-1' });
       const otherSentAt = Date.now() - sentAt;
-      await jobs.send(QUEUES.result, { name: 'other paper' }, { key: 'paper-2' });
+      await jobs.send(QUEUES.result, { submissionId: 'other paper' }, { key: 'paper-2' });
       await eventually(() => ended.has('other paper'), "the other paper's job waited behind the running one");
       assert.ok(!ended.has('first'), 'the first job was still running when the other paper was done');
       release();

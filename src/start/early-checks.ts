@@ -5,12 +5,12 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { Settings } from './config.js';
-import { EmbeddedDatabaseBusy } from './db/embedded-busy.js';
-import { embeddedHolder } from './db/embedded.js';
-import { sandboxHolder, SandboxDataBusy } from './sandbox/journal.js';
+import type { Settings } from '../config/config.js';
+import { EmbeddedDatabaseBusy } from '../db/embedded-busy.js';
+import { embeddedHolder } from '../db/embedded.js';
+import { sandboxHolder, SandboxDataBusy } from '../sandbox/journal.js';
 import { explainStartupFailure } from './startup-errors.js';
-import { ABSENT_ADDRESS } from './web/http-server.js';
+import { ABSENT_ADDRESS } from '../web/http-server.js';
 
 /** Listens on `port` of `host` for a moment; the error that refused it, if any. */
 function tryPort(host: string, port: number): Promise<NodeJS.ErrnoException | null> {

@@ -1,6 +1,6 @@
 // The first screen of `npm start` in a terminal, once the tool listens: where to go, who else can reach it, where
 // its data stays and how to stop it, in plain words. Printed only to a terminal: a service's log gets the records.
-import type { Config } from './config.js';
+import type { Config } from '../config/config.js';
 
 export interface WelcomeFacts {
   publicUrl: string;

@@ -3,33 +3,33 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { Router } from 'express';
-import { connectChecker, ServiceConnections, type Connect } from './accounts/connections.js';
-import type { PaperService } from './checker/index.js';
-import type { Config } from './config.js';
-import { databaseReadiness, migrateToLatest, type Database } from './db/index.js';
-import { Jobs } from './jobs/index.js';
-import { queueHealth } from './jobs/queue-health.js';
-import { sweepStates } from './lti/oidc-state.js';
-import { databaseSpace, reclaimDeadSpace } from './db/dead-space.js';
-import { PlatformDirectory } from './lti/platform-directory.js';
-import { allowPlatformNetworks } from './lti/platform-http.js';
-import type { LtiSetup } from './lti/ltijs/provider.js';
-import { toolUrls } from './lti/provider.js';
-import { saveRegistration } from './lti/registrations.js';
+import { connectChecker, ServiceConnections, type Connect } from '../accounts/connections.js';
+import type { PaperService } from '../checker/index.js';
+import type { Config } from '../config/config.js';
+import { databaseReadiness, migrateToLatest, type Database } from '../db/index.js';
+import { Jobs } from '../jobs/index.js';
+import { queueHealth } from '../jobs/queue-health.js';
+import { sweepStates } from '../lti/oidc-state.js';
+import { databaseSpace, reclaimDeadSpace } from '../db/dead-space.js';
+import { PlatformDirectory } from '../lti/platform-directory.js';
+import { allowPlatformNetworks } from '../lti/platform-http.js';
+import type { LtiSetup } from '../lti/ltijs/provider.js';
+import { toolUrls } from '../lti/provider.js';
+import { saveRegistration } from '../lti/registrations.js';
 import type { Logger } from './logger.js';
 import { ToolMetrics } from './metrics.js';
-import type { Sandbox } from './sandbox/index.js';
-import { storedFileTotals } from './submissions/file-store.js';
-import { countSubmissionsByState } from './submissions/state-counts.js';
-import { isLoopbackName } from './loopback.js';
-import { createHealthApp, createWebApp } from './web/app.js';
-import { closeServers, listenOnHosts } from './web/http-server.js';
-import { localClientsOnly } from './web/local-only.js';
-import { rejectedLaunchHandler } from './web/rejected-launch.js';
-import { startWorker } from './worker.js';
-import { gradebookSink } from './grades/gradebook-sink.js';
-import { assetReportSink } from './assetprocessor/report-sink.js';
-import { sinkByAssignmentKind } from './submissions/result-sink.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { storedFileTotals } from '../submissions/file-store.js';
+import { countSubmissionsByState } from '../submissions/state-counts.js';
+import { isLoopbackName } from '../config/loopback.js';
+import { createHealthApp, createWebApp } from '../web/app.js';
+import { closeServers, listenOnHosts } from '../web/http-server.js';
+import { localClientsOnly } from '../web/local-only.js';
+import { rejectedLaunchHandler } from '../web/rejected-launch.js';
+import { startWorker } from '../worker.js';
+import { gradebookSink } from '../grades/gradebook-sink.js';
+import { assetReportSink } from '../assetprocessor/report-sink.js';
+import { sinkByAssignmentKind } from '../submissions/result-sink.js';
 import { openToolDatabase } from './tool-database.js';
 
 /** How often the embedded database is looked at for dead rows worth vacuuming (a read of its table statistics). */
@@ -70,7 +70,7 @@ async function connectService(
     };
   }
   // The sandbox (and the PDF library its reports need) is loaded only when it stands in for the service.
-  const { DEMO_USER, startSandbox } = await import('./sandbox/index.js');
+  const { DEMO_USER, startSandbox } = await import('../sandbox/index.js');
   // Its folders and papers are kept in DATA_DIR, so that a restart goes on with them (resumed once the tool listens).
   const dataDir = join(config.dataDir, 'sandbox');
   const sandbox = await startSandbox({
@@ -107,7 +107,7 @@ async function mountDevPlatform(
   logger: Logger,
 ): Promise<Array<{ path: string; router: Router }>> {
   const urls = toolUrls(config.publicUrl);
-  const { createDevPlatform } = await import('./devplatform/index.js');
+  const { createDevPlatform } = await import('../devplatform/index.js');
   const platform = await createDevPlatform({
     baseUrl: `${config.publicUrl}/dev`,
     rules: 'spec',
@@ -171,10 +171,10 @@ export async function startTool(
 ): Promise<RunningTool> {
   allowPlatformNetworks(config.platformPrivateNetworks);
   // The modules only some settings need load while the database starts (its own thread), not after it.
-  if (config.checker.url === null) void import('./sandbox/index.js').catch(() => undefined);
+  if (config.checker.url === null) void import('../sandbox/index.js').catch(() => undefined);
   if (config.role !== 'worker' && config.devPlatform !== 'off')
-    void import('./devplatform/index.js').catch(() => undefined);
-  if (config.role !== 'worker') void import('./lti/ltijs/provider.js').catch(() => undefined);
+    void import('../devplatform/index.js').catch(() => undefined);
+  if (config.role !== 'worker') void import('../lti/ltijs/provider.js').catch(() => undefined);
   const database = await opening;
   let servers: Server[] = [];
   let lti: LtiSetup | null = null;
@@ -208,7 +208,7 @@ export async function startTool(
     // ltijs serves web requests only (the keys route, deep linking's signature); workers find the platforms and
     // the tool's keys in the platform table (lti/platform-directory.ts) without it.
     if (config.role !== 'worker') {
-      const { setupLti } = await import('./lti/ltijs/provider.js');
+      const { setupLti } = await import('../lti/ltijs/provider.js');
       lti = await setupLti({
         encryptionKey: config.encryptionKey,
         pool: database.pool,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { plain, readSchema } from './config-words.js';
+import { plain, readSchema } from './words.js';
 import { parseCidr } from './cidr.js';
 import { isLoopbackName, LOOPBACK_HOSTS } from './loopback.js';
 import { nearMiss } from './near-miss.js';
