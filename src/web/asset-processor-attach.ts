@@ -8,7 +8,7 @@ import { rememberLanguage } from '../assignments/language.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
 import { isLaunchOf, type LaunchOf } from '../lti/launch.js';
 import { DEEP_LINKING_MESSAGE } from '../lti/messages/index.js';
-import { NoticeHandlerRefused } from '../lti/notice-service.js';
+import { ServiceRefused } from '../lti/platform-service.js';
 import { requireSession, sessionOf } from './require-session.js';
 import type { Tool } from './tool-context.js';
 import { readSettings } from './settings-form.js';
@@ -127,7 +127,7 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
           },
         );
       } catch (error) {
-        if (!(error instanceof NoticeHandlerRefused)) throw error;
+        if (!(error instanceof ServiceRefused)) throw error;
         tool.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
         res
           .status(502)
