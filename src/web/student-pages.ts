@@ -22,6 +22,7 @@ import type { Session } from '../lti/session.js';
 import type { Words } from '../i18n/index.js';
 import { isTimeZone, momentIn, SERVER_ZONE } from '../i18n/format.js';
 import { requireSession, sessionOf } from './require-session.js';
+import { pageAddress } from './page-address.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
@@ -115,8 +116,8 @@ export async function studentPage(tool: Tool, session: Session, assignment: Assi
         kilobytes: words.raw('size.kilobytes'),
         megabytes: words.raw('size.megabytes'),
       },
-      uploadUrl: `/assignments/${assignment.id}/submissions?ltik=${ltik}`,
-      statusUrl: `/assignments/${assignment.id}/my-submissions?ltik=${ltik}`,
+      uploadUrl: pageAddress(`/assignments/${assignment.id}/submissions`, ltik),
+      statusUrl: pageAddress(`/assignments/${assignment.id}/my-submissions`, ltik),
       receiptBase: `/assignments/${assignment.id}/submissions`,
     },
     words,
