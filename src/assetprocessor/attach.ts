@@ -11,7 +11,8 @@ import type { AssignmentSettings } from '../assignments/settings.js';
 import { createAssignment, getAssignment, type Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Jobs } from '../jobs/index.js';
-import { NoticeHandlerRefused, subscribeToSubmissions } from '../lti/notice-service.js';
+import { subscribeToSubmissions } from '../lti/notice-service.js';
+import { ServiceRefused } from '../lti/platform-service.js';
 import type { ReportAddress } from '../lti/claims.js';
 import { rememberReportAddress } from './report-address.js';
 
@@ -58,14 +59,14 @@ async function attachedTo(db: Kysely<DatabaseSchema>, request: AttachRequest): P
 }
 
 /**
- * Subscribes, then creates the assignment and queues its folder; throws NoticeHandlerRefused with nothing created.
+ * Subscribes, then creates the assignment and queues its folder; throws ServiceRefused with nothing created.
  * Attaching again to an LMS assignment the tool already processes (the form sent twice, the same deep-linking launch
  * again) hands back the processor it has: notices find one processor per LMS assignment (notices.ts).
  */
 export async function attachProcessor(deps: AttachDeps, request: AttachRequest): Promise<Assignment> {
   const platform = await deps.provider.getPlatform(request.platform.issuer, request.platform.clientId);
   if (!platform)
-    throw new NoticeHandlerRefused(
+    throw new ServiceRefused(
       'Your LMS is no longer registered with the tool. Ask your LMS administrator.',
       'platform not registered',
     );

@@ -46,7 +46,7 @@ export interface Acceptance {
 }
 
 /**
- * A user accepts: the LMS's EULA service is told first (throws EulaServiceRefused, nothing recorded), then the tool
+ * A user accepts: the LMS's EULA service is told first (throws ServiceRefused, nothing recorded), then the tool
  * keeps the acceptance. Accepting again sends it again and moves the time.
  */
 export async function acceptTerms(

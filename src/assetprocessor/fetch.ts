@@ -13,6 +13,7 @@ import type { MinRate } from '../lti/platform-http.js';
 import { QUEUES, type JobData, type Jobs } from '../jobs/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps } from '../submissions/admit.js';
 import { attemptsOf } from '../submissions/store.js';
+import { assetRow } from './asset-row.js';
 import { checksumFromStore } from './checksum.js';
 import { AssetUnusable, downloadAsset, type AssetErrorCode } from './download.js';
 import { queueAssetReports } from './report-job.js';
@@ -91,29 +92,7 @@ async function startFirstTry(db: Kysely<DatabaseSchema>, assetRowId: string): Pr
 
 /** Runs the fetch job of one asset; `tryNumber` counts from 1. Throws to be tried again. */
 export async function fetchAsset(deps: AssetFetchDeps, job: AssetFetchJob, tryNumber: number): Promise<void> {
-  const asset = await deps.db
-    .selectFrom('lms_asset as x')
-    .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
-    .innerJoin('platform as p', 'p.id', 'a.platform_id')
-    .select([
-      'x.id',
-      'x.assignment_id',
-      'x.lms_user_id',
-      'x.url',
-      'x.size',
-      'x.checksum',
-      'x.read_scope',
-      'x.content_type',
-      'x.title',
-      'x.filename',
-      'x.state',
-      'x.fetch_started_at',
-      'p.id as platform_id',
-      'p.issuer',
-      'p.client_id',
-    ])
-    .where('x.id', '=', job.assetRowId)
-    .executeTakeFirst();
+  const asset = await assetRow(deps.db, job.assetRowId);
   if (!asset || asset.state !== 'received') return; // done already, or removed with its assignment
   const assignment = await getAssignment(deps.db, asset.assignment_id);
   if (!assignment) return;

@@ -11,7 +11,9 @@ import { SCOPE } from '../lti/claims.js';
 import { postAssetReport } from '../lti/asset-report-service.js';
 import type { PlatformLookup } from '../lti/platform.js';
 import type { Logger } from '../start/logger.js';
+import { getSubmission } from '../submissions/store.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
+import { assetRow } from './asset-row.js';
 
 /** The report job's data: its payload, declared with its queue (jobs/queues.ts). */
 export type AssetReportJob = JobData<typeof QUEUES.assetReport>;
@@ -74,31 +76,7 @@ const sameReport = (stored: unknown, report: AssetReportBody) =>
   typeof stored === 'object' && stored !== null && canonical(stored) === canonical(report);
 
 export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJob): Promise<void> {
-  const row = await deps.db
-    .selectFrom('lms_asset as x')
-    .innerJoin('assignment as a', 'a.id', 'x.assignment_id')
-    .innerJoin('platform as p', 'p.id', 'a.platform_id')
-    .leftJoin('submission as s', 's.id', 'x.submission_id')
-    .select([
-      'x.id',
-      'x.asset_id',
-      'x.report_url',
-      'x.report_scope',
-      'a.lms_report_url',
-      'a.lms_report_scope',
-      'x.state',
-      'x.error_code',
-      'x.error_comment',
-      'x.assignment_id',
-      'p.issuer',
-      'p.client_id',
-      's.state as paper_state',
-      's.similarity',
-      's.ai_score',
-      's.failure_reason',
-    ])
-    .where('x.id', '=', job.assetRowId)
-    .executeTakeFirst();
+  const row = await assetRow(deps.db, job.assetRowId);
   if (!row) return;
   const assignment = await getAssignment(deps.db, row.assignment_id);
   if (!assignment) return;
@@ -107,14 +85,7 @@ export async function runAssetReportJob(deps: AssetReportDeps, job: AssetReportJ
     state: row.state,
     errorCode: row.error_code,
     errorComment: row.error_comment,
-    submission: row.paper_state
-      ? {
-          state: row.paper_state,
-          similarity: row.similarity === null ? null : Number(row.similarity),
-          aiScore: row.ai_score === null ? null : Number(row.ai_score),
-          failureReason: row.failure_reason,
-        }
-      : null,
+    submission: row.submission_id === null ? null : await getSubmission(deps.db, row.submission_id),
   });
   const posted = new Map(
     (await deps.db.selectFrom('asset_report').selectAll().where('asset_row_id', '=', row.id).execute()).map(

@@ -1,13 +1,12 @@
 // A verified launch (verify-launch.ts) becomes a page session: the launch in its one shape (launch.ts), kept as one
 // record with the launch's one statement (recordLaunch), and its ltik, a JWT signed with the tool's key that names
-// the record (session.ts reads it back). The ltik keeps the fields ltijs gave it, so an ltik issued before still
-// names its platform to the one sentence that answers a session that ended (framing.ts).
+// the record (session.ts reads it back) and its platform, which the one sentence that answers a session that ended
+// is framed by (framing.ts).
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { recordLaunch, type Launch, type RecordedIdentity } from './launch.js';
 import { signLtik } from './ltik.js';
-import { LAUNCH_SHAPE } from './session.js';
 import { launchRecord, sessionRecordKey } from './storage.js';
 import type { VerifiedLaunch } from './verify-launch.js';
 
@@ -44,20 +43,15 @@ export async function startLaunchSession(
     registrations,
     firstDeployment,
     nonce: launchRecord('nonce', { nonce: verified.nonce }),
-    records: [
-      launchRecord('session', { shape: LAUNCH_SHAPE, launch }, sessionRecordKey({ contextId, user: launch.subject })),
-    ],
+    records: [launchRecord('session', { launch }, sessionRecordKey({ contextId, user: launch.subject }))],
   });
   const ltik = signLtik(
     {
       platformUrl: issuer,
       clientId,
       deploymentId,
-      platformCode: encodeURIComponent(`lti${Buffer.from(issuer + clientId + deploymentId).toString('base64')}`),
       contextId,
       user: launch.subject,
-      // ltijs kept the state here; its signature part names it as well, at a fifth of its length.
-      s: state.state.split('.')[1] ?? '',
     },
     deps.encryptionKey,
   );

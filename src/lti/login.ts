@@ -2,8 +2,7 @@
 // https://www.imsglobal.org/spec/lti/v1p3/#third-party-initiated-login ; LTI Security Framework 5.1.1:
 // https://www.imsglobal.org/spec/security/v1p0/#step-1-third-party-initiated-login): the tool answers with the
 // authentication request, a redirect to the platform's authorization endpoint carrying a state the tool signs
-// (oidc-state.ts) and a nonce. ltijs 5.9.9 did this until the tool took every launch (its Provider.js login route and
-// Utils/Request.js); the request is the same, with the nonce from the system's random source instead of Math.random.
+// (oidc-state.ts) and a nonce from the system's random source.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -32,8 +31,8 @@ export interface LoginPlatform {
 }
 
 /**
- * The registration a login names: by issuer and client id, or by issuer alone when that names exactly one (ltijs took
- * the first of several; which of two registrations a login without a client id meant cannot be known). Null: none.
+ * The registration a login names: by issuer and client id, or by issuer alone when that names exactly one (which of
+ * two registrations a login without a client id meant cannot be known). Null: none.
  * Only an active one is kept in memory (registration-cache.ts): a refusal is read fresh, so a platform switched on a
  * moment ago signs in at once. One switched off a moment ago may still sign in; its launch is refused (the launch's
  * write holds to the registrations' version, launch.ts), and the login trusts nothing.
@@ -91,8 +90,8 @@ export function authorizationEndpoint(authUrl: string, messageHint: string | und
 
 /**
  * The authentication request (Security Framework 5.1.1.2, OpenID Connect Core 3.1.2.1): an implicit-flow id_token,
- * posted back as a form, for the launch address the target link names (its query kept out, as ltijs did: the launch
- * address is registered without one), with the hints the login brought.
+ * posted back as a form, for the launch address the target link names (its query kept out: the launch address is
+ * registered without one), with the hints the login brought.
  */
 export function authenticationRequest(platform: LoginPlatform, params: LoginParams, state: string): string {
   const url = authorizationEndpoint(platform.authUrl, params.lti_message_hint);

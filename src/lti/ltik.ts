@@ -1,11 +1,11 @@
 // The ltik: the key a page session rides on (carried in the URL or a header, never a cookie, so it works in an LMS
-// iframe that blocks third-party cookies). It is a JWT (RFC 7519) signed with HMAC-SHA256 under the ENCRYPTION_KEY,
-// with the fields ltijs gave it, so an ltik issued by an earlier release still reads. Signed and checked with
-// node:crypto's HMAC in one synchronous call: jose does HS256 through WebCrypto, a job handed to libuv's thread pool
-// and awaited, about 0.1 ms of CPU where this takes about 0.01 (bench/session-token.ts); a launch signs one ltik and
-// every page checks one. It lasts LTIK_LIFETIME_SECONDS from its issue (`exp`, and `iat` for one an earlier release
-// issued without `exp`): a key copied from a log or a screen stops opening anything within a working day, and the
-// person who relaunches from the LMS gets a new one. Its signature has one spelling, the canonical base64url.
+// iframe that blocks third-party cookies). It is a JWT (RFC 7519) signed with HMAC-SHA256 under the ENCRYPTION_KEY
+// that names the session record and its platform (launch-session.ts issues it, session.ts reads it). Signed and
+// checked with node:crypto's HMAC in one synchronous call: jose does HS256 through WebCrypto, a job handed to libuv's
+// thread pool and awaited, about 0.1 ms of CPU where this takes about 0.01 (bench/session-token.ts); a launch signs
+// one ltik and every page checks one. It lasts LTIK_LIFETIME_SECONDS from its issue (`iat` to `exp`): a key copied
+// from a log or a screen stops opening anything within a working day, and the person who relaunches from the LMS
+// gets a new one. Its signature has one spelling, the canonical base64url.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
@@ -29,8 +29,8 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
 
 const signature = (input: string, encryptionKey: string) => createHmac('sha256', encryptionKey).update(input).digest();
 
-/** An ltik for `claims` (and what else the session adds), issued now. */
-export function signLtik(claims: LtikClaims & Record<string, unknown>, encryptionKey: string): string {
+/** An ltik for `claims`, issued now. */
+export function signLtik(claims: LtikClaims, encryptionKey: string): string {
   const iat = Math.floor(Date.now() / 1000);
   const payload = Buffer.from(JSON.stringify({ ...claims, iat, exp: iat + LTIK_LIFETIME_SECONDS })).toString(
     'base64url',
@@ -40,12 +40,12 @@ export function signLtik(claims: LtikClaims & Record<string, unknown>, encryptio
 }
 
 const header = z.object({ alg: z.literal('HS256') });
-/** When an ltik was issued and until when it opens pages (RFC 7519 4.1.4, 4.1.6); an ltik without iat never did. */
-const lifetime = z.object({ iat: z.number().finite(), exp: z.number().finite().optional() });
+/** When an ltik was issued and until when it opens pages (RFC 7519 4.1.4, 4.1.6): every ltik says both. */
+const lifetime = z.object({ iat: z.number().finite(), exp: z.number().finite() });
 
-/** Whether an ltik issued at `iat` (ending at `exp`, or LTIK_LIFETIME_SECONDS after it) still opens pages now. */
+/** Whether an ltik issued at `iat` still opens pages now: until its `exp`, and never past LTIK_LIFETIME_SECONDS. */
 function current(times: z.infer<typeof lifetime>, nowSeconds: number): boolean {
-  const end = Math.min(times.exp ?? Infinity, times.iat + LTIK_LIFETIME_SECONDS);
+  const end = Math.min(times.exp, times.iat + LTIK_LIFETIME_SECONDS);
   return times.iat <= nowSeconds + CLOCK_TOLERANCE_SECONDS && nowSeconds < end;
 }
 
@@ -54,7 +54,7 @@ function current(times: z.infer<typeof lifetime>, nowSeconds: number): boolean {
  * does not say HS256 (an ltik with another algorithm, "none" among them, is refused as jose refused it), a signature
  * that is not the canonical base64url of the right one (compared in constant time: Buffer's base64url reading skips
  * characters it does not know and takes the other alphabet too, so it would open the page for several spellings of
- * one signature), or claims that are not an ltik's or do not say when it was issued; 'expired' when it was issued
+ * one signature), or claims that are not an ltik's or do not say when it was issued and ends; 'expired' when it was issued
  * more than LTIK_LIFETIME_SECONDS ago, or its exp has passed.
  */
 export function readLtik(ltik: string, encryptionKey: string, nowMs = Date.now()): LtikClaims | 'invalid' | 'expired' {

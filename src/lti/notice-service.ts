@@ -5,43 +5,28 @@
 // before the processor is attached. Where the service is, a deep-linking launch says (messages/deep-linking.ts).
 import { SCOPE } from './claims.js';
 import type { Platform } from './platform.js';
-import { ServiceCallFailed, sendToService } from './platform-service.js';
+import { sendForPerson } from './platform-service.js';
 
 export const SUBMISSION_NOTICE = 'LtiAssetProcessorSubmissionNotice';
-
-/** The subscription did not happen; `message` is a sentence for the instructor, `detail` for the log. */
-export class NoticeHandlerRefused extends Error {
-  constructor(
-    message: string,
-    readonly detail: string,
-  ) {
-    super(message);
-    this.name = 'NoticeHandlerRefused';
-  }
-}
 
 const NOT_SUBSCRIBED =
   'Your LMS did not let the tool subscribe to its submission notices, so the tool was not attached (nothing was created). Try again; if it keeps failing, ask your LMS administrator to give the tool the notice handler scope.';
 
-/** Subscribes `handlerUrl` to the platform's submission notices at `serviceUrl`; throws NoticeHandlerRefused otherwise. */
+/** Subscribes `handlerUrl` to the platform's submission notices at `serviceUrl`; throws ServiceRefused otherwise. */
 export async function subscribeToSubmissions(
   platform: Platform,
   serviceUrl: string,
   handlerUrl: string,
 ): Promise<void> {
-  try {
-    await sendToService(platform, SCOPE.noticeHandlers, serviceUrl, {
-      method: 'PUT',
-      body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl },
-    });
-  } catch (error) {
-    if (!(error instanceof ServiceCallFailed)) throw error;
-    if (error.step === 'unreachable') {
-      throw new NoticeHandlerRefused(
-        `Your LMS's notification service could not be reached, so the tool was not attached (nothing was created).${error.own} Try again in a moment.`,
-        error.message,
-      );
-    }
-    throw new NoticeHandlerRefused(NOT_SUBSCRIBED, error.message);
-  }
+  await sendForPerson(
+    platform,
+    SCOPE.noticeHandlers,
+    serviceUrl,
+    { method: 'PUT', body: { notice_type: SUBMISSION_NOTICE, handler: handlerUrl } },
+    {
+      service: 'notification service',
+      outcome: 'the tool was not attached (nothing was created)',
+      notTaken: NOT_SUBSCRIBED,
+    },
+  );
 }

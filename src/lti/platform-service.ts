@@ -118,3 +118,48 @@ export async function sendToService(
     throw new ServiceCallFailed('refused', `HTTP ${answer.status} from ${new URL(url).host}`);
   return answer;
 }
+
+/**
+ * An LMS service did not do what a person asked the tool to tell it (a subscription, an acceptance): `message` is a
+ * sentence for them, `detail` for the log.
+ */
+export class ServiceRefused extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = 'ServiceRefused';
+  }
+}
+
+/** What a person reads when a service fails them: its name, what did not happen, and the sentence when it said no. */
+export interface RefusalWords {
+  service: string;
+  outcome: string;
+  notTaken: string;
+}
+
+/**
+ * sendToService for a person who waits on it: throws ServiceRefused when the service was not reached ("try again in
+ * a moment", with the tool's sentence for why) or did not take the request (`notTaken`).
+ */
+export async function sendForPerson(
+  platform: Platform,
+  scope: string,
+  url: string,
+  request: { method: 'POST' | 'PUT'; body: unknown },
+  words: RefusalWords,
+): Promise<void> {
+  try {
+    await sendToService(platform, scope, url, request);
+  } catch (error) {
+    if (!(error instanceof ServiceCallFailed)) throw error;
+    throw new ServiceRefused(
+      error.step === 'unreachable'
+        ? `Your LMS's ${words.service} could not be reached, so ${words.outcome}.${error.own} Try again in a moment.`
+        : words.notTaken,
+      error.message,
+    );
+  }
+}

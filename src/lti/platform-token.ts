@@ -17,7 +17,7 @@ export class PlatformTokenInvalid extends Error {
 export interface ExpectedSigner {
   issuer: string;
   clientId: string;
-  /** Seconds the clocks of the LMS and the tool may differ; launches take none (as ltijs), notices a little. */
+  /** Seconds the clocks of the LMS and the tool may differ: launches take none, notices a little. */
   clockToleranceSeconds: number;
 }
 

@@ -6,13 +6,6 @@ import type { Launch, LaunchIdentity } from './launch.js';
 import { readLtik } from './ltik.js';
 import { sessionRecordKey } from './storage.js';
 
-/**
- * The shape of the launch a session record keeps (launch.ts's Launch). The tool wrote every such record, so it is read
- * back as it was written; a record of another shape (from a release that kept launches otherwise) is a session that
- * ended, and its person opens the tool again from the LMS.
- */
-export const LAUNCH_SHAPE = 1;
-
 export interface Session extends LaunchIdentity {
   ltik: string;
   launch: Launch;
@@ -21,7 +14,8 @@ export interface Session extends LaunchIdentity {
 export type SessionProblem = 'invalid' | 'expired';
 
 interface SessionRow {
-  doc: { shape?: unknown; launch?: Launch };
+  /** The launch as launch-session.ts kept it (launch.ts's Launch), read back as it was written. */
+  doc: { launch?: Launch };
   platform_id: string | null;
   user_id: string | null;
   course_id: string | null;
@@ -46,7 +40,7 @@ export async function resolveSession(
      WHERE session.collection = 'session' AND session.record_key = ${sessionRecordKey(claims)}
        AND (session.expires_at IS NULL OR session.expires_at > now())`.execute(deps.db);
   const row = rows[0];
-  if (!row || row.doc.shape !== LAUNCH_SHAPE || !row.doc.launch) return 'expired';
+  if (!row?.doc.launch) return 'expired';
   if (!row.platform_id || !row.user_id) return 'expired';
   return {
     ltik,

@@ -33,9 +33,9 @@ const KEY_FIELDS: Record<string, readonly string[]> = {
 };
 
 /**
- * Lifetimes in seconds, as ltijs's MongoDB schema sets them. A nonce only needs to outlive the id_token's
- * accepted age (ltijs's tokenMaxAge, 10 s); the ltik carries no expiry, so a session lasts as long as its
- * idtoken and contexttoken rows.
+ * Lifetimes in seconds. A nonce only needs to outlive the id_token's accepted age (10 s, verify-launch.ts); a
+ * session's record outlives its ltik (LTIK_LIFETIME_SECONDS, ltik.ts), which ends the session first. The other
+ * collections are ltijs's own, timed as its schema times them.
  */
 export const LTI_RECORD_TTL_SECONDS: Record<string, number> = {
   nonce: 10,
@@ -43,7 +43,7 @@ export const LTI_RECORD_TTL_SECONDS: Record<string, number> = {
   accesstoken: 3600,
   idtoken: 86_400,
   contexttoken: 86_400,
-  // A page session (launch-session.ts): the launch in its one shape, kept as long as ltijs kept its tokens.
+  // A page session (launch-session.ts): the launch in its one shape, kept a day, longer than its ltik opens pages.
   session: 86_400,
 };
 
@@ -63,7 +63,7 @@ export function sessionRecordKey(ltik: { contextId: string; user: string }): str
   return JSON.stringify([ltik.contextId, ltik.user]);
 }
 
-/** A launch's nonce (keyed and timed as ltijs keys and times it) or its session, under the key given. */
+/** A launch's nonce (keyed by its value, kept for its lifetime above) or its session, under the key given. */
 export function launchRecord(collection: 'nonce' | 'session', doc: Doc, key?: string): LaunchRecord {
   return { collection, recordKey: key ?? recordKey(collection, doc), doc, ttlSeconds: ttl(collection) };
 }
@@ -88,8 +88,8 @@ export type PlatformReader = (match: {
 }) => Promise<StoredPlatform[]>;
 
 /**
- * A platform's row as ltijs's record of one collection: what a query is matched against (the record with its plain
- * index fields) and what is returned (with a key, the decrypted item alone, as ltijs's Get gives it).
+ * A platform's row as a record of one of ltijs's collections: what a query is matched against (the record with its
+ * plain index fields) and what ltijs's Get is given back (with a key, the decrypted item alone).
  */
 function registrationRecord(
   collection: string,

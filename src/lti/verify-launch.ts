@@ -10,7 +10,7 @@
 // deployment registered and switched on; the platform's key for the token's kid, fetched under a deadline. Then:
 // - the signature with that key, RS256, iss, aud (azp when aud names several), exp and iat present, unexpired,
 //   with no clock tolerance (platform-token.ts; OpenID Connect Core 3.1.3.7, LTI Security Framework 5.1.3);
-// - iat at most 10 s ago (ltijs 5.9.9's tokenMaxAge, which the tool keeps: a launch is posted at once);
+// - iat at most 10 s ago (the LMS's page posts a launch the moment it is signed);
 // - LTI Core 5.3 (https://www.imsglobal.org/spec/lti/v1p3/#required-message-claims): version 1.3.0, a message type
 //   the tool takes, deployment_id (the one the guard found registered), sub, roles;
 // - the nonce present; it is accepted once by the launch's one write (launch.ts, OpenID Connect Core 3.1.3.7
@@ -27,7 +27,7 @@ import { LAUNCH_MESSAGES, isLaunchMessageType, type LaunchMessage } from './mess
 import type { IssuedState } from './oidc-state.js';
 import { PlatformTokenInvalid, verifyPlatformToken } from './platform-token.js';
 
-/** ltijs's default tokenMaxAge: an id_token issued longer ago than this is refused (dist/Provider/Provider.js). */
+/** An id_token issued longer ago than this is refused: the LMS posts a launch as soon as it signs it. */
 const TOKEN_MAX_AGE_SECONDS = 10;
 
 /** What the guard found for the launch before anything of its token was trusted. */
@@ -109,13 +109,13 @@ export async function verifyLaunch(idToken: string, passage: LaunchPassage): Pro
     if (!(error instanceof PlatformTokenInvalid)) throw error;
     throw new LaunchNotVerified(401, 'launch.notVerified', error.message);
   }
-  // A token without the claims every LTI 1.3 message carries is not a launch the tool can verify (as ltijs answered);
+  // A token without the claims every LTI 1.3 message carries is not a launch the tool can verify;
   // one whose message type lacks what is particular to it is an incomplete launch, told to the LMS's administrator.
   const core = coreClaims.safeParse(payload);
   if (!core.success)
     throw new LaunchNotVerified(401, 'launch.notVerified', `claims: ${core.error.issues[0]!.path.join('.')}`);
   const claims = core.data;
-  // The state the login issued names the issuer it was issued for (ltijs: the state cookie's value).
+  // The state the login issued names the issuer it was issued for.
   if (!passage.state.isFor(claims.iss))
     throw new LaunchNotVerified(401, 'launch.notVerified', 'issuer differs from the login');
   if (Date.now() / 1000 - claims.iat > TOKEN_MAX_AGE_SECONDS)

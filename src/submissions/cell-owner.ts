@@ -5,7 +5,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { NOT_COUNTED } from './state.js';
-import { toSubmission, type Submission } from './store.js';
+import { attemptsOf, type Submission } from './store.js';
 
 /**
  * SQL condition, true when the `submission` row named `alias` owns its student's cell: no later attempt of the
@@ -16,22 +16,13 @@ export function ownsCell(alias: string): RawBuilder<boolean> {
   return sql<boolean>`NOT EXISTS (SELECT 1 FROM submission later WHERE later.assignment_id = ${row}.assignment_id AND later.user_id = ${row}.user_id AND later.attempt > ${row}.attempt AND later.state <> ${NOT_COUNTED})`;
 }
 
-/** The attempt that owns the student's cell, or null when none counts. */
+/** The attempt that owns the student's cell (their newest that counts), or null when none counts. */
 export async function cellOwner(
   db: Kysely<DatabaseSchema>,
   assignmentId: string,
   userId: string,
 ): Promise<Submission | null> {
-  const row = await db
-    .selectFrom('submission')
-    .selectAll()
-    .where('assignment_id', '=', assignmentId)
-    .where('user_id', '=', userId)
-    .where('state', '!=', NOT_COUNTED)
-    .orderBy('attempt', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? toSubmission(row) : null;
+  return (await attemptsOf(db, assignmentId, userId, 'counted'))[0] ?? null;
 }
 
 /**

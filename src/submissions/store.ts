@@ -86,7 +86,11 @@ export function receiptOf(submission: Submission): Receipt {
   };
 }
 
-/** A student's attempts, newest first; `counted` leaves out files the service refused for good (never really submitted). */
+/**
+ * A student's attempts at an assignment, newest first: what their page and its status poll show, what the doors
+ * decide the next attempt on, and what an instructor reads of one student. `counted` leaves out files the service
+ * refused for good (never really submitted). `db` may be a transaction, to read them under the student's lock.
+ */
 export async function attemptsOf(
   db: Kysely<DatabaseSchema>,
   assignmentId: string,
@@ -183,15 +187,7 @@ export async function recordSubmission(
     await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`submission:${input.assignmentId}:${input.userId}`}, 0))`.execute(
       trx,
     );
-    const attempts = (
-      await trx
-        .selectFrom('submission')
-        .selectAll()
-        .where('assignment_id', '=', input.assignmentId)
-        .where('user_id', '=', input.userId)
-        .orderBy('attempt', 'desc')
-        .execute()
-    ).map(toSubmission);
+    const attempts = await attemptsOf(trx, input.assignmentId, input.userId);
     const standing = check(counted(attempts));
     if (standing) return { submission: standing, duplicate: true };
     // The submission and its first event in one statement.

@@ -7,8 +7,7 @@ import type { Sentence } from '../i18n/index.js';
 import { admitFile, SubmitRefused, type AdmitDeps, type SubmitResult } from './admit.js';
 import { studentDueDate } from './due-dates.js';
 import { IntakeError, receiveUpload, type UploadMinRate } from './intake.js';
-import { ownAttempts } from './own-attempts.js';
-import { canSubmit, counted, type Submission } from './store.js';
+import { attemptsOf, canSubmit, type Submission } from './store.js';
 
 export { SubmitRefused, type SubmitResult } from './admit.js';
 
@@ -35,7 +34,7 @@ export function ownPageRefusal(assignment: Assignment): Sentence | null {
 export async function submitPaper(
   deps: SubmitDeps,
   assignment: Assignment,
-  student: Parameters<typeof ownAttempts>[1],
+  student: { userId: string },
   req: IncomingMessage,
 ): Promise<SubmitResult> {
   const closed = ownPageRefusal(assignment);
@@ -45,7 +44,7 @@ export async function submitPaper(
   const rule = (attempts: Submission[]) => canSubmit(assignment.settings, attempts, new Date(), ownDueAt);
   // A first look, before a byte of the file is read (read with the session where it asked for them); the rules are
   // decided again on the attempts as they are when the file is recorded (admit.ts).
-  const previous = counted(await ownAttempts(deps.db, student, assignment.id));
+  const previous = await attemptsOf(deps.db, assignment.id, userId, 'counted');
   const decision = rule(previous);
   if (!decision.allowed) throw new SubmitRefused(409, decision.reason);
   let file;

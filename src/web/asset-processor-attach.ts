@@ -6,10 +6,11 @@ import { z } from 'zod';
 import { ASSET_PROCESSOR_ITEM, assetProcessorItem, attachProcessor } from '../assetprocessor/attach.js';
 import { rememberLanguage } from '../assignments/language.js';
 import { DOCUMENT_TYPES, defaultSettings, type AssignmentSettings } from '../assignments/settings.js';
-import { isLaunchOf, type LaunchOf } from '../lti/launch.js';
+import type { LaunchOf } from '../lti/launch.js';
 import { DEEP_LINKING_MESSAGE } from '../lti/messages/index.js';
-import { NoticeHandlerRefused } from '../lti/notice-service.js';
-import { requireSession, sessionOf } from './require-session.js';
+import { ServiceRefused } from '../lti/platform-service.js';
+import { deepLinkingInstructor } from './deep-linking.js';
+import { requireSession } from './require-session.js';
 import type { Tool } from './tool-context.js';
 import { readSettings } from './settings-form.js';
 import type { Words } from '../i18n/index.js';
@@ -71,14 +72,11 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
     express.urlencoded({ extended: false, limit: '32kb' }),
     requireSession(tool),
     async (req, res) => {
-      const session = sessionOf(res);
+      const session = deepLinkingInstructor(res);
+      if (!session) return;
       const { launch } = session;
       const words = wordsOf(res);
       const { t } = words;
-      if (!isLaunchOf(launch, DEEP_LINKING_MESSAGE) || launch.audience !== 'instructor' || !session.courseId) {
-        sendMessage(res, 403, t('refused.notAvailable'), t('deepLink.instructorsOnly'));
-        return;
-      }
       if (!wantsAssetProcessor(launch)) {
         sendMessage(res, 400, t('attach.notHereTitle'), t('attach.notHere'));
         return;
@@ -127,7 +125,7 @@ export function assetProcessorAttachRoutes(tool: Tool): Router {
           },
         );
       } catch (error) {
-        if (!(error instanceof NoticeHandlerRefused)) throw error;
+        if (!(error instanceof ServiceRefused)) throw error;
         tool.logger.warn({ issuer: launch.issuer, reason: error.detail }, 'Asset Processor not attached');
         res
           .status(502)

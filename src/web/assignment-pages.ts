@@ -2,6 +2,7 @@
 // else (or anyone from another course or platform) nothing.
 import { type Router, type Response } from 'express';
 import { assignmentFor } from '../assignments/access.js';
+import { dashboardPath } from './instructor-pages.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { studentPage } from './student-pages.js';
 import { sendMessage, wordsOf } from './views.js';
@@ -22,7 +23,7 @@ export function assignmentPages(tool: Tool): Router {
     const assignment = await assignmentFor(tool.db, session, req.params.id);
     if (typeof assignment === 'number') return refuse(res, assignment);
     if (session.launch.audience === 'instructor') {
-      res.redirect(303, `/assignments/${assignment.id}/dashboard?ltik=${encodeURIComponent(session.ltik)}`);
+      res.redirect(303, dashboardPath(assignment.id, session.ltik));
     } else if (session.launch.audience === 'learner') {
       res.send(await studentPage(tool, session, assignment, wordsOf(res)));
     } else {

@@ -28,6 +28,7 @@ import { sendGradeAgain, sendPaperAgain, type SendAgain } from '../submissions/r
 import { attemptsOf, submissionOfAssignment, type Submission } from '../submissions/store.js';
 import { assignmentFor } from '../assignments/access.js';
 import { writeClassArchive } from '../reports/class-archive.js';
+import { pageAddress } from './page-address.js';
 import { downloadStem, histogramSvg, readDashboardQuery, toCsv, withReportLinks } from './instructor-dashboard.js';
 import { reportsOffered } from '../reports/kinds.js';
 import { requireSession, sessionOf } from './require-session.js';
@@ -60,20 +61,22 @@ const studentParams = z.object({ userId: z.string().uuid() });
 
 /** The instructor's side of an assignment: its class. */
 export function dashboardPath(assignmentId: string, ltik: string): string {
-  return `/assignments/${assignmentId}/dashboard?ltik=${encodeURIComponent(ltik)}`;
+  return pageAddress(`/assignments/${assignmentId}/dashboard`, ltik);
 }
 
 /** Where an instructor reads one student's submissions of an assignment (submission review lands here). */
 export function studentSubmissionsPath(assignmentId: string, userId: string, ltik: string): string {
-  return `/assignments/${assignmentId}/students/${userId}?ltik=${encodeURIComponent(ltik)}`;
+  return pageAddress(`/assignments/${assignmentId}/students/${userId}`, ltik);
 }
 const rowAction = submissionParams.extend({ action: z.enum(['resend', 'resync-grade', 'delete']) });
 
 function backToDashboard(res: Response, found: Found, notice: string, tone: 'ok' | 'error' = 'ok'): void {
   // The dashboard shows notices of up to 500 characters (a long name and a service's reason can make more).
   const shown = notice.length > 500 ? `${notice.slice(0, 499)}…` : notice;
-  const query = new URLSearchParams({ ltik: found.session.ltik, notice: shown, tone });
-  res.redirect(303, `/assignments/${found.assignment.id}/dashboard?${query}`);
+  res.redirect(
+    303,
+    pageAddress(`/assignments/${found.assignment.id}/dashboard`, found.session.ltik, { notice: shown, tone }),
+  );
 }
 
 /** Why nothing goes to the gradebook of this assignment. */
@@ -231,7 +234,7 @@ export function instructorRoutes(tool: Tool): Router {
         saved: view.saved,
         folder: folderStatus(found.assignment, view.saved),
         defaultsInUse: defaultsInUse(found.assignment)?.map((line) => found.words.say(line)) ?? null,
-        statusUrl: `/assignments/${found.assignment.id}/settings/status?ltik=${encodeURIComponent(found.session.ltik)}`,
+        statusUrl: pageAddress(`/assignments/${found.assignment.id}/settings/status`, found.session.ltik),
       },
       found.words,
     );
@@ -261,10 +264,7 @@ export function instructorRoutes(tool: Tool): Router {
     await changeSettings(tool, found.assignment, result.settings);
     if (found.assignment.settings.dueAt !== result.settings.dueAt) await judgeLateness(tool.db, found.assignment.id);
     await tool.sink.settingsChanged(found.assignment.id, found.assignment.settings, result.settings);
-    res.redirect(
-      303,
-      `/assignments/${found.assignment.id}/settings?saved=1&ltik=${encodeURIComponent(found.session.ltik)}`,
-    );
+    res.redirect(303, pageAddress(`/assignments/${found.assignment.id}/settings`, found.session.ltik, { saved: '1' }));
   });
 
   // Whether the checking service has the settings yet: the settings page asks until it knows.

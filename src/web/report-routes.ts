@@ -15,6 +15,7 @@ import { getSubmission, type Submission } from '../submissions/store.js';
 import type { Assignment } from '../assignments/store.js';
 import { assignmentFor } from '../assignments/access.js';
 import { ownPageRefusal } from '../submissions/submit.js';
+import { pageAddress } from './page-address.js';
 import { requireSession, sessionOf } from './require-session.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
@@ -97,8 +98,8 @@ export function reportRoutes(tool: Tool): Router {
           band: scores.similarity === null ? null : bandOf(scores.similarity, assignment.settings.similarityBands),
           aiScore: scores.aiScore,
           pdfUrl: freshReportPath(tool.encryptionKey, submission.id, kind),
-          downloadUrl: `/reports/${submission.id}/${kind}?ltik=${encodeURIComponent(ltik)}`,
-          backUrl: noPageHere ? null : `/assignments/${assignment.id}?ltik=${encodeURIComponent(ltik)}`,
+          downloadUrl: pageAddress(`/reports/${submission.id}/${kind}`, ltik),
+          backUrl: noPageHere ? null : pageAddress(`/assignments/${assignment.id}`, ltik),
         },
         words,
       ),

@@ -6,8 +6,14 @@ import { bandOf } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled, stateWord } from '../submissions/state.js';
-import { ownAttempts } from '../submissions/own-attempts.js';
-import { canSubmit, counted, receiptOf, type SubmitDecision, type Submission } from '../submissions/store.js';
+import {
+  attemptsOf,
+  canSubmit,
+  counted,
+  receiptOf,
+  type SubmitDecision,
+  type Submission,
+} from '../submissions/store.js';
 import { dueDateFor, studentDueDate } from '../submissions/due-dates.js';
 import { ownPageRefusal } from '../submissions/submit.js';
 import { uploadLimits } from '../submissions/upload-limits.js';
@@ -16,6 +22,7 @@ import type { Session } from '../lti/session.js';
 import type { Words } from '../i18n/index.js';
 import { isTimeZone, momentIn, SERVER_ZONE } from '../i18n/format.js';
 import { requireSession, sessionOf } from './require-session.js';
+import { pageAddress } from './page-address.js';
 import { render, wordsOf } from './views.js';
 import { toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';
@@ -67,7 +74,7 @@ function resultCard(
 
 /** What the student's page shows: the assignment's limits, whether they may submit, and their attempts. */
 export async function studentPage(tool: Tool, session: Session, assignment: Assignment, words: Words): Promise<string> {
-  const attempts = await ownAttempts(tool.db, session, assignment.id);
+  const attempts = await attemptsOf(tool.db, assignment.id, session.userId);
   const ownDueAt = await studentDueDate(tool.db, assignment.id, session.userId);
   // Papers of an assignment the LMS owns (the Asset Processor's) are handed in there: the page shows them, no form.
   const inTheLms = ownPageRefusal(assignment);
@@ -109,8 +116,8 @@ export async function studentPage(tool: Tool, session: Session, assignment: Assi
         kilobytes: words.raw('size.kilobytes'),
         megabytes: words.raw('size.megabytes'),
       },
-      uploadUrl: `/assignments/${assignment.id}/submissions?ltik=${ltik}`,
-      statusUrl: `/assignments/${assignment.id}/my-submissions?ltik=${ltik}`,
+      uploadUrl: pageAddress(`/assignments/${assignment.id}/submissions`, ltik),
+      statusUrl: pageAddress(`/assignments/${assignment.id}/my-submissions`, ltik),
       receiptBase: `/assignments/${assignment.id}/submissions`,
     },
     words,
@@ -157,7 +164,7 @@ export function studentRoutes(tool: Tool): Router {
     const assignment = await assignmentFor(tool.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).json({ error: 'Not available.' });
     const words = wordsOf(res);
-    const submissions = (await ownAttempts(tool.db, s, assignment.id)).map((submission) =>
+    const submissions = (await attemptsOf(tool.db, assignment.id, s.userId)).map((submission) =>
       studentView(assignment, submission, words),
     );
     const html = render(
@@ -174,7 +181,9 @@ export function studentRoutes(tool: Tool): Router {
     const s = sessionOf(res);
     const assignment = await assignmentFor(tool.db, s, req.params.id);
     if (typeof assignment === 'number') return void res.status(assignment).type('text/plain').send('Not available.\n');
-    const submission = (await ownAttempts(tool.db, s, assignment.id)).find((a) => a.id === req.params.submissionId);
+    const submission = (await attemptsOf(tool.db, assignment.id, s.userId)).find(
+      (a) => a.id === req.params.submissionId,
+    );
     if (!submission) return void res.status(404).type('text/plain').send('There is no such submission of yours.\n');
     res.setHeader('Content-Disposition', `attachment; filename="receipt-${submission.id}.txt"`);
     const zone = readerZone.safeParse(req.query.zone);

@@ -1,6 +1,7 @@
 // Server-rendered pages from views/*.eta. Eta escapes every `<%= %>` output; `<%~ %>` (raw) is for markup we build.
 // Every page gets the words of its person's language (i18n/): `it.t(key, params)`, the Intl formats
-// (`it.moment(date)`, `it.percent(n)`, ...) and `it.locale` for <html lang>.
+// (`it.moment(date)`, `it.percent(n)`, ...) and `it.locale` for <html lang>; a page with the session's ltik links
+// to others through `it.page(path, query)` (page-address.ts).
 import { fileURLToPath } from 'node:url';
 import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
@@ -9,6 +10,7 @@ import type { Session } from '../lti/session.js';
 import { stateWord } from '../submissions/state.js';
 import { acceptedLanguages, chooseLanguage, chooseLocale, wordsFor, type Words } from '../i18n/index.js';
 import { frameSentence, lmsFamilyOf } from './framing.js';
+import { pageAddress } from './page-address.js';
 
 const viewsDir = fileURLToPath(new URL('../../views', import.meta.url));
 
@@ -20,7 +22,11 @@ const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c
 export function render(view: string, data: Record<string, unknown>, words: Words): string {
   // The word for a state, from the states' one table (submissions/state.ts).
   const stateText = (state: SubmissionState | 'not-submitted') => words.t(stateWord(state));
-  return eta.render(view, { ...words, escape, stateText, ...data });
+  const page = (path: string, query?: Record<string, string>) => {
+    if (typeof data.ltik !== 'string') throw new Error(`The view ${view} links to a page without the session's ltik`);
+    return pageAddress(path, data.ltik, query);
+  };
+  return eta.render(view, { ...words, escape, stateText, page, ...data });
 }
 
 /**

@@ -316,6 +316,16 @@ describe('session keys', () => {
     // The same key as the launch issued it, but issued a working day and a minute ago (an identical launch since
     // re-armed its session record): it says the session ended.
     const claims = payloadOf(first.ltik);
+    // What a session needs of its key, and nothing more: the platform, the deployment, the record and the person.
+    assert.deepEqual(Object.keys(claims).sort(), [
+      'clientId',
+      'contextId',
+      'deploymentId',
+      'exp',
+      'iat',
+      'platformUrl',
+      'user',
+    ]);
     const issuedBefore = Math.floor(Date.now() / 1000) - LTIK_LIFETIME_SECONDS - 60;
     const old = await new SignJWT({ ...claims, iat: issuedBefore, exp: issuedBefore + LTIK_LIFETIME_SECONDS })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

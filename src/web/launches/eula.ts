@@ -3,7 +3,7 @@
 // and the page asks the LMS to close it.
 import express, { type Response, type Router } from 'express';
 import { acceptTerms, type EulaTerms } from '../../assetprocessor/eula.js';
-import { EulaServiceRefused } from '../../lti/eula-service.js';
+import { ServiceRefused } from '../../lti/platform-service.js';
 import { isLaunchOf } from '../../lti/launch.js';
 import { EULA_MESSAGE } from '../../lti/messages/index.js';
 import { requireSession, sessionOf } from '../require-session.js';
@@ -60,7 +60,7 @@ export function eulaAcceptRoutes(tool: Tool): Router {
         lmsUserId: launch.subject,
       });
     } catch (error) {
-      if (!(error instanceof EulaServiceRefused)) throw error;
+      if (!(error instanceof ServiceRefused)) throw error;
       tool.logger.warn({ reason: error.detail }, 'EULA acceptance not taken by the LMS');
       return eulaPage(res, terms, { ltik: session.ltik, accepted: false, error: error.message });
     }

@@ -1,9 +1,10 @@
 // Where a launch sends its person, with their ltik: the assignment's page, or an instructor's dashboard.
 import type { Launch } from '../../lti/launch.js';
 import { dashboardPath } from '../instructor-pages.js';
+import { pageAddress } from '../page-address.js';
 
 export function assignmentPath(assignmentId: string, ltik: string): string {
-  return `/assignments/${assignmentId}?ltik=${encodeURIComponent(ltik)}`;
+  return pageAddress(`/assignments/${assignmentId}`, ltik);
 }
 
 /**

@@ -6,6 +6,7 @@ import { attachOnSettingsLaunch, MOODLE_FAMILY } from '../../assetprocessor/mood
 import { processorAssignmentFor } from '../../assetprocessor/settings-launch.js';
 import { rememberLanguage } from '../../assignments/language.js';
 import type { PROCESSOR_SETTINGS_MESSAGE } from '../../lti/messages/index.js';
+import { pageAddress } from '../page-address.js';
 import { sendMessage, wordsOf } from '../views.js';
 import type { LaunchAnswer } from './answer.js';
 
@@ -38,6 +39,6 @@ export const processorSettingsLaunch: LaunchAnswer<typeof PROCESSOR_SETTINGS_MES
     await rememberLanguage(tool.db, { id: assignmentId, lmsLanguage: null }, launch);
     // To send the reports that waited for an address this launch now names (report-address.ts).
     await rememberReportAddress(tool.db, tool.jobs, assignmentId, launch.message.reportAddress);
-    res.redirect(303, `/assignments/${assignmentId}/settings?ltik=${encodeURIComponent(ltik)}`);
+    res.redirect(303, pageAddress(`/assignments/${assignmentId}/settings`, ltik));
   },
 };

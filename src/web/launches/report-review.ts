@@ -3,6 +3,7 @@
 // says why, or that the file is still being checked, or why it could not be.
 import { reviewReport } from '../../assetprocessor/report-review.js';
 import type { REPORT_REVIEW_MESSAGE } from '../../lti/messages/index.js';
+import { pageAddress } from '../page-address.js';
 import { sendMessage, wordsOf } from '../views.js';
 import type { LaunchAnswer } from './answer.js';
 
@@ -22,10 +23,7 @@ export const reportReviewLaunch: LaunchAnswer<typeof REPORT_REVIEW_MESSAGE> = {
       viewer: { subject: launch.subject, userId: started.userId, audience: launch.audience },
     });
     if (outcome.kind === 'open')
-      return void res.redirect(
-        303,
-        `/reports/${outcome.submissionId}/${outcome.reportKind}/view?ltik=${encodeURIComponent(ltik)}`,
-      );
+      return void res.redirect(303, pageAddress(`/reports/${outcome.submissionId}/${outcome.reportKind}/view`, ltik));
     if (outcome.kind === 'refused')
       return sendMessage(res, outcome.status, t('apLaunch.reportUnavailable'), words.say(outcome.sentence));
     if (outcome.kind === 'checking')
