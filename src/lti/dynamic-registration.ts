@@ -218,7 +218,8 @@ async function fetchJson(
   }
 }
 
-function toolConfiguration(tool: ToolDescription, productFamily: string | undefined) {
+/** What the tool asks a platform to register, for the LMS of that product family. */
+export function toolConfiguration(tool: ToolDescription, productFamily: string | undefined) {
   // Canvas checks placements against its own list; Moodle ignores them.
   const deepLinkingPlacements =
     productFamily?.toLowerCase() === 'canvas' ? { placements: ['assignment_selection', 'link_selection'] } : {};
