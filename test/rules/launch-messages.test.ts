@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toolConfiguration } from '../../src/lti/dynamic-registration.js';
 import { LAUNCH_MESSAGES } from '../../src/lti/messages/index.js';
-import { PRODUCT_FAMILIES } from '../../src/lti/registrations.js';
+import { PRODUCT_FAMILIES } from '../../src/lti/product-family.js';
 import { LAUNCH_ANSWERS } from '../../src/web/launches/index.js';
 
 const TOOL = {
