@@ -1,4 +1,4 @@
-// The tool's one clock: every time a person reads is written by this file, on the server (src/messages/format.ts,
+// The tool's one clock: every time a person reads is written by this file, on the server (src/i18n/format.ts,
 // in UTC, for a page read without scripts) and in the browser (public/times.js, in the reader's own zone), in one
 // format per language, with the zone named after it: "Nov 25, 2026, 7:35 AM Berlin", "25.11.2026, 07:35 Berlin",
 // "Nov 25, 2026, 6:35 AM UTC". A history, where two events may share a minute, adds the seconds.

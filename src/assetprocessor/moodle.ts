@@ -13,9 +13,7 @@ import { createAssignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { Jobs } from '../jobs/index.js';
 import { CLAIM } from '../lti/claims.js';
-
-/** Moodle's product family code (its launches' tool_platform claim, and a registration's product). */
-export const MOODLE_FAMILY = 'moodle';
+import { lmsOf } from '../lti/product-family.js';
 
 const text = (max: number) =>
   z
@@ -44,7 +42,7 @@ export async function fromMoodle(
 ): Promise<boolean> {
   const row = await db.selectFrom('platform').select('product_family').where('id', '=', platformId).executeTakeFirst();
   const said = toolPlatform.parse(claims[CLAIM.toolPlatform])?.product_family_code;
-  return (row?.product_family ?? said) === MOODLE_FAMILY;
+  return lmsOf(row?.product_family ?? said) === 'moodle';
 }
 
 /** The processor of a Moodle assignment in a course, made now (with its folder job) when there is none. */

@@ -13,6 +13,20 @@ const RESULTS: Record<AssignmentSettings['resultsVisibleTo'], MessageKey> = {
 
 const said = (key: MessageKey): Sentence => ({ key });
 
+/**
+ * The settings the notice does not name, each with the reason; it names every other one, which the rules test holds
+ * (test/rules/defaults-in-use.test.ts changes each setting and reads the notice again).
+ */
+export const NOT_TOLD = {
+  excludedPhrases: 'none by default, and a list of phrases is no line of a notice',
+  language: "the paper's language for the service, English unless an instructor names another",
+  documentType: "the paper's kind for the service, Assignment unless an instructor names another",
+  earlierAttempts: 'the settings page says both choices and their consequences beside them',
+  gradeColumn: 'the dashboard says what the gradebook gets (dashboard.gradebookUse)',
+  similarityBands: 'the dashboard shows each band by its name beside the score',
+  instructions: 'none by default; the students read them on their page',
+} as const satisfies Partial<Record<keyof AssignmentSettings, string>>;
+
 /** The defaults an unreviewed assignment runs under, one sentence a line, or null once an instructor has saved its settings. */
 export function defaultsInUse(assignment: Assignment): Sentence[] | null {
   if (!assignment.settingsUnreviewed) return null;

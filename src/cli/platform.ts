@@ -7,11 +7,11 @@ import type { Database } from '../db/index.js';
 import { ASSET_PROCESSOR_PLACEMENT, ASSET_PROCESSOR_SCOPES } from '../lti/asset-processor.js';
 import { PROCESSOR_SETTINGS_MESSAGE, REPORT_REVIEW_MESSAGE } from '../lti/messages/index.js';
 import { PlatformDirectory } from '../lti/platform-directory.js';
+import { PRODUCT_FAMILIES } from '../lti/product-family.js';
 import { toolUrls } from '../lti/provider.js';
 import {
   listRegistrations,
   manualRegistrationInput,
-  PRODUCT_FAMILIES,
   removeRegistration,
   saveRegistration,
   setRegistrationActive,

@@ -1,25 +1,32 @@
 // What each gradebook choice means in the assignment's LMS, and what saving a change of choice posts: the settings
 // page says both beside the choices, before anything is saved. The LMS is the product family stored with the
-// platform's registration, as for the quirks (platform-quirks.ts); each consequence rests on that LMS's fixture
-// (test/fixtures/lms/<lms>/gradebook.md).
+// platform's registration, as for the quirks (platform-quirks.ts, lti/product-family.ts); each consequence rests on
+// that LMS's fixture (test/fixtures/lms/<lms>/gradebook.md).
 import type { Kysely } from 'kysely';
 import { GRADE_COLUMNS, type GradeColumn } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import type { MessageKey, Sentence } from '../i18n/index.js';
+import { lmsOf, type Lms } from '../lti/product-family.js';
 import { countPapersToPost } from './resync.js';
 
-/** The LMSs whose gradebook the tool has read rules for; `other` for one it has none of. */
-export type GradebookLms = 'moodle' | 'canvas' | 'brightspace' | 'blackboard' | 'other';
-
-/** The LMS of a product family code ("desire2learn" is Brightspace's, "BlackboardLearn" Blackboard's). */
-export function gradebookLms(productFamily: string | null): GradebookLms {
-  const family = productFamily?.trim().toLowerCase() ?? '';
-  if (family === 'moodle' || family === 'canvas') return family;
-  if (family === 'desire2learn' || family === 'brightspace') return 'brightspace';
-  if (family.startsWith('blackboard')) return 'blackboard';
-  return 'other';
-}
+/** What each LMS does with each choice where its own code or documents say so; every LMS has its line. */
+export const LMS_CONSEQUENCES: Record<Lms, Partial<Record<GradeColumn, MessageKey>>> = {
+  moodle: { comment: 'settings.column.lms.moodle.comment', assignment: 'settings.column.lms.moodle.assignment' },
+  canvas: {
+    comment: 'settings.column.lms.canvas.comment',
+    assignment: 'settings.column.lms.canvas.assignment',
+    similarity: 'settings.column.lms.canvas.similarity',
+  },
+  brightspace: { comment: 'settings.column.lms.brightspace.comment' },
+  blackboard: {
+    assignment: 'settings.column.lms.blackboard.assignment',
+    similarity: 'settings.column.lms.blackboard.similarity',
+  },
+  sakai: {},
+  schoology: {},
+  other: {},
+};
 
 /**
  * What the LMS itself does with a choice, beyond what the tool posts, where its own code or documents say so:
@@ -28,18 +35,8 @@ export function gradebookLms(productFamily: string | null): GradebookLms {
  * for evaluation" (brightspace B1), Blackboard Ultra's grades posted at once (blackboard K1). Null where they are
  * silent.
  */
-export function lmsConsequence(lms: GradebookLms, choice: GradeColumn): MessageKey | null {
-  const keys: Partial<Record<`${GradebookLms}.${GradeColumn}`, MessageKey>> = {
-    'moodle.comment': 'settings.column.lms.moodle.comment',
-    'moodle.assignment': 'settings.column.lms.moodle.assignment',
-    'canvas.comment': 'settings.column.lms.canvas.comment',
-    'canvas.assignment': 'settings.column.lms.canvas.assignment',
-    'canvas.similarity': 'settings.column.lms.canvas.similarity',
-    'brightspace.comment': 'settings.column.lms.brightspace.comment',
-    'blackboard.assignment': 'settings.column.lms.blackboard.assignment',
-    'blackboard.similarity': 'settings.column.lms.blackboard.similarity',
-  };
-  return keys[`${lms}.${choice}`] ?? null;
+export function lmsConsequence(lms: Lms, choice: GradeColumn): MessageKey | null {
+  return LMS_CONSEQUENCES[lms][choice] ?? null;
 }
 
 /**
@@ -74,7 +71,7 @@ export async function gradebookChoices(
     .select('product_family')
     .where('id', '=', assignment.platformId)
     .executeTakeFirst();
-  const lms = gradebookLms(platform?.product_family ?? null);
+  const lms = lmsOf(platform?.product_family);
   const papers = await countPapersToPost(db, assignment.id);
   return GRADE_COLUMNS.map((choice) => {
     const consequence = lmsConsequence(lms, choice);

@@ -1,12 +1,12 @@
-// What LMSs do differently with the scores a tool posts, in one place, keyed by the platform's product family as
-// stored at registration (lti/registrations.ts: the code the LMS announced in dynamic registration, or the one an
-// administrator gave): never guessed from an address. The codes are compared without regard to case, since the
-// stored one is kept as the LMS sent it. A family with no entry here, or none at all (Brightspace's
-// "desire2learn", "BlackboardLearn", "sakai", "schoology": their documents say too little of it to follow) gets
-// GENERIC: the specification's scores, with Canvas's extension (ignored by the others) filled in the safe way. Each
+// What LMSs do differently with the scores a tool posts, in one place, keyed by the LMS its platform's product family
+// names as stored at registration (lti/product-family.ts: the code the LMS announced in dynamic registration, or the
+// one an administrator gave): never guessed from an address. Every LMS has its line, so that one added there is
+// decided here; Brightspace, Blackboard, Sakai and Schoology (their documents say too little of it to follow), and
+// any other, get GENERIC: the specification's scores, with Canvas's extension (ignored by the others) filled in the safe way. Each
 // rule rests on its LMS's code or documents, kept in test/fixtures/lms/<lms>/gradebook.md (Moodle's
 // mod/lti/service/gradebookservices/classes/local/resources/scores.php; Canvas's
 // app/controllers/lti/ims/scores_controller.rb and the models it calls).
+import { lmsOf, type Lms } from '../lti/product-family.js';
 import type { AgsAnswer } from './ags.js';
 
 /** What a post is, for the extension an LMS reads beside it. */
@@ -140,12 +140,18 @@ const GENERIC: PlatformQuirks = {
   isNotGradable: (answer) => answer.status === 422 || MOODLE.isNotGradable(answer) || CANVAS.isNotGradable(answer),
 };
 
-const BY_FAMILY = new Map<string, PlatformQuirks>([
-  ['moodle', MOODLE],
-  ['canvas', CANVAS],
-]);
+/** Each LMS's quirks: its own where its code or documents say them (test/fixtures/lms/<lms>/gradebook.md). */
+export const QUIRKS: Record<Lms, PlatformQuirks> = {
+  moodle: MOODLE,
+  canvas: CANVAS,
+  brightspace: GENERIC,
+  blackboard: GENERIC,
+  sakai: GENERIC,
+  schoology: GENERIC,
+  other: GENERIC,
+};
 
 /** The quirks of the platform's LMS, by the product family stored with its registration (null: not known). */
 export function quirksFor(productFamily: string | null): PlatformQuirks {
-  return (productFamily && BY_FAMILY.get(productFamily.trim().toLowerCase())) || GENERIC;
+  return QUIRKS[lmsOf(productFamily)];
 }

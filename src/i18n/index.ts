@@ -26,7 +26,11 @@ export type Params = Record<string, string | number | Sentence | readonly Senten
 /** The messages that take no parameter. */
 export type PlainKey = { [K in MessageKey]: [ParamsOf<K>] extends [never] ? K : never }[MessageKey];
 
-const CATALOGUES: Record<Language, Translation> = { en, de };
+/**
+ * Each language's catalogue, one line a language: the type checker asks for a line for each of LANGUAGES
+ * (language.ts), and the catalogue's test holds every one complete and naming only English's placeholders.
+ */
+export const CATALOGUES: Readonly<Record<Language, Translation>> = { en, de };
 
 /**
  * A sentence for a person, named by its key: code that does not know who reads it (a refusal in the domain) hands

@@ -7,6 +7,7 @@ import { assetProcessorMessages, assetProcessorScopes } from './asset-processor.
 import { PlatformRequestError, assertPlatformAddress, platformRequest } from './platform-http.js';
 import { SCOPE } from './claims.js';
 import { DUE_DATE_PARAMETERS } from './due-date.js';
+import { lmsOf } from './product-family.js';
 import { SUBMISSION_REVIEW_MESSAGE } from './messages/submission-review.js';
 import {
   countPendingRegistrations,
@@ -218,10 +219,11 @@ async function fetchJson(
   }
 }
 
-function toolConfiguration(tool: ToolDescription, productFamily: string | undefined) {
+/** What the tool asks a platform to register, for the LMS of that product family. */
+export function toolConfiguration(tool: ToolDescription, productFamily: string | undefined) {
+  const canvas = lmsOf(productFamily) === 'canvas';
   // Canvas checks placements against its own list; Moodle ignores them.
-  const deepLinkingPlacements =
-    productFamily?.toLowerCase() === 'canvas' ? { placements: ['assignment_selection', 'link_selection'] } : {};
+  const deepLinkingPlacements = canvas ? { placements: ['assignment_selection', 'link_selection'] } : {};
   return {
     application_type: 'web',
     response_types: ['id_token'],
@@ -249,14 +251,12 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
         },
         // Submission review (https://www.imsglobal.org/spec/lti-sr/v1p0/): Moodle launches it from its grade analysis
         // whatever the registration lists; it is not announced to Canvas, whose acceptance of it is unverified.
-        ...(productFamily?.toLowerCase() === 'canvas'
-          ? []
-          : [{ type: SUBMISSION_REVIEW_MESSAGE, target_link_uri: tool.urls.launch }]),
+        ...(canvas ? [] : [{ type: SUBMISSION_REVIEW_MESSAGE, target_link_uri: tool.urls.launch }]),
         // A platform without the Asset Processor ignores a placement and messages it does not know.
         ...(tool.assetProcessor
           ? assetProcessorMessages(tool.urls.launch, tool.name, {
               eula: tool.assetProcessorEula ?? false,
-              canvas: productFamily?.toLowerCase() === 'canvas',
+              canvas,
             })
           : []),
       ],
@@ -264,7 +264,7 @@ function toolConfiguration(tool: ToolDescription, productFamily: string | undefi
       'https://canvas.instructure.com/lti/privacy_level': 'public',
       // Canvas states each launch's due date (a student's own, extensions included: lti/due-date.ts), so that
       // "late" follows the LMS's date.
-      ...(productFamily?.toLowerCase() === 'canvas' ? { custom_parameters: { ...DUE_DATE_PARAMETERS } } : {}),
+      ...(canvas ? { custom_parameters: { ...DUE_DATE_PARAMETERS } } : {}),
     },
   };
 }

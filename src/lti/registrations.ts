@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { DatabaseSchema, PlatformTable } from '../db/index.js';
 import { registrationCache } from './registration-cache.js';
 import { nearMiss } from '../config/near-miss.js';
+import { PRODUCT_FAMILIES } from './product-family.js';
 
 /** The address when it is https, or plain http on this machine's own names; null otherwise or when it does not parse. */
 function secureAddress(value: string): URL | null {
@@ -27,16 +28,13 @@ const httpsOrLocalUrl = z
  * The LMS product, as its product family code names it ("moodle", "canvas", "desire2learn", "BlackboardLearn",
  * "sakai", "schoology"): what dynamic registration's platform configuration announces
  * (https://www.imsglobal.org/spec/lti-dr/v1p0#platform-configuration), or what an administrator says. Kept as sent;
- * grades/platform-quirks.ts compares it without regard to case. An empty value means not known.
+ * product-family.ts reads it without regard to case. An empty value means not known.
  */
 export const productFamily = z
   .string()
   .trim()
   .max(100)
   .transform((value) => value || undefined);
-
-/** The product family codes the tool knows, as the LMSs spell them (an administrator's word is read without case). */
-export const PRODUCT_FAMILIES = ['moodle', 'canvas', 'desire2learn', 'BlackboardLearn', 'sakai', 'schoology'] as const;
 
 /**
  * An issuer an LMS can sign launches with: an https URL without query, fragment or user name (LTI 1.3 core 5.1.2,

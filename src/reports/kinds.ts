@@ -1,8 +1,8 @@
-// The reports of a checked paper, in one place: who may open each, and which assignment
-// settings switch it on. The kinds themselves are the service's (checker/types.ts); everything the tool adds to
+// The reports of a checked paper, in one place: who may open each, where the student's pages list it, what each is
+// called, and which assignment settings switch it on. The kinds themselves are the service's (checker/types.ts); everything the tool adds to
 // them is here, and the pages, the report route and the class table all ask this file.
 import type { AssignmentSettings } from '../assignments/settings.js';
-import type { Sentence } from '../i18n/index.js';
+import type { MessageKey, Sentence } from '../i18n/index.js';
 import { REPORT_KINDS, type ReportKind } from '../checker/index.js';
 import type { Submission } from '../submissions/store.js';
 
@@ -12,6 +12,8 @@ export { REPORT_KINDS, type ReportKind };
 export type ReportReader = 'instructor' | 'student';
 
 interface ReportKindRule {
+  /** Where the student's pages list it, from 1: the summary second. The class table follows the service's order. */
+  studentPlace: number;
   /**
    * The setting that must be on for a student to open it, beyond the assignment showing results at all. Instructors
    * open every report of their assignment's papers. The AI report and the summary (which states the AI score too)
@@ -30,13 +32,11 @@ interface ReportKindRule {
 }
 
 export const REPORTS: Record<ReportKind, ReportKindRule> = {
-  similarity: { studentsNeed: null, optional: null },
-  ai: { studentsNeed: 'showAiScoreToStudents', optional: null },
-  summary: {
-    studentsNeed: 'showAiScoreToStudents',
-    optional: null,
-  },
+  similarity: { studentPlace: 1, studentsNeed: null, optional: null },
+  ai: { studentPlace: 3, studentsNeed: 'showAiScoreToStudents', optional: null },
+  summary: { studentPlace: 2, studentsNeed: 'showAiScoreToStudents', optional: null },
   grammar: {
+    studentPlace: 4,
     studentsNeed: null,
     optional: {
       setting: 'grammarCheck',
@@ -49,8 +49,19 @@ export const REPORTS: Record<ReportKind, ReportKindRule> = {
 /** The order each page lists a paper's reports in: the class table follows the service; students get the summary second. */
 const PAGE_ORDER: Record<ReportReader, readonly ReportKind[]> = {
   instructor: REPORT_KINDS,
-  student: ['similarity', 'summary', 'ai', 'grammar'],
+  student: [...REPORT_KINDS].sort((a, b) => REPORTS[a].studentPlace - REPORTS[b].studentPlace),
 };
+
+/**
+ * A kind's name as a reader's page says it, a key of the catalogue (`report.<reader>.<kind>`): the type checker
+ * refuses this line while a kind lacks its name for either reader in English.
+ */
+export function reportName(
+  reader: ReportReader,
+  kind: ReportKind,
+): `report.${ReportReader}.${ReportKind}` & MessageKey {
+  return `report.${reader}.${kind}` as const;
+}
 
 /** Whether a student may open a report of this kind of their own checked paper (once results are shown). */
 export function studentMayOpen(settings: AssignmentSettings, kind: ReportKind): boolean {

@@ -48,15 +48,20 @@ export function assetProcessorAttachPage(
   );
 }
 
-/** The settings this page does not show (the LMS owns submissions and grades): their defaults, as form fields. */
-function fieldsNotShown(): Record<string, unknown> {
+/**
+ * The settings this page does not show (the LMS owns submissions and grades): their defaults, as form fields. With
+ * the page's inputs they are every field of the settings form, which a rules test holds.
+ */
+export function fieldsNotShown(): Record<string, unknown> {
   const d = defaultSettings();
   return {
     allowedFileTypes: d.allowedFileTypes,
     maxFileMb: String(d.maxFileMb),
     resubmission: d.resubmission,
     maxAttempts: String(d.maxAttempts),
+    earlierAttempts: d.earlierAttempts,
     dueAt: '',
+    dueAtZone: 'UTC',
     gradeColumn: d.gradeColumn,
     bandYellow: String(d.similarityBands[0]),
     bandOrange: String(d.similarityBands[1]),

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { reportFromService } from '../reports/from-service.js';
-import { REPORT_KINDS, type ReportKind } from '../reports/kinds.js';
+import { REPORT_KINDS, reportName, type ReportKind } from '../reports/kinds.js';
 import { freshReportPath, validReportLink } from '../reports/signed-link.js';
 import { NO_SUCH_REPORT, reportRefusal, scoresShown, type ReportRefusal } from '../reports/visibility.js';
 import { bandOf } from '../assignments/settings.js';
@@ -90,7 +90,7 @@ export function reportRoutes(tool: Tool): Router {
         'report-viewer',
         {
           // The student's labels name the report in full ("Similarity report"), which suits a page title for anyone.
-          title: words.t(`report.student.${kind}`),
+          title: words.t(reportName('student', kind)),
           student: await studentName(tool.db, submission.userId),
           fileLabel: submission.fileLabel,
           checkedAt: submission.scoredAt?.toISOString() ?? null,

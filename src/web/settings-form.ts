@@ -19,7 +19,10 @@ const numberField = z.preprocess(
   z.number().optional(),
 );
 
-/** The settings form's fields, read into the settings schema (which keeps the limits). */
+/**
+ * The settings form's fields, read into the settings schema (which keeps the limits). Each is a named input of the
+ * settings page (views/instructor-settings.eta, views/check-settings.eta), which a rules test holds.
+ */
 const settingsForm = z.object({
   excludeReferences: checkbox,
   excludeQuotes: checkbox,
@@ -66,8 +69,11 @@ const settingsForm = z.object({
   instructions: z.string().default(''),
 });
 
+/** The names of the form's fields, as the page's inputs are named. */
+export const SETTINGS_FORM_FIELDS = Object.keys(settingsForm.shape);
+
 /** The settings that tune the checking service's comparison: the page keeps them under "Advanced". */
-export const ADVANCED_FIELDS: ReadonlySet<string> = new Set([
+export const ADVANCED_FIELDS: ReadonlySet<string> = new Set<keyof AssignmentSettings>([
   'excludeReferences',
   'excludeQuotes',
   'excludeSmallSources',
@@ -107,6 +113,7 @@ export function readSettings(
   }
   const f = form.data;
   const dueAt = f.dueAt === null ? null : fromFieldValue(f.dueAt, f.dueAtZone);
+  // Every setting, read from the form: one left out would be saved as its default whatever the instructor chose.
   const entered = {
     excludeReferences: f.excludeReferences,
     excludeQuotes: f.excludeQuotes,
@@ -133,7 +140,7 @@ export function readSettings(
     language: f.language,
     documentType: f.documentType,
     instructions: f.instructions,
-  };
+  } satisfies Record<keyof AssignmentSettings, unknown>;
   if (dueAt === undefined) {
     return { error: t('settings.error.dueAt'), field: 'dueAt', entered: asEntered(entered) };
   }

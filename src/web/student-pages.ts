@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { bandOf } from '../assignments/settings.js';
 import type { Assignment } from '../assignments/store.js';
+import { reportName } from '../reports/kinds.js';
 import { studentResults } from '../reports/visibility.js';
 import { endedWithoutResult, isSettled, stateWord } from '../submissions/state.js';
 import {
@@ -39,7 +40,7 @@ export function studentView(assignment: Assignment, submission: Submission, word
     // When the result arrived, once the student may see it.
     resultAt: results.similarity !== null && submission.scoredAt ? submission.scoredAt.toISOString() : null,
     replacedBy: submission.replacedByAttempt,
-    reports: results.reports.map((report) => ({ ...report, label: words.t(`report.student.${report.kind}`) })),
+    reports: results.reports.map((report) => ({ ...report, label: words.t(reportName('student', report.kind)) })),
   };
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Request, RequestHandler, Response } from 'express';
 import { Eta } from 'eta';
 import type { SubmissionState } from '../db/index.js';
+import { lmsOf, type Lms } from '../lti/product-family.js';
 import type { Session } from '../lti/session.js';
 import { stateWord } from '../submissions/state.js';
 import { acceptedLanguages, chooseLanguage, chooseLocale, wordsFor, type Words } from '../i18n/index.js';
@@ -40,13 +41,22 @@ export interface PageLook {
   lms: 'moodle' | 'canvas' | null;
 }
 
-const LMS_LOOKS: Record<string, PageLook['lms']> = { moodle: 'moodle', canvas: 'canvas' };
+/** Each LMS's look: its own type where the pages follow it, else the tool's (null). */
+const LMS_LOOKS: Record<Lms, PageLook['lms']> = {
+  moodle: 'moodle',
+  canvas: 'canvas',
+  brightspace: null,
+  blackboard: null,
+  sakai: null,
+  schoology: null,
+  other: null,
+};
 
 export function lookOf(res: Response): PageLook {
   const dest = res.req.headers['sec-fetch-dest'];
   return {
     framed: dest === 'iframe' || dest === 'frame',
-    lms: LMS_LOOKS[lmsFamilyOf(res)?.toLowerCase() ?? ''] ?? null,
+    lms: LMS_LOOKS[lmsOf(lmsFamilyOf(res))],
   };
 }
 

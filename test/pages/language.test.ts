@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
-import { de } from '../../src/i18n/de.js';
 import { en } from '../../src/i18n/en.js';
 import {
+  CATALOGUES,
+  LANGUAGES,
   acceptedLanguages,
   chooseLanguage,
   chooseLocale,
@@ -25,18 +26,29 @@ import { startTestTool, type TestTool } from '../support/tool.js';
 const PRESENTATION = 'https://purl.imsglobal.org/spec/lti/claim/launch_presentation';
 
 describe('the catalogue', () => {
-  test('every German message is one English has, with no placeholder English lacks and the same kind (plain or plural)', () => {
+  // Every language but the reference, so that a language added to LANGUAGES is held to the same rules as German.
+  const translations = LANGUAGES.filter((language) => language !== 'en').map(
+    (language) => [language, CATALOGUES[language] as Record<string, Message>] as const,
+  );
+
+  test('every message of every language is one English has, with no placeholder English lacks and the same kind (plain or plural)', () => {
+    assert.ok(translations.length > 0);
     const english = en as Record<string, Message>;
-    for (const [key, message] of Object.entries(de as Record<string, Message>)) {
-      assert.ok(key in english, `"${key}" is not an English key`);
-      assert.equal(typeof message, typeof english[key], `"${key}" is plain in one language and plural in the other`);
-      for (const name of placeholdersOf(message)) {
-        assert.ok(
-          placeholdersOf(english[key]!).includes(name) || name === 'count',
-          `"${key}" names {${name}}, which English does not`,
+    for (const [language, catalogue] of translations)
+      for (const [key, message] of Object.entries(catalogue)) {
+        assert.ok(key in english, `${language}: "${key}" is not an English key`);
+        assert.equal(
+          typeof message,
+          typeof english[key],
+          `${language}: "${key}" is plain in one language and plural in the other`,
         );
+        for (const name of placeholdersOf(message)) {
+          assert.ok(
+            placeholdersOf(english[key]!).includes(name) || name === 'count',
+            `${language}: "${key}" names {${name}}, which English does not`,
+          );
+        }
       }
-    }
   });
 
   test('every key the views ask for is in the English catalogue', () => {
@@ -58,9 +70,11 @@ describe('the catalogue', () => {
       );
   });
 
-  test('German is complete: every English message has a German one, so no page falls back to English', () => {
-    const missing = Object.keys(en).filter((key) => !(key in de));
-    assert.deepEqual(missing, [], `${missing.length} messages have no German`);
+  test('every language is complete: each English message has one in every language, so no page falls back to English', () => {
+    for (const [language, catalogue] of translations) {
+      const missing = Object.keys(en).filter((key) => !(key in catalogue));
+      assert.deepEqual(missing, [], `${missing.length} messages have no ${language}`);
+    }
   });
 
   test('plural forms follow the language', () => {

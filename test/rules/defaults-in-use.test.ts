@@ -3,7 +3,7 @@
 // who sees the results.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultsInUse } from '../../src/assignments/defaults-in-use.js';
+import { NOT_TOLD, defaultsInUse } from '../../src/assignments/defaults-in-use.js';
 import { defaultSettings } from '../../src/assignments/settings.js';
 import type { Assignment } from '../../src/assignments/store.js';
 import { wordsFor } from '../../src/i18n/index.js';
@@ -51,4 +51,35 @@ test("a refused file type is named in the reader's words", () => {
     wordsFor('en').say(refusal),
     'This file is a plain text (TXT) file. This assignment takes: PDF, OpenDocument text (ODT).',
   );
+});
+
+/**
+ * Each setting the notice names, changed from its default: the type checker asks for a line here for every setting
+ * that NOT_TOLD does not give a reason for, and the test holds the notice changed by it.
+ */
+const CHANGED: Record<Exclude<keyof Assignment['settings'], keyof typeof NOT_TOLD>, Partial<Assignment['settings']>> = {
+  excludeReferences: { excludeReferences: false },
+  excludeQuotes: { excludeQuotes: false },
+  excludeSmallSources: { excludeSmallSources: true },
+  excludeThresholdWords: { excludeSmallSources: true, excludeThresholdWords: 25 },
+  databases: { databases: { studentPapers: false, publications: true, internet: true, institutionRepository: true } },
+  grammarCheck: { grammarCheck: true },
+  allowedFileTypes: { allowedFileTypes: ['pdf'] },
+  maxFileMb: { maxFileMb: 5 },
+  resubmission: { resubmission: 'none' },
+  maxAttempts: { maxAttempts: 7 },
+  dueAt: { dueAt: '2026-12-24T12:00:00.000Z' },
+  resultsVisibleTo: { resultsVisibleTo: 'instructors' },
+  showAiScoreToStudents: { showAiScoreToStudents: true },
+};
+
+test('the notice names every setting but those NOT_TOLD gives a reason for: changing one changes what it says', () => {
+  const told = (changes?: Partial<Assignment['settings']>) =>
+    defaultsInUse(unreviewed(changes))!.map((line) => wordsFor('en').say(line));
+  const byDefault = told();
+  for (const [setting, changes] of Object.entries(CHANGED)) {
+    if (setting === 'excludeThresholdWords')
+      assert.notDeepEqual(told(changes), told({ excludeSmallSources: true }), setting);
+    else assert.notDeepEqual(told(changes), byDefault, setting);
+  }
 });

@@ -2,7 +2,8 @@
 // (the specification's section beside the rule), and whether the tool offers it only as the LMS's Asset Processor.
 // The verifier (verify-launch.ts) reads a launch's particular claims through this table, once, into the Launch the
 // session keeps (launch.ts); the web part answers each type through its own table (web/launches/index.ts). Adding a
-// message type is a file here, a file there, and a line in each table.
+// message type is a file here, a file there, and a line in each table; the type checker asks for the second line
+// once the first is written (docs/architecture.md, "Adding a message type, ...").
 import type { z } from 'zod';
 import { DEEP_LINKING_MESSAGE, deepLinkingClaims } from './deep-linking.js';
 import { EULA_MESSAGE, eulaClaims } from './eula.js';
@@ -26,6 +27,15 @@ export type LaunchMessageType = keyof typeof LAUNCH_MESSAGES;
 export type MessageOf<Type extends LaunchMessageType> = z.output<(typeof LAUNCH_MESSAGES)[Type]['claims']>;
 /** Any launch's particular part; its `type` says which. */
 export type LaunchMessage = { [Type in LaunchMessageType]: MessageOf<Type> }[LaunchMessageType];
+
+/**
+ * Each file's message names its own type: one copied from another file that kept the other's `type` would send its
+ * launches to the other's line (web/launches/index.ts). The type checker names the table's key that does not.
+ */
+type NotItsOwnType = {
+  [Type in LaunchMessageType]: [MessageOf<Type>['type']] extends [Type] ? never : Type;
+}[LaunchMessageType];
+export const EVERY_MESSAGE_NAMES_ITS_TYPE: [NotItsOwnType] extends [never] ? true : NotItsOwnType = true;
 
 export function isLaunchMessageType(type: unknown): type is LaunchMessageType {
   return typeof type === 'string' && Object.hasOwn(LAUNCH_MESSAGES, type);

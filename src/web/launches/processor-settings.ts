@@ -2,7 +2,8 @@
 // tool in the LMS assignment's editor, and lands on the check settings of its processor on that assignment, the same
 // form as the tool's own assignments (assetprocessor/settings-launch.ts finds it).
 import { rememberReportAddress } from '../../assetprocessor/report-address.js';
-import { attachOnSettingsLaunch, MOODLE_FAMILY } from '../../assetprocessor/moodle.js';
+import { attachOnSettingsLaunch } from '../../assetprocessor/moodle.js';
+import { lmsOf } from '../../lti/product-family.js';
 import { processorAssignmentFor } from '../../assetprocessor/settings-launch.js';
 import { rememberLanguage } from '../../assignments/language.js';
 import type { PROCESSOR_SETTINGS_MESSAGE } from '../../lti/messages/index.js';
@@ -28,7 +29,7 @@ export const processorSettingsLaunch: LaunchAnswer<typeof PROCESSOR_SETTINGS_MES
     // attaches the tool as a first notice would (assetprocessor/moodle.ts).
     const assignmentId =
       (await processorAssignmentFor(tool.db, request)) ??
-      (launch.productFamily === MOODLE_FAMILY
+      (lmsOf(launch.productFamily) === 'moodle'
         ? await attachOnSettingsLaunch(tool.db, tool.jobs, {
             ...request,
             activity: { id: request.activityId, title: launch.message.activityTitle },
