@@ -26,20 +26,19 @@ const { importX } = await import('eslint-plugin-import-x');
 const { createTypeScriptImportResolver } = await import('eslint-import-resolver-typescript');
 
 // The parts of src/, top to bottom, and what each may import (docs/architecture.md, "Layout of src/"). The
-// composition root (the entry point main.ts, the worker's side worker.ts, the start part start/, the settings part
-// config/, cli/) may import everything; the shared leaves (the messages of the pages, type declarations, and the
-// files of start/ and config/ named below) may be imported by every part and import only each other.
-const ROOT = ['main.ts', 'worker.ts', 'cli', 'start', 'config'];
-// The shared leaves kept in folders of the root: the logger, the metrics and the check whether a process runs, made
-// or used at start; secrets, the loopback names, networks, the data folder and "did you mean", which settings read.
-// Any other file of these folders is the root's.
+// composition root (the entry point main.ts, the start part start/ with the worker's side, the settings part config/,
+// cli/) may import everything; the shared leaves (the pages' words, type declarations, what the tool tells of itself
+// in observe/, and the files of config/ named below) may be imported by every part and import only each other.
+const ROOT = ['main.ts', 'cli', 'start', 'config'];
+// The shared leaves kept in a folder of the root: secrets, the loopback names, networks, the data folder and "did you
+// mean", which settings read. Any other file of the folder is the root's.
 const LEAVES_IN_ROOT = {
-  start: ['logger.ts', 'metrics.ts', 'process-alive.ts'],
   config: ['secrets.ts', 'loopback.ts', 'cidr.ts', 'data-dir.ts', 'near-miss.ts'],
 };
 const SHARED = [
   'i18n',
   'types',
+  'observe',
   ...Object.entries(LEAVES_IN_ROOT).flatMap(([folder, files]) => files.map((file) => `${folder}/${file}`)),
 ];
 const DOMAIN_BELOW = ['accounts', 'lti', 'checker', 'jobs', 'db'];

@@ -1,4 +1,4 @@
-// What a log line costs the tool's process: CPU per record through the tool's own logger (src/start/logger.ts, every
+// What a log line costs the tool's process: CPU per record through the tool's own logger (src/observe/logger.ts, every
 // secret's field redacted wherever it appears) beside the same pino without redaction, in the same run, for the
 // records the tool writes most (a request's line, a callback's, a refusal's, an error's); and what the request log
 // (app.ts) adds to each request at the default level, where its line is not written, and at LOG_LEVEL=debug. The
@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
 import type { Request, RequestHandler, Response } from 'express';
-import { createLogger, type Logger } from '../src/start/logger.js';
+import { createLogger, type Logger } from '../src/observe/logger.js';
 import { requestLog } from '../src/web/request-log.js';
 
 const records = Number(process.argv[2] ?? 100_000);

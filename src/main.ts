@@ -15,7 +15,7 @@ import {
 } from './config/config.js';
 import { keepNewFilesPrivate, preparePrivateDataDir, tightenedSentence } from './config/data-dir.js';
 import { earlyRefusal } from './start/early-checks.js';
-import type { Logger } from './start/logger.js';
+import type { Logger } from './observe/logger.js';
 import { explainStartupFailure } from './start/startup-errors.js';
 import type { RunningTool } from './start/tool.js';
 
@@ -44,7 +44,7 @@ try {
 }
 
 const [{ createLogger, terminalDestination }, { openToolDatabase }, { welcomeText }] = await Promise.all([
-  import('./start/logger.js'),
+  import('./observe/logger.js'),
   import('./start/tool-database.js'),
   import('./start/welcome.js'),
 ]);

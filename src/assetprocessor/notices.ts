@@ -12,7 +12,7 @@ import { assetReportClaim, CLAIM, httpAddress, scopeAsListed, withStandardNames 
 import { NoticeRefused, verifyNotice, type VerifiedNotice } from '../lti/notice.js';
 import { SUBMISSION_NOTICE } from '../lti/notice-service.js';
 import type { Jobs } from '../jobs/index.js';
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 import { readChecksum, storedChecksum } from './checksum.js';
 import { queueAssetFetches } from './fetch.js';
 import { queueAssetReports, resendReports } from './report-job.js';

@@ -10,7 +10,7 @@ import { QUEUES, type JobData, type Jobs, type Transactional } from '../jobs/ind
 import { SCOPE } from '../lti/claims.js';
 import { postAssetReport } from '../lti/asset-report-service.js';
 import type { PlatformLookup } from '../lti/platform.js';
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 import { getSubmission } from '../submissions/store.js';
 import { assetReports, type AssetReportBody } from './asset-report.js';
 import { assetRow } from './asset-row.js';

@@ -18,7 +18,7 @@ import {
   type Registration,
   type RegistrationInput,
 } from '../lti/registrations.js';
-import { createLogger } from '../start/logger.js';
+import { createLogger } from '../observe/logger.js';
 
 const HELP = `Usage:
   npm run cli -- platform add --name NAME --issuer URL --client-id ID --deployment-id ID

@@ -35,7 +35,7 @@ import { Worker } from 'node:worker_threads';
 import type { EmbeddedServerData, EmbeddedServerMessage } from './embedded-server.js';
 import { EmbeddedDatabaseBusy } from './embedded-busy.js';
 import { tighten } from '../config/data-dir.js';
-import { isProcessAlive } from '../start/process-alive.js';
+import { isProcessAlive } from '../observe/process-alive.js';
 
 const LOCK_FILE = 'embedded-db.json';
 const DATA_SUBDIR = 'pgdata';

@@ -4,7 +4,7 @@
 import { clearGrade } from './clear-grade.js';
 import { postGrade } from './post-grade.js';
 import { QUEUES, type JobData, type Jobs } from '../jobs/index.js';
-import type { ToolMetrics } from '../start/metrics.js';
+import type { ToolMetrics } from '../observe/metrics.js';
 import { transition } from '../submissions/state.js';
 
 /** The grade job's data: its payload, declared with its queue (jobs/queues.ts). */

@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Folder, Paper } from './records.js';
-import { isProcessAlive } from '../start/process-alive.js';
+import { isProcessAlive } from '../observe/process-alive.js';
 
 const JOURNAL_FILE = 'journal.jsonl';
 const LOCK_FILE = 'sandbox.lock';

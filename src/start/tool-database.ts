@@ -1,7 +1,7 @@
 // The tool's database as start-up opens it (startTool, and main.ts, which opens it while the rest of the tool loads).
 import type { Config } from '../config/config.js';
 import { openDatabase, type Database } from '../db/index.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../observe/logger.js';
 
 export function openToolDatabase(config: Config, logger: Logger): Promise<Database> {
   return openDatabase({

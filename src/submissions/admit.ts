@@ -7,7 +7,7 @@ import type { Assignment } from '../assignments/store.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { QUEUES, type Jobs } from '../jobs/index.js';
 import { inEnglish, type Sentence } from '../i18n/index.js';
-import type { ToolMetrics } from '../start/metrics.js';
+import type { ToolMetrics } from '../observe/metrics.js';
 import { fileLabel } from './file-label.js';
 import { fileTypeName } from '../assignments/settings.js';
 import { detectFileType } from './file-type.js';

@@ -8,7 +8,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { NOTICE_HANDLER_PATH } from '../assetprocessor/attach.js';
 import { LTI_MOUNT_PATH, LTI_ROUTES } from '../lti/provider.js';
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 import { comparablePath } from './routing.js';
 import { sendMessage, wantsJson, wordsOf } from './views.js';
 

@@ -2,7 +2,7 @@
 // two servers on one port), each with the limits that keep slow clients from holding sockets.
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 
 export interface ServerLimits {
   /** The whole request head must arrive within this (slowloris: headers sent a byte at a time). */

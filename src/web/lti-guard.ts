@@ -11,7 +11,7 @@ import { storageKey } from '../lti/launch-flow.js';
 import { LTI_ROUTES } from '../lti/provider.js';
 import { claimShare } from './admission.js';
 import { allowFramingBy, namePlatform, refusedLaunch } from './framing.js';
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 import { render, sendMessage, wordsOf } from './views.js';
 import { comparablePath, toolRouter } from './routing.js';
 import type { Tool } from './tool-context.js';

@@ -1,10 +1,10 @@
-// GET /metrics: the tool's metrics in Prometheus's text format (src/start/metrics.ts). They tell how busy the tool is and
+// GET /metrics: the tool's metrics in Prometheus's text format (src/observe/metrics.ts). They tell how busy the tool is and
 // how its service and LMSs answer, which is nobody else's business: by default they answer a scraper on this
 // machine only, judged from the connection as /dev is (src/web/local-only.ts: a loopback peer, no forwarding
 // header, a Host of this machine); with METRICS_TOKEN set, also a scraper elsewhere that sends it as a bearer
 // token. Everyone else gets a sentence saying how to get in.
 import type { Router } from 'express';
-import type { ToolMetrics } from '../start/metrics.js';
+import type { ToolMetrics } from '../observe/metrics.js';
 import { sameSecret } from '../config/secrets.js';
 import { notLocal } from './local-only.js';
 import { toolRouter } from './routing.js';

@@ -1,6 +1,6 @@
 // What ltijs refuses at its own routes (a request at one of its paths with neither a launch nor a session): ltijs
 // puts its reason in res.locals.err; the person gets a sentence, the log gets the code.
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 import type { RejectedLaunchHandler } from '../lti/platform.js';
 import { ltikPlatform } from '../lti/ltik.js';
 import { namePlatform } from './framing.js';

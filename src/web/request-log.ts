@@ -1,6 +1,6 @@
 // The request log: one line per request (method, path as logs may show it, status, time), at debug level.
 import type { Request, RequestHandler } from 'express';
-import type { Logger } from '../start/logger.js';
+import type { Logger } from '../observe/logger.js';
 import { CALLBACK_PREFIX } from './admission.js';
 import { comparablePath } from './routing.js';
 

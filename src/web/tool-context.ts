@@ -8,8 +8,8 @@ import type { DatabaseSchema } from '../db/index.js';
 import type { Jobs } from '../jobs/index.js';
 import type { SignDeepLinkingResponse, PlatformStore } from '../lti/platform.js';
 import type { toolUrls } from '../lti/provider.js';
-import type { Logger } from '../start/logger.js';
-import type { ToolMetrics } from '../start/metrics.js';
+import type { Logger } from '../observe/logger.js';
+import type { ToolMetrics } from '../observe/metrics.js';
 import type { ResultSink } from '../submissions/result-sink.js';
 import type { AdmissionLimits } from './admission.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
 import { Jobs } from '../../src/jobs/index.js';
-import { createLogger } from '../../src/start/logger.js';
+import { createLogger } from '../../src/observe/logger.js';
 import { sweepForgottenWork } from '../../src/submissions/sweep.js';
 import { backend } from '../support/db.js';
 import { allowResubmission, essay, recordFigures, settle, sleep, tally } from '../support/hardening.js';

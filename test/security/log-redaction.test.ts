@@ -3,7 +3,7 @@
 // bindings, while the objects the caller logged stay as they were.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createLogger, REDACTED_FIELDS } from '../../src/start/logger.js';
+import { createLogger, REDACTED_FIELDS } from '../../src/observe/logger.js';
 
 function capture(): { logger: ReturnType<typeof createLogger>; lines: string[] } {
   const lines: string[] = [];

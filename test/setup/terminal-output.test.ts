@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { createLogger, readableLine } from '../../src/start/logger.js';
+import { createLogger, readableLine } from '../../src/observe/logger.js';
 import { welcomeText, type WelcomeFacts } from '../../src/start/welcome.js';
 
 /** A logger writing to a terminal stand-in, the way main.ts sets it up: the records, each printed readably. */

@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { createLogger } from '../../src/start/logger.js';
+import { createLogger } from '../../src/observe/logger.js';
 import { startTool, type RunningTool } from '../../src/start/tool.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 

@@ -1,21 +1,21 @@
 // The worker side of the tool: each queue mapped to the domain's handler for its jobs, and the sweep that gives
 // forgotten work its job again (src/submissions/sweep.ts).
-import type { PlatformLookup } from './lti/platform.js';
-import { runFolderJob } from './assignments/folder.js';
-import type { ServiceConnections } from './accounts/connections.js';
-import type { ToolMetrics } from './start/metrics.js';
-import type { ResultSink } from './submissions/result-sink.js';
-import { QUEUES, type Jobs } from './jobs/index.js';
-import type { Logger } from './start/logger.js';
-import type { MinRate } from './lti/platform-http.js';
-import { runResultJob } from './submissions/announced-result.js';
-import { runGradeJob, type GradeJobDeps } from './grades/grade-job.js';
-import { pollSubmission, uploadSubmission, type PipelineDeps } from './submissions/pipeline.js';
-import { sweepForgottenWork, sweepUnclaimedFiles } from './submissions/sweep.js';
-import { fetchAsset, type AssetFetchDeps } from './assetprocessor/fetch.js';
-import { runAssetReportJob } from './assetprocessor/report-job.js';
-import { sweepForgottenAssets } from './assetprocessor/sweep.js';
-import { eulaRefuses } from './assetprocessor/eula.js';
+import type { PlatformLookup } from '../lti/platform.js';
+import { runFolderJob } from '../assignments/folder.js';
+import type { ServiceConnections } from '../accounts/connections.js';
+import type { ToolMetrics } from '../observe/metrics.js';
+import type { ResultSink } from '../submissions/result-sink.js';
+import { QUEUES, type Jobs } from '../jobs/index.js';
+import type { Logger } from '../observe/logger.js';
+import type { MinRate } from '../lti/platform-http.js';
+import { runResultJob } from '../submissions/announced-result.js';
+import { runGradeJob, type GradeJobDeps } from '../grades/grade-job.js';
+import { pollSubmission, uploadSubmission, type PipelineDeps } from '../submissions/pipeline.js';
+import { sweepForgottenWork, sweepUnclaimedFiles } from '../submissions/sweep.js';
+import { fetchAsset, type AssetFetchDeps } from '../assetprocessor/fetch.js';
+import { runAssetReportJob } from '../assetprocessor/report-job.js';
+import { sweepForgottenAssets } from '../assetprocessor/sweep.js';
+import { eulaRefuses } from '../assetprocessor/eula.js';
 
 export interface WorkerDeps {
   db: PipelineDeps['db'];
