@@ -13,7 +13,7 @@ import { paper } from '../support/papers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
-import { saveSettings, setGradeColumn } from './grade-column.js';
+import { saveSettings, setGradeColumn } from '../support/grade-column.js';
 
 let tool: TestTool;
 let lms: TestPlatform;

@@ -12,7 +12,7 @@ import { QUEUES } from '../../src/jobs/index.js';
 import { accessTokenWithin } from '../../src/lti/access-token.js';
 import type { DatabaseSchema } from '../../src/db/index.js';
 import { openCourse } from '../support/course.js';
-import { setGradeColumn } from './grade-column.js';
+import { setGradeColumn } from '../support/grade-column.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';

@@ -16,7 +16,7 @@ import type { GradebookRow, PlatformRules } from '../../src/devplatform/index.js
 import { en } from '../../src/i18n/en.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { halfOf, paper } from '../support/papers.js';
-import { saveSettings } from './grade-column.js';
+import { saveSettings } from '../support/grade-column.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';

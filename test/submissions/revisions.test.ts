@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { en } from '../../src/i18n/en.js';
 import { deletePaperAtService } from '../../src/submissions/remove.js';
-import { saveSettings } from '../grades/grade-column.js';
+import { saveSettings } from '../support/grade-column.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
 import { paper } from '../support/papers.js';

@@ -128,7 +128,7 @@ export async function openFramed(
   // The launch itself (login, the LMS's authorization, the posted id_token) is made over HTTP by the dev platform's
   // agent, and the frame is sent straight to the page it ends on: these tests judge the pages in the frame, and the
   // launch's six loads in one frame are where the browser driver has been seen to lose the frame on a busy machine
-  // (the launch in a frame is test/security/login-csrf-browser.test.ts's subject).
+  // (the launch in a frame is test/lti/login-csrf.page.test.ts's subject).
   const asked = new URL(url).searchParams;
   const messageType =
     asked.get('type') === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';

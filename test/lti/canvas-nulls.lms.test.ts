@@ -2,7 +2,7 @@
 // compacting them (test/fixtures/lms/canvas/resource-link-request.json quotes where), so an assignment without a
 // description comes as "description": null, and an account with the Asset Processor on sends an eulaservice claim
 // whose url is null. Those launches open what they name; a required claim that is null is refused with the sentence of
-// a missing one. test/rules/null-claims.test.ts holds the rule for every field of every message type.
+// a missing one. test/lti/null-claims.unit.test.ts holds the rule for every field of every message type.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// report-fairness.test.ts across two ROLE=worker processes (real `node src/main.ts`, each with a DATA_DIR of its
+// report-fairness.security.test.ts across two ROLE=worker processes (real `node src/main.ts`, each with a DATA_DIR of its
 // own) that share only the PostgreSQL database, and the web side in this process: LMS A's slow report service holds
 // at most each process's places less one, and LMS B's first report still comes within seconds of its notice.
 import assert from 'node:assert/strict';

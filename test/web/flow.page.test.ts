@@ -171,7 +171,7 @@ describe('a student first, reports in place, the upload page', () => {
     // The launch is made over HTTP by the dev platform's agent and the LMS's frame is sent straight to the page it
     // ends on, as the frame-fit tests do: this test judges the report in the frame, and a launch's six loads in one
     // frame are where the browser driver has been seen to lose the frame on a busy machine (the launch in a frame is
-    // test/security/login-csrf-browser.test.ts's subject).
+    // test/lti/login-csrf.page.test.ts's subject).
     const launched = await launch(lms.platform, { userId: 'instructor-1', resourceLinkId: 'essay-1' });
     assert.equal(launched.status, 200, `the instructor's launch answered ${launched.status}`);
     await page.route(`${tool.url}/lti/login?**`, (route) =>

@@ -1,5 +1,5 @@
 // IDOR: one person asking for another's report, file, receipt, status JSON or CSV by changing an id in the URL.
-// test/hardening/access.test.ts already checks every route against nine callers (the owner, a classmate, a student
+// test/web/access-matrix.hardening.test.ts already checks every route against nine callers (the owner, a classmate, a student
 // and an instructor of another course, an instructor of another platform whose course has the same id, ...) by
 // status and by "nothing of the paper in the body". This file adds what that matrix lacks:
 // - the deployment dimension: a student and an instructor launched from a second deployment of the same platform

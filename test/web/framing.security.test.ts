@@ -86,7 +86,7 @@ describe('who may frame the pages', () => {
     assert.deepEqual(frameAncestors(admin.headers.get('content-security-policy')), ["'self'", originOf(schoolA)]);
   });
 
-  test("a refused launch's sentence may be framed by anyone: it holds nothing that acts (test/security/launch.test.ts)", async () => {
+  test("a refused launch's sentence may be framed by anyone: it holds nothing that acts (test/lti/launch-attacks.security.test.ts)", async () => {
     const expired = await launch(schoolA.platform, {
       userId: 'instructor-1',
       resourceLinkId: 'essay',

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { launch } from '../../src/devplatform/agent.js';
 import { storedSettings, type GradeColumn } from '../../src/assignments/settings.js';
-import type { TestCourse } from '../support/course.js';
-import { settingsForm } from '../support/forms.js';
-import type { TestTool } from '../support/tool.js';
+import type { TestCourse } from './course.js';
+import { settingsForm } from './forms.js';
+import type { TestTool } from './tool.js';
 
 /** `assignment`: the assignment's id, or its path (/assignments/<id>). */
 export async function setGradeColumn(tool: TestTool, assignment: string, gradeColumn: GradeColumn): Promise<void> {

@@ -209,7 +209,7 @@ async function assertShownInLmsOnly(
   }
 }
 
-test("a launch of a message type the tool does not take: a refused launch's sentence shows in any LMS's frame, the registered one's or one the tool does not know (it holds nothing that acts: test/security/launch.test.ts)", async () => {
+test("a launch of a message type the tool does not take: a refused launch's sentence shows in any LMS's frame, the registered one's or one the tool does not know (it holds nothing that acts: test/lti/launch-attacks.security.test.ts)", async () => {
   const settingsLaunch = {
     userId: 'instructor-1',
     assetProcessor: { messageType: 'LtiAssetProcessorSettingsRequest' as const, activityId: 'a1' },

@@ -2,7 +2,7 @@
 // Asset Report Service answers each report after several seconds; A sends one notice of 16 files, whose reports fill
 // the queue; then LMS B's student submits one file. B's first report reaches B within seconds, not after A's, and A
 // holds at most its share of the places (the process's places less one) while its reports are held. Across two
-// worker processes: report-fairness-processes.test.ts.
+// worker processes: report-fairness-processes.security.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {

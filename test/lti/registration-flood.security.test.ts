@@ -93,7 +93,7 @@ describe('a pending registration (DYNAMIC_REGISTRATION=approve)', () => {
     assert.equal(refused.status, 403, refused.body.slice(0, 300));
     assert.equal(refused.ltik, null);
     // The sentence that refuses it may be framed by anyone, as every refused launch's (it holds nothing that acts:
-    // test/security/launch.test.ts); the admin page below, by the tool alone.
+    // test/lti/launch-attacks.security.test.ts); the admin page below, by the tool alone.
     assert.deepEqual(frameAncestors(String(refused.headers['content-security-policy'])), ['*']);
     assert.deepEqual(
       lms.paths.filter((path) => /\/(jwks|token)$/.test(path)),

@@ -1,7 +1,7 @@
 // A person who starts the tool to try it must not expose it: with no settings it listens on loopback only, the
 // dev platform answers people on this machine only (a forged X-Forwarded-For or a proxy on this machine does not
 // make a stranger local), the switch that opens it warns once, and production never mounts it.
-// (The gate against other machines with HOST=0.0.0.0: test/tool/dev-platform-gate.test.ts.)
+// (The gate against other machines with HOST=0.0.0.0: test/devplatform/gate.security.test.ts.)
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,7 @@ const warningsAbout = (output: string, pattern: RegExp) =>
 /**
  * The tool with `env`, on a PostgreSQL database of its own (starting on it is quicker than the embedded one, and
  * these checks are about the web side). This file starts processes, not an in-process tool, so it runs once, in
- * the PostgreSQL pass; test/tool/dev-platform-gate.test.ts checks the gate in-process on both databases.
+ * the PostgreSQL pass; test/devplatform/gate.security.test.ts checks the gate in-process on both databases.
  */
 const onPglite =
   backend === 'pglite' ? 'these checks start separate processes: they run once, in the PostgreSQL pass' : false;

@@ -2,7 +2,7 @@
 // (test/fixtures/lms/blackboard/: lti-aip/lti-ap names, an MD5 in base64, no report address in the notice, the lti-ap
 // scopes): the instructor attaches the tool to the LMS's assignment, a student submits two files and a text entry,
 // the grading view shows Processing and then Processed for each, and "View report" states the result in words above
-// the PDF. The same steps in Canvas's dialect are test/pages/asset-processor.test.ts.
+// the PDF. The same steps in Canvas's dialect are test/web/asset-processor.page.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
