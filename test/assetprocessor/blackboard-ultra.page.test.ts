@@ -10,7 +10,8 @@ import { launchBrowser, screenshot } from '../support/browser.js';
 import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { assetSection, progressOf, reloadUntil, reportRow, speedGrader } from '../support/speedgrader.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
+import { essay as essayOf } from '../support/papers.js';
 
 const ACTIVITY = 'Essay on rivers';
 const STEP_MS = 60_000;
@@ -24,10 +25,10 @@ let iris: Page;
 let pages: ReturnType<typeof speedGrader>;
 
 const essay = (topic: string) =>
-  `${topic}\n` +
-  Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} takes up another source, number ${i * 17}.`).join(
-    ' ',
-  );
+  essayOf(topic, {
+    heading: `${topic}\n`,
+    sentence: (i) => `Sentence ${i} on ${topic} takes up another source, number ${i * 17}.`,
+  });
 const txt = (name: string, topic: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(essay(topic)) });
 
 before(async () => {
@@ -35,8 +36,7 @@ before(async () => {
     ASSET_PROCESSOR: 'on',
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
   });
   lms = await startTestPlatform(tool, { dialect: 'blackboard', clientId: 'ap-browser-blackboard' });

@@ -13,6 +13,7 @@ import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
+import { essay as essayOf } from '../support/papers.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const LTI_AP = 'https://purl.imsglobal.org/spec/lti-ap';
@@ -45,10 +46,10 @@ after(async () => {
 
 const db = () => tool.tool.database.db;
 const essay = (topic: string) =>
-  `${topic}\n` +
-  Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} weighs a different source, number ${i * 13}.`).join(
-    ' ',
-  );
+  essayOf(topic, {
+    heading: `${topic}\n`,
+    sentence: (i) => `Sentence ${i} on ${topic} weighs a different source, number ${i * 13}.`,
+  });
 const send = (jwt: string) => postNotices(tool, jwt);
 
 describe('Blackboard Learn Ultra, as published (BBDN-LTI-Tool-Provider-Node docs/pns.md)', () => {

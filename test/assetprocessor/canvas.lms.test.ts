@@ -8,11 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { readChecksum } from '../../src/assetprocessor/checksum.js';
 import { launch } from '../../src/devplatform/agent.js';
-import { QUICK_ASSET_PROCESSOR, attachToActivity } from '../support/asset-processor.js';
+import { QUICK_ASSET_PROCESSOR, attachToActivity, postNotices } from '../support/asset-processor.js';
 import { lmsFixture, shapeOf } from '../support/lms-fixtures.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
+import { essay as essayOf } from '../support/papers.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
 const notice = lmsFixture('canvas', 'submission-notice');
@@ -39,16 +40,11 @@ after(async () => {
 
 const db = () => tool.tool.database.db;
 const essay = (topic: string) =>
-  `${topic}\n` +
-  Array.from({ length: 60 }, (_, i) => `Sentence ${i} on ${topic} weighs a different source, number ${i * 11}.`).join(
-    ' ',
-  );
-const send = (jwt: string) =>
-  fetch(`${tool.url}/asset-processor/notices`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: [{ jwt }] }),
+  essayOf(topic, {
+    heading: `${topic}\n`,
+    sentence: (i) => `Sentence ${i} on ${topic} weighs a different source, number ${i * 11}.`,
   });
+const send = (jwt: string) => postNotices(tool, jwt);
 
 /**
  * The documented launch's own claims in place of the dev platform's, in an id_token it issued for this login (its

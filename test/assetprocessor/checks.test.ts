@@ -8,9 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { sweepForgottenAssets } from '../../src/assetprocessor/sweep.js';
 import { BAND_COLOUR } from '../../src/assignments/settings.js';
 import { ROLES } from '../../src/devplatform/index.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
+import { essay as essayOf } from '../support/papers.js';
 
 let tool: TestTool;
 let lms: TestPlatform;
@@ -20,11 +21,10 @@ let first: Awaited<ReturnType<TestPlatform['platform']['submitToActivity']>>;
 const ACTIVITY = { id: 'b1d2e3f4-0000-4000-8000-000000000042', title: 'Essay on rivers' };
 
 const essay = (topic: string) =>
-  `${topic}\n` +
-  Array.from(
-    { length: 60 },
-    (_, i) => `Sentence ${i} about ${topic} explores a different angle with evidence number ${i * 7}.`,
-  ).join(' ');
+  essayOf(topic, {
+    heading: `${topic}\n`,
+    sentence: (i) => `Sentence ${i} about ${topic} explores a different angle with evidence number ${i * 7}.`,
+  });
 const txt = (name: string, topic: string) => ({
   content: Buffer.from(essay(topic)),
   filename: name,
@@ -36,8 +36,7 @@ before(async () => {
     ASSET_PROCESSOR: 'on',
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
   });
   lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'ap-checks' });
@@ -151,11 +150,7 @@ describe('an LMS submission checked by the Asset Processor', () => {
       userId: 'student-1',
       assets: first.assets,
     });
-    const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(notice) }] }),
-    });
+    const answer = await postNotices(tool, await lms.platform.sign(notice));
     assert.equal(answer.status, 200, await answer.text());
     const deadline = Date.now() + 20_000;
     while (lms.platform.assetReportLog().length < postsBefore + 6 && Date.now() < deadline)

@@ -4,7 +4,7 @@
 // its custom assignment_id only once, in its own course. Attaching again to the same LMS assignment makes no second one.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
@@ -27,12 +27,7 @@ after(async () => {
 });
 
 const db = () => tool.tool.database.db;
-const send = async (claims: Record<string, unknown>) =>
-  fetch(`${tool.url}/asset-processor/notices`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }),
-  });
+const send = async (claims: Record<string, unknown>) => postNotices(tool, await lms.platform.sign(claims));
 const asset = (id: string) => ({
   asset_id: id,
   url: `${lms.url}/assets/${id}`,

@@ -19,7 +19,7 @@ import { backend, createTestDatabase, type TestDatabase } from '../support/db.js
 import { essay, recordFigures } from '../support/hardening.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startSplitTool } from '../support/split.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 const LTI_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim';
@@ -94,8 +94,7 @@ before(async () => {
     ASSET_PROCESSOR: 'on',
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
     ASSET_DOWNLOAD_TIMEOUT_SECONDS: String(DOWNLOAD_DEADLINE_S),
   };

@@ -10,10 +10,10 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { NoticeAsset } from '../../src/devplatform/notices.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { essay } from '../support/hardening.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 const ACTIVITY = { id: 'd5f6a7b8-0000-4000-8000-000000000071', title: 'Essay on deltas' };
@@ -37,8 +37,7 @@ before(async () => {
     ASSET_PROCESSOR: 'on',
     PLATFORM_PRIVATE_NETWORKS: '127.0.0.1/32',
     SANDBOX_DELAY_MS: '300',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
     ASSET_DOWNLOAD_TIMEOUT_SECONDS: String(DEADLINE_S),
   });
@@ -118,11 +117,7 @@ async function announce(submissionId: string, urls: string[]): Promise<string[]>
     userId: `student-${submissionId}`,
     assets,
   });
-  const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }),
-  });
+  const answer = await postNotices(tool, await lms.platform.sign(claims));
   assert.equal(answer.status, 200, await answer.text());
   return assets.map((asset) => asset.asset_id);
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, generateKeyPair } from 'jose';
 import type { NoticeAsset } from '../../src/devplatform/notices.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
 
@@ -46,12 +46,7 @@ const claims = (submissionId: string, assets: NoticeAsset[], noticeId?: string) 
     ...(noticeId ? { noticeId } : {}),
   });
 
-const send = (...jwts: string[]) =>
-  fetch(`${tool.url}/asset-processor/notices`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: jwts.map((jwt) => ({ jwt })) }),
-  });
+const send = (...jwts: string[]) => postNotices(tool, ...jwts);
 
 const kept = () =>
   tool.tool.database.db.selectFrom('lms_asset').selectAll().orderBy('received_at').orderBy('asset_id').execute();

@@ -9,7 +9,7 @@ import { resyncGrade } from '../../src/grades/index.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 import { isResult, shownSimilarity } from '../support/gradebook-cell.js';
 
@@ -21,8 +21,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '200',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
 });
 after(async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { essay } from '../support/hardening.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 const CONCURRENCY = 4;
@@ -24,8 +24,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_CONCURRENCY: String(CONCURRENCY),
     SHUTDOWN_TIMEOUT_MS: '1000',
   });

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { NoticeAsset } from '../../src/devplatform/notices.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { essay } from '../support/hardening.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 const CONCURRENCY = 4;
@@ -31,8 +31,7 @@ before(async () => {
     ASSET_PROCESSOR: 'on',
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '1',
     JOB_CONCURRENCY: String(CONCURRENCY),
     // The deadline alone would hold a slow file two minutes; the floor here is 1 KB/s over each second.
@@ -90,11 +89,7 @@ async function announce(
     content_type: 'text/plain',
   }));
   const claims = lms.platform.submissionNotice({ activityId, submissionId, userId: `student-${submissionId}`, assets });
-  const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(claims) }] }),
-  });
+  const answer = await postNotices(tool, await lms.platform.sign(claims));
   assert.equal(answer.status, 200, await answer.text());
   return assets.map((asset) => asset.asset_id);
 }
@@ -216,11 +211,7 @@ describe('one LMS cannot stall another', () => {
               },
             ],
           });
-          const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ notices: [{ jwt: await lmsB.platform.sign(claims) }] }),
-          });
+          const answer = await postNotices(tool, await lmsB.platform.sign(claims));
           return answer.status;
         }),
       );

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { launch } from '../../src/devplatform/agent.js';
 import { en } from '../../src/i18n/en.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { lmsFixture } from '../support/lms-fixtures.js';
 import { pageText } from '../support/page-text.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
@@ -122,11 +122,7 @@ describe("Canvas's launches with nulls in them", () => {
       nonce: randomUUID(),
       [`${CLAIM}/deployment_id`]: deploymentId,
     });
-    const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ notices: [{ jwt }] }),
-    });
+    const answer = await postNotices(tool, jwt);
     assert.equal(answer.status, 200, await answer.text());
     const kept = await tool.tool.database.db
       .selectFrom('lms_asset')

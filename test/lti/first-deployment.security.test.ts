@@ -11,6 +11,7 @@ import { payloadOf } from '../support/id-token.js';
 import { pageText } from '../support/page-text.js';
 import { servePlatform, type ServedPlatform } from '../support/platform.js';
 import { startTestTool, type TestTool } from '../support/tool.js';
+import { postNotices } from '../support/asset-processor.js';
 
 const DEPLOYMENT = 'https://purl.imsglobal.org/spec/lti/claim/deployment_id';
 
@@ -56,11 +57,7 @@ describe('a registration without a deployment', () => {
     const jwt = await canvas.platform.sign(
       canvas.platform.submissionNotice({ activityId: 'any', submissionId: 'any:1', userId: 'student-1', assets: [] }),
     );
-    const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ notices: [{ jwt }] }),
-    });
+    const answer = await postNotices(tool, jwt);
     assert.equal(answer.status, 403, await answer.text());
     assert.deepEqual(await deployments(), []);
   });

@@ -10,10 +10,9 @@ import type { Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import express from 'express';
 import { launch } from '../../src/devplatform/agent.js';
-import { NOTICE_HANDLER_PATH } from '../../src/assetprocessor/attach.js';
 import { CLAIM } from '../../src/lti/claims.js';
 import { saveRegistration } from '../../src/lti/registrations.js';
-import { attachToActivity } from '../support/asset-processor.js';
+import { attachToActivity, postNotices } from '../support/asset-processor.js';
 import { essay } from '../support/hardening.js';
 import { payloadOf } from '../support/id-token.js';
 import { pageText } from '../support/page-text.js';
@@ -103,11 +102,7 @@ async function attackLaunch(n: number): Promise<number> {
 }
 
 async function attackNotice(n: number): Promise<number> {
-  const answer = await fetch(`${tool.url}${NOTICE_HANDLER_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ notices: [{ jwt: madeUpNotice(n) }] }),
-  });
+  const answer = await postNotices(tool, madeUpNotice(n));
   await answer.arrayBuffer();
   return answer.status;
 }

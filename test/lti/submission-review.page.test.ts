@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, screenshot, seriousAxeViolations } from '../support/browser.js';
 import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 import { shownSimilarity } from '../support/gradebook-cell.js';
 
@@ -26,8 +26,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '500',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   lms = await startTestPlatform(tool, { rules: 'moodle', clientId: 'review-browser' });
   lms.platform.addResourceLink({

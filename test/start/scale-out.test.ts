@@ -19,6 +19,7 @@ import { startForwarder, type Forwarder } from '../support/forwarder.js';
 import { registerWithCli, servePlatform, type ServedPlatform } from '../support/platform.js';
 import { startToolProcess, type ToolProcess } from '../support/process.js';
 import { isResult, shownSimilarity } from '../support/gradebook-cell.js';
+import { FAST_JOBS } from '../support/tool.js';
 
 const STUDENTS = 300;
 /** Built, as a deployment runs it (the test runner builds first); four starting at once on a busy machine are slow. */
@@ -101,8 +102,7 @@ before(async () => {
     HOST: '127.0.0.1',
     CHECKER_USERNAME: DEMO_USER.email,
     CHECKER_PASSWORD: DEMO_USER.password,
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     POLL_SCHEDULE_SECONDS: '5',
   };
   for (let i = 0; i < 2; i += 1) serviceFronts.push(await startForwarder([sandbox.url]));

@@ -13,7 +13,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { essay, recordFigures, settle } from '../support/hardening.js';
 import { settingsForm } from '../support/forms.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { freePort, startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, freePort, startTestTool, type TestTool } from '../support/tool.js';
 import type { AssignmentSettings } from '../../src/assignments/settings.js';
 
 const SERVICE_PASSWORD = 'ServicePassword7f3a9c2e51d84b06';
@@ -44,8 +44,7 @@ before(async () => {
     CALLBACK_SECRET,
     ADMIN_TOKEN,
     ENCRYPTION_KEY,
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     LOG_LEVEL: 'trace',
     POLL_SCHEDULE_SECONDS: '1,2',
   });

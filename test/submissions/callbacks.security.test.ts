@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { openCourse, openCourseWithOwnAccount, type TestCourse } from '../support/course.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 import { shownSimilarity } from '../support/gradebook-cell.js';
 
@@ -26,8 +26,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '2500',
     POLL_SCHEDULE_SECONDS: '600',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     CALLBACK_SECRET,
   });
   tool.tool.sandbox!.setFaults({ callbacks: 'drop' });

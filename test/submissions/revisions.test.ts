@@ -16,7 +16,7 @@ import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
 import { paper } from '../support/papers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 let tool: TestTool;
@@ -26,8 +26,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '200',
     POLL_SCHEDULE_SECONDS: '1',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   lms = await startTestPlatform(tool, { clientId: 'revisions' });
 });

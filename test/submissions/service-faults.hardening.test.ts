@@ -11,7 +11,7 @@ import { QUEUES } from '../../src/jobs/index.js';
 import { DEMO_USER, startSandbox, type Sandbox, type SandboxFaults } from '../../src/sandbox/index.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { allowResubmission, essay, recordFigures, settle, sleep, tally } from '../support/hardening.js';
-import { freePort, startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, freePort, startTestTool, type TestTool } from '../support/tool.js';
 
 const SECRET = 'hardening-faults-callback-secret';
 const CHECKER_TIMEOUT_MS = 1000;
@@ -75,8 +75,7 @@ before(async () => {
     CHECKER_PASSWORD: DEMO_USER.password,
     CHECKER_TIMEOUT_MS: String(CHECKER_TIMEOUT_MS),
     CALLBACK_SECRET: SECRET,
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '30',
     POLL_SCHEDULE_SECONDS: '5',
   });

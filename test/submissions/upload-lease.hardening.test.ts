@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { recordFigures, tally } from '../support/hardening.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 
 let tool: TestTool;
 let course: TestCourse;
@@ -17,8 +17,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '300',
     JOB_EXPIRE_SECONDS: '5',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
     POLL_SCHEDULE_SECONDS: '1,2',
   });

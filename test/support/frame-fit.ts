@@ -12,7 +12,7 @@ import { ROLES } from '../../src/devplatform/index.js';
 import { artifactsDir, launchBrowser, seriousAxeViolations } from './browser.js';
 import { openCourse, type TestCourse } from './course.js';
 import { startTestPlatform, type ServedPlatform } from './platform.js';
-import { startTestTool, type TestTool } from './tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from './tool.js';
 import { payloadOf } from './id-token.js';
 import { eventually } from './wait.js';
 
@@ -257,8 +257,7 @@ export async function startFrameCourse(options: { productFamily?: string } = {})
     ADMIN_TOKEN,
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   lms = await startTestPlatform(tool, options);
   course = await openCourse(tool, { lms, clientId: 'frame-fit', title: TITLE });

@@ -21,7 +21,9 @@ import {
   reportRow,
   speedGrader,
 } from '../support/speedgrader.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
+import { postNotices } from '../support/asset-processor.js';
+import { essay as essayOf } from '../support/papers.js';
 
 /** The dev platform's own assignment (its default course has it). */
 const ACTIVITY = 'Essay on rivers';
@@ -37,11 +39,10 @@ let iris: Page;
 let samSubmission: string;
 
 const essay = (topic: string) =>
-  `${topic}\n` +
-  Array.from(
-    { length: 60 },
-    (_, i) => `Sentence ${i} about ${topic} explores a different angle with evidence number ${i * 7}.`,
-  ).join(' ');
+  essayOf(topic, {
+    heading: `${topic}\n`,
+    sentence: (i) => `Sentence ${i} about ${topic} explores a different angle with evidence number ${i * 7}.`,
+  });
 const txt = (name: string, topic: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(essay(topic)) });
 
 const db = () => tool.tool.database.db;
@@ -77,8 +78,7 @@ before(async () => {
     ASSET_PROCESSOR: 'on',
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
   });
   lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'ap-browser' });
@@ -230,11 +230,7 @@ describe('the Asset Processor through the dev platform, in a browser', () => {
       userId: 'student-1',
       assets,
     });
-    const answer = await fetch(`${tool.url}/asset-processor/notices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ notices: [{ jwt: await lms.platform.sign(notice) }] }),
-    });
+    const answer = await postNotices(tool, await lms.platform.sign(notice));
     assert.equal(answer.status, 200, await answer.text());
     // The tool answers a notice it has seen by sending the latest reports again: originality and AI for each asset.
     for (

@@ -16,8 +16,9 @@ import { launchBrowser, screenshot, seriousAxeViolations } from '../support/brow
 import { call, login } from '../fixtures/sandbox/client.js';
 import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { shownSimilarity } from '../support/gradebook-cell.js';
+import { essay } from '../support/papers.js';
 
 // What the functions handed to the page see: the browser's globals (this project compiles without the DOM library).
 declare const window: { stayed?: boolean },
@@ -30,12 +31,6 @@ declare const DataTransfer: new () => { items: { add(file: unknown): void } },
 declare function getComputedStyle(element: unknown): { backgroundColor: string };
 
 const ADMIN_TOKEN = 'browser-test-admin-token-0123456789';
-const essay = (topic: string) =>
-  `${topic} ` +
-  Array.from(
-    { length: 60 },
-    (_, i) => `Sentence ${i} about ${topic} explores a different angle of the argument with evidence number ${i * 7}.`,
-  ).join(' ');
 const original = essay('glaciers and the long retreat of ice');
 
 let tool: TestTool;
@@ -80,8 +75,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '1000',
     POLL_SCHEDULE_SECONDS: '2,2,5',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     ADMIN_TOKEN,
   });
   lms = await startTestPlatform(tool);

@@ -15,8 +15,9 @@ import { launch } from '../../src/devplatform/agent.js';
 import { artifactsDir, launchBrowser, screenshot, seriousAxeViolations } from '../support/browser.js';
 import { browserPeople, type People } from '../support/people.js';
 import { startTestPlatform, type ServedPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { shownSimilarity } from '../support/gradebook-cell.js';
+import { essay } from '../support/papers.js';
 
 // What the functions handed to the page see: the browser's globals (this project compiles without the DOM library).
 declare const window: { stayed?: boolean; seen?: string[] };
@@ -24,12 +25,6 @@ declare const document: { getElementById(id: string): { textContent: string | nu
 declare const MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void };
 
 const MB = 1024 * 1024;
-const essay = (topic: string) =>
-  `${topic} ` +
-  Array.from(
-    { length: 60 },
-    (_, i) => `Sentence ${i} about ${topic} explores a different angle of the argument with evidence number ${i * 7}.`,
-  ).join(' ');
 
 let tool: TestTool;
 let lms: ServedPlatform;
@@ -87,8 +82,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '1000',
     POLL_SCHEDULE_SECONDS: '2,2,5',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   lms = await startTestPlatform(tool);
   // An activity the LMS made without deep linking (Moodle's "add an external tool"), that no instructor has opened.
