@@ -4,7 +4,7 @@
 // file named by HARDENING_FIGURES (see test/support/hardening.ts); this script adds them up.
 //
 //   npm run test:hardening                       all of it
-//   npm run test:hardening -- test/web/bad-inputs.hardening.test.ts   chosen files
+//   npm run test:hardening -- test/web/bad-forms.hardening.test.ts   chosen files
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // right secret and a made-up result, a replay with another score after the result is in, one naming a paper of
 // another service account. None may change a result the checking service did not confirm: the callback only
 // starts a read-back from the account that holds the paper. (Malformed bodies and wrong secrets as input cases:
-// test/web/bad-inputs.hardening.test.ts.)
+// test/submissions/bad-callbacks.hardening.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';

@@ -1,7 +1,8 @@
 // Attacks through the upload: a 1 GB body sent without a Content-Length (so the declared size cannot refuse it
 // unread) must be refused once the assignment's limit is passed, not read to the end, and what was stored of it
-// deleted; and file names that try to leave the upload directory are kept only as labels. (A zip bomb as .docx, a lying Content-Length and names
-// with control characters are input cases in test/web/bad-inputs.hardening.test.ts.)
+// deleted; and file names that try to leave the upload directory are kept only as labels. (A zip bomb as .docx, a
+// lying Content-Length and names with control characters are input cases in
+// test/submissions/bad-uploads.hardening.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';

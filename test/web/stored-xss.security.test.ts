@@ -3,7 +3,7 @@
 // back escaped on every page that shows it, and the CSV export cannot be turned into a formula. A report's title is
 // the paper's file name (the tool sends it to the service as the title and names the downloaded report after it);
 // the service's own title for a paper is read but never shown. (Markup in the settings forms:
-// test/web/bad-inputs.hardening.test.ts.)
+// test/web/bad-forms.hardening.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
