@@ -1,6 +1,6 @@
 // Writes docs/configuration.md from src/config/config.ts: each variable's default and limits as its zod schema says
 // them, and its description as registered beside the schema. Edit the descriptions there, then run
-// `npm run docs:config`; test/setup/config-doc.test.ts fails while the page on disk and the schema differ.
+// `npm run docs:config`; test/config/config-doc.unit.test.ts fails while the page on disk and the schema differ.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

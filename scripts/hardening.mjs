@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run test:hardening`: the reliability and security suite (test/hardening/*.test.ts) on PostgreSQL (or the
+// `npm run test:hardening`: the reliability and security suite (test/*/*.hardening.test.ts) on PostgreSQL (or the
 // database TEST_DB names), then one table of what it measured. Each test appends its figures as JSON lines to the
 // file named by HARDENING_FIGURES (see test/support/hardening.ts); this script adds them up.
 //
 //   npm run test:hardening                       all of it
-//   npm run test:hardening -- test/hardening/inputs.test.ts   chosen files
+//   npm run test:hardening -- test/web/bad-forms.hardening.test.ts   chosen files
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +15,14 @@ const requested = process.argv.slice(2);
 const files =
   requested.length > 0
     ? requested
-    : readdirSync(join(root, 'test', 'hardening'))
-        .filter((name) => name.endsWith('.test.ts'))
-        .sort()
-        .map((name) => `test/hardening/${name}`);
+    : readdirSync(join(root, 'test'), { withFileTypes: true })
+        .filter((part) => part.isDirectory())
+        .flatMap((part) =>
+          readdirSync(join(root, 'test', part.name))
+            .filter((name) => name.endsWith('.hardening.test.ts'))
+            .map((name) => `test/${part.name}/${name}`),
+        )
+        .sort();
 const database = process.env.TEST_DB ?? 'postgres';
 const scratch = mkdtempSync(join(tmpdir(), 'hardening-'));
 const figuresFile = join(scratch, 'figures.jsonl');

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The project's test command (`npm test`): set up what the tests need (scripts/setup/), type-check, lint and check the
 // format (when the whole suite runs), build, then run the suite on PostgreSQL and again on PGlite, and say how long
-// each step took. Where a test file lives says what it needs (NO_DATABASE and BROWSER below): the files that touch
-// no database run in the first pass only.
+// each step took. A test file's name says what it needs (KINDS below): the files that touch no database run in the
+// first pass only.
 //
 //   npm test                      everything
 //   npm test -- test/foo.test.ts  only the named files (both passes where they apply)
@@ -17,7 +17,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, constants, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import pg from 'pg';
 import { slowestFirst } from './file-times.mjs';
 import { runWithSummary, signalRunning } from './run-node.mjs';
@@ -58,44 +58,56 @@ if (unknown.length > 0) {
 }
 const files = allFiles.filter((file) => !except.has(inRoot(file)));
 if (except.size > 0) process.stdout.write(`Left out (TEST_EXCEPT): ${[...except].join(', ')}\n`);
-// What a test file needs, by the folder it is in (test/<part>/, docs/testing.md): the folders whose files touch no
-// database server, and the pages' folder, whose files (with any file named *-browser.test.ts) drive Chromium. Every
-// other file may use the database and runs on PostgreSQL, and again on PGlite but for the folders whose subject does
-// not depend on the database's engine (ONE_ENGINE: what a person sees, an attack over HTTP, an LMS's payload shape),
-// which are among the slowest: what the engine changes (one connection, its locks, pg-boss on it, restarts, the
-// command line beside the embedded server, ltijs's storage) is in the other folders, which run on both, but for the
-// few files named below, whose subject is one of the first kind. Files named on the command line run on each pass
-// asked for.
-const NO_DATABASE = ['test/rules/', 'test/setup/', 'test/sandbox/', 'test/checker/', 'test/devplatform/'];
-// The real-Moodle tier plays Moodle's pages in Chromium too.
-const BROWSER = ['test/pages/', 'test/moodle/tier.test.ts'];
-const ONE_ENGINE = [
-  'test/pages/',
-  'test/security/',
-  'test/lms/',
-  // The real Moodle (../shared/moodle) and its plugins: what Moodle and a browser show, the tool's engine aside.
-  'test/moodle/',
-  // Who may do what, and what an LMS's product family changes, over HTTP as in test/security/ and test/lms/.
-  'test/accounts/admin-scope.test.ts',
-  'test/grades/platform-quirks.test.ts',
-  // What a setting that is off leaves out, and who reaches the dev platform: answered before any query.
-  'test/asset-processor/off.test.ts',
-  'test/asset-processor/launches-off.test.ts',
-  'test/tool/dev-platform-gate.test.ts',
-];
-const inFolder = (folders) => (file) => folders.some((folder) => inRoot(file).startsWith(folder));
-const usesDatabase = (file) => !inFolder(NO_DATABASE)(file);
-const usesBrowser = (file) => inFolder(BROWSER)(file) || file.endsWith('-browser.test.ts');
-// The server recipe's test (test/deploy/) puts nginx in front of the tool on PostgreSQL.
-const usesNginx = inFolder(['test/deploy/']);
+// What a test file needs, by its kind: the word before `.test.ts` in its name (test/<part>/<subject>.<kind>.test.ts,
+// docs/testing.md). A file of no kind (<subject>.test.ts) uses the database, and runs on PostgreSQL and again on
+// PGlite. The kinds that touch no database server run in the first pass only, and in the no-database pass. Those
+// whose subject does not depend on the database's engine (what a person sees in Chromium, an attack over HTTP, an
+// LMS's payload shape) are among the slowest, and run on PostgreSQL only: what the engine changes (one connection,
+// its locks, pg-boss on it, restarts, the command line beside the embedded server, ltijs's storage) is in the files
+// of no kind, which run on both. Files named on the command line run on each pass asked for.
+const KINDS = {
+  '': { database: true, bothEngines: true },
+  // The rules of one part in one process, with no database server.
+  unit: { database: false },
+  // The tool or a command started as its own process, on a data folder of its own (the embedded database).
+  process: { database: false },
+  // Pages in a real headless Chromium.
+  page: { database: true, browser: true },
+  // An attack over HTTP, or who may do what.
+  security: { database: true },
+  // An LMS's payloads replayed through the tool's endpoints.
+  lms: { database: true },
+  // The reliability and security suite (npm run test:hardening, scripts/hardening.mjs), with its figures.
+  hardening: { database: true, bothEngines: true },
+  // The server recipe with nginx in front of the tool on PostgreSQL.
+  nginx: { database: true, bothEngines: true, nginx: true },
+};
+// test/moodle/ tests moodle/ beside src/ (the real Moodle of ../shared/moodle and its plugins): what Moodle and a
+// browser show, on one engine whatever its files' kinds.
+const ONE_ENGINE_FOLDERS = ['test/moodle/'];
+function needs(file) {
+  const words = basename(file, '.test.ts').split('.');
+  const kind = words.length === 2 ? words[1] : '';
+  if (words.length > 2 || !(kind in KINDS)) {
+    process.stdout.write(
+      `${file}: a test file is named <subject>.test.ts or <subject>.<kind>.test.ts, its kind one of ${Object.keys(KINDS).filter(Boolean).join(', ')}\n`,
+    );
+    process.exit(1);
+  }
+  const need = KINDS[kind];
+  const oneEngine = ONE_ENGINE_FOLDERS.some((folder) => inRoot(file).startsWith(folder));
+  return { ...need, bothEngines: need.bothEngines === true && !oneEngine };
+}
+const usesDatabase = (file) => needs(file).database;
+const usesBrowser = (file) => needs(file).browser === true;
+const usesNginx = (file) => needs(file).nginx === true;
+const oneEngine = (file) => !needs(file).bothEngines;
 
 const PASSES = {
   postgres: { title: 'PostgreSQL pass', files },
   pglite: {
     title: 'PGlite pass',
-    files: files.filter(
-      (file) => usesDatabase(file) && (requested.length > 0 || !(inFolder(ONE_ENGINE)(file) || usesBrowser(file))),
-    ),
+    files: files.filter((file) => usesDatabase(file) && (requested.length > 0 || !oneEngine(file))),
   },
   none: { title: 'no-database pass', files: files.filter((file) => !usesDatabase(file)) },
 };

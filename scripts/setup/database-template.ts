@@ -2,7 +2,7 @@
 // queues made), made once per run by scripts/test.mjs for the tests to copy (test/support/db.ts): copying it is a
 // fraction of a second, where each test file's first start made it again, seconds on PostgreSQL and several more on
 // PGlite (its initdb, then the migrations on one backend). The first start itself stays tested: here, on each
-// engine, once per run (a failing migration stops the run before any test), in test/setup/ from an empty data
+// engine, once per run (a failing migration stops the run before any test), in the *.process tests from an empty data
 // folder, and wherever a test asks test/support/db.ts for an empty database.
 //
 //   node --import tsx scripts/setup/database-template.ts postgres <admin URL> <name>   makes the database <name>

@@ -15,7 +15,7 @@ const said = (key: MessageKey): Sentence => ({ key });
 
 /**
  * The settings the notice does not name, each with the reason; it names every other one, which the rules test holds
- * (test/rules/defaults-in-use.test.ts changes each setting and reads the notice again).
+ * (test/assignments/defaults-in-use.unit.test.ts changes each setting and reads the notice again).
  */
 export const NOT_TOLD = {
   excludedPhrases: 'none by default, and a list of phrases is no line of a notice',

@@ -69,7 +69,7 @@ const postgresUrl = z.string().refine(
 
 /**
  * What docs/configuration.md says of a setting, kept beside its schema; scripts/config-doc.ts writes the page from
- * these and from the schema's own default and limits (`npm run docs:config`, checked by test/setup/config-doc.test.ts).
+ * these and from the schema's own default and limits (`npm run docs:config`, checked by test/config/config-doc.unit.test.ts).
  */
 export interface SettingDoc {
   /** What the setting does, in markdown. */

@@ -5,7 +5,7 @@
 //
 // Only the owner can connect: PGlite takes any user name and password, so the socket sits in DATA_DIR, a folder only
 // its owner can enter (0700, src/config/data-dir.ts), and the kernel refuses everyone else
-// (test/setup/data-dir.test.ts).
+// (test/config/data-dir.process.test.ts).
 //
 // PGlite and its socket server run in a thread of their own (embedded-server.ts): its WebAssembly work no longer
 // holds the tool's event loop.

@@ -1,5 +1,5 @@
 // German, complete: every page (the student's, the instructor's, the administrator's, the LMS's launches). A key
-// left out would fall back to English (index.ts); test/pages/language.test.ts refuses that.
+// left out would fall back to English (index.ts); test/i18n/language.page.test.ts refuses that.
 import type { Translation } from './translation.js';
 
 export const de: Translation = {

@@ -4,7 +4,7 @@
 // tool holds of them sits in the rows of the person it made of them (lti_user, and what cascades from it) and in
 // rows that name them by that LMS user id as text: the files the LMS announced (lms_asset), their acceptance of the
 // terms (eula_acceptance), the gradebook's score clock (score_clock), and ltijs's session records (lti_record: name,
-// e-mail, roles). Both ways are read and erased here; test/security/erasure.test.ts lists every table.
+// e-mail, roles). Both ways are read and erased here; test/submissions/erasure.security.test.ts lists every table.
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import type { ServiceConnections } from '../accounts/connections.js';

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { CheckerClient } from '../../src/checker/client.js';
 import { DEMO_USER, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { openCourse, openCourseWithOwnAccount, type TestCourse } from '../support/course.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 
 const UNIVERSITY = { email: 'integration@uni-b.example.edu', password: 'uni-b secret', name: 'University B' };
 
@@ -22,8 +22,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '4000',
     POLL_SCHEDULE_SECONDS: '600',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   otherService = await startSandbox({
     users: [UNIVERSITY],

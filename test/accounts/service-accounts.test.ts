@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runToExit } from '../support/process.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { startTestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 
 const UNIVERSITY = { email: 'integration@uni-b.example.edu', password: 'uni-b secret 7%$', name: 'University B' };
 
@@ -21,8 +21,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '200',
     POLL_SCHEDULE_SECONDS: '1',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   ownAccount = await startSandbox({
     users: [UNIVERSITY],

@@ -11,9 +11,9 @@ import type { GradebookRow } from '../../src/devplatform/index.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { paper } from '../support/papers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
-import { saveSettings, setGradeColumn } from './grade-column.js';
+import { saveSettings, setGradeColumn } from '../support/grade-column.js';
 
 let tool: TestTool;
 let lms: TestPlatform;
@@ -23,8 +23,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '200',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '60',
   });
   lms = await startTestPlatform(tool, { rules: 'canvas', clientId: 'canvas-events', productFamily: 'canvas' });

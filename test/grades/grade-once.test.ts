@@ -12,7 +12,7 @@ import { databaseThrough, startDbGate, type DbGate } from '../support/db-gate.js
 import { startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 import { isResult } from '../support/gradebook-cell.js';
-import { setGradeColumn } from './grade-column.js';
+import { setGradeColumn } from '../support/grade-column.js';
 
 let tool: TestTool;
 const opened: Array<{ course: TestCourse; gate: DbGate; cutOff: Kysely<DatabaseSchema> }> = [];

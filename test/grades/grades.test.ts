@@ -12,9 +12,9 @@ import { QUEUES } from '../../src/jobs/index.js';
 import { accessTokenWithin } from '../../src/lti/access-token.js';
 import type { DatabaseSchema } from '../../src/db/index.js';
 import { openCourse } from '../support/course.js';
-import { setGradeColumn } from './grade-column.js';
+import { setGradeColumn } from '../support/grade-column.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 let tool: TestTool;
@@ -30,8 +30,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '200',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '30',
   });
 });

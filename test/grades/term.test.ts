@@ -16,9 +16,9 @@ import type { GradebookRow, PlatformRules } from '../../src/devplatform/index.js
 import { en } from '../../src/i18n/en.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { halfOf, paper } from '../support/papers.js';
-import { saveSettings } from './grade-column.js';
+import { saveSettings } from '../support/grade-column.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 let tool: TestTool;
@@ -29,8 +29,7 @@ before(async () => {
     // Time enough to stop the service's answers once it has Sam's first paper, before its analysis ends.
     SANDBOX_DELAY_MS: '1500',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '60',
   });
 });

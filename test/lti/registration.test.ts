@@ -44,7 +44,7 @@ describe('LTI Dynamic Registration', () => {
     const messages = (
       sent['https://purl.imsglobal.org/spec/lti-tool-configuration'] as { messages: Array<{ type: string }> }
     ).messages.map((m) => m.type);
-    // Submission review follows these two, the Asset Processor's messages then (test/asset-processor/registration.test.ts).
+    // Submission review follows these two, the Asset Processor's messages then (test/assetprocessor/at-registration.test.ts).
     assert.deepEqual(messages.slice(0, 3), [
       'LtiResourceLinkRequest',
       'LtiDeepLinkingRequest',

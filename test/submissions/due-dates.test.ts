@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { en } from '../../src/i18n/en.js';
 import { toolUrls } from '../../src/lti/provider.js';
-import { saveSettings } from '../grades/grade-column.js';
+import { saveSettings } from '../support/grade-column.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
 import { paper } from '../support/papers.js';

@@ -8,28 +8,21 @@ import { allowResubmission } from '../support/hardening.js';
 import { runToExit } from '../support/process.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { storedChunks, unclaimedChunks } from '../support/stored-files.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 import { shownSimilarity } from '../support/gradebook-cell.js';
+import { essay } from '../support/papers.js';
 
 let tool: TestTool;
 let lms: TestPlatform;
 let assignmentPath: string;
 const ltiks = new Map<string, string>();
 
-const essay = (topic: string) =>
-  `${topic} ` +
-  Array.from(
-    { length: 60 },
-    (_, i) => `Sentence ${i} about ${topic} explores a different angle of the argument with evidence number ${i * 7}.`,
-  ).join(' ');
-
 before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '20',
   });
   lms = await startTestPlatform(tool);

@@ -11,12 +11,12 @@ import { after, before, test } from 'node:test';
 import { launch } from '../../src/devplatform/agent.js';
 import { en } from '../../src/i18n/en.js';
 import { deletePaperAtService } from '../../src/submissions/remove.js';
-import { saveSettings } from '../grades/grade-column.js';
+import { saveSettings } from '../support/grade-column.js';
 import { openCourse, type TestCourse } from '../support/course.js';
 import { pageText } from '../support/page-text.js';
 import { paper } from '../support/papers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { startTestTool, type TestTool } from '../support/tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from '../support/tool.js';
 import { eventually } from '../support/wait.js';
 
 let tool: TestTool;
@@ -26,8 +26,7 @@ before(async () => {
   tool = await startTestTool({
     SANDBOX_DELAY_MS: '200',
     POLL_SCHEDULE_SECONDS: '1',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   lms = await startTestPlatform(tool, { clientId: 'revisions' });
 });

@@ -6,7 +6,7 @@ import { launch, submitForm } from '../../src/devplatform/agent.js';
 import { settingsForm } from './forms.js';
 import { runToExit } from './process.js';
 import type { TestPlatform } from './platform.js';
-import type { TestTool } from './tool.js';
+import { FAST_JOBS, type TestTool } from './tool.js';
 
 export const ltikOf = (html: string) => html.match(/name="ltik" value="([^"]+)"/)?.[1] ?? '';
 
@@ -15,8 +15,7 @@ export const QUICK_ASSET_PROCESSOR = {
   ASSET_PROCESSOR: 'on',
   SANDBOX_DELAY_MS: '200',
   POLL_SCHEDULE_SECONDS: '1,1,2',
-  JOB_POLLING_SECONDS: '0.5',
-  JOB_RETRY_DELAY_SECONDS: '1',
+  ...FAST_JOBS,
   JOB_RETRY_LIMIT: '20',
 } as const;
 

@@ -12,7 +12,7 @@ import { ROLES } from '../../src/devplatform/index.js';
 import { artifactsDir, launchBrowser, seriousAxeViolations } from './browser.js';
 import { openCourse, type TestCourse } from './course.js';
 import { startTestPlatform, type ServedPlatform } from './platform.js';
-import { startTestTool, type TestTool } from './tool.js';
+import { FAST_JOBS, startTestTool, type TestTool } from './tool.js';
 import { payloadOf } from './id-token.js';
 import { eventually } from './wait.js';
 
@@ -128,7 +128,7 @@ export async function openFramed(
   // The launch itself (login, the LMS's authorization, the posted id_token) is made over HTTP by the dev platform's
   // agent, and the frame is sent straight to the page it ends on: these tests judge the pages in the frame, and the
   // launch's six loads in one frame are where the browser driver has been seen to lose the frame on a busy machine
-  // (the launch in a frame is test/security/login-csrf-browser.test.ts's subject).
+  // (the launch in a frame is test/lti/login-csrf.page.test.ts's subject).
   const asked = new URL(url).searchParams;
   const messageType =
     asked.get('type') === 'LtiDeepLinkingRequest' ? 'LtiDeepLinkingRequest' : 'LtiResourceLinkRequest';
@@ -257,8 +257,7 @@ export async function startFrameCourse(options: { productFamily?: string } = {})
     ADMIN_TOKEN,
     SANDBOX_DELAY_MS: '300',
     POLL_SCHEDULE_SECONDS: '1,1,2',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
   });
   lms = await startTestPlatform(tool, options);
   course = await openCourse(tool, { lms, clientId: 'frame-fit', title: TITLE });

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../../src/db/index.js';
 import type { DevPlatform } from '../../src/devplatform/index.js';
 import { isResult, shownSimilarity } from './gradebook-cell.js';
+import { essay as essayOf } from './papers.js';
 
 export interface Figures {
   /** A fault injected (its name) and whether every submission came through it. */
@@ -37,10 +38,11 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** A paper of its own for each seed, long enough for the sandbox to score it. */
 export const essay = (seed: string) =>
-  Array.from(
-    { length: 45 },
-    (_, i) => `${seed} paragraph ${i} weighs its own evidence ${i * 17} on the question of ${seed}.`,
-  ).join(' ');
+  essayOf(seed, {
+    heading: '',
+    sentences: 45,
+    sentence: (i) => `${seed} paragraph ${i} weighs its own evidence ${i * 17} on the question of ${seed}.`,
+  });
 
 /**
  * Lets students submit as often as a test needs (no attempt limit, no due date in the way), every attempt kept at the

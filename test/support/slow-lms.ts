@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { attachToActivity } from './asset-processor.js';
 import { essay } from './hardening.js';
 import { startTestPlatform, type ServedPlatform } from './platform.js';
-import type { TestTool } from './tool.js';
+import { FAST_JOBS, type TestTool } from './tool.js';
 import { eventually } from './wait.js';
 
 export const CONCURRENCY = 4;
@@ -19,8 +19,7 @@ const ACTIVITY_B = { id: 'a0b1c2d3-0000-4000-8000-0000000000b2', title: 'Essay a
 export const jobSettings = {
   ASSET_PROCESSOR: 'on',
   POLL_SCHEDULE_SECONDS: '1,1,2',
-  JOB_POLLING_SECONDS: '0.5',
-  JOB_RETRY_DELAY_SECONDS: '1',
+  ...FAST_JOBS,
   JOB_CONCURRENCY: String(CONCURRENCY),
   SHUTDOWN_TIMEOUT_MS: '1000',
 };

@@ -12,7 +12,7 @@ import { openCourse, type TestCourse } from './course.js';
 import { createTestDatabase } from './db.js';
 import { registerWithCli, servePlatform } from './platform.js';
 import { startToolProcess, type ToolProcess } from './process.js';
-import { freePort } from './tool.js';
+import { FAST_JOBS, freePort } from './tool.js';
 
 export interface SplitTool {
   sandbox: Sandbox;
@@ -44,8 +44,7 @@ export async function startSplitTool(options: { clientId: string; env?: Record<s
     PUBLIC_URL: publicUrl,
     HOST: '127.0.0.1',
     JOB_EXPIRE_SECONDS: '5',
-    JOB_POLLING_SECONDS: '0.5',
-    JOB_RETRY_DELAY_SECONDS: '1',
+    ...FAST_JOBS,
     JOB_RETRY_LIMIT: '30',
     POLL_SCHEDULE_SECONDS: '2',
     ...options.env,

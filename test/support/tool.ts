@@ -30,6 +30,12 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * The job queues quick, as most tests want them: a job picked up within half a second of being queued, and a failed
+ * one tried again a second later, where the defaults wait 2 s and 30 s. Spread into a test's settings.
+ */
+export const FAST_JOBS = { JOB_POLLING_SECONDS: '0.5', JOB_RETRY_DELAY_SECONDS: '1' } as const;
+
 export interface TestTool {
   tool: RunningTool;
   config: Config;

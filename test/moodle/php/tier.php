@@ -1,5 +1,5 @@
 <?php
-// The real-Moodle tier's helper (test/moodle/tier.test.ts): what a site administrator would do in Moodle's own
+// The real-Moodle tier's helper (test/moodle/tier.page.test.ts): what a site administrator would do in Moodle's own
 // pages or scripts, and what the test reads back from Moodle's database. Prints one JSON document.
 //   MOODLE_DIR=… php tier.php people <course shortname> <prefix>   students, a group, their passwords
 //   MOODLE_DIR=… php tier.php configure <typeid>                   the plagiarism plugin on, for that tool type
