@@ -5,8 +5,9 @@
 // thread pool and awaited, about 0.1 ms of CPU where this takes about 0.01 (bench/session-token.ts); a launch signs
 // one ltik and every page checks one. It lasts LTIK_LIFETIME_SECONDS from its issue (`iat` to `exp`): a key copied
 // from a log or a screen stops opening anything within a working day, and the person who relaunches from the LMS
-// gets a new one. Its signature has one spelling, the canonical base64url.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// gets a new one, its own even within the same second (`jti`, RFC 7519 4.1.7). Its signature has one spelling, the
+// canonical base64url.
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /** What an ltik names: the platform, deployment and user, and the session record's context (launch-session.ts). */
@@ -29,12 +30,12 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
 
 const signature = (input: string, encryptionKey: string) => createHmac('sha256', encryptionKey).update(input).digest();
 
-/** An ltik for `claims`, issued now. */
+/** An ltik for `claims`, issued now: a key of its own (`jti`), whatever another launch of the same second got. */
 export function signLtik(claims: LtikClaims, encryptionKey: string): string {
   const iat = Math.floor(Date.now() / 1000);
-  const payload = Buffer.from(JSON.stringify({ ...claims, iat, exp: iat + LTIK_LIFETIME_SECONDS })).toString(
-    'base64url',
-  );
+  const payload = Buffer.from(
+    JSON.stringify({ ...claims, jti: randomUUID(), iat, exp: iat + LTIK_LIFETIME_SECONDS }),
+  ).toString('base64url');
   const input = `${HEADER}.${payload}`;
   return `${input}.${signature(input, encryptionKey).toString('base64url')}`;
 }

@@ -316,13 +316,15 @@ describe('session keys', () => {
     // The same key as the launch issued it, but issued a working day and a minute ago (an identical launch since
     // re-armed its session record): it says the session ended.
     const claims = payloadOf(first.ltik);
-    // What a session needs of its key, and nothing more: the platform, the deployment, the record and the person.
+    // What a session needs of its key, and nothing more: the platform, the deployment, the record and the person,
+    // with the key's own id, its issue and its end.
     assert.deepEqual(Object.keys(claims).sort(), [
       'clientId',
       'contextId',
       'deploymentId',
       'exp',
       'iat',
+      'jti',
       'platformUrl',
       'user',
     ]);

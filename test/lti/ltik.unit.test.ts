@@ -21,11 +21,13 @@ const named = {
   user: CLAIMS.user,
 };
 
-test('an ltik the tool signs is a JWT jose verifies (HS256), with its claims, its issue and its end only', async () => {
+test('an ltik the tool signs is a JWT jose verifies (HS256), with its claims, its own id, its issue and its end only', async () => {
   const ltik = signLtik(CLAIMS, KEY);
   const { payload, protectedHeader } = await jwtVerify(ltik, new TextEncoder().encode(KEY), { algorithms: ['HS256'] });
   assert.deepEqual(protectedHeader, { alg: 'HS256', typ: 'JWT' });
-  assert.deepEqual(Object.keys(payload).sort(), [...Object.keys(CLAIMS), 'exp', 'iat'].sort());
+  assert.deepEqual(Object.keys(payload).sort(), [...Object.keys(CLAIMS), 'exp', 'iat', 'jti'].sort());
+  // Two ltiks of the same claims in the same second are two keys.
+  assert.notEqual(signLtik(CLAIMS, KEY), ltik);
   assert.equal(payload.user, 'student-1');
   assert.ok(Math.abs(Number(payload.iat) - Date.now() / 1000) < 5);
   assert.deepEqual(verifyLtik(ltik, KEY), named);

@@ -116,7 +116,8 @@ describe('a student first, reports in place, the upload page', () => {
     assert.match((await sam.locator('#file-info').textContent()) ?? '', /^glaciers\.txt · \d+ KB$/);
     await sam.getByRole('button', { name: 'Submit' }).click();
     await sam.getByText(/^✓ glaciers\.txt arrived on /).waitFor();
-    await sam.locator('#attempt-list tr', { hasText: /\bChecked\s*\d+%/ }).waitFor({ timeout: 60_000 });
+    // The row's status says Checked: a regular expression, as a text match ignores case and 'Being checked' is not it.
+    await sam.locator('#attempt-list tr', { hasText: /\bChecked/ }).waitFor({ timeout: 60_000 });
     assert.match(await sam.locator('#attempt-list tbody tr').first().innerText(), /glaciers\.txt.*Checked\s*\d+%/s);
     // The result card came without a reload, saying when the result arrived; no due date where the assignment has none,
     // nor "until the due date".
