@@ -4,6 +4,8 @@
 // compared here without regard to case. Every part that treats one LMS differently asks lmsOf and keys its own table
 // by Lms (grades/platform-quirks.ts, grades/gradebook-use.ts, web/views.ts), so that the type checker asks each of
 // them what a new LMS does there.
+// Blackboard Learn's launches say "product_family_code": "BlackboardLearn" (tool_platform of a published Ultra launch,
+// "version": "3900.93.0-rel.59+7d3ba1c"); Moodle's and Canvas's codes are in test/fixtures/lms/<lms>/.
 
 /** Each LMS with the codes it is known by, the one the LMS itself spells first (an administrator is offered it). */
 export const LMS_CODES = {
